@@ -1,0 +1,274 @@
+//! `cargo symtest exec PROGRAM.bc`: run the engine on a bitcode file.
+
+use crate::output::OutputDir;
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+use symtest_executor::{Config, Event, EventSink, SearchKind, Stats, TestOutcome};
+
+#[derive(Args, Debug)]
+pub struct ExecArgs {
+    /// LLVM 19 bitcode file (e.g. from `clang-19 -emit-llvm -c -g -O0 -Xclang -disable-O0-optnone`).
+    pub program: PathBuf,
+    /// Where to write tests (default: a new `symtest-out/exec-N`, linked as `symtest-out/exec-last`).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Stop exploring after this many seconds (tests so far are kept).
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// Stop after this many LLVM instructions (deterministic budget).
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Memory cap in MiB: above it, states are dropped at random (sparing recent new coverage).
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub max_memory: u64,
+    /// Stop forking after this many forks (paths then follow one side).
+    #[arg(long, value_name = "N")]
+    pub max_forks: Option<u64>,
+    /// Maximum number of symbolic branches per path.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Per-query solver timeout in seconds (0 = none); a timed-out query ends only its path.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub max_solver_time: f64,
+    /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,
+    /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc.
+    /// Default: random-path interleaved with nurs:covnew.
+    #[arg(long = "search", value_name = "NAME")]
+    pub search: Vec<String>,
+    /// Instructions a state runs before the searcher chooses again.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub batch_instructions: u64,
+    /// Also switch states after this many seconds (not deterministic).
+    #[arg(long, value_name = "SECONDS")]
+    pub batch_time: Option<f64>,
+    /// Seed of the engine's random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write a test for every completed path, not only those covering new code.
+    #[arg(long)]
+    pub emit_all: bool,
+    /// Function to start from.
+    #[arg(long, value_name = "NAME", default_value = "main")]
+    pub entry_point: String,
+    /// How many concrete sizes a symbolic allocation size is tried with.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub max_sym_alloc_sizes: u32,
+    /// Largest single allocation in bytes (larger requests return NULL).
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
+    pub max_alloc_size: u64,
+    /// Print only errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Arguments of the program (argv[1..]), after `--`.
+    #[arg(last = true, value_name = "PROGRAM_ARGS")]
+    pub program_args: Vec<String>,
+}
+
+fn seconds(name: &str, v: f64) -> Result<Duration, String> {
+    if !v.is_finite() || v < 0.0 || v > 1e9 {
+        return Err(format!("--{name} must be a number of seconds between 0 and 1e9 (got {v})"));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+fn config_of(a: &ExecArgs) -> Result<Config, String> {
+    let mut c = Config {
+        entry: a.entry_point.clone(),
+        ..Config::default()
+    };
+    c.argv = std::iter::once(a.program.display().to_string())
+        .chain(a.program_args.iter().cloned())
+        .collect();
+    if let Some(t) = a.max_time {
+        let d = seconds("max-time", t)?;
+        if d.is_zero() {
+            return Err("--max-time must be positive".into());
+        }
+        c.max_time = Some(d);
+    }
+    c.max_instructions = a.max_instructions;
+    if a.max_instructions == Some(0) {
+        return Err("--max-instructions must be at least 1".into());
+    }
+    if a.max_memory == 0 {
+        return Err("--max-memory must be at least 1 MiB".into());
+    }
+    c.max_memory_mb = Some(a.max_memory);
+    c.max_forks = a.max_forks;
+    c.max_depth = a.max_depth;
+    let st = seconds("max-solver-time", a.max_solver_time)?;
+    c.max_solver_time = (!st.is_zero()).then_some(st);
+    if !a.search.is_empty() {
+        c.search = a
+            .search
+            .iter()
+            .map(|s| {
+                SearchKind::parse(s).ok_or_else(|| {
+                    format!("unknown searcher `{s}` (choose from: {})", SearchKind::NAMES.join(", "))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if a.batch_instructions == 0 {
+        return Err("--batch-instructions must be at least 1".into());
+    }
+    c.batch_instructions = a.batch_instructions;
+    if let Some(t) = a.batch_time {
+        c.batch_time = Some(seconds("batch-time", t)?);
+    }
+    c.seed = a.seed;
+    c.emit_all = a.emit_all;
+    if a.max_sym_alloc_sizes == 0 {
+        return Err("--max-sym-alloc-sizes must be at least 1".into());
+    }
+    c.max_sym_alloc_sizes = a.max_sym_alloc_sizes;
+    c.max_alloc_size = a.max_alloc_size;
+    Ok(c)
+}
+
+struct Sink {
+    out: OutputDir,
+    quiet: bool,
+    bar: Option<ProgressBar>,
+    write_error: Option<anyhow::Error>,
+    errors: u32,
+}
+
+impl Sink {
+    fn say(&self, msg: &str) {
+        match &self.bar {
+            Some(b) => b.println(msg),
+            None => eprintln!("{msg}"),
+        }
+    }
+}
+
+impl EventSink for Sink {
+    fn event(&mut self, event: Event<'_>) {
+        match event {
+            Event::Test(t) => match self.out.write_test(t) {
+                Ok(name) => {
+                    if let TestOutcome::Error(r) = &t.outcome {
+                        if r.kind.is_bug() {
+                            self.errors += 1;
+                        }
+                        if !self.quiet {
+                            self.say(&format!("symtest: ERROR: {}:{}: {} ({name})", r.file, r.line, r.message));
+                        }
+                    }
+                }
+                Err(e) => {
+                    if self.write_error.is_none() {
+                        self.write_error = Some(e);
+                    }
+                }
+            },
+            Event::Warning(w) => {
+                if !self.quiet {
+                    self.say(&format!("symtest: warning: {w}"));
+                }
+            }
+            Event::Print(p) => self.say(&format!("symtest: {p}")),
+            Event::Progress(s) => {
+                if let Some(b) = &self.bar {
+                    b.set_message(progress_line(s));
+                }
+            }
+        }
+    }
+}
+
+fn progress_line(s: &Stats) -> String {
+    format!(
+        "{:.0}s  {} instr  {} states  {} paths  {} tests  {} errors  lines {}/{}",
+        s.time_s, s.instructions, s.states, s.paths_completed, s.tests, s.errors, s.covered_lines, s.total_lines
+    )
+}
+
+pub fn run(a: ExecArgs) -> Result<u8> {
+    let config = match config_of(&a) {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+    };
+    let module = match symtest_loader::load_bitcode(&a.program) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+    };
+    let solver = symtest_solver::BitwuzlaSolver::new().context("starting the Bitwuzla solver")?;
+    let solver = Box::new(symtest_solver::CachingSolver::new(solver));
+    let out = OutputDir::create(a.output_dir.as_deref())?;
+    let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
+        let b = ProgressBar::new_spinner();
+        b.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    });
+    let mut sink = Sink {
+        out,
+        quiet: a.quiet,
+        bar,
+        write_error: None,
+        errors: 0,
+    };
+    let started = chrono_now();
+    let summary = match symtest_executor::run(&module, &config, solver, &mut sink) {
+        Ok(s) => s,
+        Err(e) => {
+            if let Some(b) = &sink.bar {
+                b.finish_and_clear();
+            }
+            eprintln!("error: {e}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+    };
+    if let Some(b) = &sink.bar {
+        b.finish_and_clear();
+    }
+    if let Some(e) = sink.write_error.take() {
+        return Err(e.context("writing tests"));
+    }
+    let stats_json = serde_json::to_string_pretty(&summary.stats)?;
+    sink.out.write_file("stats.json", stats_json.as_bytes())?;
+    let info = format!(
+        "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n\n{}\n",
+        std::env::args().collect::<Vec<_>>().join(" "),
+        chrono_now(),
+        summary.halt_reason,
+        progress_line(&summary.stats)
+    );
+    sink.out.write_file("info", info.as_bytes())?;
+    if !a.quiet {
+        let s = &summary.stats;
+        eprintln!(
+            "symtest: done in {:.2}s ({}): {} instructions, {} paths completed, {} tests, {} errors, {}/{} lines covered -> {}",
+            s.time_s,
+            summary.halt_reason,
+            s.instructions,
+            s.paths_completed,
+            s.tests,
+            s.errors,
+            s.covered_lines,
+            s.total_lines,
+            sink.out.dir.display()
+        );
+    }
+    Ok(0)
+}
+
+/// Seconds since the Unix epoch (no date dependency needed for the `info` file).
+fn chrono_now() -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    format!("{} (unix time)", t.as_secs())
+}

@@ -1,0 +1,74 @@
+//! `cargo symtest`: generate tests for C code by symbolic execution.
+//!
+//! A thin binary over the engine crates: argument parsing, file output, progress.
+//! Exit codes: 0 success, 1 bugs found where a mode asks for it (or a replay
+//! mismatch), 2 bad input or usage.
+
+mod exec;
+mod inspect;
+mod output;
+mod paths;
+mod replay;
+mod replay_cmd;
+mod show;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exit code for bad input and usage errors.
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code for "bugs found" / "replay mismatch".
+pub const EXIT_FOUND: u8 = 1;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cargo-symtest",
+    bin_name = "cargo symtest",
+    version,
+    about = "Generate tests for C code by symbolic execution (a KLEE re-implementation)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the engine on an LLVM 19 bitcode file (like `klee`).
+    Exec(exec::ExecArgs),
+    /// Print a .ktest file (like `ktest-tool`).
+    Show(show::ShowArgs),
+    /// Replay tests on a natively built harness and check each recorded outcome.
+    Replay(replay_cmd::ReplayArgs),
+    /// Load a bitcode file and summarise its functions (blocks, instructions).
+    Inspect(inspect::InspectArgs),
+}
+
+fn main() -> ExitCode {
+    // Invoked by cargo as `cargo-symtest symtest ...`.
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "symtest") {
+        args.remove(1);
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Exec(a) => exec::run(a),
+        Command::Show(a) => show::run(a),
+        Command::Replay(a) => replay_cmd::run(a),
+        Command::Inspect(a) => inspect::run(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The `exec` output directory, in KLEE's layout: `testNNNNNN.ktest`,
+//! `testNNNNNN.<kind>.err`, our `testNNNNNN.json` view, `stats.json`, `info`.
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use symtest_executor::{TestCase, TestOutcome};
+
+pub struct OutputDir {
+    pub dir: PathBuf,
+    next: u32,
+}
+
+/// Our JSON view of one test (what the native replay must reproduce).
+#[derive(Serialize)]
+struct TestJson<'a> {
+    ktest: String,
+    outcome: &'a TestOutcome,
+    covered_new: bool,
+    objects: Vec<ObjectJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ObjectJson<'a> {
+    name: &'a str,
+    size: usize,
+    hex: String,
+}
+
+impl OutputDir {
+    /// Creates `dir`, or the next free `symtest-out/exec-N` with an `exec-last` link.
+    pub fn create(dir: Option<&Path>) -> Result<OutputDir> {
+        let dir = match dir {
+            Some(d) => {
+                if d.exists() {
+                    let empty = std::fs::read_dir(d)
+                        .with_context(|| format!("reading {}", d.display()))?
+                        .next()
+                        .is_none();
+                    if !empty {
+                        anyhow::bail!(
+                            "output directory {} exists and is not empty (choose another --output-dir or remove it)",
+                            d.display()
+                        );
+                    }
+                }
+                std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+                d.to_path_buf()
+            }
+            None => {
+                let root = PathBuf::from("symtest-out");
+                std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
+                let mut n = 0;
+                let dir = loop {
+                    let d = root.join(format!("exec-{n}"));
+                    match std::fs::create_dir(&d) {
+                        Ok(()) => break d,
+                        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+                        Err(e) => return Err(e).with_context(|| format!("creating {}", d.display())),
+                    }
+                };
+                let link = root.join("exec-last");
+                let _ = std::fs::remove_file(&link);
+                let _ = std::os::unix::fs::symlink(dir.file_name().expect("named"), &link);
+                dir
+            }
+        };
+        Ok(OutputDir { dir, next: 1 })
+    }
+
+    /// Writes one test; returns its base name (`testNNNNNN`).
+    pub fn write_test(&mut self, t: &TestCase) -> Result<String> {
+        let name = format!("test{:06}", self.next);
+        self.next += 1;
+        let ktest_path = self.dir.join(format!("{name}.ktest"));
+        t.ktest
+            .write_to(&ktest_path)
+            .with_context(|| format!("writing {}", ktest_path.display()))?;
+        if let TestOutcome::Error(report) = &t.outcome {
+            let err = self.dir.join(format!("{name}.{}.err", report.kind.suffix()));
+            write_atomic(&err, report.render().as_bytes())?;
+        }
+        let json = TestJson {
+            ktest: format!("{name}.ktest"),
+            outcome: &t.outcome,
+            covered_new: t.covered_new,
+            objects: t
+                .ktest
+                .objects
+                .iter()
+                .map(|o| ObjectJson {
+                    name: &o.name,
+                    size: o.bytes.len(),
+                    hex: o.bytes.iter().map(|b| format!("{b:02x}")).collect(),
+                })
+                .collect(),
+        };
+        let text = serde_json::to_string_pretty(&json)?;
+        write_atomic(&self.dir.join(format!("{name}.json")), text.as_bytes())?;
+        Ok(name)
+    }
+
+    pub fn write_file(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        write_atomic(&self.dir.join(name), bytes)
+    }
+}
+
+/// Writes through a temporary file and a rename, so readers never see half a file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp~");
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
+}

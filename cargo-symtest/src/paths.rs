@@ -1,0 +1,15 @@
+//! Where symtest's own files are.
+
+use std::path::PathBuf;
+
+/// The `libc-models` directory (headers, replay runtime, model sources):
+/// `$SYMTEST_MODELS_DIR`, else the one in the source tree this binary was built from.
+pub fn models_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("SYMTEST_MODELS_DIR") {
+        return PathBuf::from(d);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(|p| p.join("libc-models"))
+        .unwrap_or_else(|| PathBuf::from("libc-models"))
+}

@@ -1,0 +1,113 @@
+//! `cargo symtest replay`: build a harness natively with the replay runtime and
+//! sanitizers, run every test, and compare with the outcome the engine recorded.
+
+use crate::replay::{self, ErrorKind, Outcome};
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// C sources of the harness to build natively (with the replay runtime).
+    #[arg(long = "source", value_name = "FILE.c", required_unless_present = "binary")]
+    pub sources: Vec<PathBuf>,
+    /// Include directories for the native build.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// An already built native harness (linked with the replay runtime).
+    #[arg(long, value_name = "PATH", conflicts_with = "sources")]
+    pub binary: Option<PathBuf>,
+    /// Seconds before a test run is killed.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
+    /// .ktest files, or output directories holding them.
+    #[arg(required = true, value_name = "TEST_OR_DIR")]
+    pub tests: Vec<PathBuf>,
+}
+
+/// The outcome the engine recorded in `testNNNNNN.json`.
+pub fn recorded_outcome(ktest: &Path) -> Option<Outcome> {
+    let json = std::fs::read_to_string(ktest.with_extension("json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&json).ok()?;
+    let o = &v["outcome"];
+    if let Some(code) = o["exit"]["code"].as_i64() {
+        return Some(Outcome::Exit(code as i32));
+    }
+    if let Some(kind) = o["error"]["kind"].as_str() {
+        return kind.parse::<ErrorKind>().ok().map(Outcome::Error);
+    }
+    None
+}
+
+/// Does a native outcome reproduce the recorded one?
+pub fn reproduces(recorded: Outcome, native: Outcome) -> bool {
+    match (recorded, native) {
+        (a, b) if a == b => true,
+        // Assertion macros abort natively.
+        (Outcome::Error(ErrorKind::Assert), Outcome::Error(ErrorKind::Abort)) => true,
+        _ => false,
+    }
+}
+
+fn collect(tests: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for t in tests {
+        if t.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(t)
+                .with_context(|| format!("reading {}", t.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
+                .collect();
+            v.sort();
+            out.extend(v);
+        } else {
+            out.push(t.clone());
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(a: ReplayArgs) -> Result<u8> {
+    let tests = collect(&a.tests)?;
+    if tests.is_empty() {
+        eprintln!("error: no .ktest files found in {:?}", a.tests);
+        return Ok(crate::EXIT_BAD_INPUT);
+    }
+    let tmp;
+    let binary = match &a.binary {
+        Some(b) => b.clone(),
+        None => {
+            tmp = std::env::temp_dir().join(format!("symtest-replay-{}", std::process::id()));
+            std::fs::create_dir_all(&tmp)?;
+            let bin = tmp.join("harness");
+            replay::build_native(&a.sources, &a.include, &crate::paths::models_dir(), &bin)?;
+            bin
+        }
+    };
+    let timeout = Duration::from_secs_f64(a.timeout.clamp(0.1, 86_400.0));
+    let (mut ok, mut bad) = (0, 0);
+    for t in &tests {
+        let (native, stderr) = replay::replay(&binary, t, timeout)?;
+        let recorded = recorded_outcome(t);
+        let verdict = match recorded {
+            Some(r) if reproduces(r, native) => {
+                ok += 1;
+                "ok".to_string()
+            }
+            Some(r) => {
+                bad += 1;
+                format!("MISMATCH (engine recorded {r})")
+            }
+            None => "no recorded outcome".to_string(),
+        };
+        println!("{}: {native}  {verdict}", t.display());
+        if verdict.starts_with("MISMATCH") {
+            for line in stderr.lines().take(5) {
+                println!("    {line}");
+            }
+        }
+    }
+    println!("{ok} passed, {bad} failed");
+    Ok(if bad > 0 { crate::EXIT_FOUND } else { 0 })
+}

@@ -1,0 +1,125 @@
+//! Engine configuration, built by the CLI and passed down explicitly.
+
+use std::time::Duration;
+
+/// A search heuristic (§3.4; seed 001 ch. 3.4).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SearchKind {
+    Dfs,
+    Bfs,
+    RandomState,
+    RandomPath,
+    /// Non-uniform random search weighted by a heuristic.
+    Nurs(Weight),
+}
+
+/// Weights of the non-uniform random searcher.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Weight {
+    /// States that recently covered new code, close to uncovered code.
+    CovNew,
+    /// Minimum distance to an uncovered instruction.
+    Md2u,
+    /// Depth (number of branches taken).
+    Depth,
+    /// 1/2^depth.
+    Rp,
+    /// Instruction count of the state's current instruction (rarely executed first).
+    Icnt,
+    /// Call-path instruction count.
+    Cpicnt,
+    /// Query cost (cheaper states first).
+    Qc,
+}
+
+impl SearchKind {
+    /// Parses a searcher name as KLEE spells it (`dfs`, `bfs`, `random-state`,
+    /// `random-path`, `nurs:covnew`, `nurs:md2u`, `nurs:depth`, `nurs:rp`,
+    /// `nurs:icnt`, `nurs:cpicnt`, `nurs:qc`).
+    pub fn parse(s: &str) -> Option<SearchKind> {
+        Some(match s {
+            "dfs" => SearchKind::Dfs,
+            "bfs" => SearchKind::Bfs,
+            "random-state" => SearchKind::RandomState,
+            "random-path" => SearchKind::RandomPath,
+            "nurs:covnew" => SearchKind::Nurs(Weight::CovNew),
+            "nurs:md2u" => SearchKind::Nurs(Weight::Md2u),
+            "nurs:depth" => SearchKind::Nurs(Weight::Depth),
+            "nurs:rp" => SearchKind::Nurs(Weight::Rp),
+            "nurs:icnt" => SearchKind::Nurs(Weight::Icnt),
+            "nurs:cpicnt" => SearchKind::Nurs(Weight::Cpicnt),
+            "nurs:qc" => SearchKind::Nurs(Weight::Qc),
+            _ => return None,
+        })
+    }
+
+    pub const NAMES: &'static [&'static str] = &[
+        "dfs",
+        "bfs",
+        "random-state",
+        "random-path",
+        "nurs:covnew",
+        "nurs:md2u",
+        "nurs:depth",
+        "nurs:rp",
+        "nurs:icnt",
+        "nurs:cpicnt",
+        "nurs:qc",
+    ];
+}
+
+/// Everything that steers one exploration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Function to start in (`main`).
+    pub entry: String,
+    /// `argv` of the entry function (argv[0] first), if it takes arguments.
+    pub argv: Vec<String>,
+    pub max_time: Option<Duration>,
+    pub max_instructions: Option<u64>,
+    /// Approximate memory cap in MiB; above it states are dropped at random,
+    /// sparing those that recently covered new code.
+    pub max_memory_mb: Option<u64>,
+    pub max_forks: Option<u64>,
+    pub max_depth: Option<u32>,
+    /// Per-query solver timeout.
+    pub max_solver_time: Option<Duration>,
+    /// Searchers interleaved round-robin.
+    pub search: Vec<SearchKind>,
+    /// Instructions a state runs before the searcher picks again.
+    pub batch_instructions: u64,
+    /// Optional wall-clock time slice per state (non-deterministic; off by default).
+    pub batch_time: Option<Duration>,
+    pub seed: u64,
+    /// Write a test for every completed path, not only those covering new code.
+    pub emit_all: bool,
+    /// Maximum number of objects a symbolic pointer is resolved to.
+    pub max_resolutions: u32,
+    /// Maximum number of concrete sizes a symbolic allocation size is tried with.
+    pub max_sym_alloc_sizes: u32,
+    /// Largest single allocation (bytes); larger requests return NULL.
+    pub max_alloc_size: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            entry: "main".into(),
+            argv: vec!["program".into()],
+            max_time: None,
+            max_instructions: None,
+            max_memory_mb: Some(2048),
+            max_forks: None,
+            max_depth: None,
+            max_solver_time: Some(Duration::from_secs(10)),
+            search: vec![SearchKind::RandomPath, SearchKind::Nurs(Weight::CovNew)],
+            batch_instructions: 10_000,
+            batch_time: None,
+            seed: 1,
+            emit_all: false,
+            max_resolutions: 16,
+            max_sym_alloc_sizes: 3,
+            max_alloc_size: 1 << 30,
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Instruction and line coverage, execution counts, and distances to uncovered code.
+
+use rustc_hash::FxHashSet;
+use symtest_ir::{FileId, FuncId, Module, Op};
+
+/// Global instruction numbering: `base[f] + index in f's body`.
+pub struct Coverage {
+    base: Vec<u32>,
+    total: u32,
+    covered: Vec<bool>,
+    /// Covered by some written test.
+    tested: Vec<bool>,
+    counts: Vec<u64>,
+    func_counts: Vec<u64>,
+    covered_count: u32,
+    lines_total: FxHashSet<(FileId, u32)>,
+    lines_covered: FxHashSet<(FileId, u32)>,
+    /// Per function: distance from each instruction to the nearest uncovered one.
+    md2u: Vec<Option<Vec<u32>>>,
+}
+
+const FAR: u32 = u32::MAX / 4;
+
+impl Coverage {
+    pub fn new(module: &Module) -> Coverage {
+        let mut base = Vec::with_capacity(module.functions.len());
+        let mut total = 0u32;
+        let mut lines_total = FxHashSet::default();
+        for f in &module.functions {
+            base.push(total);
+            if let Some(b) = &f.body {
+                total += b.insts.len() as u32;
+                for i in &b.insts {
+                    if let (Some(file), l) = (i.loc.file, i.loc.line) {
+                        if l > 0 {
+                            lines_total.insert((file, l));
+                        }
+                    }
+                }
+            }
+        }
+        Coverage {
+            base,
+            total,
+            covered: vec![false; total as usize],
+            tested: vec![false; total as usize],
+            counts: vec![0; total as usize],
+            func_counts: vec![0; module.functions.len()],
+            covered_count: 0,
+            lines_total,
+            lines_covered: FxHashSet::default(),
+            md2u: vec![None; module.functions.len()],
+        }
+    }
+
+    pub fn index(&self, f: FuncId, pc: u32) -> u32 {
+        self.base[f.0 as usize] + pc
+    }
+
+    /// Records one execution; returns true the first time the instruction runs.
+    pub fn hit(&mut self, module: &Module, f: FuncId, pc: u32) -> bool {
+        let i = (self.base[f.0 as usize] + pc) as usize;
+        self.counts[i] += 1;
+        self.func_counts[f.0 as usize] += 1;
+        if self.covered[i] {
+            return false;
+        }
+        self.covered[i] = true;
+        self.covered_count += 1;
+        self.md2u[f.0 as usize] = None;
+        let loc = module.functions[f.0 as usize].body.as_ref().expect("running body").insts
+            [pc as usize]
+            .loc;
+        if let Some(file) = loc.file {
+            if loc.line > 0 {
+                self.lines_covered.insert((file, loc.line));
+            }
+        }
+        true
+    }
+
+    pub fn count(&self, f: FuncId, pc: u32) -> u64 {
+        self.counts[(self.base[f.0 as usize] + pc) as usize]
+    }
+
+    pub fn func_count(&self, f: FuncId) -> u64 {
+        self.func_counts[f.0 as usize]
+    }
+
+    pub fn is_tested(&self, inst: u32) -> bool {
+        self.tested[inst as usize]
+    }
+
+    pub fn mark_tested(&mut self, inst: u32) {
+        self.tested[inst as usize] = true;
+    }
+
+    pub fn covered_instructions(&self) -> u32 {
+        self.covered_count
+    }
+
+    pub fn total_instructions(&self) -> u32 {
+        self.total
+    }
+
+    pub fn covered_lines(&self) -> usize {
+        self.lines_covered.len()
+    }
+
+    pub fn total_lines(&self) -> usize {
+        self.lines_total.len()
+    }
+
+    /// Covered (file, line) pairs, sorted.
+    pub fn covered_line_list(&self) -> Vec<(FileId, u32)> {
+        let mut v: Vec<_> = self.lines_covered.iter().copied().collect();
+        v.sort();
+        v
+    }
+
+    /// Distance in instructions from `pc` in `f` to the nearest uncovered instruction
+    /// reachable inside `f` (None if none is).
+    pub fn md2u(&mut self, module: &Module, f: FuncId, pc: u32) -> Option<u32> {
+        let fi = f.0 as usize;
+        if self.md2u[fi].is_none() {
+            self.md2u[fi] = Some(self.compute_md2u(module, f));
+        }
+        let d = self.md2u[fi].as_ref().expect("computed")[pc as usize];
+        (d < FAR).then_some(d)
+    }
+
+    fn compute_md2u(&self, module: &Module, f: FuncId) -> Vec<u32> {
+        let body = module.functions[f.0 as usize].body.as_ref().expect("defined");
+        let base = self.base[f.0 as usize] as usize;
+        let n = body.insts.len();
+        let mut dist = vec![FAR; n];
+        // Block entry distances, relaxed to a fixpoint (blocks are few).
+        let mut entry = vec![FAR; body.blocks.len()];
+        loop {
+            let mut changed = false;
+            for (bi, blk) in body.blocks.iter().enumerate() {
+                let (first, len) = (blk.first as usize, blk.len as usize);
+                let last = &body.insts[first + len - 1];
+                let succ_min = successors(&last.op)
+                    .into_iter()
+                    .map(|s| entry[s as usize])
+                    .min()
+                    .unwrap_or(FAR);
+                let mut d = succ_min.saturating_add(1);
+                for k in (first..first + len).rev() {
+                    d = if !self.covered[base + k] { 0 } else { d.saturating_add(1) };
+                    if d < dist[k] {
+                        dist[k] = d;
+                    }
+                }
+                if d < entry[bi] {
+                    entry[bi] = d;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        dist
+    }
+}
+
+fn successors(op: &Op) -> Vec<u32> {
+    match op {
+        Op::Br { target } => vec![target.0],
+        Op::CondBr {
+            then_block,
+            else_block,
+            ..
+        } => vec![then_block.0, else_block.0],
+        Op::Switch { default, cases, .. } => {
+            let mut v: Vec<u32> = cases.iter().map(|c| c.1 .0).collect();
+            v.push(default.0);
+            v
+        }
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,310 @@
+//! The executor: shared run context (module, expression pool, solver, coverage,
+//! searcher) and start-up (globals, constants, the initial state).
+
+use crate::config::Config;
+use crate::coverage::Coverage;
+use crate::memory::{AddressSpace, ObjKind, ObjectState, GLOBAL_BASE, REDZONE};
+use crate::ptree::PTree;
+use crate::query::SolverHandle;
+use crate::rng::Rng;
+use crate::search::{self, Searcher};
+use crate::state::{Frame, State, StateId};
+use crate::stats::Stats;
+use crate::termination::ErrorKind;
+use crate::value::{Ops, Value};
+use crate::{EventSink, ExecError};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::time::Instant;
+use symtest_expr::{BinOp, Bits, CmpOp, ExprPool};
+use symtest_ir::{BlockId, ConstId, ConstOp, Constant, FuncId, Loc, Module};
+
+/// Functions get fake, distinct addresses here so pointers to them can be stored,
+/// compared and called through.
+pub const FUNCTION_BASE: u64 = 0x0000_0100_0000_0000;
+
+pub struct Executor<'m> {
+    pub(crate) module: &'m Module,
+    pub(crate) config: Config,
+    pub(crate) pool: ExprPool,
+    pub(crate) solver: SolverHandle,
+    pub(crate) consts: Vec<Value>,
+    pub(crate) global_addrs: Vec<u64>,
+    pub(crate) coverage: Coverage,
+    pub(crate) stats: Stats,
+    pub(crate) rng: Rng,
+    pub(crate) states: FxHashMap<StateId, State>,
+    pub(crate) searcher: Box<dyn Searcher>,
+    pub(crate) ptree: PTree,
+    pub(crate) next_state_id: StateId,
+    /// (kind, file, line) of errors already written as tests.
+    pub(crate) emitted_errors: FxHashSet<(ErrorKind, String, u32)>,
+    pub(crate) warned: FxHashSet<String>,
+    pub(crate) sink: &'m mut dyn EventSink,
+    pub(crate) started: Instant,
+    pub(crate) initial: Option<State>,
+}
+
+impl<'m> Executor<'m> {
+    pub fn new(
+        module: &'m Module,
+        config: Config,
+        solver: Box<dyn symtest_solver::Solver>,
+        sink: &'m mut dyn EventSink,
+    ) -> Result<Executor<'m>, ExecError> {
+        if config.search.is_empty() {
+            return Err(ExecError::BadConfig("no searcher given".into()));
+        }
+        if config.batch_instructions == 0 {
+            return Err(ExecError::BadConfig("batch size must be at least 1".into()));
+        }
+        let entry = module
+            .function_by_name(&config.entry)
+            .ok_or_else(|| ExecError::NoEntry(config.entry.clone()))?;
+        if module.function(entry).body.is_none() {
+            return Err(ExecError::EntryNotDefined(config.entry.clone()));
+        }
+        let mut solver = SolverHandle::new(solver);
+        solver.set_timeout(config.max_solver_time);
+        let mut ex = Executor {
+            module,
+            pool: ExprPool::new(),
+            solver,
+            consts: Vec::new(),
+            global_addrs: Vec::new(),
+            coverage: Coverage::new(module),
+            stats: Stats::default(),
+            rng: Rng::new(config.seed),
+            states: FxHashMap::default(),
+            searcher: search::build(&config.search),
+            ptree: PTree::default(),
+            next_state_id: 0,
+            emitted_errors: FxHashSet::default(),
+            warned: FxHashSet::default(),
+            sink,
+            started: Instant::now(),
+            initial: None,
+            config,
+        };
+        let mut memory = AddressSpace::default();
+        ex.place_globals(&mut memory);
+        ex.eval_constants();
+        ex.init_globals(&mut memory);
+        let state = ex.initial_state(memory, entry);
+        ex.initial = Some(state);
+        Ok(ex)
+    }
+
+    pub(crate) fn warn_once(&mut self, message: String) {
+        if self.warned.insert(message.clone()) {
+            self.sink.event(crate::Event::Warning(&message));
+        }
+    }
+
+    fn place_globals(&mut self, memory: &mut AddressSpace) {
+        let mut next = GLOBAL_BASE;
+        for g in &self.module.globals {
+            let align = (g.align as u64).clamp(16, 4096);
+            let base = next.div_ceil(align) * align;
+            next = (base + g.size.max(1) + REDZONE).div_ceil(16) * 16;
+            self.global_addrs.push(base);
+        }
+        memory.set_next_dynamic(next);
+    }
+
+    fn init_globals(&mut self, memory: &mut AddressSpace) {
+        let module = self.module;
+        for (i, g) in module.globals.iter().enumerate() {
+            let base = self.global_addrs[i];
+            let mut contents = ObjectState::new(g.size as usize);
+            match &g.init {
+                Some(init) => {
+                    let mut bytes = init.bytes.clone();
+                    bytes.resize(g.size as usize, 0);
+                    contents = ObjectState::with_bytes(bytes);
+                    for (off, c, n) in &init.relocs {
+                        let v = self.consts[c.0 as usize].clone();
+                        let v = Ops::resize(&mut self.pool, &v, n * 8);
+                        if (*off as usize) + (*n as usize) <= g.size as usize {
+                            contents.write(&mut self.pool, *off as usize, *n as usize, &v);
+                        }
+                    }
+                }
+                None => {
+                    if !is_known_external_global(&g.name) {
+                        self.warn_once(format!(
+                            "global `{}` has no definition in the program; it starts zero-filled",
+                            g.name
+                        ));
+                    }
+                }
+            }
+            contents.read_only = g.is_const;
+            memory.insert_at(
+                base,
+                g.size,
+                ObjKind::Global(symtest_ir::GlobalId(i as u32)),
+                g.name.clone(),
+                contents,
+                g.loc,
+            );
+        }
+    }
+
+    fn eval_constants(&mut self) {
+        let n = self.module.constants.len();
+        let mut done: Vec<Option<Value>> = vec![None; n];
+        for i in 0..n {
+            self.eval_constant(ConstId(i as u32), &mut done);
+        }
+        self.consts = done
+            .into_iter()
+            .map(|v| v.expect("every constant evaluated"))
+            .collect();
+    }
+
+    fn eval_constant(&mut self, id: ConstId, done: &mut Vec<Option<Value>>) -> Value {
+        if let Some(v) = &done[id.0 as usize] {
+            return v.clone();
+        }
+        let module = self.module;
+        let v = match module.constant(id) {
+            Constant::Int(b) => Value::Concrete(b.clone()),
+            Constant::Undef { bits } => Value::Concrete(Bits::zero((*bits).max(1))),
+            Constant::GlobalAddr { global, offset } => Value::from_u64(
+                64,
+                self.global_addrs[global.0 as usize].wrapping_add(*offset as u64),
+            ),
+            Constant::FuncAddr(f) => Value::from_u64(64, function_address(*f)),
+            Constant::Aggregate { bits, pieces } => {
+                let mut acc = Value::Concrete(Bits::zero((*bits).max(1)));
+                for (off, c) in pieces {
+                    let p = self.eval_constant(*c, done);
+                    acc = Ops::insert(&mut self.pool, &acc, &p, *off);
+                }
+                acc
+            }
+            Constant::Expr { op, args, bits } => {
+                let vals: Vec<Value> = args.iter().map(|a| self.eval_constant(*a, done)).collect();
+                self.eval_const_expr(*op, &vals, *bits)
+            }
+        };
+        done[id.0 as usize] = Some(v.clone());
+        v
+    }
+
+    fn eval_const_expr(&mut self, op: ConstOp, vals: &[Value], bits: u32) -> Value {
+        let pool = &mut self.pool;
+        match op {
+            ConstOp::Bin(b) => {
+                let b = crate::inst::arith::bin_op(b);
+                let x = Ops::resize(pool, &vals[0], bits);
+                let y = Ops::resize(pool, &vals[1], bits);
+                Ops::bin(pool, b, &x, &y)
+            }
+            ConstOp::ICmp(p) => crate::inst::arith::icmp(pool, p, &vals[0], &vals[1]),
+            ConstOp::Trunc | ConstOp::ZExt => Ops::resize(pool, &vals[0], bits),
+            ConstOp::SExt => Ops::sresize(pool, &vals[0], bits),
+        }
+    }
+
+    fn initial_state(&mut self, mut memory: AddressSpace, entry: FuncId) -> State {
+        let module = self.module;
+        let f = module.function(entry);
+        let body = f.body.as_ref().expect("checked defined");
+        let mut regs = vec![None; body.num_regs as usize];
+        // main(argc, argv, envp): concrete argv from the configuration.
+        if !f.param_bits.is_empty() {
+            let argc = self.config.argv.len() as u64;
+            let mut ptrs = Vec::new();
+            for (i, a) in self.config.argv.iter().enumerate() {
+                let mut bytes = a.as_bytes().to_vec();
+                bytes.push(0);
+                let obj = memory.allocate(
+                    bytes.len() as u64,
+                    16,
+                    ObjKind::Engine,
+                    format!("argv[{i}]"),
+                    Loc::default(),
+                );
+                let c = memory.contents_mut(obj.base).expect("just allocated");
+                *c = ObjectState::with_bytes(bytes);
+                ptrs.push(obj.base);
+            }
+            let arr = memory.allocate((argc + 1) * 8, 16, ObjKind::Engine, "argv".into(), Loc::default());
+            let mut bytes = Vec::new();
+            for p in ptrs.iter().chain(std::iter::once(&0)) {
+                bytes.extend_from_slice(&p.to_le_bytes());
+            }
+            *memory.contents_mut(arr.base).expect("just allocated") = ObjectState::with_bytes(bytes);
+            let envp = memory.allocate(8, 16, ObjKind::Engine, "envp".into(), Loc::default());
+            let vals = [argc, arr.base, envp.base];
+            for (i, bits) in f.param_bits.iter().enumerate().take(3) {
+                regs[i] = Some(Value::from_u64(*bits, vals[i]));
+            }
+            for (i, bits) in f.param_bits.iter().enumerate().skip(3) {
+                regs[i] = Some(Value::from_u64(*bits, 0));
+            }
+        }
+        let id = self.next_state_id;
+        self.next_state_id += 1;
+        let mut st = State {
+            id,
+            stack: vec![Frame {
+                func: entry,
+                regs,
+                block: BlockId(0),
+                prev_block: None,
+                pc: 0,
+                cur: 0,
+                ret_dest: None,
+                allocas: Vec::new(),
+                varargs: None,
+            }],
+            constraints: Vec::new(),
+            preferences: Vec::new(),
+            memory,
+            symbolics: Vec::new(),
+            model: None,
+            depth: 0,
+            instructions: 0,
+            last_new_cover: 0,
+            pending_cover: None,
+            query_cost_us: 0,
+            forks: 0,
+            ptree_node: 0,
+        };
+        st.ptree_node = self.ptree.init(id);
+        st
+    }
+
+    /// The function at a fake function address, if it is one.
+    pub(crate) fn function_at(&self, addr: u64) -> Option<FuncId> {
+        if addr < FUNCTION_BASE || (addr - FUNCTION_BASE) % 16 != 0 {
+            return None;
+        }
+        let i = (addr - FUNCTION_BASE) / 16;
+        (i < self.module.functions.len() as u64).then_some(FuncId(i as u32))
+    }
+
+    /// Is `cond` (width 1) the constant true?
+    pub(crate) fn is_true_const(&self, v: &Value) -> Option<bool> {
+        v.as_concrete().map(|b| b.is_true())
+    }
+
+    pub(crate) fn eq_value(&mut self, a: &Value, b: &Value) -> Value {
+        Ops::cmp(&mut self.pool, CmpOp::Eq, a, b)
+    }
+
+    pub(crate) fn add_value(&mut self, a: &Value, b: &Value) -> Value {
+        Ops::bin(&mut self.pool, BinOp::Add, a, b)
+    }
+}
+
+pub fn function_address(f: FuncId) -> u64 {
+    FUNCTION_BASE + 16 * f.0 as u64
+}
+
+/// Globals a libc provides that harness programs commonly name.
+fn is_known_external_global(name: &str) -> bool {
+    matches!(name, "stdin" | "stdout" | "stderr" | "errno" | "environ" | "optarg" | "optind")
+}

@@ -1,0 +1,129 @@
+//! Forking: branches whose condition the path condition does not decide, and
+//! implicit error branches at dangerous operations (§3.1).
+
+use crate::executor::Executor;
+use crate::state::State;
+use crate::step::{Exec, Stop, StepCtx};
+use crate::termination::{ErrorKind, Termination};
+use crate::value::{Ops, Value};
+
+/// Which sides of a condition are feasible.
+pub enum Branch {
+    /// Only this side; the path condition already implies it.
+    Only(bool),
+    /// Both: the current state takes `true`, `child` (already constrained) `false`.
+    Both(Box<State>),
+}
+
+impl Executor<'_> {
+    /// A copy of `st` as a new state, split off in the process tree.
+    pub(crate) fn fork_state(&mut self, st: &mut State) -> State {
+        let mut child = st.clone();
+        child.id = self.next_state_id;
+        self.next_state_id += 1;
+        let (a, b) = self.ptree.split(st.ptree_node, st.id, child.id);
+        st.ptree_node = a;
+        child.ptree_node = b;
+        st.depth += 1;
+        child.depth += 1;
+        st.forks += 1;
+        self.stats.forks += 1;
+        child
+    }
+
+    fn may_fork(&self, st: &State) -> bool {
+        let forks_ok = self.config.max_forks.is_none_or(|m| self.stats.forks < m);
+        let depth_ok = self.config.max_depth.is_none_or(|m| st.depth < m);
+        forks_ok && depth_ok
+    }
+
+    /// Decides a width-1 condition, forking when both sides are feasible.
+    pub(crate) fn branch(&mut self, st: &mut State, cond: &Value) -> Exec<Branch> {
+        if let Some(b) = self.is_true_const(cond) {
+            return Ok(Branch::Only(b));
+        }
+        let not = Ops::not(&mut self.pool, cond);
+        let can_true = self.may_be_true(st, cond)?;
+        let can_false = self.may_be_true(st, &not)?;
+        match (can_true, can_false) {
+            (true, false) => Ok(Branch::Only(true)),
+            (false, true) => Ok(Branch::Only(false)),
+            (false, false) => Err(Stop::error(
+                ErrorKind::Solver,
+                "neither side of a branch is feasible (path condition inconsistent)",
+            )),
+            (true, true) => {
+                if !self.may_fork(st) {
+                    // Limit reached: follow one side at random, constrained.
+                    let side = self.rng.bool();
+                    let c = if side { cond.clone() } else { not };
+                    self.add_constraint(st, &c);
+                    return Ok(Branch::Only(side));
+                }
+                let mut child = self.fork_state(st);
+                self.add_constraint(st, cond);
+                self.add_constraint(&mut child, &not);
+                Ok(Branch::Both(Box::new(child)))
+            }
+        }
+    }
+
+    /// Checks a dangerous operation: if `bad` can hold, an error path is forked off
+    /// (ending with `kind`); the current state continues where `bad` is false.
+    /// If `bad` must hold, the current state ends with the error.
+    pub(crate) fn check_error(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        bad: &Value,
+        kind: ErrorKind,
+        message: &str,
+    ) -> Exec<()> {
+        match self.branch_for_error(st, bad)? {
+            Branch::Only(false) => Ok(()),
+            Branch::Only(true) => Err(Stop::error(kind, message)),
+            Branch::Both(child) => {
+                // `st` took the bad side: swap so the error path is the child.
+                let mut err = std::mem::replace(st, *child);
+                std::mem::swap(&mut st.ptree_node, &mut err.ptree_node);
+                std::mem::swap(&mut st.id, &mut err.id);
+                ctx.ended.push((err, Termination::Error(kind, message.to_string())));
+                Ok(())
+            }
+        }
+    }
+
+    /// Like [`Executor::branch`] but error paths are forked regardless of
+    /// `--max-forks`/`--max-depth`: a feasible bug is always reported.
+    fn branch_for_error(&mut self, st: &mut State, bad: &Value) -> Exec<Branch> {
+        if let Some(b) = self.is_true_const(bad) {
+            return Ok(Branch::Only(b));
+        }
+        let not = Ops::not(&mut self.pool, bad);
+        if !self.may_be_true(st, bad)? {
+            return Ok(Branch::Only(false));
+        }
+        if !self.may_be_true(st, &not)? {
+            return Ok(Branch::Only(true));
+        }
+        let mut child = self.fork_state(st);
+        self.add_constraint(st, bad);
+        self.add_constraint(&mut child, &not);
+        Ok(Branch::Both(Box::new(child)))
+    }
+}
+
+impl Executor<'_> {
+    /// A concrete value for `v`, fixing it in the path condition (KLEE's
+    /// concretization; used where the engine needs a number, e.g. a size).
+    pub(crate) fn concretize(&mut self, st: &mut State, v: &Value, what: &str) -> Exec<symtest_expr::Bits> {
+        if let Value::Concrete(b) = v {
+            return Ok(b.clone());
+        }
+        let b = self.get_value(st, v)?;
+        let eq = self.eq_value(v, &Value::Concrete(b.clone()));
+        self.add_constraint(st, &eq);
+        self.warn_once(format!("{what} is symbolic; it was concretized to {b}"));
+        Ok(b)
+    }
+}

@@ -1,0 +1,373 @@
+//! Memory instructions: alloca, load, store, GEP, and pointer resolution (§3.1).
+//!
+//! A concrete pointer is checked directly. A symbolic pointer is resolved to the
+//! objects it may point into: when its expression is `constant + offset` with the
+//! constant inside an object, that object (an index into an array stays in the
+//! array); otherwise by examples — ask the solver for an address, take the object
+//! holding it, exclude that object, repeat — forking one state per object and one
+//! error state for addresses in no object.
+
+use crate::executor::Executor;
+use crate::memory::{ObjKind, NULL_PAGE, REDZONE};
+use crate::state::State;
+use crate::step::{Exec, Stop, StepCtx};
+use crate::termination::{ErrorKind, Termination};
+use crate::value::{Ops, Value};
+use symtest_expr::{BinOp, ExprId, Node};
+use symtest_ir::{GepTerm, Operand, Reg};
+
+/// How an access uses memory.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// Where a symbolic pointer is invalid.
+struct PtrError {
+    cond: Value,
+    message: String,
+    /// Preferred values for the error test (just outside the object).
+    prefer: Option<ExprId>,
+}
+
+/// One object a pointer resolved to, with the in-bounds condition.
+struct Target {
+    base: u64,
+    in_bounds: Value,
+}
+
+impl Executor<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn exec_alloca(
+        &mut self,
+        st: &mut State,
+        _ctx: &mut StepCtx,
+        dest: Option<Reg>,
+        elem_bytes: u64,
+        count: Operand,
+        _count_bits: u32,
+        align: u32,
+    ) -> Exec<()> {
+        let n = self.operand(st, count)?;
+        let n = self.concretize(st, &n, "alloca size")?;
+        let size = elem_bytes.saturating_mul(n.to_u64());
+        if size > self.config.max_alloc_size {
+            return Err(Stop::error(ErrorKind::Model, format!("alloca of {size} bytes is too large")));
+        }
+        let loc = self.current_loc(st);
+        let func = st.frame().func;
+        let name = format!("alloca in {}", self.module.function(func).name);
+        let obj = st.memory.allocate(size, align as u64, ObjKind::Stack, name, loc);
+        st.frame_mut().allocas.push(obj.base);
+        self.set(st, dest, Value::from_u64(64, obj.base));
+        Ok(())
+    }
+
+    pub(crate) fn exec_load(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        dest: Option<Reg>,
+        ptr: Operand,
+        bytes: u32,
+        bits: u32,
+    ) -> Exec<()> {
+        let p = self.operand(st, ptr)?;
+        let dest_reg = dest;
+        self.with_resolved(st, ctx, &p, bytes as u64, Access::Read, &mut |ex, s, base, off| {
+            let v = ex.read_at(s, base, off, bytes as usize);
+            let v = Ops::resize(&mut ex.pool, &v, bits);
+            ex.set(s, dest_reg, v);
+            Ok(())
+        })
+    }
+
+    pub(crate) fn exec_store(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        ptr: Operand,
+        value: Operand,
+        bytes: u32,
+        _bits: u32,
+    ) -> Exec<()> {
+        let p = self.operand(st, ptr)?;
+        let v = self.operand(st, value)?;
+        let v = Ops::resize(&mut self.pool, &v, bytes * 8);
+        self.with_resolved(st, ctx, &p, bytes as u64, Access::Write, &mut |ex, s, base, off| {
+            ex.write_at(s, base, off, bytes as usize, &v);
+            Ok(())
+        })
+    }
+
+    pub(crate) fn exec_gep(&mut self, st: &mut State, dest: Option<Reg>, base: Operand, offset: i64, terms: &[GepTerm]) -> Exec<()> {
+        let mut p = self.operand(st, base)?;
+        p = Ops::resize(&mut self.pool, &p, 64);
+        if offset != 0 {
+            p = self.add_value(&p, &Value::from_u64(64, offset as u64));
+        }
+        for t in terms {
+            let idx = self.operand(st, t.index)?;
+            let idx = Ops::sresize(&mut self.pool, &idx, 64);
+            let scaled = Ops::bin(&mut self.pool, BinOp::Mul, &idx, &Value::from_u64(64, t.scale as u64));
+            p = self.add_value(&p, &scaled);
+        }
+        self.set(st, dest, p);
+        Ok(())
+    }
+
+    /// Reads `n` bytes of the object at `base` at offset `off` (64-bit, in bounds).
+    pub(crate) fn read_at(&mut self, st: &mut State, base: u64, off: &Value, n: usize) -> Value {
+        let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
+        match off {
+            Value::Concrete(o) => {
+                let c = st.memory.get(base).expect("resolved object").contents.clone();
+                c.read(&mut self.pool, o.to_u64() as usize, n)
+            }
+            Value::Symbolic(e) => {
+                let idx = self.pool.trunc(*e, 32);
+                let c = st.memory.contents_mut(base).expect("resolved object");
+                c.read_symbolic(&mut self.pool, &name, idx, n)
+            }
+        }
+    }
+
+    /// Writes `n` bytes at offset `off` (in bounds) of the object at `base`.
+    pub(crate) fn write_at(&mut self, st: &mut State, base: u64, off: &Value, n: usize, v: &Value) {
+        let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
+        let c = st.memory.contents_mut(base).expect("resolved object");
+        match off {
+            Value::Concrete(o) => c.write(&mut self.pool, o.to_u64() as usize, n, v),
+            Value::Symbolic(e) => {
+                let idx = self.pool.trunc(*e, 32);
+                c.write_symbolic(&mut self.pool, &name, idx, n, v)
+            }
+        }
+    }
+
+    /// Resolves `ptr` for an access of `bytes` bytes and runs `access` on every state
+    /// where it is valid, with the object's base and the 64-bit offset. Invalid cases
+    /// end as `ptr`/`readonly` errors (forked off when valid cases exist too).
+    pub(crate) fn with_resolved(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        ptr: &Value,
+        bytes: u64,
+        access: Access,
+        f: &mut dyn FnMut(&mut Self, &mut State, u64, &Value) -> Exec<()>,
+    ) -> Exec<()> {
+        if let Value::Concrete(b) = ptr {
+            let addr = b.to_u64();
+            let base = self.check_concrete(st, addr, bytes, access)?;
+            return f(self, st, base, &Value::from_u64(64, addr - base));
+        }
+        let (targets, error) = self.resolve_symbolic(st, ptr, bytes)?;
+        if let Some(err) = error {
+            if targets.is_empty() {
+                if let Some(p) = err.prefer {
+                    st.preferences.push(p);
+                }
+                return Err(Stop::error(ErrorKind::Ptr, err.message));
+            }
+            let mut bad = self.fork_state(st);
+            self.add_constraint(&mut bad, &err.cond);
+            if let Some(p) = err.prefer {
+                bad.preferences.push(p);
+            }
+            ctx.ended.push((bad, Termination::Error(ErrorKind::Ptr, err.message)));
+            let not = Ops::not(&mut self.pool, &err.cond);
+            self.add_constraint(st, &not);
+        }
+        if targets.is_empty() {
+            return Err(Stop::error(ErrorKind::Solver, "pointer resolves to nothing on a feasible path"));
+        }
+        let mut targets = targets.into_iter();
+        let first = targets.next().expect("at least one target");
+        for t in targets {
+            let mut child = self.fork_state(st);
+            self.add_constraint(&mut child, &t.in_bounds);
+            match self.access_target(&mut child, t.base, ptr, access, f) {
+                Ok(()) => ctx.added.push(child),
+                Err(stop) => ctx.ended.push((child, stop.into_termination())),
+            }
+        }
+        self.add_constraint(st, &first.in_bounds);
+        self.access_target(st, first.base, ptr, access, f)
+    }
+
+    fn access_target(
+        &mut self,
+        st: &mut State,
+        base: u64,
+        ptr: &Value,
+        access: Access,
+        f: &mut dyn FnMut(&mut Self, &mut State, u64, &Value) -> Exec<()>,
+    ) -> Exec<()> {
+        if access == Access::Write && st.memory.get(base).is_some_and(|e| e.contents.read_only) {
+            return Err(Stop::error(ErrorKind::ReadOnly, "write to read-only memory"));
+        }
+        let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
+        f(self, st, base, &off)
+    }
+
+    fn check_concrete(&mut self, st: &mut State, addr: u64, bytes: u64, access: Access) -> Exec<u64> {
+        if addr < NULL_PAGE {
+            return Err(Stop::error(ErrorKind::Ptr, "null pointer dereference"));
+        }
+        let Some(entry) = st.memory.find_below(addr) else {
+            return Err(Stop::error(ErrorKind::Ptr, format!("invalid pointer 0x{addr:x}: no object there")));
+        };
+        let obj = entry.object.clone();
+        if addr >= obj.end() + REDZONE {
+            return Err(Stop::error(ErrorKind::Ptr, format!("invalid pointer 0x{addr:x}: no object there")));
+        }
+        if entry.freed {
+            return Err(Stop::error(ErrorKind::Ptr, use_after_free_message(&obj.kind, &obj.name)));
+        }
+        if addr + bytes > obj.end() {
+            let what = if access == Access::Read { "read" } else { "write" };
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                format!(
+                    "out-of-bounds {what}: {bytes} byte(s) at offset {} of `{}` ({} bytes)",
+                    addr - obj.base,
+                    obj.name,
+                    obj.size
+                ),
+            ));
+        }
+        if access == Access::Write && entry.contents.read_only {
+            return Err(Stop::error(ErrorKind::ReadOnly, format!("write to read-only memory `{}`", obj.name)));
+        }
+        Ok(obj.base)
+    }
+
+    fn in_bounds_cond(&mut self, ptr: &Value, base: u64, size: u64, bytes: u64) -> Value {
+        if size < bytes {
+            return Value::from_bool(false);
+        }
+        let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
+        Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ule, &off, &Value::from_u64(64, size - bytes))
+    }
+
+    /// The constant part of `c + x`, if the pointer has that shape.
+    fn provenance(&self, ptr: ExprId) -> Option<u64> {
+        match self.pool.node(ptr) {
+            Node::Bin(BinOp::Add, a, b) => {
+                let c = self.pool.as_const(*a).or_else(|| self.pool.as_const(*b))?;
+                Some(c.to_u64())
+            }
+            _ => None,
+        }
+    }
+
+    /// Objects a symbolic pointer may point into, and the condition (with a message)
+    /// under which it points into none.
+    #[allow(clippy::type_complexity)]
+    fn resolve_symbolic(&mut self, st: &mut State, ptr: &Value, bytes: u64) -> Exec<(Vec<Target>, Option<PtrError>)> {
+        let e = match ptr {
+            Value::Symbolic(e) => *e,
+            Value::Concrete(_) => unreachable!("concrete pointers are checked directly"),
+        };
+        // Provenance: `&object + offset` stays in `object`.
+        if let Some(c) = self.provenance(e) {
+            if let Some(entry) = st.memory.find_below(c) {
+                let obj = entry.object.clone();
+                if c <= obj.end() && !entry.freed {
+                    let inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
+                    let not = Ops::not(&mut self.pool, &inb);
+                    let error = if self.may_be_true(st, &not)? {
+                        let prefer = self.near_bounds(ptr, obj.base, obj.end());
+                        Some(PtrError {
+                            cond: not,
+                            message: format!(
+                                "out-of-bounds access: {bytes} byte(s) outside `{}` ({} bytes)",
+                                obj.name, obj.size
+                            ),
+                            prefer,
+                        })
+                    } else {
+                        None
+                    };
+                    let targets = if self.may_be_true(st, &inb)? {
+                        vec![Target { base: obj.base, in_bounds: inb }]
+                    } else {
+                        Vec::new()
+                    };
+                    return Ok((targets, error));
+                }
+            }
+        }
+        // By examples.
+        let mut excluded: Vec<ExprId> = Vec::new();
+        let mut targets = Vec::new();
+        loop {
+            let Some(model) = self.solve(st, &excluded)? else {
+                return Ok((targets, None));
+            };
+            let addr = self.pool.eval(e, &model).to_u64();
+            let rest = self.conjunction(&excluded);
+            let entry = if addr < NULL_PAGE { None } else { st.memory.find(addr) };
+            let Some(entry) = entry.filter(|en| !en.freed) else {
+                let msg = if addr < NULL_PAGE {
+                    "null pointer dereference".to_string()
+                } else if st.memory.find(addr).is_some() {
+                    "use after free (through a symbolic pointer)".to_string()
+                } else {
+                    format!("invalid pointer: may point outside every object (e.g. 0x{addr:x})")
+                };
+                return Ok((targets, Some(PtrError { cond: rest, message: msg, prefer: None })));
+            };
+            let obj = entry.object.clone();
+            let inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
+            let mut with = excluded.clone();
+            let inb_e = inb.expr(&mut self.pool);
+            with.push(inb_e);
+            if self.solve(st, &with)?.is_some() {
+                targets.push(Target { base: obj.base, in_bounds: inb });
+            }
+            // Exclude the whole object range (in-bounds or straddling its end).
+            let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, obj.base));
+            let inside = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ult, &off, &Value::from_u64(64, obj.size.max(1)));
+            let outside = Ops::not(&mut self.pool, &inside);
+            excluded.push(outside.expr(&mut self.pool));
+            if targets.len() as u32 >= self.config.max_resolutions {
+                self.warn_once(format!(
+                    "symbolic pointer resolved to {} objects; the remaining ones are not explored",
+                    targets.len()
+                ));
+                return Ok((targets, None));
+            }
+        }
+    }
+
+    fn conjunction(&mut self, conds: &[ExprId]) -> Value {
+        let mut acc = self.pool.true_();
+        for c in conds {
+            acc = self.pool.bool_and(acc, *c);
+        }
+        Value::from_expr(&self.pool, acc)
+    }
+
+    /// For the test of an out-of-bounds path, prefer addresses just outside the object
+    /// (so the native replay hits the sanitizer's redzone).
+    fn near_bounds(&mut self, ptr: &Value, base: u64, end: u64) -> Option<ExprId> {
+        let lo = Value::from_u64(64, base.saturating_sub(16));
+        let hi = Value::from_u64(64, end + 16);
+        let ge = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ule, &lo, ptr);
+        let lt = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ult, ptr, &hi);
+        match Ops::bin(&mut self.pool, BinOp::And, &ge, &lt) {
+            Value::Symbolic(e) => Some(e),
+            Value::Concrete(_) => None,
+        }
+    }
+}
+
+fn use_after_free_message(kind: &ObjKind, name: &str) -> String {
+    match kind {
+        ObjKind::Stack => format!("use of stack memory `{name}` after its function returned"),
+        _ => format!("use after free of `{name}`"),
+    }
+}

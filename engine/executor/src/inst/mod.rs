@@ -1,0 +1,11 @@
+//! Instruction families, one file each.
+
+pub mod aggregate;
+pub mod atomics;
+pub mod arith;
+pub mod calls;
+pub mod control;
+pub mod float;
+pub mod fork;
+pub mod intrinsics;
+pub mod memory_ops;

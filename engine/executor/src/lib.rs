@@ -1,0 +1,88 @@
+//! symtest's symbolic executor (paper §2–§3).
+//!
+//! Interprets a [`symtest_ir::Module`] bit-precisely: every branch the path
+//! condition does not decide forks the state, every dangerous operation is checked
+//! (with an error path forked off when the error is feasible), and each path that
+//! ends (or covered new code when a limit halts the run) yields a concrete test.
+//!
+//! The engine prints nothing: it reports through [`EventSink`]; the CLI draws.
+
+mod config;
+mod coverage;
+mod executor;
+mod inst;
+mod memory;
+mod ptree;
+mod query;
+mod rng;
+mod run;
+mod search;
+mod special;
+mod state;
+mod stats;
+mod step;
+mod termination;
+mod value;
+
+pub use config::{Config, SearchKind, Weight};
+pub use stats::Stats;
+pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
+
+use symtest_ktest::KTest;
+
+/// A test the engine wrote: concrete inputs and the outcome they lead to.
+#[derive(Clone, Debug)]
+pub struct TestCase {
+    pub ktest: KTest,
+    pub outcome: TestOutcome,
+    /// Did this path cover instructions no earlier test covered?
+    pub covered_new: bool,
+    /// Source lines this run had covered when the test was written.
+    pub instructions_covered: u32,
+}
+
+/// Something the engine reports while it runs.
+#[derive(Debug)]
+pub enum Event<'a> {
+    Test(&'a TestCase),
+    /// A model limitation or a questionable program behaviour worth telling the user.
+    Warning(&'a str),
+    /// Output of `symtest_print_expr`.
+    Print(&'a str),
+    /// Periodic progress (about once per second of exploration).
+    Progress(&'a Stats),
+}
+
+/// Receives the engine's events.
+pub trait EventSink {
+    fn event(&mut self, event: Event<'_>);
+}
+
+/// Why the run stopped, with the final statistics.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    pub stats: Stats,
+    pub halt_reason: String,
+}
+
+/// Errors that prevent a run from starting (everything after start is an outcome).
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("entry function `{0}` not found in the module (is it defined and not static?)")]
+    NoEntry(String),
+    #[error("entry function `{0}` is only declared, not defined, in the module")]
+    EntryNotDefined(String),
+    #[error("invalid configuration: {0}")]
+    BadConfig(String),
+}
+
+/// Explores `module` from `config.entry` with `solver`, reporting to `sink`.
+pub fn run(
+    module: &symtest_ir::Module,
+    config: &Config,
+    solver: Box<dyn symtest_solver::Solver>,
+    sink: &mut dyn EventSink,
+) -> Result<RunSummary, ExecError> {
+    let mut ex = executor::Executor::new(module, config.clone(), solver, sink)?;
+    Ok(ex.run())
+}

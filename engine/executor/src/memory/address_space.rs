@@ -1,0 +1,136 @@
+//! A state's address space: a persistent ordered map from base address to object.
+//!
+//! Cloning is O(1) (the map is shared); writing an object copies the path in the
+//! map and, if another state still shares the object's contents, the contents
+//! (copy on first write after a fork, paper §3.2).
+
+use super::object::{MemoryObject, ObjKind, ObjectState};
+use im_rc::OrdMap;
+use std::rc::Rc;
+use symtest_ir::Loc;
+
+/// Addresses below this are null-pointer dereferences.
+pub const NULL_PAGE: u64 = 4096;
+/// Bytes left free after every object so small overflows land in no object.
+pub const REDZONE: u64 = 64;
+/// First address for engine-allocated stack/heap/engine objects.
+pub const DYNAMIC_BASE: u64 = 0x7000_0000_0000;
+/// First address for globals.
+pub const GLOBAL_BASE: u64 = 0x1000_0000;
+
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub object: Rc<MemoryObject>,
+    pub contents: Rc<ObjectState>,
+    /// Freed heap object or popped stack slot: any access is a use after free.
+    pub freed: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct AddressSpace {
+    objects: OrdMap<u64, Entry>,
+    next_dynamic: u64,
+    next_id: u32,
+    bytes_live: u64,
+}
+
+impl Default for AddressSpace {
+    fn default() -> Self {
+        AddressSpace {
+            objects: OrdMap::new(),
+            next_dynamic: DYNAMIC_BASE,
+            next_id: 0,
+            bytes_live: 0,
+        }
+    }
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    x.div_ceil(a) * a
+}
+
+impl AddressSpace {
+    /// Places an object at a fixed address (globals are laid out by the executor).
+    pub fn insert_at(&mut self, base: u64, size: u64, kind: ObjKind, name: String, contents: ObjectState, loc: Loc) -> Rc<MemoryObject> {
+        let object = Rc::new(MemoryObject {
+            id: self.next_id,
+            base,
+            size,
+            kind,
+            name,
+            alloc_loc: loc,
+        });
+        self.next_id += 1;
+        self.bytes_live += size;
+        self.objects.insert(
+            base,
+            Entry {
+                object: object.clone(),
+                contents: Rc::new(contents),
+                freed: false,
+            },
+        );
+        object
+    }
+
+    /// Allocates a fresh zero-filled object at the next dynamic address. Addresses
+    /// are deterministic and never reused within a state.
+    pub fn allocate(&mut self, size: u64, align: u64, kind: ObjKind, name: String, loc: Loc) -> Rc<MemoryObject> {
+        let align = align.clamp(16, 4096);
+        let base = align_up(self.next_dynamic, align);
+        self.next_dynamic = align_up(base + size.max(1) + REDZONE, 16);
+        self.insert_at(base, size, kind, name, ObjectState::new(size as usize), loc)
+    }
+
+    /// The object whose base is the greatest not above `addr` (it may not contain it).
+    pub fn find_below(&self, addr: u64) -> Option<&Entry> {
+        self.objects.range(..=addr).next_back().map(|(_, e)| e)
+    }
+
+    /// The object containing `addr`, if any (freed objects included).
+    pub fn find(&self, addr: u64) -> Option<&Entry> {
+        self.find_below(addr)
+            .filter(|e| e.object.contains(addr) || (e.object.size == 0 && e.object.base == addr))
+    }
+
+    pub fn get(&self, base: u64) -> Option<&Entry> {
+        self.objects.get(&base)
+    }
+
+    /// Mutable contents of the object at `base`, copied first if shared.
+    pub fn contents_mut(&mut self, base: u64) -> Option<&mut ObjectState> {
+        let entry = self.objects.get_mut(&base)?;
+        Some(Rc::make_mut(&mut entry.contents))
+    }
+
+    /// Marks an object freed (its address stays reserved so later uses are caught).
+    pub fn mark_freed(&mut self, base: u64) {
+        if let Some(entry) = self.objects.get_mut(&base) {
+            entry.freed = true;
+            self.bytes_live = self.bytes_live.saturating_sub(entry.object.size);
+            // Drop the contents: nothing may read them again.
+            entry.contents = Rc::new(ObjectState::new(0));
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.objects.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    pub fn bytes_live(&self) -> u64 {
+        self.bytes_live
+    }
+
+    /// Continues dynamic allocation after the globals (called once at start-up).
+    pub fn set_next_dynamic(&mut self, addr: u64) {
+        self.next_dynamic = self.next_dynamic.max(addr);
+    }
+}

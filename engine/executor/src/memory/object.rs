@@ -1,0 +1,225 @@
+//! Memory objects (what was allocated, where) and their contents (per state).
+//!
+//! Contents keep concrete bytes concrete. A byte written with a symbolic value is
+//! kept as an 8-bit expression. A write or read at a symbolic offset "flushes" the
+//! object into an array expression (a chain of stores over a fresh root), as KLEE's
+//! update lists do (seed 002); after that every access goes through the array.
+
+use crate::value::{Ops, Value};
+use symtest_expr::{Bits, ExprId, ExprPool};
+use symtest_ir::{GlobalId, Loc};
+
+/// Where an object came from; decides what `free` may do with it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ObjKind {
+    Global(GlobalId),
+    Heap,
+    Stack,
+    /// Engine-made objects (argv strings, varargs areas): not freeable.
+    Engine,
+}
+
+/// An allocation: immutable once made; shared by every state that has it.
+#[derive(Debug)]
+pub struct MemoryObject {
+    pub id: u32,
+    pub base: u64,
+    pub size: u64,
+    pub kind: ObjKind,
+    pub name: String,
+    pub alloc_loc: Loc,
+}
+
+impl MemoryObject {
+    pub fn end(&self) -> u64 {
+        self.base + self.size
+    }
+
+    pub fn contains(&self, addr: u64) -> bool {
+        addr >= self.base && addr < self.end()
+    }
+}
+
+/// The contents of one object in one state (copied on first write after a fork).
+#[derive(Clone, Debug)]
+pub struct ObjectState {
+    concrete: Vec<u8>,
+    /// Per-byte symbolic values, allocated on the first symbolic write.
+    symbolic: Option<Vec<Option<ExprId>>>,
+    /// Array expression holding the whole contents once flushed.
+    flushed: Option<ExprId>,
+    pub read_only: bool,
+}
+
+impl ObjectState {
+    pub fn new(size: usize) -> ObjectState {
+        ObjectState {
+            concrete: vec![0; size],
+            symbolic: None,
+            flushed: None,
+            read_only: false,
+        }
+    }
+
+    pub fn with_bytes(bytes: Vec<u8>) -> ObjectState {
+        ObjectState {
+            concrete: bytes,
+            symbolic: None,
+            flushed: None,
+            read_only: false,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.concrete.len()
+    }
+
+    /// True when every byte is concrete.
+    pub fn is_concrete(&self) -> bool {
+        self.flushed.is_none()
+            && self
+                .symbolic
+                .as_ref()
+                .is_none_or(|s| s.iter().all(|b| b.is_none()))
+    }
+
+    fn byte(&self, pool: &mut ExprPool, off: usize) -> Value {
+        if let Some(arr) = self.flushed {
+            let idx = pool.const_u64(32, off as u64);
+            let e = pool.select(arr, idx);
+            return Value::from_expr(pool, e);
+        }
+        if let Some(sym) = &self.symbolic {
+            if let Some(e) = sym[off] {
+                return Value::Symbolic(e);
+            }
+        }
+        Value::from_u64(8, self.concrete[off] as u64)
+    }
+
+    /// Reads `n` bytes at a concrete offset as a little-endian value of `8 * n` bits.
+    pub fn read(&self, pool: &mut ExprPool, off: usize, n: usize) -> Value {
+        let fast = self.flushed.is_none()
+            && self
+                .symbolic
+                .as_ref()
+                .is_none_or(|s| s[off..off + n].iter().all(|b| b.is_none()));
+        if fast {
+            return Value::Concrete(Bits::from_bytes_le(
+                (n * 8) as u32,
+                &self.concrete[off..off + n],
+            ));
+        }
+        let mut acc = self.byte(pool, off);
+        for i in 1..n {
+            let b = self.byte(pool, off + i);
+            acc = Ops::concat(pool, &b, &acc);
+        }
+        acc
+    }
+
+    fn set_byte(&mut self, pool: &mut ExprPool, off: usize, v: Value) {
+        if let Some(arr) = self.flushed {
+            let idx = pool.const_u64(32, off as u64);
+            let ve = v.expr(pool);
+            self.flushed = Some(pool.store(arr, idx, ve));
+            return;
+        }
+        match v {
+            Value::Concrete(b) => {
+                self.concrete[off] = b.to_u64() as u8;
+                if let Some(sym) = &mut self.symbolic {
+                    sym[off] = None;
+                }
+            }
+            Value::Symbolic(e) => {
+                let size = self.concrete.len();
+                self.symbolic.get_or_insert_with(|| vec![None; size])[off] = Some(e);
+            }
+        }
+    }
+
+    /// Writes a value of `8 * n` bits little-endian at a concrete offset.
+    pub fn write(&mut self, pool: &mut ExprPool, off: usize, n: usize, v: &Value) {
+        if let (Value::Concrete(b), None) = (v, self.flushed) {
+            let bytes = b.to_bytes_le();
+            self.concrete[off..off + n].copy_from_slice(&bytes[..n]);
+            if let Some(sym) = &mut self.symbolic {
+                sym[off..off + n].iter_mut().for_each(|s| *s = None);
+            }
+            return;
+        }
+        for i in 0..n {
+            let byte = Ops::extract(pool, v, (i * 8) as u32, 8);
+            self.set_byte(pool, off + i, byte);
+        }
+    }
+
+    /// The whole contents as an array expression (flushing the object).
+    fn flush(&mut self, pool: &mut ExprPool, name: &str) -> ExprId {
+        if let Some(arr) = self.flushed {
+            return arr;
+        }
+        let root = pool.new_array(name, self.concrete.len() as u32);
+        let mut arr = pool.array(root);
+        for off in 0..self.concrete.len() {
+            let v = self.byte(pool, off);
+            let ve = v.expr(pool);
+            let idx = pool.const_u64(32, off as u64);
+            arr = pool.store(arr, idx, ve);
+        }
+        self.flushed = Some(arr);
+        self.symbolic = None;
+        arr
+    }
+
+    /// Reads `n` bytes at a symbolic 32-bit offset (the caller checked bounds).
+    pub fn read_symbolic(&mut self, pool: &mut ExprPool, name: &str, off: ExprId, n: usize) -> Value {
+        let arr = self.flush(pool, name);
+        let mut acc: Option<Value> = None;
+        for i in 0..n {
+            let k = pool.const_u64(32, i as u64);
+            let idx = pool.add(off, k);
+            let e = pool.select(arr, idx);
+            let b = Value::from_expr(pool, e);
+            acc = Some(match acc {
+                None => b,
+                Some(lo) => Ops::concat(pool, &b, &lo),
+            });
+        }
+        acc.expect("reads are at least one byte")
+    }
+
+    /// Writes `n` bytes at a symbolic 32-bit offset (the caller checked bounds).
+    pub fn write_symbolic(&mut self, pool: &mut ExprPool, name: &str, off: ExprId, n: usize, v: &Value) {
+        let mut arr = self.flush(pool, name);
+        for i in 0..n {
+            let k = pool.const_u64(32, i as u64);
+            let idx = pool.add(off, k);
+            let byte = Ops::extract(pool, v, (i * 8) as u32, 8);
+            let be = byte.expr(pool);
+            arr = pool.store(arr, idx, be);
+        }
+        self.flushed = Some(arr);
+    }
+
+    /// Concrete bytes if the object holds no symbolic byte in `off..off + n`.
+    pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<&[u8]> {
+        if self.flushed.is_some() {
+            return None;
+        }
+        if let Some(sym) = &self.symbolic {
+            if sym[off..off + n].iter().any(|b| b.is_some()) {
+                return None;
+            }
+        }
+        Some(&self.concrete[off..off + n])
+    }
+
+    /// Approximate heap footprint, for `--max-memory`.
+    pub fn footprint(&self) -> usize {
+        self.concrete.len()
+            + self.symbolic.as_ref().map_or(0, |s| s.len() * 8)
+            + std::mem::size_of::<ObjectState>()
+    }
+}

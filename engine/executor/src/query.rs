@@ -1,0 +1,142 @@
+//! Questions the executor asks about a state's path condition.
+//!
+//! A state keeps a satisfying assignment of its path condition when one is known;
+//! a condition that holds under it is feasible without asking the solver, and
+//! `get_value` reads values off it. Everything else goes to the solver chain.
+
+use crate::executor::Executor;
+use crate::state::State;
+use crate::value::Value;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use symtest_expr::{ArrayId, Assignment, Bits, ExprId};
+use symtest_solver::{SatResult, Solver};
+
+/// The solver failed to answer (timeout, unknown, backend error): ends the state.
+#[derive(Debug, Clone)]
+pub struct SolverFailure(pub String);
+
+pub struct SolverHandle {
+    inner: Box<dyn Solver>,
+    pub queries: u64,
+    pub time: Duration,
+}
+
+impl SolverHandle {
+    pub fn new(inner: Box<dyn Solver>) -> SolverHandle {
+        SolverHandle {
+            inner,
+            queries: 0,
+            time: Duration::ZERO,
+        }
+    }
+
+    pub fn set_timeout(&mut self, t: Option<Duration>) {
+        self.inner.set_timeout(t);
+    }
+
+    pub fn backend_queries(&self) -> u64 {
+        self.inner.stats().queries
+    }
+}
+
+impl Executor<'_> {
+    fn arrays_of(&self, exprs: &[ExprId]) -> Vec<ArrayId> {
+        let mut v: Vec<ArrayId> = Vec::new();
+        for e in exprs {
+            v.extend_from_slice(self.pool.arrays_in_slice(*e));
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Solves `st.constraints ∧ extra`; Some(model) if satisfiable.
+    pub(crate) fn solve(&mut self, st: &mut State, extra: &[ExprId]) -> Result<Option<Assignment>, SolverFailure> {
+        let mut assertions = st.constraints.clone();
+        assertions.extend_from_slice(extra);
+        let arrays = self.arrays_of(&assertions);
+        self.solver.queries += 1;
+        let t = Instant::now();
+        let r = self.solver.inner.check(&self.pool, &assertions, &arrays);
+        let dt = t.elapsed();
+        self.solver.time += dt;
+        st.query_cost_us += dt.as_micros() as u64;
+        match r {
+            Ok(SatResult::Sat(m)) => Ok(Some(m)),
+            Ok(SatResult::Unsat) => Ok(None),
+            Ok(SatResult::Unknown(why)) => Err(SolverFailure(format!("solver gave up: {why}"))),
+            Err(e) => Err(SolverFailure(format!("solver error: {e}"))),
+        }
+    }
+
+    /// Can `cond` (width 1) be true on this path?
+    pub(crate) fn may_be_true(&mut self, st: &mut State, cond: &Value) -> Result<bool, SolverFailure> {
+        let c = match cond {
+            Value::Concrete(b) => return Ok(b.is_true()),
+            Value::Symbolic(e) => *e,
+        };
+        if let Some(m) = &st.model {
+            if self.pool.eval(c, m).is_true() {
+                return Ok(true);
+            }
+        }
+        match self.solve(st, &[c])? {
+            Some(m) => {
+                // A model of pc ∧ c is a model of pc: keep it if the state has none.
+                if st.model.is_none() {
+                    st.model = Some(Rc::new(m));
+                }
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Must `cond` be true on this path?
+    pub(crate) fn must_be_true(&mut self, st: &mut State, cond: &Value) -> Result<bool, SolverFailure> {
+        let neg = crate::value::Ops::not(&mut self.pool, cond);
+        Ok(!self.may_be_true(st, &neg)?)
+    }
+
+    /// A value `e` can take on this path (from the state's model).
+    pub(crate) fn get_value(&mut self, st: &mut State, v: &Value) -> Result<Bits, SolverFailure> {
+        let e = match v {
+            Value::Concrete(b) => return Ok(b.clone()),
+            Value::Symbolic(e) => *e,
+        };
+        let m = self.model(st)?;
+        Ok(self.pool.eval(e, &m))
+    }
+
+    /// A satisfying assignment of the path condition (cached in the state).
+    pub(crate) fn model(&mut self, st: &mut State) -> Result<Rc<Assignment>, SolverFailure> {
+        if let Some(m) = &st.model {
+            return Ok(m.clone());
+        }
+        match self.solve(st, &[])? {
+            Some(m) => {
+                let m = Rc::new(m);
+                st.model = Some(m.clone());
+                Ok(m)
+            }
+            None => Err(SolverFailure(
+                "path condition became unsatisfiable (engine invariant broken)".into(),
+            )),
+        }
+    }
+
+    /// Adds `cond` to the path condition (the caller checked it is feasible).
+    pub(crate) fn add_constraint(&mut self, st: &mut State, cond: &Value) {
+        let c = match cond {
+            Value::Concrete(_) => return,
+            Value::Symbolic(e) => *e,
+        };
+        if let Some(m) = &st.model {
+            if !self.pool.eval(c, m).is_true() {
+                st.model = None;
+            }
+        }
+        st.constraints.push(c);
+    }
+}

@@ -1,0 +1,372 @@
+//! The run loop (§2.2): select a state, run it for a batch, apply forks and
+//! terminations, stop at a limit; then write tests for unfinished states that
+//! covered code no written test covers.
+
+use crate::executor::Executor;
+use crate::search::{StateInfo, StateView};
+use crate::state::{State, StateId};
+use crate::step::StepCtx;
+use crate::termination::{ErrorReport, StackEntry, Termination, TestOutcome};
+use crate::{Event, RunSummary, TestCase};
+use std::time::{Duration, Instant};
+use symtest_ir::Loc;
+use symtest_ktest::{KTest, KTestObject};
+
+struct View<'a, 'm> {
+    ex: &'a mut Executor<'m>,
+}
+
+impl StateView for View<'_, '_> {
+    fn info(&mut self, id: StateId) -> StateInfo {
+        let ex = &mut *self.ex;
+        let Some(st) = ex.states.get(&id) else {
+            return StateInfo::default();
+        };
+        let f = st.frame();
+        let (func, pc, depth, since, qc) = (f.func, f.pc, st.depth, st.instructions - st.last_new_cover, st.query_cost_us);
+        let body_len = ex.module.function(func).body.as_ref().map_or(0, |b| b.insts.len() as u32);
+        let pc = pc.min(body_len.saturating_sub(1));
+        StateInfo {
+            depth,
+            since_new_cover: since,
+            md2u: ex.coverage.md2u(ex.module, func, pc),
+            inst_count: ex.coverage.count(func, pc),
+            call_path_count: ex.coverage.func_count(func),
+            query_cost_us: qc,
+        }
+    }
+
+    fn ptree(&self) -> &crate::ptree::PTree {
+        &self.ex.ptree
+    }
+}
+
+impl Executor<'_> {
+    pub fn run(&mut self) -> RunSummary {
+        self.started = Instant::now();
+        let init = self.initial.take().expect("initial state");
+        let id = init.id;
+        self.states.insert(id, init);
+        self.searcher.update(None, &[id], &[]);
+        self.stats.states_peak = 1;
+        let mut last_progress = Instant::now();
+        let mut last_memory_check = 0u64;
+        let reason = loop {
+            if let Some(r) = self.limit_reached() {
+                break r;
+            }
+            if self.states.is_empty() {
+                break "all paths explored".to_string();
+            }
+            let id = {
+                let mut searcher = std::mem::replace(&mut self.searcher, Box::new(crate::search::Dfs::default()));
+                let mut rng = std::mem::replace(&mut self.rng, crate::rng::Rng::new(0));
+                let pick = searcher.select(&mut View { ex: self }, &mut rng);
+                self.rng = rng;
+                self.searcher = searcher;
+                pick
+            };
+            let Some(id) = id else {
+                break "searcher has no state (internal error)".to_string();
+            };
+            let Some(mut st) = self.states.remove(&id) else {
+                break "searcher chose a dead state (internal error)".to_string();
+            };
+            let mut ctx = StepCtx::default();
+            let ended = self.run_batch(&mut st, &mut ctx);
+            let mut added = Vec::new();
+            let mut removed = Vec::new();
+            for s in ctx.added {
+                added.push(s.id);
+                self.states.insert(s.id, s);
+            }
+            for (s, t) in ctx.ended {
+                // Ended children were never given to the searcher.
+                self.terminate(s, t);
+            }
+            match ended {
+                Some(t) => {
+                    removed.push(id);
+                    self.terminate(st, t);
+                }
+                None => {
+                    self.states.insert(id, st);
+                }
+            }
+            self.searcher.update(Some(id), &added, &removed);
+            self.stats.states = self.states.len() as u64;
+            self.stats.states_peak = self.stats.states_peak.max(self.stats.states);
+            if self.stats.instructions - last_memory_check > 100_000 {
+                last_memory_check = self.stats.instructions;
+                self.check_memory();
+            }
+            if last_progress.elapsed() >= Duration::from_secs(1) {
+                last_progress = Instant::now();
+                self.refresh_stats();
+                let stats = self.stats.clone();
+                self.sink.event(Event::Progress(&stats));
+            }
+        };
+        self.halt(&reason);
+        self.refresh_stats();
+        RunSummary {
+            stats: self.stats.clone(),
+            halt_reason: reason,
+        }
+    }
+
+    /// Runs `st` until it forks, ends, or its batch is used up.
+    fn run_batch(&mut self, st: &mut State, ctx: &mut StepCtx) -> Option<Termination> {
+        let start = Instant::now();
+        let mut budget = self.config.batch_instructions;
+        loop {
+            if let Err(stop) = self.step(st, ctx) {
+                return Some(stop.into_termination());
+            }
+            budget -= 1;
+            if budget == 0 || !ctx.added.is_empty() {
+                return None;
+            }
+            if let Some(max) = self.config.max_instructions {
+                if self.stats.instructions >= max {
+                    return None;
+                }
+            }
+            if budget % 1024 == 0 {
+                if let Some(t) = self.config.batch_time {
+                    if start.elapsed() >= t {
+                        return None;
+                    }
+                }
+                if let Some(t) = self.config.max_time {
+                    if self.started.elapsed() >= t {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    fn limit_reached(&self) -> Option<String> {
+        if let Some(max) = self.config.max_instructions {
+            if self.stats.instructions >= max {
+                return Some(format!("--max-instructions {max} reached"));
+            }
+        }
+        if let Some(t) = self.config.max_time {
+            if self.started.elapsed() >= t {
+                return Some(format!("--max-time {}s reached", t.as_secs_f64()));
+            }
+        }
+        None
+    }
+
+    /// Above `--max-memory`, drops states at random, sparing those that recently
+    /// covered new code (seed 001, ch. 3.1).
+    fn check_memory(&mut self) {
+        let mb = current_rss_mb();
+        self.stats.memory_peak_mb = self.stats.memory_peak_mb.max(mb);
+        let Some(cap) = self.config.max_memory_mb else { return };
+        if mb <= cap as f64 || self.states.len() <= 1 {
+            return;
+        }
+        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+        ids.sort_unstable();
+        let recent: Vec<StateId> = ids
+            .iter()
+            .copied()
+            .filter(|i| {
+                let s = &self.states[i];
+                s.instructions - s.last_new_cover < 10_000 && s.last_new_cover > 0
+            })
+            .collect();
+        let mut candidates: Vec<StateId> = ids.into_iter().filter(|i| !recent.contains(i)).collect();
+        let to_drop = (self.states.len() / 4).max(1).min(candidates.len());
+        let mut dropped = Vec::new();
+        for _ in 0..to_drop {
+            let k = self.rng.below(candidates.len() as u64) as usize;
+            dropped.push(candidates.swap_remove(k));
+        }
+        for id in &dropped {
+            if let Some(st) = self.states.remove(id) {
+                self.stats.states_dropped += 1;
+                self.terminate(st, Termination::Early("dropped at the memory cap".into()));
+            }
+        }
+        self.searcher.update(None, &[], &dropped);
+        self.warn_once(format!(
+            "memory use {mb:.0} MiB above --max-memory {cap} MiB: dropping states"
+        ));
+    }
+
+    /// Ends the run: unfinished states that covered untested code get a test.
+    fn halt(&mut self, reason: &str) {
+        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            if let Some(st) = self.states.remove(&id) {
+                self.terminate(st, Termination::Early(format!("halted: {reason}")));
+            }
+        }
+    }
+
+    pub(crate) fn refresh_stats(&mut self) {
+        let s = &mut self.stats;
+        s.queries = self.solver.queries;
+        s.solver_queries = self.solver.backend_queries();
+        s.solver_time_s = self.solver.time.as_secs_f64();
+        s.time_s = self.started.elapsed().as_secs_f64();
+        s.covered_instructions = self.coverage.covered_instructions() as u64;
+        s.total_instructions = self.coverage.total_instructions() as u64;
+        s.covered_lines = self.coverage.covered_lines() as u64;
+        s.total_lines = self.coverage.total_lines() as u64;
+        s.memory_peak_mb = s.memory_peak_mb.max(current_rss_mb());
+    }
+
+    pub(crate) fn current_loc(&self, st: &State) -> Loc {
+        let f = st.frame();
+        self.module
+            .function(f.func)
+            .body
+            .as_ref()
+            .and_then(|b| b.insts.get(f.cur as usize))
+            .map_or(Loc::default(), |i| i.loc)
+    }
+
+    fn stack_of(&self, st: &State) -> Vec<StackEntry> {
+        st.stack
+            .iter()
+            .rev()
+            .map(|f| {
+                let func = self.module.function(f.func);
+                let loc = func.body.as_ref().and_then(|b| b.insts.get(f.cur as usize)).map_or(Loc::default(), |i| i.loc);
+                StackEntry {
+                    function: func.name.clone(),
+                    file: loc.file.map_or_else(String::new, |x| self.module.file(x).to_string()),
+                    line: loc.line,
+                }
+            })
+            .collect()
+    }
+
+    fn has_untested_cover(&self, st: &State) -> bool {
+        let mut cur = st.pending_cover.as_deref();
+        while let Some(n) = cur {
+            if !self.coverage.is_tested(n.inst) {
+                return true;
+            }
+            cur = n.next.as_deref();
+        }
+        false
+    }
+
+    fn mark_tested(&mut self, st: &State) {
+        let mut cur = st.pending_cover.clone();
+        while let Some(n) = cur {
+            self.coverage.mark_tested(n.inst);
+            cur = n.next.clone();
+        }
+    }
+
+    /// Records a path's end and writes its test when it should have one.
+    pub(crate) fn terminate(&mut self, mut st: State, t: Termination) {
+        self.ptree.remove(st.ptree_node);
+        let outcome = match &t {
+            Termination::Silent => {
+                self.stats.paths_completed += 1;
+                return;
+            }
+            Termination::Exit(code) => {
+                self.stats.paths_completed += 1;
+                if !(self.config.emit_all || self.has_untested_cover(&st)) {
+                    return;
+                }
+                TestOutcome::Exit { code: *code & 0xff }
+            }
+            Termination::Early(reason) => {
+                self.stats.paths_early += 1;
+                if !self.has_untested_cover(&st) {
+                    return;
+                }
+                TestOutcome::Early { reason: reason.clone() }
+            }
+            Termination::Error(kind, message) => {
+                self.stats.paths_completed += 1;
+                let stack = self.stack_of(&st);
+                let (file, line) = stack.first().map_or((String::new(), 0), |s| (s.file.clone(), s.line));
+                if !self.emitted_errors.insert((*kind, file.clone(), line)) {
+                    return;
+                }
+                if kind.is_bug() {
+                    self.stats.errors += 1;
+                }
+                TestOutcome::Error(ErrorReport {
+                    kind: *kind,
+                    message: message.clone(),
+                    file,
+                    line,
+                    stack,
+                })
+            }
+        };
+        let covered_new = self.has_untested_cover(&st);
+        let Some(ktest) = self.solve_test(&mut st) else {
+            self.warn_once("could not solve a path condition for its test; test skipped".into());
+            return;
+        };
+        self.mark_tested(&st);
+        self.stats.tests += 1;
+        let tc = TestCase {
+            ktest,
+            outcome,
+            covered_new,
+            instructions_covered: self.coverage.covered_instructions(),
+        };
+        self.sink.event(Event::Test(&tc));
+    }
+
+    /// Concrete inputs for a path: preferring `prefer_cex` constraints when they can hold.
+    fn solve_test(&mut self, st: &mut State) -> Option<KTest> {
+        let mut model = None;
+        if !st.preferences.is_empty() {
+            let prefs = st.preferences.clone();
+            if let Ok(Some(m)) = self.solve(st, &prefs) {
+                model = Some(m);
+            }
+        }
+        let model = match model {
+            Some(m) => m,
+            None => match &st.model {
+                Some(m) => (**m).clone(),
+                None => self.solve(st, &[]).ok()??,
+            },
+        };
+        let objects = st
+            .symbolics
+            .iter()
+            .map(|s| {
+                let mut bytes = model.get(s.array).map(|b| b.to_vec()).unwrap_or_default();
+                bytes.resize(s.size as usize, 0);
+                KTestObject {
+                    name: s.name.clone(),
+                    bytes,
+                }
+            })
+            .collect();
+        Some(KTest {
+            args: self.config.argv.clone(),
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects,
+        })
+    }
+}
+
+/// Resident set size of this process in MiB (0 where /proc is unavailable).
+fn current_rss_mb() -> f64 {
+    let Ok(s) = std::fs::read_to_string("/proc/self/statm") else {
+        return 0.0;
+    };
+    let pages: f64 = s.split_whitespace().nth(1).and_then(|x| x.parse().ok()).unwrap_or(0.0);
+    pages * 4096.0 / (1024.0 * 1024.0)
+}

@@ -1,0 +1,27 @@
+//! Run statistics (`stats.json`).
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    pub instructions: u64,
+    pub forks: u64,
+    pub states: u64,
+    pub states_peak: u64,
+    pub paths_completed: u64,
+    pub paths_early: u64,
+    pub tests: u64,
+    pub errors: u64,
+    /// Queries the executor asked.
+    pub queries: u64,
+    /// Queries that reached the solver backend.
+    pub solver_queries: u64,
+    pub solver_time_s: f64,
+    pub time_s: f64,
+    pub covered_instructions: u64,
+    pub total_instructions: u64,
+    pub covered_lines: u64,
+    pub total_lines: u64,
+    pub memory_peak_mb: f64,
+    pub states_dropped: u64,
+}

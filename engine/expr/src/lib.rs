@@ -1,0 +1,31 @@
+//! Hash-consed bit-vector and array expressions for symtest.
+//!
+//! * [`Bits`]: arbitrary-width two's-complement constants with SMT-LIB
+//!   semantics (division by zero, over-wide shifts), so constant folding
+//!   always agrees with the solver. Widths up to 64 take a single-word fast
+//!   path; up to 128 bits stay allocation-free.
+//! * [`ExprPool`]: an arena of hash-consed [`Node`]s addressed by
+//!   [`ExprId`]; structurally equal expressions get the same id, so
+//!   equality is an integer compare. Builders fold constants and apply
+//!   local rewrites (see the `rewrite` module docs for the canonical forms)
+//!   unless [`ExprPool::set_simplify`] turns them off.
+//! * Symbolic inputs are byte arrays ([`ArrayId`], 32-bit index, 8-bit
+//!   value) read with `select` through chains of `store`s.
+//! * [`Assignment`] + [`ExprPool::eval`]: solver-independent concrete
+//!   evaluation, used to check models.
+//! * [`ExprPool::display`]: a kquery-like printer.
+
+mod bits;
+mod display;
+mod eval;
+mod pool;
+mod rewrite;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod testutil;
+
+pub use bits::Bits;
+pub use display::ExprDisplay;
+pub use eval::{Assignment, Evaluator};
+pub use pool::{ArrayId, ArrayInfo, BinOp, CmpOp, ExprId, ExprPool, Node};

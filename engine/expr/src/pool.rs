@@ -1,0 +1,768 @@
+//! Expression nodes, the hash-consing [`ExprPool`] and its builder API.
+
+use crate::bits::Bits;
+use crate::rewrite;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+/// Handle of an expression in an [`ExprPool`]. Equal expressions built in
+/// the same pool have the same id (hash-consing).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ExprId(u32);
+
+impl ExprId {
+    /// The raw index into the pool's arena.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Handle of a symbolic byte array registered in an [`ExprPool`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ArrayId(u32);
+
+impl ArrayId {
+    /// The raw index into [`ExprPool::arrays`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A symbolic byte array: index domain 32 bits, range 8 bits.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ArrayInfo {
+    /// Unique name (the pool appends `_N` to a name already taken).
+    pub name: String,
+    /// Number of meaningful bytes (model size).
+    pub size: u32,
+}
+
+/// Binary bit-vector operators (operands and result of equal width).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum BinOp {
+    /// Wrapping addition.
+    Add,
+    /// Wrapping subtraction.
+    Sub,
+    /// Wrapping multiplication.
+    Mul,
+    /// Unsigned division (`x / 0 = ones`).
+    UDiv,
+    /// Signed division, SMT-LIB `bvsdiv`.
+    SDiv,
+    /// Unsigned remainder (`x % 0 = x`).
+    URem,
+    /// Signed remainder, SMT-LIB `bvsrem`.
+    SRem,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise xor.
+    Xor,
+    /// Left shift (amount >= width gives 0).
+    Shl,
+    /// Logical right shift.
+    LShr,
+    /// Arithmetic right shift.
+    AShr,
+}
+
+impl BinOp {
+    /// All operators, for iteration in tests and tools.
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::UDiv,
+        BinOp::SDiv,
+        BinOp::URem,
+        BinOp::SRem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::LShr,
+        BinOp::AShr,
+    ];
+
+    /// True for operators with `a op b == b op a`.
+    pub fn is_commutative(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor
+        )
+    }
+
+    /// Applies the operator to constants.
+    pub fn apply(self, a: &Bits, b: &Bits) -> Bits {
+        match self {
+            BinOp::Add => a.add(b),
+            BinOp::Sub => a.sub(b),
+            BinOp::Mul => a.mul(b),
+            BinOp::UDiv => a.udiv(b),
+            BinOp::SDiv => a.sdiv(b),
+            BinOp::URem => a.urem(b),
+            BinOp::SRem => a.srem(b),
+            BinOp::And => a.and(b),
+            BinOp::Or => a.or(b),
+            BinOp::Xor => a.xor(b),
+            BinOp::Shl => a.shl(b),
+            BinOp::LShr => a.lshr(b),
+            BinOp::AShr => a.ashr(b),
+        }
+    }
+}
+
+/// Comparison operators (result width 1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum CmpOp {
+    /// Equality.
+    Eq,
+    /// Unsigned less-than.
+    Ult,
+    /// Unsigned less-or-equal.
+    Ule,
+    /// Signed less-than.
+    Slt,
+    /// Signed less-or-equal.
+    Sle,
+}
+
+impl CmpOp {
+    /// All operators.
+    pub const ALL: [CmpOp; 5] = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
+
+    /// Applies the comparison to constants.
+    pub fn apply(self, a: &Bits, b: &Bits) -> bool {
+        match self {
+            CmpOp::Eq => a.eq(b),
+            CmpOp::Ult => a.ult(b),
+            CmpOp::Ule => a.ule(b),
+            CmpOp::Slt => a.slt(b),
+            CmpOp::Sle => a.sle(b),
+        }
+    }
+}
+
+/// One expression node. Children are ids in the same pool.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Node {
+    /// A constant bit-vector.
+    Const(Bits),
+    /// The root (unmodified) value of a symbolic array; array-sorted.
+    Array(ArrayId),
+    /// `array` with byte `index` (width 32) replaced by `value` (width 8);
+    /// array-sorted.
+    Store {
+        /// Array-sorted base.
+        array: ExprId,
+        /// 32-bit index.
+        index: ExprId,
+        /// 8-bit value.
+        value: ExprId,
+    },
+    /// Byte `index` (width 32) of the array-sorted `array`; width 8.
+    Select {
+        /// Array-sorted base.
+        array: ExprId,
+        /// 32-bit index.
+        index: ExprId,
+    },
+    /// Bitwise complement.
+    Not(ExprId),
+    /// Binary operator.
+    Bin(BinOp, ExprId, ExprId),
+    /// Comparison; width 1.
+    Cmp(CmpOp, ExprId, ExprId),
+    /// If-then-else: (width-1 condition, then, else).
+    Ite(ExprId, ExprId, ExprId),
+    /// Concatenation (hi, lo).
+    Concat(ExprId, ExprId),
+    /// Bits `lo .. lo + width` of `expr`.
+    Extract {
+        /// Operand.
+        expr: ExprId,
+        /// Lowest extracted bit.
+        lo: u32,
+        /// Result width.
+        width: u32,
+    },
+    /// Zero-extension to the given width.
+    ZExt(ExprId, u32),
+    /// Sign-extension to the given width.
+    SExt(ExprId, u32),
+}
+
+impl Node {
+    /// The child expression ids, in operand order.
+    pub fn children(&self) -> SmallVec<[ExprId; 3]> {
+        let mut v = SmallVec::new();
+        match *self {
+            Node::Const(_) | Node::Array(_) => {}
+            Node::Store {
+                array,
+                index,
+                value,
+            } => v.extend([array, index, value]),
+            Node::Select { array, index } => v.extend([array, index]),
+            Node::Not(a) | Node::ZExt(a, _) | Node::SExt(a, _) => v.push(a),
+            Node::Extract { expr, .. } => v.push(expr),
+            Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Concat(a, b) => v.extend([a, b]),
+            Node::Ite(c, t, e) => v.extend([c, t, e]),
+        }
+        v
+    }
+}
+
+/// Arena of hash-consed expressions plus the registered symbolic arrays.
+///
+/// Builders apply constant folding and the rewrites of the `rewrite`
+/// module unless simplification is turned off with
+/// [`ExprPool::set_simplify`] (then only hash-consing is done).
+///
+/// Each pool (and each clone) has a process-unique [`ExprPool::uid`], so
+/// caches keyed by [`ExprId`] (e.g. in solvers) can tell pools apart.
+#[derive(Debug)]
+pub struct ExprPool {
+    uid: u64,
+    nodes: Vec<Node>,
+    widths: Vec<u32>,
+    /// Per node: index into `array_sets` of the arrays it reads.
+    node_arrays: Vec<u32>,
+    array_sets: Vec<Box<[ArrayId]>>,
+    array_set_ids: FxHashMap<Box<[ArrayId]>, u32>,
+    memo: FxHashMap<Node, ExprId>,
+    arrays: Vec<ArrayInfo>,
+    array_roots: Vec<ExprId>,
+    array_names: FxHashMap<String, u32>,
+    simplify: bool,
+}
+
+static NEXT_POOL_UID: AtomicU64 = AtomicU64::new(1);
+
+fn fresh_uid() -> u64 {
+    NEXT_POOL_UID.fetch_add(1, AtomicOrdering::Relaxed)
+}
+
+impl Clone for ExprPool {
+    /// A copy with a fresh [`ExprPool::uid`] (ids stay valid in the copy).
+    fn clone(&self) -> Self {
+        ExprPool {
+            uid: fresh_uid(),
+            nodes: self.nodes.clone(),
+            widths: self.widths.clone(),
+            node_arrays: self.node_arrays.clone(),
+            array_sets: self.array_sets.clone(),
+            array_set_ids: self.array_set_ids.clone(),
+            memo: self.memo.clone(),
+            arrays: self.arrays.clone(),
+            array_roots: self.array_roots.clone(),
+            array_names: self.array_names.clone(),
+            simplify: self.simplify,
+        }
+    }
+}
+
+impl Default for ExprPool {
+    fn default() -> Self {
+        ExprPool::new()
+    }
+}
+
+impl ExprPool {
+    /// An empty pool with simplification enabled.
+    pub fn new() -> ExprPool {
+        let mut array_set_ids = FxHashMap::default();
+        array_set_ids.insert(Box::<[ArrayId]>::from([]), 0);
+        ExprPool {
+            uid: fresh_uid(),
+            nodes: Vec::new(),
+            widths: Vec::new(),
+            node_arrays: Vec::new(),
+            array_sets: vec![Box::from([])],
+            array_set_ids,
+            memo: FxHashMap::default(),
+            arrays: Vec::new(),
+            array_roots: Vec::new(),
+            array_names: FxHashMap::default(),
+            simplify: true,
+        }
+    }
+
+    /// An empty pool that only hash-conses (no folding or rewrites).
+    pub fn new_unsimplified() -> ExprPool {
+        let mut p = ExprPool::new();
+        p.simplify = false;
+        p
+    }
+
+    /// Process-unique identity of this pool (a clone gets a new one).
+    pub fn uid(&self) -> u64 {
+        self.uid
+    }
+
+    /// Turns folding and rewrites on or off for subsequent constructions.
+    pub fn set_simplify(&mut self, on: bool) {
+        self.simplify = on;
+    }
+
+    /// Whether builders fold and rewrite.
+    pub fn simplify(&self) -> bool {
+        self.simplify
+    }
+
+    /// The node of `e`.
+    #[inline]
+    pub fn node(&self, e: ExprId) -> &Node {
+        &self.nodes[e.index()]
+    }
+
+    /// Width in bits of `e`; 0 for array-sorted expressions.
+    #[inline]
+    pub fn width(&self, e: ExprId) -> u32 {
+        self.widths[e.index()]
+    }
+
+    /// True if `e` is array-sorted (an `Array` or `Store`).
+    #[inline]
+    pub fn is_array(&self, e: ExprId) -> bool {
+        self.widths[e.index()] == 0
+    }
+
+    /// The value of `e` if it is a constant node.
+    #[inline]
+    pub fn as_const(&self, e: ExprId) -> Option<&Bits> {
+        match self.node(e) {
+            Node::Const(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// True if `e` is a constant node.
+    #[inline]
+    pub fn is_constant(&self, e: ExprId) -> bool {
+        matches!(self.node(e), Node::Const(_))
+    }
+
+    /// Number of nodes in the pool.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True if the pool has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The arrays read by `e`, sorted and deduplicated (cached per node).
+    pub fn arrays_in(&self, e: ExprId) -> Vec<ArrayId> {
+        self.arrays_in_slice(e).to_vec()
+    }
+
+    /// Like [`ExprPool::arrays_in`] without allocating.
+    pub fn arrays_in_slice(&self, e: ExprId) -> &[ArrayId] {
+        &self.array_sets[self.node_arrays[e.index()] as usize]
+    }
+
+    fn array_set_id(&mut self, set: Vec<ArrayId>) -> u32 {
+        if let Some(&id) = self.array_set_ids.get(set.as_slice()) {
+            return id;
+        }
+        let id = self.array_sets.len() as u32;
+        let set: Box<[ArrayId]> = set.into();
+        self.array_sets.push(set.clone());
+        self.array_set_ids.insert(set, id);
+        id
+    }
+
+    fn arrays_of_new_node(&mut self, node: &Node) -> u32 {
+        if let Node::Array(a) = node {
+            return self.array_set_id(vec![*a]);
+        }
+        let mut id = 0;
+        let mut merged: Option<Vec<ArrayId>> = None;
+        for c in node.children() {
+            let cid = self.node_arrays[c.index()];
+            if cid == 0 || cid == id {
+                continue;
+            }
+            if id == 0 && merged.is_none() {
+                id = cid;
+                continue;
+            }
+            let cur = merged.get_or_insert_with(|| self.array_sets[id as usize].to_vec());
+            cur.extend_from_slice(&self.array_sets[cid as usize]);
+        }
+        match merged {
+            Some(mut v) => {
+                v.sort_unstable();
+                v.dedup();
+                self.array_set_id(v)
+            }
+            None => id,
+        }
+    }
+
+    /// Returns the id of `node`, adding it if new. `width` is 0 for
+    /// array-sorted nodes.
+    pub(crate) fn intern(&mut self, node: Node, width: u32) -> ExprId {
+        if let Some(&id) = self.memo.get(&node) {
+            return id;
+        }
+        let id = ExprId(u32::try_from(self.nodes.len()).expect("expression pool overflow"));
+        let arrs = self.arrays_of_new_node(&node);
+        self.node_arrays.push(arrs);
+        self.widths.push(width);
+        self.nodes.push(node.clone());
+        self.memo.insert(node, id);
+        id
+    }
+
+    // ----- leaves -----
+
+    /// The constant `b`.
+    pub fn constant(&mut self, b: Bits) -> ExprId {
+        let w = b.width();
+        self.intern(Node::Const(b), w)
+    }
+
+    /// The constant `v` truncated to `width` bits.
+    pub fn const_u64(&mut self, width: u32, v: u64) -> ExprId {
+        self.constant(Bits::from_u64(width, v))
+    }
+
+    /// The 1-bit constant true.
+    pub fn true_(&mut self) -> ExprId {
+        self.constant(Bits::from_bool(true))
+    }
+
+    /// The 1-bit constant false.
+    pub fn false_(&mut self) -> ExprId {
+        self.constant(Bits::from_bool(false))
+    }
+
+    /// The 1-bit constant `b`.
+    pub fn bool_const(&mut self, b: bool) -> ExprId {
+        self.constant(Bits::from_bool(b))
+    }
+
+    /// Registers a new symbolic byte array of `size` bytes.
+    pub fn new_array(&mut self, name: &str, size: u32) -> ArrayId {
+        let id = ArrayId(self.arrays.len() as u32);
+        let mut unique = name.to_string();
+        while self.array_names.contains_key(&unique) {
+            let n = self.array_names.entry(name.to_string()).or_insert(0);
+            *n += 1;
+            unique = format!("{name}_{n}");
+        }
+        self.array_names.insert(unique.clone(), 0);
+        self.arrays.push(ArrayInfo { name: unique, size });
+        let root = self.intern(Node::Array(id), 0);
+        self.array_roots.push(root);
+        id
+    }
+
+    /// Name and size of array `a`.
+    pub fn array_info(&self, a: ArrayId) -> &ArrayInfo {
+        &self.arrays[a.index()]
+    }
+
+    /// All registered arrays, indexed by [`ArrayId`].
+    pub fn arrays(&self) -> &[ArrayInfo] {
+        &self.arrays
+    }
+
+    /// The array-sorted root expression of `a`.
+    pub fn array(&self, a: ArrayId) -> ExprId {
+        self.array_roots[a.index()]
+    }
+
+    // ----- raw constructors (hash-consing only) -----
+
+    pub(crate) fn mk_store(&mut self, array: ExprId, index: ExprId, value: ExprId) -> ExprId {
+        self.intern(
+            Node::Store {
+                array,
+                index,
+                value,
+            },
+            0,
+        )
+    }
+
+    pub(crate) fn mk_select(&mut self, array: ExprId, index: ExprId) -> ExprId {
+        self.intern(Node::Select { array, index }, 8)
+    }
+
+    pub(crate) fn mk_not(&mut self, a: ExprId) -> ExprId {
+        let w = self.width(a);
+        self.intern(Node::Not(a), w)
+    }
+
+    pub(crate) fn mk_bin(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        self.intern(Node::Bin(op, a, b), w)
+    }
+
+    pub(crate) fn mk_cmp(&mut self, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
+        self.intern(Node::Cmp(op, a, b), 1)
+    }
+
+    pub(crate) fn mk_ite(&mut self, c: ExprId, t: ExprId, e: ExprId) -> ExprId {
+        let w = self.width(t);
+        self.intern(Node::Ite(c, t, e), w)
+    }
+
+    pub(crate) fn mk_concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
+        let w = self.width(hi) + self.width(lo);
+        self.intern(Node::Concat(hi, lo), w)
+    }
+
+    pub(crate) fn mk_extract(&mut self, expr: ExprId, lo: u32, width: u32) -> ExprId {
+        self.intern(Node::Extract { expr, lo, width }, width)
+    }
+
+    pub(crate) fn mk_zext(&mut self, a: ExprId, w: u32) -> ExprId {
+        self.intern(Node::ZExt(a, w), w)
+    }
+
+    pub(crate) fn mk_sext(&mut self, a: ExprId, w: u32) -> ExprId {
+        self.intern(Node::SExt(a, w), w)
+    }
+
+    // ----- public builders -----
+
+    /// `array` with byte `index` (32-bit) set to `value` (8-bit).
+    pub fn store(&mut self, array: ExprId, index: ExprId, value: ExprId) -> ExprId {
+        debug_assert!(self.is_array(array), "store on a non-array");
+        debug_assert_eq!(self.width(index), 32, "store index must be 32 bits");
+        debug_assert_eq!(self.width(value), 8, "store value must be 8 bits");
+        if self.simplify {
+            rewrite::store(self, array, index, value)
+        } else {
+            self.mk_store(array, index, value)
+        }
+    }
+
+    /// Byte `index` (32-bit) of the array-sorted `array`.
+    pub fn select(&mut self, array: ExprId, index: ExprId) -> ExprId {
+        debug_assert!(self.is_array(array), "select on a non-array");
+        debug_assert_eq!(self.width(index), 32, "select index must be 32 bits");
+        if self.simplify {
+            rewrite::select(self, array, index)
+        } else {
+            self.mk_select(array, index)
+        }
+    }
+
+    /// Binary operator `a op b` (equal widths).
+    pub fn bin(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
+        debug_assert!(!self.is_array(a) && !self.is_array(b), "bv op on array");
+        debug_assert_eq!(self.width(a), self.width(b), "{op:?} width mismatch");
+        if self.simplify {
+            rewrite::bin(self, op, a, b)
+        } else {
+            self.mk_bin(op, a, b)
+        }
+    }
+
+    /// Bitwise complement.
+    pub fn not(&mut self, a: ExprId) -> ExprId {
+        debug_assert!(!self.is_array(a), "not on array");
+        if self.simplify {
+            rewrite::not(self, a)
+        } else {
+            self.mk_not(a)
+        }
+    }
+
+    /// Two's-complement negation, built as `0 - a`.
+    pub fn neg(&mut self, a: ExprId) -> ExprId {
+        let z = self.const_u64(self.width(a), 0);
+        self.sub(z, a)
+    }
+
+    /// Comparison `a op b` (equal widths); width 1.
+    pub fn cmp(&mut self, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
+        debug_assert!(!self.is_array(a) && !self.is_array(b), "cmp on array");
+        debug_assert_eq!(self.width(a), self.width(b), "{op:?} width mismatch");
+        if self.simplify {
+            rewrite::cmp(self, op, a, b)
+        } else {
+            self.mk_cmp(op, a, b)
+        }
+    }
+
+    /// If-then-else; `c` has width 1, `t` and `e` equal widths.
+    pub fn ite(&mut self, c: ExprId, t: ExprId, e: ExprId) -> ExprId {
+        debug_assert_eq!(self.width(c), 1, "ite condition must be 1 bit");
+        debug_assert_eq!(self.width(t), self.width(e), "ite width mismatch");
+        debug_assert!(!self.is_array(t), "ite on arrays is not supported");
+        if self.simplify {
+            rewrite::ite(self, c, t, e)
+        } else {
+            self.mk_ite(c, t, e)
+        }
+    }
+
+    /// Concatenation, `hi` in the high bits.
+    pub fn concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
+        debug_assert!(!self.is_array(hi) && !self.is_array(lo), "concat on array");
+        if self.simplify {
+            rewrite::concat(self, hi, lo)
+        } else {
+            self.mk_concat(hi, lo)
+        }
+    }
+
+    /// Bits `lo .. lo + width` of `e`.
+    pub fn extract(&mut self, e: ExprId, lo: u32, width: u32) -> ExprId {
+        debug_assert!(!self.is_array(e), "extract on array");
+        debug_assert!(width > 0 && lo + width <= self.width(e), "bad extract");
+        if self.simplify {
+            rewrite::extract(self, e, lo, width)
+        } else {
+            self.mk_extract(e, lo, width)
+        }
+    }
+
+    /// Zero-extension to `w` bits (`w >= width(e)`).
+    pub fn zext(&mut self, e: ExprId, w: u32) -> ExprId {
+        debug_assert!(!self.is_array(e) && w >= self.width(e), "bad zext");
+        if self.simplify {
+            rewrite::zext(self, e, w)
+        } else {
+            self.mk_zext(e, w)
+        }
+    }
+
+    /// Sign-extension to `w` bits (`w >= width(e)`).
+    pub fn sext(&mut self, e: ExprId, w: u32) -> ExprId {
+        debug_assert!(!self.is_array(e) && w >= self.width(e), "bad sext");
+        if self.simplify {
+            rewrite::sext(self, e, w)
+        } else {
+            self.mk_sext(e, w)
+        }
+    }
+
+    /// Truncation to the low `w` bits.
+    pub fn trunc(&mut self, e: ExprId, w: u32) -> ExprId {
+        self.extract(e, 0, w)
+    }
+
+    /// Zero-extends or truncates `e` to `w` bits.
+    pub fn zext_or_trunc(&mut self, e: ExprId, w: u32) -> ExprId {
+        if w >= self.width(e) {
+            self.zext(e, w)
+        } else {
+            self.trunc(e, w)
+        }
+    }
+
+    /// Sign-extends or truncates `e` to `w` bits.
+    pub fn sext_or_trunc(&mut self, e: ExprId, w: u32) -> ExprId {
+        if w >= self.width(e) {
+            self.sext(e, w)
+        } else {
+            self.trunc(e, w)
+        }
+    }
+
+    /// Boolean (width-1) conjunction.
+    pub fn bool_and(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        debug_assert_eq!(self.width(a), 1);
+        self.and(a, b)
+    }
+
+    /// Boolean (width-1) disjunction.
+    pub fn bool_or(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        debug_assert_eq!(self.width(a), 1);
+        self.or(a, b)
+    }
+
+    /// Boolean (width-1) negation.
+    pub fn bool_not(&mut self, a: ExprId) -> ExprId {
+        debug_assert_eq!(self.width(a), 1);
+        self.not(a)
+    }
+
+    /// Boolean implication `a -> b`, built as `!a | b`.
+    pub fn implies(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        let na = self.bool_not(a);
+        self.bool_or(na, b)
+    }
+}
+
+macro_rules! bin_shorthands {
+    ($($name:ident => $op:ident),* $(,)?) => {
+        impl ExprPool {
+            $(
+                #[doc = concat!("Shorthand for `bin(BinOp::", stringify!($op), ", a, b)`.")]
+                pub fn $name(&mut self, a: ExprId, b: ExprId) -> ExprId {
+                    self.bin(BinOp::$op, a, b)
+                }
+            )*
+        }
+    };
+}
+
+bin_shorthands! {
+    add => Add, sub => Sub, mul => Mul, udiv => UDiv, sdiv => SDiv, urem => URem,
+    srem => SRem, and => And, or => Or, xor => Xor, shl => Shl, lshr => LShr, ashr => AShr,
+}
+
+impl ExprPool {
+    /// `a == b`.
+    pub fn eq(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Eq, a, b)
+    }
+
+    /// `a != b`, built as `not(a == b)`.
+    pub fn ne(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        let e = self.eq(a, b);
+        self.not(e)
+    }
+
+    /// Unsigned `a < b`.
+    pub fn ult(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Ult, a, b)
+    }
+
+    /// Unsigned `a <= b`.
+    pub fn ule(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Ule, a, b)
+    }
+
+    /// Unsigned `a > b`, built as `b < a`.
+    pub fn ugt(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Ult, b, a)
+    }
+
+    /// Unsigned `a >= b`, built as `b <= a`.
+    pub fn uge(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Ule, b, a)
+    }
+
+    /// Signed `a < b`.
+    pub fn slt(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Slt, a, b)
+    }
+
+    /// Signed `a <= b`.
+    pub fn sle(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Sle, a, b)
+    }
+
+    /// Signed `a > b`, built as `b < a`.
+    pub fn sgt(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Slt, b, a)
+    }
+
+    /// Signed `a >= b`, built as `b <= a`.
+    pub fn sge(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.cmp(CmpOp::Sle, b, a)
+    }
+}

@@ -1,0 +1,9 @@
+//! Integration tests of the loader: C fixtures are compiled with clang-19 into a
+//! temporary directory and loaded (no bitcode is checked in).
+
+mod common;
+mod dump;
+mod errors;
+mod globals;
+mod optimized;
+mod smoke;

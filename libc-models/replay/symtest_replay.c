@@ -1,0 +1,359 @@
+/*
+ * symtest_replay.c - native replay runtime for symtest test cases.
+ *
+ * Link this file into a natively compiled harness (cargo-symtest does it with
+ * ASan/UBSan enabled) and run the program with SYMTEST_KTEST=<file.ktest>
+ * (KLEE's KTEST_FILE is accepted as well).  Every function of <symtest.h>
+ * and <klee/klee.h> is defined here:
+ *
+ *   - symtest_make_symbolic / klee_make_symbolic copy the next object of the
+ *     .ktest into memory; symtest_int / symtest_range and their klee_ forms
+ *     read the next object as an int.  Objects are consumed in file order,
+ *     which is the order in which the engine created them on that path.
+ *   - symtest_assume / klee_assume check their condition.
+ *   - assertion, abort and user-error functions report and stop the program.
+ *   - the remaining functions are harmless (identity / no-op / print).
+ *
+ * Exit codes reserved by this runtime:
+ *   125  replay mismatch: no test file, unreadable or corrupt test file, no
+ *        object left, object size differs from the requested size, a value
+ *        outside its symtest_range, or a false assumption.  The test case
+ *        does not describe this run; the program's own behaviour was not
+ *        observed past that point.
+ *   124  symtest_report_error / klee_report_error (a user-defined error).
+ * symtest_assert / symtest_abort / klee_abort end with abort() (SIGABRT).
+ *
+ * Pure C11, libc only.
+ */
+#include "../include/klee/klee.h"
+#include "../include/symtest.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPLAY_MISMATCH_EXIT 125
+#define USER_ERROR_EXIT 124
+
+struct replay_object {
+  const char *name; /* NUL-terminated copy */
+  const unsigned char *bytes;
+  uint32_t size;
+};
+
+static int replay_loaded;
+static const char *replay_path;
+static unsigned char *replay_file;     /* whole file contents */
+static struct replay_object *replay_objects;
+static uint32_t replay_num_objects;
+static uint32_t replay_next_object;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define REPLAY_PRINTF_LIKE __attribute__((__format__(__printf__, 1, 2)))
+#else
+#define REPLAY_PRINTF_LIKE
+#endif
+
+static _Noreturn void replay_fail(const char *fmt, ...) REPLAY_PRINTF_LIKE;
+
+static _Noreturn void replay_fail(const char *fmt, ...) {
+  va_list ap;
+  fputs("symtest-replay: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputs("\n", stderr);
+  fflush(stderr);
+  exit(REPLAY_MISMATCH_EXIT);
+}
+
+/* Cursor over the file contents; every read is bounds-checked. */
+struct replay_cursor {
+  const unsigned char *data;
+  size_t size;
+  size_t pos;
+};
+
+static uint32_t read_u32(struct replay_cursor *c, const char *what) {
+  uint32_t v;
+  if (c->size - c->pos < 4)
+    replay_fail("corrupt test file '%s': truncated %s at offset %zu",
+                replay_path, what, c->pos);
+  v = ((uint32_t)c->data[c->pos] << 24) | ((uint32_t)c->data[c->pos + 1] << 16) |
+      ((uint32_t)c->data[c->pos + 2] << 8) | (uint32_t)c->data[c->pos + 3];
+  c->pos += 4;
+  return v;
+}
+
+static const unsigned char *read_bytes(struct replay_cursor *c, uint32_t n,
+                                       const char *what) {
+  const unsigned char *p;
+  if (c->size - c->pos < (size_t)n)
+    replay_fail("corrupt test file '%s': truncated %s at offset %zu "
+                "(%u bytes needed, %zu left)",
+                replay_path, what, c->pos, n, c->size - c->pos);
+  p = c->data + c->pos;
+  c->pos += n;
+  return p;
+}
+
+static void *replay_alloc(size_t n) {
+  void *p = calloc(n ? n : 1, 1);
+  if (!p)
+    replay_fail("out of memory while reading '%s'", replay_path);
+  return p;
+}
+
+static void load_test(void) {
+  FILE *f;
+  long len;
+  struct replay_cursor c;
+  uint32_t version, num_args, i;
+
+  if (replay_loaded)
+    return;
+  replay_loaded = 1;
+
+  replay_path = getenv("SYMTEST_KTEST");
+  if (!replay_path || !*replay_path)
+    replay_path = getenv("KTEST_FILE");
+  if (!replay_path || !*replay_path)
+    replay_fail("no test case: set SYMTEST_KTEST (or KTEST_FILE) to a "
+                ".ktest file");
+
+  f = fopen(replay_path, "rb");
+  if (!f)
+    replay_fail("cannot open test file '%s'", replay_path);
+  if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 ||
+      fseek(f, 0, SEEK_SET) != 0)
+    replay_fail("cannot read test file '%s'", replay_path);
+  replay_file = (unsigned char *)replay_alloc((size_t)len);
+  if (len > 0 && fread(replay_file, 1, (size_t)len, f) != (size_t)len)
+    replay_fail("cannot read test file '%s'", replay_path);
+  fclose(f);
+
+  c.data = replay_file;
+  c.size = (size_t)len;
+  c.pos = 0;
+  {
+    const unsigned char *magic = read_bytes(&c, 5, "magic");
+    if (memcmp(magic, "KTEST", 5) != 0 && memcmp(magic, "BOUT\n", 5) != 0)
+      replay_fail("'%s' is not a .ktest file (bad magic at offset 0)",
+                  replay_path);
+  }
+  version = read_u32(&c, "version");
+  if (version < 1 || version > 3)
+    replay_fail("test file '%s': unsupported version %u at offset 5",
+                replay_path, version);
+  num_args = read_u32(&c, "argument count");
+  for (i = 0; i < num_args; i++) {
+    uint32_t n = read_u32(&c, "argument length");
+    (void)read_bytes(&c, n, "argument");
+  }
+  if (version >= 2) {
+    (void)read_u32(&c, "sym-argvs");
+    (void)read_u32(&c, "sym-argv-len");
+  }
+  replay_num_objects = read_u32(&c, "object count");
+  /* Each object needs at least 8 bytes: refuse absurd counts before
+   * allocating. */
+  if ((size_t)replay_num_objects > (c.size - c.pos) / 8)
+    replay_fail("corrupt test file '%s': %u objects cannot fit in %zu bytes",
+                replay_path, replay_num_objects, c.size - c.pos);
+  replay_objects = (struct replay_object *)replay_alloc(
+      sizeof(struct replay_object) * (size_t)replay_num_objects);
+  for (i = 0; i < replay_num_objects; i++) {
+    uint32_t name_len = read_u32(&c, "object name length");
+    const unsigned char *name = read_bytes(&c, name_len, "object name");
+    char *copy = (char *)replay_alloc((size_t)name_len + 1);
+    memcpy(copy, name, name_len);
+    replay_objects[i].name = copy;
+    replay_objects[i].size = read_u32(&c, "object size");
+    replay_objects[i].bytes = read_bytes(&c, replay_objects[i].size,
+                                         "object bytes");
+  }
+}
+
+/* The next object for a request of nbytes named name.  Like KLEE's replay
+ * library, a "model_version" object (written by KLEE's POSIX runtime) is
+ * skipped unless it is what the program asks for. */
+static const struct replay_object *next_object(const char *name,
+                                               size_t nbytes) {
+  const struct replay_object *o;
+  load_test();
+  for (;;) {
+    if (replay_next_object >= replay_num_objects)
+      replay_fail("out of inputs: '%s' asks for object %u ('%s', %zu bytes) "
+                  "but the test has only %u",
+                  replay_path, replay_next_object, name, nbytes,
+                  replay_num_objects);
+    o = &replay_objects[replay_next_object++];
+    if (strcmp(o->name, "model_version") == 0 &&
+        strcmp(name, "model_version") != 0)
+      continue;
+    break;
+  }
+  if ((size_t)o->size != nbytes)
+    replay_fail("object %u ('%s') has %u bytes but the program asks for %zu "
+                "bytes for '%s'",
+                replay_next_object - 1, o->name, o->size, nbytes, name);
+  if (strcmp(o->name, name) != 0)
+    fprintf(stderr,
+            "symtest-replay: warning: object %u is named '%s', the program "
+            "asks for '%s'\n",
+            replay_next_object - 1, o->name, name);
+  return o;
+}
+
+/* ------------------------------------------------------------------------ */
+/* symtest_* */
+
+void symtest_make_symbolic(void *addr, size_t nbytes, const char *name) {
+  const struct replay_object *o;
+  if (!name)
+    name = "unnamed";
+  o = next_object(name, nbytes);
+  if (nbytes)
+    memcpy(addr, o->bytes, nbytes);
+}
+
+void symtest_assume(uintptr_t condition) {
+  if (!condition) {
+    fputs("symtest-replay: assumption failed\n", stderr);
+    fflush(stderr);
+    exit(REPLAY_MISMATCH_EXIT);
+  }
+}
+
+int symtest_range(int lo, int hi, const char *name) {
+  int r;
+  if (lo >= hi)
+    replay_fail("invalid range [%d, %d) for '%s'", lo, hi,
+                name ? name : "unnamed");
+  if (lo + 1 == hi)
+    return lo;
+  symtest_make_symbolic(&r, sizeof r, name);
+  if (r < lo || r >= hi)
+    replay_fail("value %d of '%s' is outside its range [%d, %d)", r,
+                name ? name : "unnamed", lo, hi);
+  return r;
+}
+
+int symtest_int(const char *name) {
+  int r;
+  symtest_make_symbolic(&r, sizeof r, name);
+  return r;
+}
+
+void symtest_assert(int cond) {
+  if (!cond) {
+    fputs("symtest-replay: assertion failed\n", stderr);
+    fflush(stderr);
+    abort();
+  }
+}
+
+void symtest_prefer_cex(void *obj, uintptr_t cond) {
+  (void)obj;
+  (void)cond;
+}
+
+unsigned symtest_is_symbolic(uintptr_t n) {
+  (void)n;
+  return 0;
+}
+
+int32_t symtest_get_value_i32(int32_t x) { return x; }
+int64_t symtest_get_value_i64(int64_t x) { return x; }
+uint32_t symtest_get_value_u32(uint32_t x) { return x; }
+uint64_t symtest_get_value_u64(uint64_t x) { return x; }
+void *symtest_get_value_ptr(void *x) { return x; }
+
+void symtest_silent_exit(int status) { exit(status); }
+
+void symtest_report_error(const char *file, int line, const char *message,
+                          const char *suffix) {
+  fprintf(stderr, "symtest-replay: user error: %s:%d: %s\n",
+          file ? file : "?", line, message ? message : "");
+  if (suffix && *suffix)
+    fprintf(stderr, "symtest-replay: error suffix: %s\n", suffix);
+  fflush(stderr);
+  exit(USER_ERROR_EXIT);
+}
+
+void symtest_abort(void) { abort(); }
+
+void symtest_print_expr(const char *msg, ...) {
+  fprintf(stderr, "symtest-replay: print_expr: %s\n", msg ? msg : "");
+}
+
+void symtest_warning(const char *message) {
+  fprintf(stderr, "symtest-replay: warning: %s\n", message ? message : "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* klee_* */
+
+void klee_make_symbolic(void *addr, size_t nbytes, const char *name) {
+  symtest_make_symbolic(addr, nbytes, name);
+}
+
+int klee_range(int begin, int end, const char *name) {
+  return symtest_range(begin, end, name);
+}
+
+int klee_int(const char *name) { return symtest_int(name); }
+
+void klee_silent_exit(int status) { exit(status); }
+
+void klee_abort(void) { abort(); }
+
+void klee_report_error(const char *file, int line, const char *message,
+                       const char *suffix) {
+  symtest_report_error(file, line, message, suffix);
+}
+
+void klee_print_expr(const char *msg, ...) {
+  fprintf(stderr, "symtest-replay: print_expr: %s\n", msg ? msg : "");
+}
+
+unsigned klee_is_symbolic(uintptr_t n) {
+  (void)n;
+  return 0;
+}
+
+void klee_assume(uintptr_t condition) { symtest_assume(condition); }
+
+void klee_warning(const char *message) { symtest_warning(message); }
+
+void klee_warning_once(const char *message) {
+  /* Remember the messages already printed (by content); a bounded table is
+   * enough for replay, further messages are printed every time. */
+  static const char *seen[64];
+  static unsigned nseen;
+  unsigned i;
+  if (!message)
+    message = "";
+  for (i = 0; i < nseen; i++)
+    if (seen[i] == message || strcmp(seen[i], message) == 0)
+      return;
+  if (nseen < sizeof seen / sizeof seen[0])
+    seen[nseen++] = message;
+  symtest_warning(message);
+}
+
+void klee_prefer_cex(void *object, uintptr_t condition) {
+  (void)object;
+  (void)condition;
+}
+
+float klee_get_valuef(float expr) { return expr; }
+double klee_get_valued(double expr) { return expr; }
+long klee_get_valuel(long expr) { return expr; }
+long long klee_get_valuell(long long expr) { return expr; }
+int32_t klee_get_value_i32(int32_t expr) { return expr; }
+int64_t klee_get_value_i64(int64_t expr) { return expr; }
+uint32_t klee_get_value_u32(uint32_t expr) { return expr; }
+uint64_t klee_get_value_u64(uint64_t expr) { return expr; }

@@ -1,0 +1,28 @@
+/* i1: _Bool values, short-circuit && / || (branches + phi i1 at -O0),
+ * logical not and xor of booleans.
+ *
+ * Paths: `p && q` forks on p, then on q when p holds (3 paths); `p || s`
+ * is decided by p when p is true and forks on s when p is false:
+ * {p&q, p&!q, !p&s, !p&!s} = 4 paths.  The assertions can never fail. */
+#include "symtest.h"
+
+int main(void) {
+  unsigned char c;
+  symtest_make_symbolic(&c, sizeof c, "c");
+  _Bool p = c & 1;
+  _Bool q = (c >> 1) & 1;
+  _Bool s = (c >> 2) & 1;
+
+  _Bool both = p && q;
+  _Bool either = p || s;
+  _Bool differ = p ^ q;
+  _Bool not_p = !p;
+
+  symtest_assert(both == (p & q));
+  symtest_assert(either == (p | s));
+  symtest_assert(differ == (p != q));
+  symtest_assert(not_p + p == 1);
+  return both + either;
+}
+// EXPECT-PATHS: 4
+// EXPECT-NO-ERRORS

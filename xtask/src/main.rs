@@ -1,0 +1,52 @@
+//! Project automation for symtest: `cargo xtask <command>`.
+//!
+//! Every command that needs the toolchain runs `setup` first, so a fresh
+//! Debian machine needs nothing installed by hand.
+
+mod bitwuzla;
+mod demo;
+mod paths;
+mod setup;
+mod test;
+mod util;
+
+use anyhow::Result;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  setup   install the system packages symtest needs (root) and build Bitwuzla (cached)
+  test    setup, then cargo fmt --check, clippy -D warnings and the whole test suite
+  demo    setup, then run symtest on the bundled example (tests/demo/)
+  help    print this message
+";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = run(&args);
+    if let Err(err) = result {
+        eprintln!("error: {err:#}");
+        std::process::exit(util::exit_code_of(&err));
+    }
+}
+
+fn run(args: &[String]) -> Result<()> {
+    let (command, rest) = match args.split_first() {
+        Some((c, rest)) => (c.as_str(), rest),
+        None => {
+            print!("{USAGE}");
+            return Ok(());
+        }
+    };
+    match command {
+        "setup" => setup::run(rest),
+        "test" => test::run(rest),
+        "demo" => demo::run(rest),
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(util::UsageError(format!("unknown command `{other}`\n\n{USAGE}")).into()),
+    }
+}

@@ -1,0 +1,22 @@
+//! `cargo xtask test`: the whole test suite, as CI runs it.
+
+use crate::{paths, setup, util};
+use anyhow::Result;
+use std::process::Command;
+
+pub fn run(args: &[String]) -> Result<()> {
+    if let Some(a) = args.first() {
+        return Err(util::UsageError(format!("`test` takes no arguments (got `{a}`)")).into());
+    }
+    setup::ensure()?;
+    let root = paths::workspace_root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    util::run(Command::new(&cargo).args(["fmt", "--all", "--check"]).current_dir(&root))?;
+    util::run(
+        Command::new(&cargo)
+            .args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])
+            .current_dir(&root),
+    )?;
+    util::run(Command::new(&cargo).args(["test", "--workspace"]).current_dir(&root))?;
+    Ok(())
+}
