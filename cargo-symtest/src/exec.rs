@@ -69,7 +69,7 @@ pub struct ExecArgs {
 }
 
 fn seconds(name: &str, v: f64) -> Result<Duration, String> {
-    if !v.is_finite() || v < 0.0 || v > 1e9 {
+    if !v.is_finite() || !(0.0..=1e9).contains(&v) {
         return Err(format!("--{name} must be a number of seconds between 0 and 1e9 (got {v})"));
     }
     Ok(Duration::from_secs_f64(v))

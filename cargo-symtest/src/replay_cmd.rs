@@ -88,8 +88,14 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
     let timeout = Duration::from_secs_f64(a.timeout.clamp(0.1, 86_400.0));
     let (mut ok, mut bad) = (0, 0);
     for t in &tests {
-        let (native, stderr) = replay::replay(&binary, t, timeout)?;
         let recorded = recorded_outcome(t);
+        if let Some(Outcome::Error(k)) = recorded {
+            if matches!(k, ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver) {
+                println!("{}: skipped ({k} errors are limits of the engine, not program behaviour)", t.display());
+                continue;
+            }
+        }
+        let (native, stderr) = replay::replay(&binary, t, timeout)?;
         let verdict = match recorded {
             Some(r) if reproduces(r, native) => {
                 ok += 1;
@@ -97,7 +103,11 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
             }
             Some(r) => {
                 bad += 1;
-                format!("MISMATCH (engine recorded {r})")
+                if native == Outcome::Exit(replay::REPLAY_MISMATCH_EXIT) {
+                    format!("MISMATCH (engine recorded {r}; the test does not fit this program's inputs)")
+                } else {
+                    format!("MISMATCH (engine recorded {r})")
+                }
             }
             None => "no recorded outcome".to_string(),
         };

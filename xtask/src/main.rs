@@ -8,6 +8,7 @@ mod demo;
 mod paths;
 mod setup;
 mod test;
+mod tidy;
 mod util;
 
 use anyhow::Result;

@@ -111,13 +111,6 @@ impl Coverage {
         self.lines_total.len()
     }
 
-    /// Covered (file, line) pairs, sorted.
-    pub fn covered_line_list(&self) -> Vec<(FileId, u32)> {
-        let mut v: Vec<_> = self.lines_covered.iter().copied().collect();
-        v.sort();
-        v
-    }
-
     /// Distance in instructions from `pc` in `f` to the nearest uncovered instruction
     /// reachable inside `f` (None if none is).
     pub fn md2u(&mut self, module: &Module, f: FuncId, pc: u32) -> Option<u32> {

@@ -279,7 +279,7 @@ impl<'m> Executor<'m> {
 
     /// The function at a fake function address, if it is one.
     pub(crate) fn function_at(&self, addr: u64) -> Option<FuncId> {
-        if addr < FUNCTION_BASE || (addr - FUNCTION_BASE) % 16 != 0 {
+        if addr < FUNCTION_BASE || !(addr - FUNCTION_BASE).is_multiple_of(16) {
             return None;
         }
         let i = (addr - FUNCTION_BASE) / 16;

@@ -132,7 +132,7 @@ impl Executor<'_> {
                     return None;
                 }
             }
-            if budget % 1024 == 0 {
+            if budget.is_multiple_of(1024) {
                 if let Some(t) = self.config.batch_time {
                     if start.elapsed() >= t {
                         return None;

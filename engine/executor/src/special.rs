@@ -463,7 +463,10 @@ impl Executor<'_> {
             ObjKind::Heap => {}
         }
         if freed {
-            return Err(Stop::error(ErrorKind::Free, format!("double free of `{}`", obj.name)));
+            return Err(Stop::error(
+                ErrorKind::Free,
+                format!("double free of the object allocated at {}", self.module.describe_loc(obj.alloc_loc)),
+            ));
         }
         st.memory.mark_freed(obj.base);
         Ok(())

@@ -87,9 +87,4 @@ impl State {
         let regs = &mut self.frame_mut().regs;
         regs[r as usize] = Some(v);
     }
-
-    /// Has this path covered instructions no written test covers?
-    pub fn has_pending_cover(&self) -> bool {
-        self.pending_cover.is_some()
-    }
 }

@@ -598,3 +598,53 @@ pub(crate) fn fp_bits(v: Val<'_>) -> Result<Bits, String> {
     };
     parsed.ok_or_else(|| format!("unreadable floating-point constant `{text}`"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_parsing_wraps_to_width() {
+        assert_eq!(parse_decimal(128, "5"), Some(Bits::from_u64(128, 5)));
+        assert_eq!(
+            parse_decimal(128, "-1"),
+            Some(Bits::ones(128)),
+            "negative values are two's complement"
+        );
+        let big = parse_decimal(128, "5902958103587056517120").unwrap(); // 5 << 70
+        assert_eq!(big.to_u128(), 5u128 << 70);
+        assert_eq!(parse_decimal(8, "256"), Some(Bits::zero(8)));
+        assert_eq!(parse_decimal(1, "true"), Some(Bits::from_u64(1, 1)));
+        assert_eq!(parse_decimal(64, ""), None);
+        assert_eq!(parse_decimal(64, "12a"), None);
+        assert_eq!(parse_decimal(64, "-"), None);
+    }
+
+    #[test]
+    fn image_put_handles_unaligned_and_out_of_range_bits() {
+        let mut img = Image::new(3);
+        img.put(0, &Bits::from_u64(1, 1));
+        img.put(3, &Bits::from_u64(8, 0xff));
+        assert_eq!(img.bytes, vec![0xf9, 0x07, 0]);
+        img.put(16, &Bits::from_u64(32, 0x1234_5678)); // only the low byte fits
+        assert_eq!(img.bytes, vec![0xf9, 0x07, 0x78]);
+        img.put(1000, &Bits::from_u64(8, 1)); // entirely outside: ignored
+        img.put_bytes(8, b"\x10");
+        assert_eq!(img.bytes, vec![0xf9, 0x17, 0x78]);
+        img.put_bytes(4, b"\x0f");
+        assert_eq!(img.bytes, vec![0xf9, 0x17, 0x78]);
+        let (bytes, relocs) = img.into_global_init(4);
+        assert_eq!(bytes, vec![0xf9, 0x17, 0x78, 0]);
+        assert!(relocs.is_empty());
+    }
+
+    #[test]
+    fn const_keys_hash_by_value() {
+        use std::collections::HashSet;
+        let mut set = HashSet::new();
+        assert!(set.insert(ConstKey(Constant::Int(Bits::from_u64(32, 1)))));
+        assert!(!set.insert(ConstKey(Constant::Int(Bits::from_u64(32, 1)))));
+        assert!(set.insert(ConstKey(Constant::Int(Bits::from_u64(64, 1)))));
+        assert!(set.insert(ConstKey(Constant::Undef { bits: 32 })));
+    }
+}

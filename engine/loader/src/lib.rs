@@ -14,6 +14,7 @@
 //! without these (typical `-O0` code) are lowered instruction for instruction.
 
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 mod constants;
 mod debuginfo;

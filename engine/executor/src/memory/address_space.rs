@@ -30,7 +30,6 @@ pub struct Entry {
 pub struct AddressSpace {
     objects: OrdMap<u64, Entry>,
     next_dynamic: u64,
-    next_id: u32,
     bytes_live: u64,
 }
 
@@ -39,7 +38,6 @@ impl Default for AddressSpace {
         AddressSpace {
             objects: OrdMap::new(),
             next_dynamic: DYNAMIC_BASE,
-            next_id: 0,
             bytes_live: 0,
         }
     }
@@ -53,14 +51,12 @@ impl AddressSpace {
     /// Places an object at a fixed address (globals are laid out by the executor).
     pub fn insert_at(&mut self, base: u64, size: u64, kind: ObjKind, name: String, contents: ObjectState, loc: Loc) -> Rc<MemoryObject> {
         let object = Rc::new(MemoryObject {
-            id: self.next_id,
             base,
             size,
             kind,
             name,
             alloc_loc: loc,
         });
-        self.next_id += 1;
         self.bytes_live += size;
         self.objects.insert(
             base,
@@ -111,22 +107,6 @@ impl AddressSpace {
             // Drop the contents: nothing may read them again.
             entry.contents = Rc::new(ObjectState::new(0));
         }
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
-        self.objects.values()
-    }
-
-    pub fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
-    }
-
-    pub fn bytes_live(&self) -> u64 {
-        self.bytes_live
     }
 
     /// Continues dynamic allocation after the globals (called once at start-up).

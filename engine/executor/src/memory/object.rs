@@ -22,7 +22,6 @@ pub enum ObjKind {
 /// An allocation: immutable once made; shared by every state that has it.
 #[derive(Debug)]
 pub struct MemoryObject {
-    pub id: u32,
     pub base: u64,
     pub size: u64,
     pub kind: ObjKind,
@@ -68,19 +67,6 @@ impl ObjectState {
             flushed: None,
             read_only: false,
         }
-    }
-
-    pub fn size(&self) -> usize {
-        self.concrete.len()
-    }
-
-    /// True when every byte is concrete.
-    pub fn is_concrete(&self) -> bool {
-        self.flushed.is_none()
-            && self
-                .symbolic
-                .as_ref()
-                .is_none_or(|s| s.iter().all(|b| b.is_none()))
     }
 
     fn byte(&self, pool: &mut ExprPool, off: usize) -> Value {
@@ -214,12 +200,5 @@ impl ObjectState {
             }
         }
         Some(&self.concrete[off..off + n])
-    }
-
-    /// Approximate heap footprint, for `--max-memory`.
-    pub fn footprint(&self) -> usize {
-        self.concrete.len()
-            + self.symbolic.as_ref().map_or(0, |s| s.len() * 8)
-            + std::mem::size_of::<ObjectState>()
     }
 }

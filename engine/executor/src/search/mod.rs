@@ -40,7 +40,6 @@ pub trait Searcher {
     fn select(&mut self, view: &mut dyn StateView, rng: &mut Rng) -> Option<StateId>;
     /// `current` ran last; `added` were created, `removed` terminated (or dropped).
     fn update(&mut self, current: Option<StateId>, added: &[StateId], removed: &[StateId]);
-    fn is_empty(&self) -> bool;
 }
 
 /// Several searchers taking turns (KLEE's interleaved searcher).
@@ -61,10 +60,6 @@ impl Searcher for Interleaved {
         for s in &mut self.searchers {
             s.update(current, added, removed);
         }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.searchers[0].is_empty()
     }
 }
 

@@ -25,10 +25,6 @@ impl Searcher for Dfs {
             }
         }
     }
-
-    fn is_empty(&self) -> bool {
-        self.stack.is_empty()
-    }
 }
 
 /// Breadth-first: the oldest state; a state that forked moves to the back.
@@ -57,10 +53,6 @@ impl Searcher for Bfs {
             self.queue.retain(|s| !gone.contains(s));
         }
     }
-
-    fn is_empty(&self) -> bool {
-        self.queue.is_empty()
-    }
 }
 
 /// Uniformly random among all states.
@@ -84,10 +76,6 @@ impl Searcher for RandomState {
             self.states.retain(|s| !gone.contains(s));
         }
     }
-
-    fn is_empty(&self) -> bool {
-        self.states.is_empty()
-    }
 }
 
 /// Random walk down the process tree (§3.4): states with few forks above them are
@@ -104,9 +92,5 @@ impl Searcher for RandomPath {
 
     fn update(&mut self, _current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
         self.count = self.count + added.len() - removed.len();
-    }
-
-    fn is_empty(&self) -> bool {
-        self.count == 0
     }
 }

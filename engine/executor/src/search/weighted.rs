@@ -69,8 +69,4 @@ impl Searcher for WeightedRandom {
             self.states.retain(|s| !gone.contains(s));
         }
     }
-
-    fn is_empty(&self) -> bool {
-        self.states.is_empty()
-    }
 }

@@ -52,3 +52,24 @@ fn truncated_and_corrupted_bitcode_are_parse_errors() {
     assert!(msg.contains("cut.bc"), "{msg}");
     assert!(msg.contains("different LLVM version"), "{msg}");
 }
+
+#[test]
+fn thirty_two_bit_targets_are_unsupported() {
+    let dir = TempDir::new("i386");
+    let bc = compile(&dir, "smoke.c", &["-O0", "--target=i386-pc-linux-gnu"]);
+    let e = load_bitcode(&bc).unwrap_err();
+    assert!(matches!(e, LoadError::Unsupported { .. }), "{e:?}");
+    assert!(e.to_string().contains("i386"), "{e}");
+    assert_one_line(&e, "x86-64");
+}
+
+#[test]
+fn wrapped_bitcode_is_accepted() {
+    // Darwin targets put a wrapper header (0x0B17C0DE) before the bitcode.
+    let dir = TempDir::new("wrapper");
+    let bc = compile(&dir, "smoke.c", &["-O0", "--target=x86_64-apple-macosx11"]);
+    let bytes = std::fs::read(&bc).unwrap();
+    assert_eq!(&bytes[..4], &[0xde, 0xc0, 0x17, 0x0b]);
+    let m = load_bitcode(&bc).expect("wrapped bitcode loads");
+    assert!(m.function_by_name("divide").is_some());
+}

@@ -2,8 +2,8 @@
 //! temporary directory and loaded (no bitcode is checked in).
 
 mod common;
-mod dump;
 mod errors;
 mod globals;
+mod misc;
 mod optimized;
 mod smoke;

@@ -1,0 +1,159 @@
+//! The C corpus (`tests/programs/*.c`): each program states its expectations inline
+//! (see `tests/programs/README.md`). Every program is explored by the real binary,
+//! the reported errors and path counts are compared with the expectations, and
+//! every test written is replayed natively: the replay rate must be 100%.
+
+use crate::support::*;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Default)]
+struct Expect {
+    errors: BTreeSet<(String, u32)>,
+    paths: Option<u64>,
+    no_errors: bool,
+    options: Vec<String>,
+}
+
+fn parse_expectations(src: &str) -> Expect {
+    let mut e = Expect::default();
+    for (i, line) in src.lines().enumerate() {
+        let line_no = i as u32 + 1;
+        if let Some(rest) = line.split("EXPECT-ERROR:").nth(1) {
+            e.errors.insert((rest.trim().to_string(), line_no));
+        }
+        if let Some(rest) = line.split("EXPECT-PATHS:").nth(1) {
+            e.paths = Some(rest.trim().parse().expect("EXPECT-PATHS takes a number"));
+        }
+        if line.contains("EXPECT-NO-ERRORS") {
+            e.no_errors = true;
+        }
+        if let Some(rest) = line.split("OPTIONS:").nth(1) {
+            e.options.extend(rest.split_whitespace().map(String::from));
+        }
+    }
+    e
+}
+
+/// (kind, line) of every `.err` file in an output directory.
+fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
+    let mut set = BTreeSet::new();
+    for entry in std::fs::read_dir(out).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(kind) = name.strip_suffix(".err").and_then(|n| n.split('.').nth(1)) {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let line = text
+                .lines()
+                .find_map(|l| l.strip_prefix("Line: "))
+                .and_then(|l| l.trim().parse().ok())
+                .unwrap_or(0);
+            set.insert((kind.to_string(), line));
+        }
+    }
+    set
+}
+
+fn stat(out: &Path, key: &str) -> u64 {
+    let s = std::fs::read_to_string(out.join("stats.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+    v[key].as_u64().unwrap_or_else(|| panic!("stats.json lacks {key}"))
+}
+
+/// Kinds whose tests cannot be replayed natively (the engine's own limits).
+fn replayable(kind_or_exit: &str) -> bool {
+    !matches!(kind_or_exit, "exec" | "external" | "model" | "solver")
+}
+
+#[test]
+fn corpus_programs_meet_their_expectations_and_replay_natively() {
+    let root = workspace().join("tests/programs");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    programs.sort();
+    assert!(programs.len() >= 40, "the corpus should hold at least 40 programs, has {}", programs.len());
+    let dir = scratch("corpus");
+    let mut failures = Vec::new();
+    let (mut replayed, mut reproduced) = (0u32, 0u32);
+    for prog in &programs {
+        let name = prog.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(prog).unwrap();
+        let expect = parse_expectations(&src);
+        let work = dir.join(&name);
+        std::fs::create_dir_all(&work).unwrap();
+        let bc = match compile(prog, &work, &[]) {
+            Ok(bc) => bc,
+            Err(e) => {
+                failures.push(format!("{name}: does not compile:\n{e}"));
+                continue;
+            }
+        };
+        let out = work.join("out");
+        let mut args: Vec<String> = vec![
+            "exec".into(),
+            bc.display().to_string(),
+            "--output-dir".into(),
+            out.display().to_string(),
+            "--max-time".into(),
+            "60".into(),
+            "--quiet".into(),
+        ];
+        args.extend(expect.options.iter().cloned());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = symtest(&args);
+        if !run.status.success() {
+            failures.push(format!("{name}: exec failed: {}", String::from_utf8_lossy(&run.stderr)));
+            continue;
+        }
+        let errors = reported_errors(&out);
+        if !expect.errors.is_empty() || expect.no_errors {
+            let bugs: BTreeSet<(String, u32)> = errors.iter().filter(|(k, _)| replayable(k)).cloned().collect();
+            let want: BTreeSet<(String, u32)> = expect.errors.clone();
+            if bugs != want && errors != want {
+                failures.push(format!("{name}: errors {errors:?}, expected {want:?}"));
+            }
+        }
+        if let Some(p) = expect.paths {
+            let got = stat(&out, "paths_completed");
+            if got != p {
+                failures.push(format!("{name}: {got} paths completed, expected {p}"));
+            }
+        }
+        // Native replay of every test.
+        if src.contains("NO-NATIVE-REPLAY") {
+            continue;
+        }
+        let build = std::process::Command::new(bin())
+            .args(["replay", "--source"])
+            .arg(prog)
+            .arg("--timeout")
+            .arg("10")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&build.stdout);
+        for line in stdout.lines() {
+            if line.contains(".ktest:") && !line.contains(": skipped (") {
+                replayed += 1;
+                if line.ends_with(" ok") {
+                    reproduced += 1;
+                } else if !line.contains("no recorded outcome") {
+                    failures.push(format!("{name}: replay: {line}"));
+                }
+            }
+        }
+        if !build.status.success() && build.status.code() != Some(1) {
+            failures.push(format!("{name}: replay failed: {}", String::from_utf8_lossy(&build.stderr)));
+        }
+    }
+    eprintln!(
+        "corpus: {} programs, {reproduced}/{replayed} tests reproduced natively",
+        programs.len()
+    );
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(replayed > 0);
+    assert_eq!(reproduced, replayed, "replay rate must be 100%");
+}

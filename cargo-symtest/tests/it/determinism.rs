@@ -1,0 +1,42 @@
+//! Same program, seed and instruction budget: byte-identical tests.
+
+use crate::support::*;
+
+#[test]
+fn same_seed_and_budget_give_identical_tests() {
+    let dir = scratch("determinism");
+    let src = workspace().join("cargo-symtest/tests/it/fixtures/determinism.c");
+    let bc = compile(&src, &dir, &[]).unwrap();
+    let mut runs = Vec::new();
+    for i in 0..2 {
+        let out_dir = dir.join(format!("run{i}"));
+        let out = symtest(&[
+            "exec",
+            bc.to_str().unwrap(),
+            "--output-dir",
+            out_dir.to_str().unwrap(),
+            "--max-instructions",
+            "20000",
+            "--seed",
+            "7",
+            "--search",
+            "random-path",
+            "--search",
+            "nurs:covnew",
+            "--batch-instructions",
+            "50",
+            "--emit-all",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ktest" || x == "err"))
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.sort();
+        runs.push(files);
+    }
+    assert!(runs[0].len() >= 4, "expected several tests, got {}", runs[0].len());
+    assert_eq!(runs[0], runs[1], "two runs with the same seed differ");
+}

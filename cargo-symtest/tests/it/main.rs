@@ -1,0 +1,6 @@
+//! End-to-end tests of the real `cargo-symtest` binary: one test binary, modules by concern.
+
+mod bad_input;
+mod corpus;
+mod determinism;
+mod support;

@@ -1,0 +1,60 @@
+//! Helpers: compiling C fixtures, running the binary, temporary directories.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+pub fn models() -> PathBuf {
+    workspace().join("libc-models")
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_cargo-symtest"))
+}
+
+/// A fresh directory under the target dir (kept for inspection after a failure).
+pub fn scratch(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The flags `cargo symtest` compiles harnesses with.
+pub const BITCODE_FLAGS: &[&str] = &[
+    "-emit-llvm",
+    "-c",
+    "-g",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero",
+    "-fno-sanitize-recover=all",
+    "-Wno-everything",
+];
+
+/// Compiles a C file to bitcode; returns the .bc path or clang's diagnostics.
+pub fn compile(src: &Path, out_dir: &Path, extra: &[&str]) -> Result<PathBuf, String> {
+    let bc = out_dir.join(format!("{}.bc", src.file_stem().unwrap().to_string_lossy()));
+    let out = Command::new("clang-19")
+        .args(BITCODE_FLAGS)
+        .args(extra)
+        .arg("-I")
+        .arg(models().join("include"))
+        .arg(src)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .map_err(|e| format!("cannot run clang-19: {e}"))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(bc)
+}
+
+pub fn symtest(args: &[&str]) -> Output {
+    Command::new(bin()).args(args).output().expect("run cargo-symtest")
+}
