@@ -42,6 +42,8 @@ pub struct Executor<'m> {
     pub(crate) sink: &'m mut dyn EventSink,
     pub(crate) started: Instant,
     pub(crate) initial: Option<State>,
+    /// Special handler per function, resolved once.
+    pub(crate) specials: Vec<Option<crate::special::Special>>,
 }
 
 impl<'m> Executor<'m> {
@@ -83,6 +85,7 @@ impl<'m> Executor<'m> {
             sink,
             started: Instant::now(),
             initial: None,
+            specials: crate::special::table(module),
             config,
         };
         let mut memory = AddressSpace::default();

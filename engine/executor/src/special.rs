@@ -50,6 +50,18 @@ pub enum UbsanCheck {
     Other,
 }
 
+/// The special handler of every function of `module` (indexed by `FuncId`).
+pub fn table(module: &symtest_ir::Module) -> Vec<Option<Special>> {
+    module
+        .functions
+        .iter()
+        .map(|func| {
+            let (s, overrides) = lookup(&func.name)?;
+            (overrides || func.body.is_none()).then_some(s)
+        })
+        .collect()
+}
+
 /// The handler for a function name, and whether it replaces a definition.
 pub fn lookup(name: &str) -> Option<(Special, bool)> {
     use Special::*;
@@ -119,10 +131,8 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
 
 impl Executor<'_> {
     /// The special handler for `f`, if the call must go to the engine.
-    pub(crate) fn special_for(&mut self, f: FuncId) -> Option<Special> {
-        let func = self.module.function(f);
-        let (s, overrides) = lookup(&func.name)?;
-        (overrides || func.body.is_none()).then_some(s)
+    pub(crate) fn special_for(&self, f: FuncId) -> Option<Special> {
+        self.specials[f.0 as usize]
     }
 
     pub(crate) fn call_special(

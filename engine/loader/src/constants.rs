@@ -276,7 +276,7 @@ impl<'m> Cx<'m> {
             }
             VKind::ConstStruct => {
                 for i in 0..ty.struct_len() {
-                    let off = self.llvm.field_offset(ty, i).ok_or("bad struct field")?;
+                    let off = self.layout.field_offset(ty, i).ok_or("bad struct field")?;
                     let e = v.aggregate_element(i).ok_or("missing struct element")?;
                     self.flatten(e, at + 8 * off, img, depth + 1)?;
                 }
@@ -465,7 +465,7 @@ impl<'m> Cx<'m> {
                             .and_then(|i| u32::try_from(i).ok())
                             .ok_or("getelementptr with a non-constant struct index")?;
                         let off = self
-                            .llvm
+                            .layout
                             .field_offset(cur, field)
                             .ok_or("getelementptr past the fields of a struct")?;
                         walk.offset = walk.offset.wrapping_add(off as i64);

@@ -80,8 +80,7 @@ impl<'m> Cx<'m> {
     /// The location of a global variable's declaration (from its
     /// `DIGlobalVariableExpression`).
     pub(crate) fn global_loc(&mut self, g: Val<'m>) -> Loc {
-        let kind = self.llvm.dbg_kind();
-        for md in g.global_metadata(kind) {
+        for md in g.global_metadata(self.dbg_kind) {
             if let Some((file, line)) = md.global_var_decl() {
                 let file = file.and_then(|f| self.file_of(f));
                 return Loc { file, line, col: 0 };

@@ -378,7 +378,7 @@ fn agg_offset<'m>(cx: &Cx<'m>, ty: Ty<'m>, indices: &[u32]) -> R<u32> {
     for &i in indices {
         match t.kind() {
             TyKind::Struct => {
-                off += 8 * cx.llvm.field_offset(t, i).ok_or("bad struct index")?;
+                off += 8 * cx.layout.field_offset(t, i).ok_or("bad struct index")?;
                 t = t.field(i).ok_or("bad struct index")?;
             }
             TyKind::Array => {

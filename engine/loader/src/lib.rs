@@ -12,6 +12,24 @@
 //! and, if the module contains vector instructions (auto-vectorised optimised code),
 //! LLVM's `scalarizer` pass splits them into scalar ones, as KLEE does. Modules
 //! without these (typical `-O0` code) are lowered instruction for instruction.
+//!
+//! # LLVM bindings: inkwell where safe, raw llvm-sys where not
+//!
+//! The loader talks to LLVM through [inkwell] wherever inkwell is safe for *any*
+//! valid (or invalid) input: the context, memory buffer, bitcode parsing,
+//! verification, function/global/block/instruction iteration, the target triple,
+//! and the `TargetData` behind every size, alignment and offset. It falls back to
+//! raw [`llvm_sys`] calls only where inkwell would panic on valid IR (its value and
+//! type enums reject metadata, label, token, `x86_mmx`, `x86_amx` and
+//! target-extension types, which appear as operands, parameters, initializers and
+//! aggregate elements) or has no API (value kinds, constant expressions,
+//! debug-info metadata, switch/phi/branch operands, shufflevector masks, the
+//! diagnostic handler, pass pipelines without a target machine); each such call
+//! carries a comment saying why. Either way, all `unsafe` code lives in the private
+//! `llvm` module (`src/llvm/`); the rest of the crate is `#![deny(unsafe_code)]`
+//! and sees only its checked, panic-free wrappers.
+//!
+//! [inkwell]: https://docs.rs/inkwell
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -128,10 +146,13 @@ fn load_impl(bytes: &[u8], path: &Path) -> Result<Module, LoadError> {
         });
     }
     let source = path.display().to_string();
-    let mut llvm = llvm::Llvm::parse(bytes, &source).map_err(|m| LoadError::Parse {
-        path: path.to_path_buf(),
-        message: one_line(&m),
-    })?;
+    let context = llvm::LlvmContext::new();
+    let mut llvm = context
+        .parse(bytes, &source)
+        .map_err(|m| LoadError::Parse {
+            path: path.to_path_buf(),
+            message: one_line(&m),
+        })?;
     llvm::prepare::prepare(&mut llvm);
     module::lower_module(&llvm, &source)
 }

@@ -8,12 +8,14 @@ use symtest_ir::{
 
 use crate::constants::{ConstKey, Image};
 use crate::function::lower_body;
-use crate::llvm::{Llvm, Md, Ty, TyKind, VKind, Val};
+use crate::llvm::{Layout, Llvm, Md, Ty, TyKind, VKind, Val};
 use crate::LoadError;
 
 /// State shared by the lowering of one module.
 pub(crate) struct Cx<'m> {
-    pub(crate) llvm: &'m Llvm,
+    pub(crate) layout: &'m Layout,
+    /// The `dbg` metadata kind id (global variables' debug info).
+    pub(crate) dbg_kind: u32,
     pub(crate) constants: Vec<Constant>,
     pub(crate) dedup: FxHashMap<ConstKey, ConstId>,
     /// LLVM constants are uniqued, so a value already lowered maps to its id.
@@ -26,9 +28,10 @@ pub(crate) struct Cx<'m> {
 }
 
 impl<'m> Cx<'m> {
-    fn new(llvm: &'m Llvm) -> Cx<'m> {
+    fn new(llvm: &'m Llvm<'_>) -> Cx<'m> {
         Cx {
-            llvm,
+            layout: llvm.layout(),
+            dbg_kind: llvm.dbg_kind(),
             constants: Vec::new(),
             dedup: FxHashMap::default(),
             const_cache: FxHashMap::default(),
@@ -54,9 +57,9 @@ impl<'m> Cx<'m> {
             TyKind::X86Fp80 => Some(80),
             TyKind::Fp128 | TyKind::PpcFp128 => Some(128),
             TyKind::Struct | TyKind::Array => {
-                u32::try_from(self.llvm.alloc_size(t)?.checked_mul(8)?).ok()
+                u32::try_from(self.layout.alloc_size(t)?.checked_mul(8)?).ok()
             }
-            TyKind::Vector => u32::try_from(self.llvm.store_size(t)?.checked_mul(8)?).ok(),
+            TyKind::Vector => u32::try_from(self.layout.store_size(t)?.checked_mul(8)?).ok(),
             _ => None,
         }
     }
@@ -84,22 +87,22 @@ impl<'m> Cx<'m> {
     }
 
     pub(crate) fn alloc_size(&self, t: Option<Ty<'m>>) -> Result<u64, String> {
-        t.and_then(|t| self.llvm.alloc_size(t))
+        t.and_then(|t| self.layout.alloc_size(t))
             .ok_or_else(|| "operation on an unsized type".to_string())
     }
 
     pub(crate) fn store_bytes(&self, t: Option<Ty<'m>>) -> Result<u32, String> {
         let n = t
-            .and_then(|t| self.llvm.store_size(t))
+            .and_then(|t| self.layout.store_size(t))
             .ok_or("memory access of an unsized type")?;
         u32::try_from(n).map_err(|_| format!("memory access of {n} bytes"))
     }
 }
 
 /// Lowers a parsed module.
-pub(crate) fn lower_module(llvm: &Llvm, source: &str) -> Result<Module, LoadError> {
+pub(crate) fn lower_module(llvm: &Llvm<'_>, source: &str) -> Result<Module, LoadError> {
     let target_triple = llvm.target_triple();
-    if !llvm.little_endian() || llvm.pointer_bytes() != 8 {
+    if !llvm.layout().little_endian() || llvm.layout().pointer_bytes() != 8 {
         return Err(LoadError::Unsupported {
             function: String::new(),
             what: format!(
@@ -156,7 +159,7 @@ fn lower_global<'m>(cx: &mut Cx<'m>, g: Val<'m>, index: usize) -> Result<Global,
         name = format!("__unnamed_global_{index}");
     }
     let vty = g.global_value_type();
-    let size = vty.and_then(|t| cx.llvm.alloc_size(t)).unwrap_or(0);
+    let size = vty.and_then(|t| cx.layout.alloc_size(t)).unwrap_or(0);
     if size > MAX_GLOBAL_INIT && g.initializer().is_some() {
         let loc = cx.global_loc(g);
         return Err(LoadError::Unsupported {
@@ -167,7 +170,7 @@ fn lower_global<'m>(cx: &mut Cx<'m>, g: Val<'m>, index: usize) -> Result<Global,
     }
     let mut align = g.alignment();
     if align == 0 {
-        align = vty.and_then(|t| cx.llvm.abi_align(t)).unwrap_or(1);
+        align = vty.and_then(|t| cx.layout.abi_align(t)).unwrap_or(1);
     }
     let init = g.initializer().map(|v| {
         let mut img = Image::new(size);

@@ -119,13 +119,13 @@ impl Executor<'_> {
 
     /// Reads `n` bytes of the object at `base` at offset `off` (64-bit, in bounds).
     pub(crate) fn read_at(&mut self, st: &mut State, base: u64, off: &Value, n: usize) -> Value {
-        let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
         match off {
             Value::Concrete(o) => {
-                let c = st.memory.get(base).expect("resolved object").contents.clone();
-                c.read(&mut self.pool, o.to_u64() as usize, n)
+                let entry = st.memory.get(base).expect("resolved object");
+                entry.contents.read(&mut self.pool, o.to_u64() as usize, n)
             }
             Value::Symbolic(e) => {
+                let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
                 let idx = self.pool.trunc(*e, 32);
                 let c = st.memory.contents_mut(base).expect("resolved object");
                 c.read_symbolic(&mut self.pool, &name, idx, n)
@@ -135,12 +135,15 @@ impl Executor<'_> {
 
     /// Writes `n` bytes at offset `off` (in bounds) of the object at `base`.
     pub(crate) fn write_at(&mut self, st: &mut State, base: u64, off: &Value, n: usize, v: &Value) {
-        let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
-        let c = st.memory.contents_mut(base).expect("resolved object");
         match off {
-            Value::Concrete(o) => c.write(&mut self.pool, o.to_u64() as usize, n, v),
+            Value::Concrete(o) => {
+                let c = st.memory.contents_mut(base).expect("resolved object");
+                c.write(&mut self.pool, o.to_u64() as usize, n, v)
+            }
             Value::Symbolic(e) => {
+                let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
                 let idx = self.pool.trunc(*e, 32);
+                let c = st.memory.contents_mut(base).expect("resolved object");
                 c.write_symbolic(&mut self.pool, &name, idx, n, v)
             }
         }
@@ -219,7 +222,7 @@ impl Executor<'_> {
         let Some(entry) = st.memory.find_below(addr) else {
             return Err(Stop::error(ErrorKind::Ptr, format!("invalid pointer 0x{addr:x}: no object there")));
         };
-        let obj = entry.object.clone();
+        let obj = &entry.object;
         if addr >= obj.end() + REDZONE {
             return Err(Stop::error(ErrorKind::Ptr, format!("invalid pointer 0x{addr:x}: no object there")));
         }

@@ -1,26 +1,48 @@
-//! Safe wrappers over the LLVM C API (llvm-sys). `unsafe` code of the crate is
-//! confined to this module (`mod.rs`, `value.rs`, `prepare.rs`); the crate root
-//! denies it everywhere else.
+//! Safe wrappers over LLVM. `unsafe` code of the crate is confined to this module
+//! (`mod.rs`, `value.rs`, `prepare.rs`); the crate root denies it everywhere else.
+//!
+//! The rule (see the crate documentation): **inkwell where it is safe, raw llvm-sys
+//! where it is not.** inkwell owns the context, the memory buffer, the parsed module
+//! (parsing, verification, debug-info stripping, function and global iteration, the
+//! target triple), the [`TargetData`] behind every size, alignment and offset query,
+//! basic blocks and instruction iteration, and the instruction queries it answers
+//! without panicking. Raw llvm-sys calls remain where inkwell would panic on valid
+//! input (its value and type enums reject metadata, label, token, `x86_mmx`,
+//! `x86_amx` and target-extension types with `panic!`/`unreachable!`, so operands,
+//! parameters, initializers, aggregate element types and signatures stay raw) or has
+//! no API (diagnostic handler, command-line options, value kinds, constant
+//! expressions, debug-info metadata, switch/phi/branch operands, shufflevector masks,
+//! inline asm, pass pipelines without a target machine). Each raw call says why.
 //!
 //! Every wrapper checks the kind of the value/type/metadata it is given before
 //! calling an LLVM function that would `cast<>` it (which is undefined behaviour in
 //! a release LLVM when the cast is wrong), so any `Val`/`Ty`/`Md` can be passed to
 //! any method: the answer is `None`/empty/0 where the question makes no sense.
 //!
-//! Handles borrow the [`Llvm`] that owns the context and module (`'m`), so none can
-//! outlive it.
+//! Handles carry the lifetime `'m` of the borrow of the [`Llvm`] they came from, so
+//! none can outlive the module; the [`Llvm`] itself borrows its [`LlvmContext`].
 
-use std::ffi::{c_char, c_uint, c_void, CStr, CString};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_uint, c_void, CStr};
 use std::marker::PhantomData;
+use std::ptr::NonNull;
 
-use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
-#[allow(deprecated)] // see `Llvm::parse`
-use llvm_sys::bit_reader::LLVMParseBitcodeInContext;
-use llvm_sys::core::*;
+use inkwell::basic_block::BasicBlock;
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::targets::{ByteOrdering, TargetData};
+use inkwell::types::{AnyTypeEnum, AsTypeRef, BasicType, BasicTypeEnum};
+use inkwell::values::AsValueRef;
+use llvm_sys::core::{
+    LLVMContextSetDiagnosticHandler, LLVMCountParamTypes, LLVMDisposeMessage, LLVMGetArrayLength2,
+    LLVMGetDiagInfoDescription, LLVMGetDiagInfoSeverity, LLVMGetElementType, LLVMGetIntTypeWidth,
+    LLVMGetParamTypes, LLVMGetReturnType, LLVMGetTypeKind, LLVMIsFunctionVarArg,
+    LLVMStructGetTypeAtIndex,
+};
 use llvm_sys::debuginfo::*;
 use llvm_sys::prelude::*;
 use llvm_sys::support::LLVMParseCommandLineOptions;
-use llvm_sys::target::*;
 use llvm_sys::{LLVMDiagnosticSeverity, LLVMTypeKind};
 
 pub(crate) use llvm_sys::LLVMOpcode as Opcode;
@@ -65,42 +87,117 @@ unsafe fn take_message(p: *mut c_char) -> String {
     s
 }
 
+/// Messages of error diagnostics reported through the context.
+#[derive(Default)]
+struct Diags(RefCell<Vec<String>>);
+
 /// Collects error diagnostics instead of letting LLVM's default handler print them
 /// and `exit(1)` the process.
 extern "C" fn diagnostic_handler(info: LLVMDiagnosticInfoRef, ctx: *mut c_void) {
-    // SAFETY: `ctx` is the `Diags` boxed in `Llvm::diags`, alive as long as the
-    // context; `info` is valid during the callback; the description is ours to free.
+    // SAFETY: `ctx` is the `Diags` allocated by `LlvmContext::new`, freed only after
+    // the handler is unregistered; `info` is valid during the callback; the
+    // description is ours to free.
     unsafe {
         let sev = LLVMGetDiagInfoSeverity(info);
         if sev == LLVMDiagnosticSeverity::LLVMDSError {
             let msg = take_message(LLVMGetDiagInfoDescription(info));
-            if let Some(d) = (ctx as *mut Diags).as_mut() {
-                d.0.push(msg);
+            if let Some(d) = (ctx as *const Diags).as_ref() {
+                // Never panic across the C boundary: a (never expected) nested
+                // borrow drops the message instead.
+                if let Ok(mut v) = d.0.try_borrow_mut() {
+                    v.push(msg);
+                }
             }
         }
     }
 }
 
-/// Messages of error diagnostics.
-#[derive(Default)]
-struct Diags(Vec<String>);
-
-/// A parsed, verified LLVM module with its own context.
-pub(crate) struct Llvm {
-    ctx: LLVMContextRef,
-    module: LLVMModuleRef,
-    td: LLVMTargetDataRef,
-    /// Error diagnostics reported through the context (see `diagnostic_handler`);
-    /// boxed so that its address, given to LLVM, stays put when `Llvm` moves.
-    diags: Box<Diags>,
+/// An inkwell [`Context`] whose error diagnostics are collected rather than
+/// printed (LLVM's default handler would `exit(1)` the process).
+pub(crate) struct LlvmContext {
+    context: Context,
+    /// Heap-allocated (`Box::leak`) so that its address, given to LLVM, stays
+    /// put; freed in `Drop` after the handler is unregistered.
+    diags: NonNull<Diags>,
 }
 
-impl Drop for Llvm {
-    fn drop(&mut self) {
-        // SAFETY: we own both; the module belongs to the context and goes first.
+impl LlvmContext {
+    pub(crate) fn new() -> LlvmContext {
+        let context = Context::create();
+        let diags = NonNull::from(Box::leak(Box::<Diags>::default()));
+        // SAFETY: raw because inkwell has no API for diagnostic handlers. The
+        // context is alive; `diags` stays allocated until `Drop`, which unregisters
+        // the handler first.
         unsafe {
-            LLVMDisposeModule(self.module);
-            LLVMContextDispose(self.ctx);
+            LLVMContextSetDiagnosticHandler(
+                context.raw(),
+                Some(diagnostic_handler),
+                diags.as_ptr() as *mut c_void,
+            );
+        }
+        LlvmContext { context, diags }
+    }
+
+    fn diags(&self) -> &Diags {
+        // SAFETY: `diags` is allocated for the lifetime of `self` (see `Drop`).
+        unsafe { self.diags.as_ref() }
+    }
+
+    fn diag_messages(&self) -> String {
+        self.diags()
+            .0
+            .try_borrow()
+            .map(|v| v.join("; "))
+            .unwrap_or_default()
+    }
+
+    /// Parses bitcode (already checked for the magic) and verifies the module.
+    /// Invalid debug info is dropped (as LLVM's own auto-upgrade would); any other
+    /// verifier failure is an error.
+    pub(crate) fn parse(&self, bytes: &[u8], name: &str) -> Result<Llvm<'_>, String> {
+        disable_fatal_upgrade();
+        let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, &name.replace('\0', "?"));
+        // inkwell parses with `LLVMParseBitcodeInContext`, which reports errors in a
+        // message (the non-deprecated variant goes through the diagnostic handler).
+        let module = Module::parse_bitcode_from_buffer(&buffer, &self.context).map_err(|msg| {
+            let mut m = msg.to_string();
+            if m.is_empty() {
+                m = self.diag_messages();
+            }
+            if m.is_empty() {
+                m = "unknown bitcode reader error".into();
+            }
+            m
+        })?;
+        // The module owns copies of everything it needs from the buffer.
+        drop(buffer);
+        if module.verify().is_err() {
+            module.strip_debug_info();
+            if let Err(msg) = module.verify() {
+                return Err(format!("the module is invalid: {}", msg.to_string().trim()));
+            }
+        }
+        let diags = self.diag_messages();
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let layout = Layout::of(&module)?;
+        Ok(Llvm {
+            context: &self.context,
+            module,
+            layout,
+        })
+    }
+}
+
+impl Drop for LlvmContext {
+    fn drop(&mut self) {
+        // SAFETY: raw because inkwell has no API for diagnostic handlers. The
+        // handler is unregistered before `diags` (from `Box::leak`) is freed, once;
+        // the context itself is disposed afterwards by inkwell.
+        unsafe {
+            LLVMContextSetDiagnosticHandler(self.context.raw(), None, std::ptr::null_mut());
+            drop(Box::from_raw(self.diags.as_ptr()));
         }
     }
 }
@@ -108,7 +205,7 @@ impl Drop for Llvm {
 /// Turns off LLVM's debug-info auto-upgrade, once per process: when a module's
 /// debug info is current, the upgrade runs the verifier and *aborts the process*
 /// (`report_fatal_error`) if the module is broken. We verify ourselves instead
-/// (see [`Llvm::parse`]), which turns corrupt bitcode into an error.
+/// (see [`LlvmContext::parse`]), which turns corrupt bitcode into an error.
 fn disable_fatal_upgrade() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -116,208 +213,164 @@ fn disable_fatal_upgrade() {
             c"symtest".as_ptr(),
             c"-disable-auto-upgrade-debug-info".as_ptr(),
         ];
-        // SAFETY: `argv` holds two NUL-terminated strings that outlive the call; the
+        // SAFETY: raw because inkwell has no API for LLVM command-line options.
+        // `argv` holds two NUL-terminated strings that outlive the call; the
         // option exists in every LLVM since 6; errors go to a null stream, not exit.
         unsafe { LLVMParseCommandLineOptions(2, argv.as_ptr(), c"".as_ptr()) };
     });
 }
 
-/// Runs the verifier; `Some(message)` if the module is broken.
-///
-/// SAFETY (for callers): `module` is a live module.
-unsafe fn verify(module: LLVMModuleRef) -> Option<String> {
-    let mut msg: *mut c_char = std::ptr::null_mut();
-    let broken = LLVMVerifyModule(
-        module,
-        LLVMVerifierFailureAction::LLVMReturnStatusAction,
-        &mut msg,
-    );
-    let msg = take_message(msg);
-    (broken != 0).then_some(msg)
+/// The data layout of a module: sizes, alignments and field offsets of types.
+pub(crate) struct Layout {
+    td: TargetData,
 }
 
-impl Llvm {
-    /// Parses bitcode (already checked for the magic) and verifies the module.
-    /// Invalid debug info is dropped (as LLVM's own auto-upgrade would); any other
-    /// verifier failure is an error.
-    pub(crate) fn parse(bytes: &[u8], name: &str) -> Result<Llvm, String> {
-        disable_fatal_upgrade();
-        let cname = CString::new(name.replace('\0', "?")).unwrap_or_default();
-        // SAFETY: plain C API calls on objects we create here; the buffer is a copy
-        // of `bytes`; every out-pointer points to a local; messages are freed.
-        unsafe {
-            let ctx = LLVMContextCreate();
-            let mut diags: Box<Diags> = Box::default();
-            LLVMContextSetDiagnosticHandler(
-                ctx,
-                Some(diagnostic_handler),
-                &mut *diags as *mut Diags as *mut c_void,
-            );
-            let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-                bytes.as_ptr() as *const c_char,
-                bytes.len(),
-                cname.as_ptr(),
-            );
-            let mut module: LLVMModuleRef = std::ptr::null_mut();
-            let mut msg: *mut c_char = std::ptr::null_mut();
-            #[allow(deprecated)] // the non-deprecated variant reports errors via exit(1)
-            let failed = LLVMParseBitcodeInContext(ctx, buf, &mut module, &mut msg);
-            LLVMDisposeMemoryBuffer(buf);
-            let msg = take_message(msg);
-            if failed != 0 || module.is_null() {
-                let mut m = msg;
-                if m.is_empty() {
-                    m = diags.0.join("; ");
-                }
-                if m.is_empty() {
-                    m = "unknown bitcode reader error".into();
-                }
-                if !module.is_null() {
-                    LLVMDisposeModule(module);
-                }
-                LLVMContextDispose(ctx);
-                return Err(m);
-            }
-            let td = LLVMGetModuleDataLayout(module);
-            let llvm = Llvm {
-                ctx,
-                module,
-                td,
-                diags,
-            };
-            if verify(module).is_some() {
-                LLVMStripModuleDebugInfo(module);
-                if let Some(msg) = verify(module) {
-                    return Err(format!("the module is invalid: {}", msg.trim()));
-                }
-            }
-            if !llvm.diags.0.is_empty() {
-                return Err(llvm.diags.0.join("; "));
-            }
-            Ok(llvm)
-        }
-    }
-
-    pub(crate) fn raw_module(&self) -> LLVMModuleRef {
-        self.module
-    }
-
-    pub(crate) fn raw_context(&self) -> LLVMContextRef {
-        self.ctx
-    }
-
-    /// The module's target triple.
-    pub(crate) fn target_triple(&self) -> String {
-        // SAFETY: the module is alive; the string is owned by it.
-        unsafe { cstr(LLVMGetTarget(self.module)) }
+impl Layout {
+    /// The module's data layout, as an owned inkwell [`TargetData`]. The string was
+    /// parsed (and rejected if malformed) by the bitcode reader, so parsing it again
+    /// here cannot fail.
+    fn of(module: &Module<'_>) -> Result<Layout, String> {
+        let dl = module.get_data_layout();
+        let s = dl
+            .as_str()
+            .to_str()
+            .map_err(|_| "the module's data layout is not valid UTF-8".to_string())?;
+        Ok(Layout {
+            td: TargetData::create(s),
+        })
     }
 
     /// True if the data layout is little-endian.
     pub(crate) fn little_endian(&self) -> bool {
-        // SAFETY: `td` belongs to the live module.
-        unsafe { LLVMByteOrder(self.td) == LLVMByteOrdering::LLVMLittleEndian }
+        self.td.get_byte_ordering() == ByteOrdering::LittleEndian
     }
 
     /// Pointer size in bytes (address space 0).
     pub(crate) fn pointer_bytes(&self) -> u32 {
-        // SAFETY: `td` belongs to the live module.
-        unsafe { LLVMPointerSize(self.td) }
+        self.td.get_pointer_byte_size(None)
     }
 
-    fn iter_list<'m>(
-        &'m self,
-        first: unsafe extern "C" fn(LLVMModuleRef) -> LLVMValueRef,
-        next: unsafe extern "C" fn(LLVMValueRef) -> LLVMValueRef,
-    ) -> Vec<Val<'m>> {
-        let mut out = Vec::new();
-        // SAFETY: module-list iteration on the live module.
-        unsafe {
-            let mut v = first(self.module);
-            while !v.is_null() {
-                out.push(Val::new(v));
-                v = next(v);
-            }
+    /// The inkwell type of `t` if it is sized with a fixed size (the data-layout
+    /// queries are meaningless, or undefined, otherwise). Void and function types
+    /// are never sized, so a sized type is a [`BasicTypeEnum`].
+    fn sized<'m>(&self, t: Ty<'m>) -> Option<BasicTypeEnum<'m>> {
+        if matches!(t.kind(), TyKind::ScalableVector) || !t.all_components_sized() {
+            return None;
         }
-        out
-    }
-
-    /// All functions (definitions and declarations) in module order.
-    pub(crate) fn functions(&self) -> Vec<Val<'_>> {
-        self.iter_list(LLVMGetFirstFunction, LLVMGetNextFunction)
-    }
-
-    /// All global variables in module order.
-    pub(crate) fn globals(&self) -> Vec<Val<'_>> {
-        self.iter_list(LLVMGetFirstGlobal, LLVMGetNextGlobal)
-    }
-
-    fn sized(&self, t: Ty<'_>) -> bool {
-        // SAFETY: `t` is a live type; `LLVMTypeIsSized` accepts every type.
-        let sized = unsafe { LLVMTypeIsSized(t.raw) != 0 };
-        sized
-            && !matches!(
-                t.kind(),
-                TyKind::ScalableVector | TyKind::Token | TyKind::Other
-            )
-            && t.all_components_sized()
+        let basic = BasicTypeEnum::try_from(t.ink()?).ok()?;
+        basic.is_sized().then_some(basic)
     }
 
     /// `getTypeAllocSize`, or `None` for unsized types.
     pub(crate) fn alloc_size(&self, t: Ty<'_>) -> Option<u64> {
-        // SAFETY: only called on sized, fixed-size types.
-        self.sized(t)
-            .then(|| unsafe { LLVMABISizeOfType(self.td, t.raw) })
+        self.sized(t).map(|i| self.td.get_abi_size(&i))
     }
 
     /// `getTypeStoreSize`, or `None` for unsized types.
     pub(crate) fn store_size(&self, t: Ty<'_>) -> Option<u64> {
-        // SAFETY: only called on sized, fixed-size types.
-        self.sized(t)
-            .then(|| unsafe { LLVMStoreSizeOfType(self.td, t.raw) })
+        self.sized(t).map(|i| self.td.get_store_size(&i))
     }
 
     /// ABI alignment in bytes, or `None` for unsized types.
     pub(crate) fn abi_align(&self, t: Ty<'_>) -> Option<u32> {
-        // SAFETY: only called on sized, fixed-size types.
-        self.sized(t)
-            .then(|| unsafe { LLVMABIAlignmentOfType(self.td, t.raw) })
+        self.sized(t).map(|i| self.td.get_abi_alignment(&i))
     }
 
     /// Byte offset of field `i` of a sized struct type.
     pub(crate) fn field_offset(&self, t: Ty<'_>, i: u32) -> Option<u64> {
-        if t.kind() != TyKind::Struct || i >= t.struct_len() || !self.sized(t) {
+        // The bound is checked here: inkwell's `offset_of_element` computes
+        // `count_fields() - 1`, which overflows for an empty struct.
+        if i >= t.struct_len() {
             return None;
         }
-        // SAFETY: `t` is a sized struct with more than `i` fields.
-        Some(unsafe { LLVMOffsetOfElement(self.td, t.raw, i) })
+        match self.sized(t)? {
+            BasicTypeEnum::StructType(s) => self.td.offset_of_element(&s, i),
+            _ => None,
+        }
+    }
+}
+
+/// A parsed, verified LLVM module (owned by inkwell) and its data layout.
+pub(crate) struct Llvm<'ctx> {
+    context: &'ctx Context,
+    module: Module<'ctx>,
+    layout: Layout,
+}
+
+impl<'ctx> Llvm<'ctx> {
+    /// For the raw calls of `prepare` (see there why they are raw).
+    pub(crate) fn raw_module(&self) -> LLVMModuleRef {
+        self.module.as_mut_ptr()
+    }
+
+    /// For the raw calls of `prepare` (see there why they are raw).
+    pub(crate) fn raw_context(&self) -> LLVMContextRef {
+        self.context.raw()
+    }
+
+    /// The module's target triple.
+    pub(crate) fn target_triple(&self) -> String {
+        self.module
+            .get_triple()
+            .as_str()
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// The module's data layout.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// All functions (definitions and declarations) in module order.
+    pub(crate) fn functions(&self) -> Vec<Val<'_>> {
+        self.module
+            .get_functions()
+            .map(|f| Val::new(f.as_value_ref()))
+            .collect()
+    }
+
+    /// All global variables in module order.
+    pub(crate) fn globals(&self) -> Vec<Val<'_>> {
+        self.module
+            .get_globals()
+            .map(|g| Val::new(g.as_value_ref()))
+            .collect()
     }
 
     /// The `dbg` metadata kind id of this context.
     pub(crate) fn dbg_kind(&self) -> u32 {
-        // SAFETY: the context is alive; the name is a valid byte string.
-        unsafe { LLVMGetMDKindIDInContext(self.ctx, b"dbg".as_ptr() as *const c_char, 3) }
+        self.context.get_kind_id("dbg")
     }
 }
 
-/// An LLVM type of the module `'m`.
+/// An LLVM type of the module `'m`. Kept as a raw reference because a type may be
+/// of a kind inkwell's `AnyTypeEnum` cannot hold (see [`Ty::ink`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Ty<'m> {
     pub(super) raw: LLVMTypeRef,
-    _m: PhantomData<&'m Llvm>,
+    _m: PhantomData<&'m ()>,
 }
 
-/// An LLVM metadata node of the module `'m`.
+/// An LLVM metadata node of the module `'m` (raw: inkwell has no metadata-kind
+/// query, and none of the kind-checked debug-info accessors used here).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Md<'m> {
     pub(super) raw: LLVMMetadataRef,
-    _m: PhantomData<&'m Llvm>,
+    _m: PhantomData<&'m ()>,
 }
 
 /// A basic block of the module `'m`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Block<'m> {
-    pub(super) raw: LLVMBasicBlockRef,
-    _m: PhantomData<&'m Llvm>,
+    bb: BasicBlock<'m>,
+}
+
+impl std::fmt::Debug for Block<'_> {
+    /// The address only: inkwell's `Debug` prints (and leaks) the whole block.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Block").field(&self.bb.as_mut_ptr()).finish()
+    }
 }
 
 /// The kinds of types the loader distinguishes.
@@ -352,8 +405,26 @@ impl<'m> Ty<'m> {
         })
     }
 
+    fn from_ink(t: impl AsTypeRef) -> Option<Ty<'m>> {
+        Ty::new(t.as_type_ref())
+    }
+
+    /// The inkwell view of this type; `None` for the kinds `AnyTypeEnum::new`
+    /// panics on (label, metadata, token, `x86_mmx`, `x86_amx`, target extension).
+    pub(super) fn ink(self) -> Option<AnyTypeEnum<'m>> {
+        match self.kind() {
+            TyKind::Label | TyKind::Metadata | TyKind::Token | TyKind::Other => None,
+            // SAFETY: `raw` is a live type of one of the kinds `AnyTypeEnum` holds.
+            _ => Some(unsafe { AnyTypeEnum::new(self.raw) }),
+        }
+    }
+
     pub(crate) fn kind(self) -> TyKind {
         use LLVMTypeKind::*;
+        // Raw: inkwell tells a type's kind only through `AnyTypeEnum::new`, which
+        // panics on label, metadata, token, x86_mmx, x86_amx and target-extension
+        // types (all legal operand or result types), and its `FloatType` does not
+        // tell half from bfloat nor fp128 from ppc_fp128.
         // SAFETY: `raw` is a live type; the width query is only made on integers.
         unsafe {
             match LLVMGetTypeKind(self.raw) {
@@ -382,11 +453,10 @@ impl<'m> Ty<'m> {
 
     /// Number of fields of a struct type (0 otherwise).
     pub(crate) fn struct_len(self) -> u32 {
-        if self.kind() != TyKind::Struct {
-            return 0;
+        match self.ink() {
+            Some(AnyTypeEnum::StructType(s)) => s.count_fields(),
+            _ => 0,
         }
-        // SAFETY: `raw` is a struct type.
-        unsafe { LLVMCountStructElementTypes(self.raw) }
     }
 
     /// Field `i` of a struct type.
@@ -394,30 +464,36 @@ impl<'m> Ty<'m> {
         if i >= self.struct_len() {
             return None;
         }
+        // Raw: struct fields may be x86_amx or target-extension types, on which
+        // inkwell's `get_field_type_at_index` (via `BasicTypeEnum::new`) panics.
         // SAFETY: `raw` is a struct type with more than `i` fields.
         Ty::new(unsafe { LLVMStructGetTypeAtIndex(self.raw, i) })
     }
 
     /// Element type of an array or (fixed or scalable) vector type.
     pub(crate) fn elem(self) -> Option<Ty<'m>> {
-        match self.kind() {
-            // SAFETY: `raw` is an array or vector type.
-            TyKind::Array | TyKind::Vector | TyKind::ScalableVector => {
-                Ty::new(unsafe { LLVMGetElementType(self.raw) })
-            }
+        match self.ink()? {
+            // Vector elements are integers, floats or pointers (LLVM rejects any
+            // other element type), all of which inkwell represents.
+            AnyTypeEnum::VectorType(v) => Ty::from_ink(v.get_element_type()),
+            AnyTypeEnum::ScalableVectorType(v) => Ty::from_ink(v.get_element_type()),
+            // Raw: array elements may be x86_mmx or target-extension types, on
+            // which inkwell's `ArrayType::get_element_type` panics.
+            // SAFETY: `raw` is an array type.
+            AnyTypeEnum::ArrayType(_) => Ty::new(unsafe { LLVMGetElementType(self.raw) }),
             _ => None,
         }
     }
 
     /// Number of elements of an array or fixed vector type (0 otherwise).
     pub(crate) fn len(self) -> u64 {
-        // SAFETY: each query is made on the matching type kind.
-        unsafe {
-            match self.kind() {
-                TyKind::Array => LLVMGetArrayLength2(self.raw),
-                TyKind::Vector => LLVMGetVectorSize(self.raw) as u64,
-                _ => 0,
-            }
+        match self.ink() {
+            Some(AnyTypeEnum::VectorType(v)) => u64::from(v.get_size()),
+            // Raw: inkwell's `ArrayType::len` is the 32-bit `LLVMGetArrayLength`,
+            // which truncates lengths of 2^32 and more.
+            // SAFETY: `raw` is an array type.
+            Some(AnyTypeEnum::ArrayType(_)) => unsafe { LLVMGetArrayLength2(self.raw) },
+            _ => 0,
         }
     }
 
@@ -426,6 +502,8 @@ impl<'m> Ty<'m> {
         if self.kind() != TyKind::Function {
             return None;
         }
+        // Raw: parameter and return types may be token, metadata, x86_mmx or
+        // target-extension types, on which inkwell's `FunctionType` accessors panic.
         // SAFETY: `raw` is a function type; `params` has room for every parameter.
         unsafe {
             let n = LLVMCountParamTypes(self.raw) as usize;
@@ -457,6 +535,9 @@ impl<'m> Ty<'m> {
     }
 }
 
+/// Debug-info metadata is read through raw llvm-sys calls: inkwell's `DI*` types
+/// cannot be built from a metadata reference, have no kind query (a wrong `cast<>`
+/// is undefined behaviour), and lack the file, directory and variable accessors.
 impl<'m> Md<'m> {
     pub(super) fn new(raw: LLVMMetadataRef) -> Option<Md<'m>> {
         (!raw.is_null()).then_some(Md {
@@ -466,6 +547,7 @@ impl<'m> Md<'m> {
     }
 
     pub(super) fn kind(self) -> LLVMMetadataKind {
+        // Raw: inkwell has no metadata-kind query.
         // SAFETY: `raw` is live metadata; the query accepts every kind.
         unsafe { LLVMGetMetadataKind(self.raw) }
     }
@@ -475,6 +557,7 @@ impl<'m> Md<'m> {
         if !matches!(self.kind(), LLVMMetadataKind::LLVMDILocationMetadataKind) {
             return None;
         }
+        // Raw: inkwell's `DILocation` cannot be built from a metadata reference.
         // SAFETY: `raw` is a DILocation.
         unsafe {
             Some((
@@ -496,6 +579,7 @@ impl<'m> Md<'m> {
             | LLVMDICompileUnitMetadataKind
             | LLVMDINamespaceMetadataKind
             | LLVMDIModuleMetadataKind => {
+                // Raw: inkwell has no `DIScope` file accessor.
                 // SAFETY: `raw` is one of the DIScope subclasses above.
                 Md::new(unsafe { LLVMDIScopeGetFile(self.raw) })
             }
@@ -508,6 +592,7 @@ impl<'m> Md<'m> {
         if !matches!(self.kind(), LLVMMetadataKind::LLVMDIFileMetadataKind) {
             return None;
         }
+        // Raw: inkwell's `DIFile` has no name or directory accessor.
         // SAFETY: `raw` is a DIFile; the strings are (pointer, length) pairs.
         unsafe {
             let mut dlen: c_uint = 0;
@@ -523,6 +608,7 @@ impl<'m> Md<'m> {
         if !matches!(self.kind(), LLVMMetadataKind::LLVMDISubprogramMetadataKind) {
             return None;
         }
+        // Raw: inkwell's `DISubprogram` has no line accessor.
         // SAFETY: `raw` is a DISubprogram.
         Some(unsafe { LLVMDISubprogramGetLine(self.raw) })
     }
@@ -535,6 +621,7 @@ impl<'m> Md<'m> {
         ) {
             return None;
         }
+        // Raw: inkwell has no accessors for global-variable debug info.
         // SAFETY: `raw` is a DIGlobalVariableExpression; its variable is checked to
         // be a DIGlobalVariable before the DIVariable queries.
         unsafe {
@@ -555,29 +642,20 @@ impl<'m> Md<'m> {
 
 impl<'m> Block<'m> {
     pub(super) fn new(raw: LLVMBasicBlockRef) -> Option<Block<'m>> {
-        (!raw.is_null()).then_some(Block {
-            raw,
-            _m: PhantomData,
-        })
+        // SAFETY: `raw` is null or a live basic block (`BasicBlock::new` checks).
+        unsafe { BasicBlock::new(raw) }.map(|bb| Block { bb })
     }
 
     /// The block's name (empty if unnamed).
     pub(crate) fn name(self) -> String {
-        // SAFETY: `raw` is a live block; the name is owned by it.
-        unsafe { cstr(LLVMGetBasicBlockName(self.raw)) }
+        self.bb.get_name().to_string_lossy().into_owned()
     }
 
     /// The instructions of the block, in order (debug records are not instructions).
     pub(crate) fn instructions(self) -> Vec<Val<'m>> {
-        let mut out = Vec::new();
-        // SAFETY: iteration over a live block's instruction list.
-        unsafe {
-            let mut i = LLVMGetFirstInstruction(self.raw);
-            while !i.is_null() {
-                out.push(Val::new(i));
-                i = LLVMGetNextInstruction(i);
-            }
-        }
-        out
+        self.bb
+            .get_instructions()
+            .map(|i| Val::new(i.as_value_ref()))
+            .collect()
     }
 }

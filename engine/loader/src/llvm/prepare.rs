@@ -1,5 +1,5 @@
-//! Rewrites applied to the LLVM module before lowering (the second file with
-//! `unsafe`), as KLEE does in its module preparation:
+//! Rewrites applied to the LLVM module before lowering, as KLEE does in its
+//! module preparation (raw llvm-sys throughout; see the comments at the calls):
 //!
 //! * integer `llvm.vector.reduce.*` calls are expanded into `extractelement` and
 //!   scalar operations, `llvm.fmuladd` into `fmul` + `fadd` (the unfused result is
@@ -100,7 +100,7 @@ fn rewrite_of<'m>(inst: Val<'m>) -> Option<Rewrite<'m>> {
 }
 
 /// Applies the rewrites described in the module documentation.
-pub(crate) fn prepare(llvm: &mut Llvm) {
+pub(crate) fn prepare(llvm: &mut Llvm<'_>) {
     let mut rewrites = Vec::new();
     let mut has_vectors = false;
     for f in llvm.functions() {
@@ -115,6 +115,12 @@ pub(crate) fn prepare(llvm: &mut Llvm) {
     }
     let ctx = llvm.raw_context();
     if !rewrites.is_empty() {
+        // Raw: the rewrites start from untyped `Val` handles (operands that are
+        // vectors, floats or vectors of floats; integer or float results). inkwell's
+        // builder wants typed values, so each operand, the call and its type would
+        // be re-wrapped through `unsafe` constructors (`BasicValueEnum::new` and
+        // friends, which panic on a type they do not expect) only to hand the same
+        // pointers back to the same C functions.
         // SAFETY: the builder is created in the module's context and positioned
         // before each (live) call. Every replacement has the call's type: a
         // reduction combines elements of the vector operand, whose element type
@@ -177,6 +183,9 @@ fn run_passes(module: LLVMModuleRef, pipeline: &str) {
     let Ok(p) = CString::new(pipeline) else {
         return;
     };
+    // Raw: inkwell's `Module::run_passes` requires a `TargetMachine`, which the
+    // scalarizer does not need and which cannot be made for a module whose target
+    // is not compiled into LLVM; `LLVMRunPasses` accepts none.
     // SAFETY: the module is alive; no target machine is needed by the passes we
     // run (null is accepted); the options and the error are disposed once.
     unsafe {

@@ -1,15 +1,23 @@
 //! Safe wrappers over LLVM values (see the module documentation of `llvm`).
+//!
+//! A [`Val`] is a raw value reference: an operand may be metadata, a basic block,
+//! inline asm or a value of a type inkwell's value enums reject with a panic
+//! (token, label, x86_mmx, target extension), so the handle cannot be an inkwell
+//! value. Where inkwell has a typed wrapper that accepts every value of a kind —
+//! [`FunctionValue`], [`GlobalValue`], [`InstructionValue`] — the queries go
+//! through it, after a kind check.
 
 use std::ffi::c_uint;
 use std::marker::PhantomData;
 
+use inkwell::values::{FunctionValue, GlobalValue, InstructionValue};
+use inkwell::{AtomicRMWBinOp, FloatPredicate, IntPredicate};
 use llvm_sys::core::*;
-use llvm_sys::debuginfo::*;
 use llvm_sys::prelude::*;
-use llvm_sys::{LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMRealPredicate, LLVMValueKind};
+use llvm_sys::LLVMValueKind;
 use symtest_ir::{AtomicOp, FloatPred, IntPred};
 
-use super::{lstr, take_message, Block, Llvm, Md, Opcode, Ty, TyKind};
+use super::{lstr, take_message, Block, Md, Opcode, Ty, TyKind};
 
 /// The kinds of values the loader distinguishes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,7 +52,7 @@ pub(crate) enum VKind {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Val<'m> {
     raw: LLVMValueRef,
-    _m: PhantomData<&'m Llvm>,
+    _m: PhantomData<&'m ()>,
 }
 
 impl<'m> Val<'m> {
@@ -63,8 +71,31 @@ impl<'m> Val<'m> {
         self.raw
     }
 
+    /// The inkwell view of a function.
+    fn function(self) -> Option<FunctionValue<'m>> {
+        // SAFETY: `raw` is a live value; `FunctionValue::new` checks that it is a
+        // function (`None` otherwise).
+        unsafe { FunctionValue::new(self.raw) }
+    }
+
+    /// The inkwell view of a global value (variable, function, alias, ifunc).
+    fn global(self) -> Option<GlobalValue<'m>> {
+        // SAFETY: `raw` is a live, non-null global value.
+        self.is_global_value()
+            .then(|| unsafe { GlobalValue::new(self.raw) })
+    }
+
+    /// The inkwell view of an instruction.
+    fn inst(self) -> Option<InstructionValue<'m>> {
+        // SAFETY: `raw` is a live, non-null instruction.
+        self.is_inst()
+            .then(|| unsafe { InstructionValue::new(self.raw) })
+    }
+
     pub(crate) fn kind(self) -> VKind {
         use LLVMValueKind::*;
+        // Raw: inkwell has no value-kind query that accepts every value (its
+        // `AnyValueEnum::new` panics on metadata, labels and tokens).
         // SAFETY: `raw` is a live value; the query accepts every value.
         match unsafe { LLVMGetValueKind(self.raw) } {
             LLVMArgumentValueKind => VKind::Argument,
@@ -113,12 +144,15 @@ impl<'m> Val<'m> {
     }
 
     pub(crate) fn ty(self) -> Option<Ty<'m>> {
+        // Raw: see `kind` (inkwell reaches a value's type through its value enums).
         // SAFETY: every value has a type.
         Ty::new(unsafe { LLVMTypeOf(self.raw) })
     }
 
     /// The value's name (empty if unnamed).
     pub(crate) fn name(self) -> String {
+        // Raw: inkwell's `get_name` returns a `&CStr`, cut at the first NUL, but
+        // LLVM names may contain NUL bytes; `LLVMGetValueName2` gives the length.
         // SAFETY: `raw` is live; the name is a (pointer, length) pair it owns.
         unsafe {
             let mut len = 0usize;
@@ -129,6 +163,7 @@ impl<'m> Val<'m> {
 
     /// The value printed as LLVM assembly (used for wide and exotic constants).
     pub(crate) fn print(self) -> String {
+        // Raw: works on every value, including those inkwell cannot wrap.
         // SAFETY: the returned message is ours to free.
         unsafe { take_message(LLVMPrintValueToString(self.raw)) }
     }
@@ -137,6 +172,8 @@ impl<'m> Val<'m> {
         if !self.is_user() {
             return 0;
         }
+        // Raw: constants and constant expressions have operands too, and inkwell
+        // only counts those of instructions.
         // SAFETY: `raw` is a User.
         let n = unsafe { LLVMGetNumOperands(self.raw) };
         n.max(0) as u32
@@ -146,12 +183,16 @@ impl<'m> Val<'m> {
         if i >= self.num_operands() {
             return None;
         }
+        // Raw: operands may be metadata (debug intrinsics), on which inkwell's
+        // `get_operand` panics, or operands of constants.
         // SAFETY: `raw` is a User with more than `i` operands.
         Val::opt(unsafe { LLVMGetOperand(self.raw, i) })
     }
 
     /// Opcode of an instruction or constant expression.
     pub(crate) fn opcode(self) -> Option<Opcode> {
+        // Raw: inkwell has no opcode of constant expressions; one opcode type
+        // serves both.
         // SAFETY: each query is made on the matching value kind.
         unsafe {
             match self.kind() {
@@ -167,6 +208,8 @@ impl<'m> Val<'m> {
         if self.kind() != VKind::ConstInt {
             return None;
         }
+        // Raw: the handle is not an inkwell `IntValue`, whose accessor would need
+        // an `unsafe` re-wrap (and returns `None` above 64 bits, unlike this).
         // SAFETY: `raw` is a ConstantInt.
         Some(unsafe { LLVMConstIntGetZExtValue(self.raw) })
     }
@@ -177,6 +220,7 @@ impl<'m> Val<'m> {
             return None;
         }
         let mut loses = 0;
+        // Raw: as for `const_int_u64`.
         // SAFETY: `raw` is a ConstantFP.
         Some(unsafe { LLVMConstRealGetDouble(self.raw, &mut loses) })
     }
@@ -196,6 +240,7 @@ impl<'m> Val<'m> {
         ) {
             return None;
         }
+        // Raw: inkwell has no element access for every kind of constant aggregate.
         // SAFETY: `raw` is a constant; LLVM returns null for an out-of-range index.
         Val::opt(unsafe { LLVMGetAggregateElement(self.raw, i) })
     }
@@ -209,6 +254,8 @@ impl<'m> Val<'m> {
         if elem.kind() != TyKind::Int(8) {
             return None;
         }
+        // Raw: inkwell's `ArrayValue::as_const_string` would need an `unsafe`
+        // re-wrap and does not cover vectors.
         // SAFETY: `raw` is a ConstantDataSequential of i8 (a "string"), for which
         // `getAsString` is defined; the data is `len` bytes owned by the constant.
         unsafe {
@@ -221,53 +268,42 @@ impl<'m> Val<'m> {
         }
     }
 
-    /// Predicate of an `icmp` instruction.
+    /// Predicate of an `icmp` instruction (LLVM 19 has no icmp constant
+    /// expressions).
     pub(crate) fn icmp_pred(self) -> Option<IntPred> {
-        // LLVM 19 has no icmp constant expressions (and the C API answers 0, not a
-        // predicate, for anything but an instruction).
-        if !self.is_inst() || self.opcode() != Some(Opcode::LLVMICmp) {
-            return None;
-        }
-        use LLVMIntPredicate::*;
-        // SAFETY: `raw` is an icmp instruction.
-        Some(match unsafe { LLVMGetICmpPredicate(self.raw) } {
-            LLVMIntEQ => IntPred::Eq,
-            LLVMIntNE => IntPred::Ne,
-            LLVMIntUGT => IntPred::Ugt,
-            LLVMIntUGE => IntPred::Uge,
-            LLVMIntULT => IntPred::Ult,
-            LLVMIntULE => IntPred::Ule,
-            LLVMIntSGT => IntPred::Sgt,
-            LLVMIntSGE => IntPred::Sge,
-            LLVMIntSLT => IntPred::Slt,
-            LLVMIntSLE => IntPred::Sle,
+        Some(match self.inst()?.get_icmp_predicate()? {
+            IntPredicate::EQ => IntPred::Eq,
+            IntPredicate::NE => IntPred::Ne,
+            IntPredicate::UGT => IntPred::Ugt,
+            IntPredicate::UGE => IntPred::Uge,
+            IntPredicate::ULT => IntPred::Ult,
+            IntPredicate::ULE => IntPred::Ule,
+            IntPredicate::SGT => IntPred::Sgt,
+            IntPredicate::SGE => IntPred::Sge,
+            IntPredicate::SLT => IntPred::Slt,
+            IntPredicate::SLE => IntPred::Sle,
         })
     }
 
     /// Predicate of an `fcmp` instruction.
     pub(crate) fn fcmp_pred(self) -> Option<FloatPred> {
-        if !self.is_inst() || self.opcode() != Some(Opcode::LLVMFCmp) {
-            return None;
-        }
-        use LLVMRealPredicate::*;
-        // SAFETY: `raw` is an fcmp instruction.
-        Some(match unsafe { LLVMGetFCmpPredicate(self.raw) } {
-            LLVMRealPredicateFalse => FloatPred::False,
-            LLVMRealOEQ => FloatPred::Oeq,
-            LLVMRealOGT => FloatPred::Ogt,
-            LLVMRealOGE => FloatPred::Oge,
-            LLVMRealOLT => FloatPred::Olt,
-            LLVMRealOLE => FloatPred::Ole,
-            LLVMRealONE => FloatPred::One,
-            LLVMRealORD => FloatPred::Ord,
-            LLVMRealUNO => FloatPred::Uno,
-            LLVMRealUEQ => FloatPred::Ueq,
-            LLVMRealUGT => FloatPred::Ugt,
-            LLVMRealUGE => FloatPred::Uge,
-            LLVMRealULT => FloatPred::Ult,
-            LLVMRealULE => FloatPred::Ule,
-            LLVMRealUNE => FloatPred::Une,
-            LLVMRealPredicateTrue => FloatPred::True,
+        Some(match self.inst()?.get_fcmp_predicate()? {
+            FloatPredicate::PredicateFalse => FloatPred::False,
+            FloatPredicate::OEQ => FloatPred::Oeq,
+            FloatPredicate::OGT => FloatPred::Ogt,
+            FloatPredicate::OGE => FloatPred::Oge,
+            FloatPredicate::OLT => FloatPred::Olt,
+            FloatPredicate::OLE => FloatPred::Ole,
+            FloatPredicate::ONE => FloatPred::One,
+            FloatPredicate::ORD => FloatPred::Ord,
+            FloatPredicate::UNO => FloatPred::Uno,
+            FloatPredicate::UEQ => FloatPred::Ueq,
+            FloatPredicate::UGT => FloatPred::Ugt,
+            FloatPredicate::UGE => FloatPred::Uge,
+            FloatPredicate::ULT => FloatPred::Ult,
+            FloatPredicate::ULE => FloatPred::Ule,
+            FloatPredicate::UNE => FloatPred::Une,
+            FloatPredicate::PredicateTrue => FloatPred::True,
         })
     }
 
@@ -276,6 +312,8 @@ impl<'m> Val<'m> {
         if !self.is_inst() || self.opcode() != Some(Opcode::LLVMAlloca) {
             return None;
         }
+        // Raw: inkwell's `get_allocated_type` panics on allocas of target-extension
+        // types (via `BasicTypeEnum::new`).
         // SAFETY: `raw` is an alloca.
         Ty::new(unsafe { LLVMGetAllocatedType(self.raw) })
     }
@@ -285,49 +323,35 @@ impl<'m> Val<'m> {
         if self.opcode() != Some(Opcode::LLVMGetElementPtr) {
             return None;
         }
+        // Raw: inkwell only answers for GEP instructions, not constant expressions.
         // SAFETY: `raw` is a GEPOperator (instruction or constant expression).
         Ty::new(unsafe { LLVMGetGEPSourceElementType(self.raw) })
     }
 
     /// Alignment of a global variable, function, alloca, load, store, atomicrmw or cmpxchg.
     pub(crate) fn alignment(self) -> u32 {
-        let ok = match self.opcode() {
-            Some(
-                Opcode::LLVMAlloca
-                | Opcode::LLVMLoad
-                | Opcode::LLVMStore
-                | Opcode::LLVMAtomicRMW
-                | Opcode::LLVMAtomicCmpXchg,
-            ) => self.is_inst(),
-            _ => matches!(self.kind(), VKind::GlobalVariable | VKind::Function),
-        };
-        if !ok {
-            return 0;
+        if matches!(self.kind(), VKind::GlobalVariable | VKind::Function) {
+            return self.global().map_or(0, |g| g.get_alignment());
         }
-        // SAFETY: `raw` is one of the value kinds that have an alignment.
-        unsafe { LLVMGetAlignment(self.raw) }
+        let Some(inst) = self.inst() else {
+            return 0;
+        };
+        match self.opcode() {
+            Some(Opcode::LLVMAlloca | Opcode::LLVMLoad | Opcode::LLVMStore) => {
+                inst.get_alignment().unwrap_or(0)
+            }
+            Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => {
+                // Raw: inkwell's `get_alignment` only accepts alloca, load and store.
+                // SAFETY: `raw` is an atomicrmw or cmpxchg, which have an alignment.
+                unsafe { LLVMGetAlignment(self.raw) }
+            }
+            _ => 0,
+        }
     }
 
     /// Indices of an `extractvalue`/`insertvalue` instruction.
     pub(crate) fn agg_indices(self) -> Vec<u32> {
-        if !self.is_inst()
-            || !matches!(
-                self.opcode(),
-                Some(Opcode::LLVMExtractValue | Opcode::LLVMInsertValue)
-            )
-        {
-            return Vec::new();
-        }
-        // SAFETY: `raw` is an extractvalue/insertvalue; the index array has
-        // `LLVMGetNumIndices` entries and is owned by the instruction.
-        unsafe {
-            let n = LLVMGetNumIndices(self.raw) as usize;
-            let p = LLVMGetIndices(self.raw);
-            if p.is_null() || n == 0 {
-                return Vec::new();
-            }
-            std::slice::from_raw_parts(p, n).to_vec()
-        }
+        self.inst().map(|i| i.get_indices()).unwrap_or_default()
     }
 
     /// Mask of a `shufflevector` (`-1` for undefined elements).
@@ -335,6 +359,7 @@ impl<'m> Val<'m> {
         if !self.is_inst() || self.opcode() != Some(Opcode::LLVMShuffleVector) {
             return Vec::new();
         }
+        // Raw: inkwell has no shufflevector mask accessor.
         // SAFETY: `raw` is a shufflevector; indices are below the element count.
         unsafe {
             let undef = LLVMGetUndefMaskElem();
@@ -364,6 +389,8 @@ impl<'m> Val<'m> {
         if !self.is_call_like() {
             return None;
         }
+        // Raw: the callee may be inline asm or any pointer value; inkwell's
+        // `CallSiteValue::get_called_fn_value` only yields functions.
         // SAFETY: `raw` is a CallBase.
         Val::opt(unsafe { LLVMGetCalledValue(self.raw) })
     }
@@ -373,6 +400,7 @@ impl<'m> Val<'m> {
         if !self.is_call_like() {
             return 0;
         }
+        // Raw: inkwell's `CallSiteValue` covers only `call`, not invoke/callbr.
         // SAFETY: `raw` is a CallBase.
         unsafe { LLVMGetNumArgOperands(self.raw) }
     }
@@ -382,6 +410,7 @@ impl<'m> Val<'m> {
         if self.kind() != VKind::InlineAsm {
             return None;
         }
+        // Raw: inkwell has no inline asm accessors.
         // SAFETY: `raw` is an InlineAsm; the text is a (pointer, length) pair.
         unsafe {
             let mut len = 0usize;
@@ -392,6 +421,8 @@ impl<'m> Val<'m> {
 
     /// Successor `i` of a terminator.
     pub(crate) fn successor(self, i: u32) -> Option<Block<'m>> {
+        // Raw: inkwell has no successor accessors (its `get_operand` panics on
+        // metadata operands and does not order successors).
         // SAFETY: `LLVMIsATerminatorInst` is a checked cast accepting every value.
         let is_term = self.is_inst() && unsafe { !LLVMIsATerminatorInst(self.raw).is_null() };
         // SAFETY: `raw` is a terminator with more than `i` successors.
@@ -408,6 +439,8 @@ impl<'m> Val<'m> {
         if !self.is_inst() || self.opcode() != Some(Opcode::LLVMBr) {
             return None;
         }
+        // Raw: inkwell's `get_operand` would hand back a typed `BasicValueEnum`,
+        // and its operand order for `br` is LLVM's internal one.
         // SAFETY: `raw` is a branch instruction.
         unsafe {
             if LLVMIsConditional(self.raw) == 0 {
@@ -419,6 +452,8 @@ impl<'m> Val<'m> {
 
     /// The block a basic-block operand (of a switch, say) stands for.
     pub(crate) fn as_block(self) -> Option<Block<'m>> {
+        // Raw: switch, indirectbr and other operands may be blocks, which inkwell
+        // only exposes through its panicking `get_operand`.
         // SAFETY: `LLVMValueIsBasicBlock` accepts every value; the conversion is
         // only made on basic blocks.
         unsafe {
@@ -434,6 +469,8 @@ impl<'m> Val<'m> {
         if !self.is_inst() || self.opcode() != Some(Opcode::LLVMPHI) {
             return Vec::new();
         }
+        // Raw: inkwell's `PhiValue::get_incoming` wraps each value in a
+        // `BasicValueEnum`, which panics on phis of x86_mmx or target-extension type.
         // SAFETY: `raw` is a phi; indices are below its incoming count.
         unsafe {
             (0..LLVMCountIncoming(self.raw))
@@ -447,48 +484,35 @@ impl<'m> Val<'m> {
 
     /// Operation of an `atomicrmw`, or the name of an unsupported one.
     pub(crate) fn atomic_rmw_op(self) -> Option<Result<AtomicOp, &'static str>> {
-        if !self.is_inst() || self.opcode() != Some(Opcode::LLVMAtomicRMW) {
-            return None;
-        }
-        use LLVMAtomicRMWBinOp::*;
-        // SAFETY: `raw` is an atomicrmw.
-        Some(match unsafe { LLVMGetAtomicRMWBinOp(self.raw) } {
-            LLVMAtomicRMWBinOpXchg => Ok(AtomicOp::Xchg),
-            LLVMAtomicRMWBinOpAdd => Ok(AtomicOp::Add),
-            LLVMAtomicRMWBinOpSub => Ok(AtomicOp::Sub),
-            LLVMAtomicRMWBinOpAnd => Ok(AtomicOp::And),
-            LLVMAtomicRMWBinOpNand => Ok(AtomicOp::Nand),
-            LLVMAtomicRMWBinOpOr => Ok(AtomicOp::Or),
-            LLVMAtomicRMWBinOpXor => Ok(AtomicOp::Xor),
-            LLVMAtomicRMWBinOpMax => Ok(AtomicOp::Max),
-            LLVMAtomicRMWBinOpMin => Ok(AtomicOp::Min),
-            LLVMAtomicRMWBinOpUMax => Ok(AtomicOp::UMax),
-            LLVMAtomicRMWBinOpUMin => Ok(AtomicOp::UMin),
-            LLVMAtomicRMWBinOpFAdd => Err("fadd"),
-            LLVMAtomicRMWBinOpFSub => Err("fsub"),
-            LLVMAtomicRMWBinOpFMax => Err("fmax"),
-            LLVMAtomicRMWBinOpFMin => Err("fmin"),
-            LLVMAtomicRMWBinOpUIncWrap => Err("uinc_wrap"),
-            LLVMAtomicRMWBinOpUDecWrap => Err("udec_wrap"),
+        Some(match self.inst()?.get_atomic_rmw_bin_op()? {
+            AtomicRMWBinOp::Xchg => Ok(AtomicOp::Xchg),
+            AtomicRMWBinOp::Add => Ok(AtomicOp::Add),
+            AtomicRMWBinOp::Sub => Ok(AtomicOp::Sub),
+            AtomicRMWBinOp::And => Ok(AtomicOp::And),
+            AtomicRMWBinOp::Nand => Ok(AtomicOp::Nand),
+            AtomicRMWBinOp::Or => Ok(AtomicOp::Or),
+            AtomicRMWBinOp::Xor => Ok(AtomicOp::Xor),
+            AtomicRMWBinOp::Max => Ok(AtomicOp::Max),
+            AtomicRMWBinOp::Min => Ok(AtomicOp::Min),
+            AtomicRMWBinOp::UMax => Ok(AtomicOp::UMax),
+            AtomicRMWBinOp::UMin => Ok(AtomicOp::UMin),
+            AtomicRMWBinOp::FAdd => Err("fadd"),
+            AtomicRMWBinOp::FSub => Err("fsub"),
+            AtomicRMWBinOp::FMax => Err("fmax"),
+            AtomicRMWBinOp::FMin => Err("fmin"),
+            AtomicRMWBinOp::UIncWrap => Err("uinc_wrap"),
+            AtomicRMWBinOp::UDecWrap => Err("udec_wrap"),
         })
     }
 
-    /// The `DILocation` attached to an instruction.
+    /// The `DILocation` attached to an instruction (decoded by [`Md::location`]).
     pub(crate) fn debug_loc(self) -> Option<Md<'m>> {
-        if !self.is_inst() {
-            return None;
-        }
-        // SAFETY: `raw` is an instruction.
-        Md::new(unsafe { LLVMInstructionGetDebugLoc(self.raw) })
+        Md::new(self.inst()?.get_debug_location()?.as_mut_ptr())
     }
 
     /// The `DISubprogram` of a function.
     pub(crate) fn subprogram(self) -> Option<Md<'m>> {
-        if self.kind() != VKind::Function {
-            return None;
-        }
-        // SAFETY: `raw` is a function.
-        Md::new(unsafe { LLVMGetSubprogram(self.raw) })
+        Md::new(self.function()?.get_subprogram()?.as_mut_ptr())
     }
 
     /// Metadata attachments of kind `kind` on a global variable.
@@ -497,6 +521,7 @@ impl<'m> Val<'m> {
             return Vec::new();
         }
         let mut out = Vec::new();
+        // Raw: inkwell has no API listing a global's metadata attachments.
         // SAFETY: `raw` is a GlobalObject; entries are indexed below their count
         // and freed once.
         unsafe {
@@ -522,6 +547,8 @@ impl<'m> Val<'m> {
         if !self.is_global_value() {
             return None;
         }
+        // Raw: inkwell's `get_value_type` panics on globals of x86_mmx or
+        // target-extension type (via `AnyTypeEnum::new`).
         // SAFETY: `raw` is a GlobalValue.
         Ty::new(unsafe { LLVMGlobalGetValueType(self.raw) })
     }
@@ -531,20 +558,20 @@ impl<'m> Val<'m> {
         if self.kind() != VKind::GlobalVariable {
             return None;
         }
+        // Raw: inkwell's `get_initializer` panics on initializers of x86_mmx or
+        // target-extension type (via `BasicValueEnum::new`).
         // SAFETY: `raw` is a global variable; null means no initializer.
         Val::opt(unsafe { LLVMGetInitializer(self.raw) })
     }
 
     /// The `constant` flag of a global variable.
     pub(crate) fn is_global_constant(self) -> bool {
-        // SAFETY: only queried on global variables.
-        self.kind() == VKind::GlobalVariable && unsafe { LLVMIsGlobalConstant(self.raw) != 0 }
+        self.kind() == VKind::GlobalVariable && self.global().is_some_and(|g| g.is_constant())
     }
 
     /// True for a function declaration (no body).
     pub(crate) fn is_declaration(self) -> bool {
-        // SAFETY: only queried on global values.
-        self.is_global_value() && unsafe { LLVMIsDeclaration(self.raw) != 0 }
+        self.global().is_some_and(|g| g.is_declaration())
     }
 
     /// The aliasee of a global alias.
@@ -552,6 +579,7 @@ impl<'m> Val<'m> {
         if self.kind() != VKind::GlobalAlias {
             return None;
         }
+        // Raw: inkwell has no alias API.
         // SAFETY: `raw` is a GlobalAlias.
         Val::opt(unsafe { LLVMAliasGetAliasee(self.raw) })
     }
@@ -561,6 +589,8 @@ impl<'m> Val<'m> {
         if self.kind() != VKind::Function {
             return Vec::new();
         }
+        // Raw: inkwell's `get_params` wraps each in a `BasicValueEnum`, which
+        // panics on parameters of x86_mmx or target-extension type.
         // SAFETY: `raw` is a function; indices are below its parameter count.
         unsafe {
             (0..LLVMCountParams(self.raw))
@@ -571,18 +601,12 @@ impl<'m> Val<'m> {
 
     /// Basic blocks of a function, entry first.
     pub(crate) fn blocks(self) -> Vec<Block<'m>> {
-        let mut out = Vec::new();
-        if self.kind() != VKind::Function {
-            return out;
-        }
-        // SAFETY: iteration over a live function's block list.
-        unsafe {
-            let mut b = LLVMGetFirstBasicBlock(self.raw);
-            while !b.is_null() {
-                out.extend(Block::new(b));
-                b = LLVMGetNextBasicBlock(b);
-            }
-        }
-        out
+        self.function()
+            .map(|f| {
+                f.get_basic_block_iter()
+                    .filter_map(|b| Block::new(b.as_mut_ptr()))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }

@@ -68,6 +68,15 @@ pub fn compile(dir: &TempDir, fixture_name: &str, flags: &[&str]) -> PathBuf {
     out
 }
 
+/// Assembles LLVM IR text (`name.ll` in `dir`) into bitcode with `llvm-as-19`.
+pub fn assemble(dir: &TempDir, name: &str, ir: &str) -> PathBuf {
+    let ll = dir.path(&format!("{name}.ll"));
+    let bc = dir.path(&format!("{name}.bc"));
+    std::fs::write(&ll, ir).expect("write .ll");
+    run(Command::new("llvm-as-19").arg(&ll).arg("-o").arg(&bc));
+    bc
+}
+
 /// The `-O0` build symtest uses (`optnone` disabled so the code stays analysable).
 pub const O0: &[&str] = &["-O0", "-Xclang", "-disable-O0-optnone"];
 

@@ -73,3 +73,58 @@ fn wrapped_bitcode_is_accepted() {
     let m = load_bitcode(&bc).expect("wrapped bitcode loads");
     assert!(m.function_by_name("divide").is_some());
 }
+
+/// Valid IR with types inkwell cannot represent (target-extension types in
+/// aggregates, parameters, operands and globals, `x86_amx` in a struct, `x86_mmx`
+/// globals and values, `token` results):
+/// the loader must not panic on them; what symtest cannot run lowers to
+/// `Op::Unsupported`.
+#[test]
+fn exotic_types_do_not_panic() {
+    const IR: &str = r#"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+%S = type { target("foo"), i32 }
+@a = external global [2 x target("foo")]
+@s = external global %S
+@amx = external global { x86_amx, i8 }
+@mmx = global x86_mmx undef
+@img = global target("spirv.Image") poison
+
+define void @takes_ext(target("foo") %x) {
+  ret void
+}
+
+define i32 @agg(%S %s, [2 x target("foo")] %arr) {
+  %e = extractvalue %S %s, 0
+  %i = extractvalue %S %s, 1
+  %t = extractvalue [2 x target("foo")] %arr, 1
+  call void @takes_ext(target("foo") %e)
+  ret i32 %i
+}
+
+define void @conv() convergent {
+  %t = call token @llvm.experimental.convergence.entry()
+  ret void
+}
+
+define void @copy_mmx() {
+  %v = load x86_mmx, ptr @mmx
+  store x86_mmx %v, ptr @mmx
+  ret void
+}
+
+declare token @llvm.experimental.convergence.entry()
+"#;
+    let dir = TempDir::new("exotic");
+    let bc = assemble(&dir, "exotic", IR);
+    let m = symtest_loader::load_bitcode(&bc).expect("valid IR loads");
+    for name in ["takes_ext", "agg", "conv", "copy_mmx"] {
+        assert!(m.function_by_name(name).is_some(), "{name}");
+    }
+    for name in ["a", "s", "amx", "mmx", "img"] {
+        assert!(m.global_index.contains_key(name), "{name}");
+    }
+    assert_eq!(body(&m, "agg").insts.len(), 5);
+}
