@@ -17,6 +17,8 @@ struct TestJson<'a> {
     ktest: String,
     outcome: &'a TestOutcome,
     covered_new: bool,
+    /// Seconds into the run (not part of the deterministic output: the .ktest is).
+    elapsed_s: f64,
     objects: Vec<ObjectJson<'a>>,
 }
 
@@ -84,6 +86,7 @@ impl OutputDir {
             ktest: format!("{name}.ktest"),
             outcome: &t.outcome,
             covered_new: t.covered_new,
+            elapsed_s: t.elapsed_s,
             objects: t
                 .ktest
                 .objects

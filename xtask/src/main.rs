@@ -3,6 +3,7 @@
 //! Every command that needs the toolchain runs `setup` first, so a fresh
 //! Debian machine needs nothing installed by hand.
 
+mod bench;
 mod bitwuzla;
 mod demo;
 mod paths;
@@ -20,6 +21,8 @@ commands:
   setup   install the system packages symtest needs (root) and build Bitwuzla (cached)
   test    setup, then cargo fmt --check, clippy -D warnings and the whole test suite
   demo    setup, then run symtest on the bundled example (tests/demo/)
+  bench engine
+          setup, then measure engine speed and memory (tests/bench/engine/)
   help    print this message
 ";
 
@@ -44,6 +47,7 @@ fn run(args: &[String]) -> Result<()> {
         "setup" => setup::run(rest),
         "test" => test::run(rest),
         "demo" => demo::run(rest),
+        "bench" => bench::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -37,8 +37,10 @@ pub struct TestCase {
     pub outcome: TestOutcome,
     /// Did this path cover instructions no earlier test covered?
     pub covered_new: bool,
-    /// Source lines this run had covered when the test was written.
+    /// Instructions this run had covered when the test was written.
     pub instructions_covered: u32,
+    /// Seconds into the run when the test was written.
+    pub elapsed_s: f64,
 }
 
 /// Something the engine reports while it runs.

@@ -299,6 +299,9 @@ impl Executor<'_> {
                 }
                 if kind.is_bug() {
                     self.stats.errors += 1;
+                    if self.stats.errors == 1 {
+                        self.stats.first_bug_s = self.started.elapsed().as_secs_f64();
+                    }
                 }
                 TestOutcome::Error(ErrorReport {
                     kind: *kind,
@@ -321,6 +324,7 @@ impl Executor<'_> {
             outcome,
             covered_new,
             instructions_covered: self.coverage.covered_instructions(),
+            elapsed_s: self.started.elapsed().as_secs_f64(),
         };
         self.sink.event(Event::Test(&tc));
     }

@@ -68,6 +68,7 @@ impl Executor<'_> {
         st.instructions += 1;
         self.stats.instructions += 1;
         if self.coverage.hit(module, func, pc) {
+            self.note_new_coverage();
             st.last_new_cover = st.instructions;
             st.pending_cover = Some(Rc::new(CoverNode {
                 inst: self.coverage.index(func, pc),
@@ -125,6 +126,15 @@ impl Executor<'_> {
                 self.exec_cmpxchg(st, ctx, dest, *ptr, *expected, *new, *bytes, *bits)
             }
             Op::Unsupported { what } => Err(Stop::error(ErrorKind::Exec, format!("unsupported instruction: {what}"))),
+        }
+    }
+
+    /// Records when the run last covered a new source line.
+    pub(crate) fn note_new_coverage(&mut self) {
+        let lines = self.coverage.covered_lines() as u64;
+        if lines > self.stats.covered_lines {
+            self.stats.covered_lines = lines;
+            self.stats.last_new_line_s = self.started.elapsed().as_secs_f64();
         }
     }
 

@@ -31,6 +31,7 @@ impl Executor<'_> {
             }
             let func = st.frame().func;
             if self.coverage.hit(module, func, pc) {
+                self.note_new_coverage();
                 st.last_new_cover = st.instructions;
                 st.pending_cover = Some(std::rc::Rc::new(crate::state::CoverNode {
                     inst: self.coverage.index(func, pc),
