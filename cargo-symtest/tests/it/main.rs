@@ -3,4 +3,5 @@
 mod bad_input;
 mod corpus;
 mod determinism;
+mod limits;
 mod support;

@@ -99,6 +99,12 @@ pub struct Config {
     pub max_sym_alloc_sizes: u32,
     /// Largest single allocation (bytes); larger requests return NULL.
     pub max_alloc_size: u64,
+    /// Solver-chain layers that live in the executor and the expression pool (§3.3):
+    /// rewriting at construction, constraint-set simplification, implied value
+    /// concretization. Switching them off changes speed, never answers.
+    pub rewrite_expressions: bool,
+    pub simplify_constraints: bool,
+    pub implied_value_concretization: bool,
 }
 
 impl Default for Config {
@@ -120,6 +126,9 @@ impl Default for Config {
             max_resolutions: 16,
             max_sym_alloc_sizes: 3,
             max_alloc_size: 1 << 30,
+            rewrite_expressions: true,
+            simplify_constraints: true,
+            implied_value_concretization: true,
         }
     }
 }

@@ -67,9 +67,11 @@ impl<'m> Executor<'m> {
         }
         let mut solver = SolverHandle::new(solver);
         solver.set_timeout(config.max_solver_time);
+        let mut pool = ExprPool::new();
+        pool.set_simplify(config.rewrite_expressions);
         let mut ex = Executor {
             module,
-            pool: ExprPool::new(),
+            pool,
             solver,
             consts: Vec::new(),
             global_addrs: Vec::new(),
@@ -264,6 +266,7 @@ impl<'m> Executor<'m> {
                 varargs: None,
             }],
             constraints: Vec::new(),
+            equalities: Vec::new(),
             preferences: Vec::new(),
             memory,
             symbolics: Vec::new(),

@@ -8,6 +8,7 @@
 //! The engine prints nothing: it reports through [`EventSink`]; the CLI draws.
 
 mod config;
+mod constraints;
 mod coverage;
 mod executor;
 mod inst;

@@ -125,18 +125,4 @@ impl Executor<'_> {
             )),
         }
     }
-
-    /// Adds `cond` to the path condition (the caller checked it is feasible).
-    pub(crate) fn add_constraint(&mut self, st: &mut State, cond: &Value) {
-        let c = match cond {
-            Value::Concrete(_) => return,
-            Value::Symbolic(e) => *e,
-        };
-        if let Some(m) = &st.model {
-            if !self.pool.eval(c, m).is_true() {
-                st.model = None;
-            }
-        }
-        st.constraints.push(c);
-    }
 }

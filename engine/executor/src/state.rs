@@ -51,6 +51,8 @@ pub struct State {
     pub id: StateId,
     pub stack: Vec<Frame>,
     pub constraints: Vec<ExprId>,
+    /// Equalities `expr = constant` the path condition states (for simplification).
+    pub equalities: Vec<(ExprId, ExprId)>,
     /// Constraints to prefer when choosing the test's concrete values (`prefer_cex`,
     /// just-out-of-bounds offsets for pointer errors).
     pub preferences: Vec<ExprId>,

@@ -36,7 +36,18 @@ fn f80_to_f64(v: u128) -> f64 {
     if exp == 0x7fff {
         return if mant << 1 == 0 { s * f64::INFINITY } else { f64::NAN };
     }
-    s * (mant as f64) * 2f64.powi(exp - 16383 - 63)
+    // Scale in steps so tiny and huge exponents do not under/overflow early.
+    let mut r = mant as f64;
+    let mut k = exp - 16383 - 63;
+    while k < -1000 {
+        r *= 2f64.powi(-1000);
+        k += 1000;
+    }
+    while k > 1000 {
+        r *= 2f64.powi(1000);
+        k -= 1000;
+    }
+    s * r * 2f64.powi(k)
 }
 
 fn f64_to_f80(x: f64) -> u128 {

@@ -6,6 +6,7 @@
 
 use super::object::{MemoryObject, ObjKind, ObjectState};
 use im_rc::OrdMap;
+use std::cell::Cell;
 use std::rc::Rc;
 use symtest_ir::Loc;
 
@@ -29,6 +30,8 @@ pub struct Entry {
 #[derive(Clone, Debug)]
 pub struct AddressSpace {
     objects: OrdMap<u64, Entry>,
+    /// Base of the object found last: most accesses hit the same object again.
+    hint: Cell<u64>,
     next_dynamic: u64,
     bytes_live: u64,
 }
@@ -37,6 +40,7 @@ impl Default for AddressSpace {
     fn default() -> Self {
         AddressSpace {
             objects: OrdMap::new(),
+            hint: Cell::new(u64::MAX),
             next_dynamic: DYNAMIC_BASE,
             bytes_live: 0,
         }
@@ -80,7 +84,18 @@ impl AddressSpace {
 
     /// The object whose base is the greatest not above `addr` (it may not contain it).
     pub fn find_below(&self, addr: u64) -> Option<&Entry> {
-        self.objects.range(..=addr).next_back().map(|(_, e)| e)
+        // Objects are at least REDZONE bytes apart, so an address below the end of
+        // the hinted object plus the redzone has that object as its nearest below.
+        if let Some(e) = self.objects.get(&self.hint.get()) {
+            if addr >= e.object.base && addr < e.object.end() + REDZONE {
+                return Some(e);
+            }
+        }
+        let found = self.objects.range(..=addr).next_back().map(|(_, e)| e);
+        if let Some(e) = found {
+            self.hint.set(e.object.base);
+        }
+        found
     }
 
     /// The object containing `addr`, if any (freed objects included).
@@ -109,8 +124,79 @@ impl AddressSpace {
         }
     }
 
+    /// Bases of the objects holding symbolic bytes (not flushed to arrays).
+    pub fn bases_with_symbolic_bytes(&self) -> Vec<u64> {
+        self.objects
+            .iter()
+            .filter(|(_, e)| !e.freed && e.contents.has_symbolic_bytes())
+            .map(|(b, _)| *b)
+            .collect()
+    }
+
     /// Continues dynamic allocation after the globals (called once at start-up).
     pub fn set_next_dynamic(&mut self, addr: u64) {
         self.next_dynamic = self.next_dynamic.max(addr);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+    use symtest_expr::ExprPool;
+
+    fn space_with(n: usize) -> (AddressSpace, Vec<u64>) {
+        let mut s = AddressSpace::default();
+        let bases = (0..n)
+            .map(|i| s.allocate(64, 16, ObjKind::Heap, format!("o{i}"), Loc::default()).base)
+            .collect();
+        (s, bases)
+    }
+
+    #[test]
+    fn fork_shares_objects_and_copies_on_first_write() {
+        let mut pool = ExprPool::new();
+        let (mut parent, bases) = space_with(1000);
+        let child = parent.clone();
+        // Nothing copied at fork: every object is shared.
+        for b in &bases {
+            assert!(Rc::ptr_eq(&parent.get(*b).unwrap().contents, &child.get(*b).unwrap().contents));
+        }
+        // The first write copies only the written object.
+        parent
+            .contents_mut(bases[7])
+            .unwrap()
+            .write(&mut pool, 0, 4, &Value::from_u64(32, 0xdeadbeef));
+        assert!(!Rc::ptr_eq(
+            &parent.get(bases[7]).unwrap().contents,
+            &child.get(bases[7]).unwrap().contents
+        ));
+        assert!(Rc::ptr_eq(&parent.get(bases[8]).unwrap().contents, &child.get(bases[8]).unwrap().contents));
+        let read = |s: &AddressSpace, pool: &mut ExprPool| s.get(bases[7]).unwrap().contents.read(pool, 0, 4);
+        assert_eq!(read(&parent, &mut pool), Value::from_u64(32, 0xdeadbeef));
+        assert_eq!(read(&child, &mut pool), Value::from_u64(32, 0));
+    }
+
+    #[test]
+    fn addresses_are_deterministic_disjoint_and_resolvable() {
+        let (a, ba) = space_with(50);
+        let (_, bb) = space_with(50);
+        assert_eq!(ba, bb, "same allocations, same addresses");
+        for w in ba.windows(2) {
+            assert!(w[1] >= w[0] + 64 + REDZONE, "objects keep a redzone between them");
+        }
+        let e = a.find(ba[3] + 10).unwrap();
+        assert_eq!(e.object.base, ba[3]);
+        assert!(a.find(ba[3] + 64).is_none(), "one past the end is in no object");
+        assert_eq!(a.find_below(ba[3] + 64).unwrap().object.base, ba[3]);
+    }
+
+    #[test]
+    fn freed_objects_stay_reserved() {
+        let (mut s, b) = space_with(2);
+        s.mark_freed(b[0]);
+        let e = s.find(b[0] + 1).unwrap();
+        assert!(e.freed);
+        assert!(!s.find(b[1]).unwrap().freed);
     }
 }

@@ -128,8 +128,12 @@ impl ObjectState {
     /// Writes a value of `8 * n` bits little-endian at a concrete offset.
     pub fn write(&mut self, pool: &mut ExprPool, off: usize, n: usize, v: &Value) {
         if let (Value::Concrete(b), None) = (v, self.flushed) {
-            let bytes = b.to_bytes_le();
-            self.concrete[off..off + n].copy_from_slice(&bytes[..n]);
+            if n <= 8 {
+                self.concrete[off..off + n].copy_from_slice(&b.to_u64().to_le_bytes()[..n]);
+            } else {
+                let bytes = b.to_bytes_le();
+                self.concrete[off..off + n].copy_from_slice(&bytes[..n]);
+            }
             if let Some(sym) = &mut self.symbolic {
                 sym[off..off + n].iter_mut().for_each(|s| *s = None);
             }
@@ -189,6 +193,22 @@ impl ObjectState {
         self.flushed = Some(arr);
     }
 
+    /// Does the object hold per-byte symbolic values (and is not flushed)?
+    pub fn has_symbolic_bytes(&self) -> bool {
+        self.flushed.is_none() && self.symbolic.as_ref().is_some_and(|s| s.iter().any(|b| b.is_some()))
+    }
+
+    /// Replaces symbolic bytes that are exactly one of `values`' keys by the value.
+    pub fn replace_symbolic_bytes(&mut self, values: &rustc_hash::FxHashMap<ExprId, u8>) {
+        let Some(sym) = &mut self.symbolic else { return };
+        for (off, b) in sym.iter_mut().enumerate() {
+            if let Some(v) = b.and_then(|e| values.get(&e)) {
+                self.concrete[off] = *v;
+                *b = None;
+            }
+        }
+    }
+
     /// Concrete bytes if the object holds no symbolic byte in `off..off + n`.
     pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<&[u8]> {
         if self.flushed.is_some() {
@@ -200,5 +220,44 @@ impl ObjectState {
             }
         }
         Some(&self.concrete[off..off + n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbolic_bytes_round_trip_and_flush_preserves_contents() {
+        let mut pool = ExprPool::new();
+        let arr = pool.new_array("x", 4);
+        let root = pool.array(arr);
+        let mut o = ObjectState::new(8);
+        o.write(&mut pool, 0, 4, &Value::from_u64(32, 0x11223344));
+        for i in 0..4u64 {
+            let idx = pool.const_u64(32, i);
+            let b = pool.select(root, idx);
+            o.write(&mut pool, 4 + i as usize, 1, &Value::Symbolic(b));
+        }
+        // Reading the four symbolic bytes back gives one 32-bit expression.
+        let v = o.read(&mut pool, 4, 4);
+        let Value::Symbolic(e) = v else { panic!("expected a symbolic read") };
+        let mut m = symtest_expr::Assignment::new();
+        m.set(arr, vec![0xaa, 0xbb, 0xcc, 0xdd]);
+        assert_eq!(pool.eval(e, &m).to_u64(), 0xddccbbaa);
+        // A symbolic-offset access flushes; concrete contents are preserved.
+        let i = pool.new_array("i", 4);
+        let ir = pool.array(i);
+        let z = pool.const_u64(32, 0);
+        let i0 = pool.select(ir, z);
+        let off = pool.zext(i0, 32);
+        let r = o.read_symbolic(&mut pool, "obj", off, 1);
+        let re = r.expr(&mut pool);
+        let mut m2 = m.clone();
+        m2.set(i, vec![2, 0, 0, 0]);
+        assert_eq!(pool.eval(re, &m2).to_u64(), 0x22);
+        m2.set(i, vec![5, 0, 0, 0]);
+        assert_eq!(pool.eval(re, &m2).to_u64(), 0xbb);
+        assert_eq!(o.read(&mut pool, 0, 4).expr(&mut pool), pool.const_u64(32, 0x11223344));
     }
 }

@@ -1,0 +1,172 @@
+//! Adding constraints to a path condition, with two of the optimizations of §3.3
+//! that live in the executor (each switchable through `Config::solver_layers`):
+//!
+//! - **constraint-set simplification**: a new constraint `x = c` (or a Boolean `b`,
+//!   `¬b`) is substituted into the earlier constraints, which are rewritten and
+//!   dropped when they become true; later constraints are rewritten with the known
+//!   equalities before they join;
+//! - **implied value concretization**: when `x = c` fixes input bytes, memory bytes
+//!   holding exactly those input bytes become the concrete values, so later reads
+//!   are constants.
+
+use crate::executor::Executor;
+use crate::state::State;
+use crate::value::Value;
+use rustc_hash::FxHashMap;
+use symtest_expr::{CmpOp, ExprId, ExprPool, Node};
+
+/// Rebuilds `e` with `map` applied to its subexpressions (memoised per call).
+pub fn substitute(pool: &mut ExprPool, e: ExprId, map: &FxHashMap<ExprId, ExprId>) -> ExprId {
+    let mut memo: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    subst(pool, e, map, &mut memo)
+}
+
+fn subst(pool: &mut ExprPool, e: ExprId, map: &FxHashMap<ExprId, ExprId>, memo: &mut FxHashMap<ExprId, ExprId>) -> ExprId {
+    if let Some(r) = map.get(&e) {
+        return *r;
+    }
+    if let Some(r) = memo.get(&e) {
+        return *r;
+    }
+    let node = pool.node(e).clone();
+    let mut s = |x: ExprId, pool: &mut ExprPool| subst(pool, x, map, memo);
+    let r = match node {
+        Node::Const(_) | Node::Array(_) => e,
+        Node::Store { array, index, value } => {
+            let (a, i, v) = (s(array, pool), s(index, pool), s(value, pool));
+            pool.store(a, i, v)
+        }
+        Node::Select { array, index } => {
+            let (a, i) = (s(array, pool), s(index, pool));
+            pool.select(a, i)
+        }
+        Node::Not(a) => {
+            let a = s(a, pool);
+            pool.not(a)
+        }
+        Node::Bin(op, a, b) => {
+            let (a, b) = (s(a, pool), s(b, pool));
+            pool.bin(op, a, b)
+        }
+        Node::Cmp(op, a, b) => {
+            let (a, b) = (s(a, pool), s(b, pool));
+            pool.cmp(op, a, b)
+        }
+        Node::Ite(c, t, f) => {
+            let (c, t, f) = (s(c, pool), s(t, pool), s(f, pool));
+            pool.ite(c, t, f)
+        }
+        Node::Concat(h, l) => {
+            let (h, l) = (s(h, pool), s(l, pool));
+            pool.concat(h, l)
+        }
+        Node::Extract { expr, lo, width } => {
+            let x = s(expr, pool);
+            pool.extract(x, lo, width)
+        }
+        Node::ZExt(a, w) => {
+            let a = s(a, pool);
+            pool.zext(a, w)
+        }
+        Node::SExt(a, w) => {
+            let a = s(a, pool);
+            pool.sext(a, w)
+        }
+    };
+    memo.insert(e, r);
+    r
+}
+
+/// The equality a constraint states, as (expression, constant), if any.
+fn equality(pool: &mut ExprPool, c: ExprId) -> Option<(ExprId, ExprId)> {
+    match pool.node(c).clone() {
+        Node::Cmp(CmpOp::Eq, a, b) if pool.is_constant(a) && !pool.is_constant(b) => Some((b, a)),
+        Node::Cmp(CmpOp::Eq, a, b) if pool.is_constant(b) && !pool.is_constant(a) => Some((a, b)),
+        Node::Not(x) => {
+            let f = pool.false_();
+            Some((x, f))
+        }
+        _ if pool.width(c) == 1 => {
+            let t = pool.true_();
+            Some((c, t))
+        }
+        _ => None,
+    }
+}
+
+/// The 8-bit input reads `e` is made of, with their bit offsets in `e`
+/// (`select(array, i)` bytes joined by concatenation).
+fn byte_pieces(pool: &ExprPool, e: ExprId, lo: u32, out: &mut Vec<(ExprId, u32)>) -> bool {
+    match pool.node(e) {
+        Node::Select { .. } => {
+            out.push((e, lo));
+            true
+        }
+        Node::Concat(h, l) => {
+            let lw = pool.width(*l);
+            let (h, l) = (*h, *l);
+            byte_pieces(pool, l, lo, out) && byte_pieces(pool, h, lo + lw, out)
+        }
+        _ => false,
+    }
+}
+
+impl Executor<'_> {
+    /// Adds `cond` (feasible on this path) to the path condition.
+    pub(crate) fn add_constraint(&mut self, st: &mut State, cond: &Value) {
+        let mut c = match cond {
+            Value::Concrete(_) => return,
+            Value::Symbolic(e) => *e,
+        };
+        if self.config.simplify_constraints && !st.equalities.is_empty() {
+            let map: FxHashMap<ExprId, ExprId> = st.equalities.iter().copied().collect();
+            c = substitute(&mut self.pool, c, &map);
+            if let Some(b) = self.pool.as_const(c) {
+                if b.is_true() {
+                    return;
+                }
+            }
+        }
+        if let Some(m) = &st.model {
+            if !self.pool.eval(c, m).is_true() {
+                st.model = None;
+            }
+        }
+        let eq = equality(&mut self.pool, c);
+        if let (true, Some((x, k))) = (self.config.simplify_constraints, eq) {
+            let map: FxHashMap<ExprId, ExprId> = std::iter::once((x, k)).collect();
+            let old = std::mem::take(&mut st.constraints);
+            for ci in old {
+                let r = substitute(&mut self.pool, ci, &map);
+                if self.pool.as_const(r).is_some_and(|b| b.is_true()) {
+                    continue;
+                }
+                st.constraints.push(r);
+            }
+            st.equalities.push((x, k));
+        }
+        st.constraints.push(c);
+        if let (true, Some((x, k))) = (self.config.implied_value_concretization, eq) {
+            self.concretize_implied(st, x, k);
+        }
+    }
+
+    /// Writes the values an equality fixes back to memory (§3.3).
+    fn concretize_implied(&mut self, st: &mut State, x: ExprId, k: ExprId) {
+        let Some(kv) = self.pool.as_const(k).cloned() else { return };
+        let mut pieces = Vec::new();
+        if !byte_pieces(&self.pool, x, 0, &mut pieces) {
+            return;
+        }
+        let values: FxHashMap<ExprId, u8> = pieces
+            .into_iter()
+            .map(|(sel, lo)| (sel, kv.extract(lo, 8).to_u64() as u8))
+            .collect();
+        let bases: Vec<u64> = st.memory.bases_with_symbolic_bytes();
+        for base in bases {
+            if let Some(c) = st.memory.contents_mut(base) {
+                c.replace_symbolic_bytes(&values);
+            }
+        }
+    }
+}
