@@ -27,7 +27,7 @@ fn not_bitcode_missing_file_and_absurd_options() {
     let bc = bc.to_str().unwrap();
     // No main.
     assert_clean_failure(&["exec", bc, "--output-dir", dir.join("o1").to_str().unwrap()], "entry function `main` not found");
-    assert_clean_failure(&["exec", bc, "--max-time", "-3"], "--max-time");
+    assert_clean_failure(&["exec", bc, "--max-time=-3"], "--max-time");
     assert_clean_failure(&["exec", bc, "--search", "sideways"], "unknown searcher `sideways`");
     assert_clean_failure(&["exec", bc, "--batch-instructions", "0"], "--batch-instructions");
     assert_clean_failure(&["exec", bc, "--max-instructions", "lots"], "invalid value");

@@ -70,7 +70,7 @@ fn instruction_budget_halts_and_keeps_unfinished_coverage() {
 fn memory_cap_drops_states_and_time_limit_stops() {
     let dir = scratch("memory");
     let bc = fixture(&dir, "spin.c");
-    let s = run(&bc, &dir.join("mem"), &["--max-memory", "1", "--max-instructions", "400000", "--search", "bfs"]);
+    let s = run(&bc, &dir.join("mem"), &["--max-memory", "1", "--max-instructions", "250000", "--search", "bfs"]);
     assert!(s["states_dropped"].as_u64().unwrap() > 0, "{s}");
     let t0 = std::time::Instant::now();
     let s = run(&bc, &dir.join("time"), &["--max-time", "2"]);

@@ -274,6 +274,7 @@ impl<'m> Executor<'m> {
             depth: 0,
             instructions: 0,
             last_new_cover: 0,
+            last_new_cover_global: 0,
             pending_cover: None,
             query_cost_us: 0,
             forks: 0,

@@ -172,15 +172,14 @@ impl Executor<'_> {
         }
         let mut ids: Vec<StateId> = self.states.keys().copied().collect();
         ids.sort_unstable();
-        let recent: Vec<StateId> = ids
-            .iter()
-            .copied()
-            .filter(|i| {
-                let s = &self.states[i];
-                s.instructions - s.last_new_cover < 10_000 && s.last_new_cover > 0
-            })
-            .collect();
-        let mut candidates: Vec<StateId> = ids.into_iter().filter(|i| !recent.contains(i)).collect();
+        // Spare states that covered new code in the last 100,000 instructions,
+        // unless every state did.
+        let now = self.stats.instructions;
+        let recent = |s: &State| s.last_new_cover > 0 && now - s.last_new_cover_global < 100_000;
+        let mut candidates: Vec<StateId> = ids.iter().copied().filter(|i| !recent(&self.states[i])).collect();
+        if candidates.is_empty() {
+            candidates = ids;
+        }
         let to_drop = (self.states.len() / 4).max(1).min(candidates.len());
         let mut dropped = Vec::new();
         for _ in 0..to_drop {

@@ -62,8 +62,10 @@ pub struct State {
     pub model: Option<Rc<Assignment>>,
     pub depth: u32,
     pub instructions: u64,
-    /// Instruction count when this state last covered new code.
+    /// Instruction count (of this state) when it last covered new code.
     pub last_new_cover: u64,
+    /// Run-wide instruction count when this state last covered new code.
+    pub last_new_cover_global: u64,
     pub pending_cover: Option<Rc<CoverNode>>,
     /// Accumulated solver time spent for this state (query-cost searcher).
     pub query_cost_us: u64,

@@ -70,6 +70,7 @@ impl Executor<'_> {
         if self.coverage.hit(module, func, pc) {
             self.note_new_coverage();
             st.last_new_cover = st.instructions;
+            st.last_new_cover_global = self.stats.instructions;
             st.pending_cover = Some(Rc::new(CoverNode {
                 inst: self.coverage.index(func, pc),
                 next: st.pending_cover.take(),

@@ -33,6 +33,8 @@ impl Executor<'_> {
             if self.coverage.hit(module, func, pc) {
                 self.note_new_coverage();
                 st.last_new_cover = st.instructions;
+            st.last_new_cover_global = self.stats.instructions;
+                st.last_new_cover_global = self.stats.instructions;
                 st.pending_cover = Some(std::rc::Rc::new(crate::state::CoverNode {
                     inst: self.coverage.index(func, pc),
                     next: st.pending_cover.take(),
@@ -107,6 +109,11 @@ impl Executor<'_> {
             if self.may_be_true(st, &cond)? {
                 feasible.push((blk, cond));
             }
+        }
+        if feasible.len() > 1 && !self.may_fork(st) {
+            // Fork limit reached: follow one feasible case at random.
+            let k = self.rng.below(feasible.len() as u64) as usize;
+            feasible = vec![feasible.swap_remove(k)];
         }
         let Some((last_blk, last_cond)) = feasible.pop() else {
             return Err(Stop::error(ErrorKind::Solver, "no switch case is feasible"));

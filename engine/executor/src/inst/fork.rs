@@ -31,7 +31,7 @@ impl Executor<'_> {
         child
     }
 
-    fn may_fork(&self, st: &State) -> bool {
+    pub(crate) fn may_fork(&self, st: &State) -> bool {
         let forks_ok = self.config.max_forks.is_none_or(|m| self.stats.forks < m);
         let depth_ok = self.config.max_depth.is_none_or(|m| st.depth < m);
         forks_ok && depth_ok
