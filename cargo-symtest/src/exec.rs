@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use symtest_executor::{Config, Event, EventSink, SearchKind, Stats, TestOutcome};
+use symtest_solver::{build_chain, LayerSet};
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
@@ -60,6 +61,11 @@ pub struct ExecArgs {
     /// Largest single allocation in bytes (larger requests return NULL).
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
     pub max_alloc_size: u64,
+    /// Query optimizations of the paper's §3.3 (comma-separated from
+    /// rewrite, simplify, ivc, independence, cex, cache; or `all`, `none`;
+    /// `all,-cex` removes one). Removing a layer changes speed, never answers.
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    pub solver_layers: String,
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -75,9 +81,13 @@ fn seconds(name: &str, v: f64) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(v))
 }
 
-fn config_of(a: &ExecArgs) -> Result<Config, String> {
+fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
+    let layers = LayerSet::parse(&a.solver_layers).map_err(|e| format!("--solver-layers: {e}"))?;
     let mut c = Config {
         entry: a.entry_point.clone(),
+        rewrite_expressions: layers.rewrite,
+        simplify_constraints: layers.simplify,
+        implied_value_concretization: layers.ivc,
         ..Config::default()
     };
     c.argv = std::iter::once(a.program.display().to_string())
@@ -127,7 +137,7 @@ fn config_of(a: &ExecArgs) -> Result<Config, String> {
     }
     c.max_sym_alloc_sizes = a.max_sym_alloc_sizes;
     c.max_alloc_size = a.max_alloc_size;
-    Ok(c)
+    Ok((c, layers))
 }
 
 struct Sink {
@@ -190,7 +200,7 @@ fn progress_line(s: &Stats) -> String {
 }
 
 pub fn run(a: ExecArgs) -> Result<u8> {
-    let config = match config_of(&a) {
+    let (config, layers) = match config_of(&a) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -204,8 +214,8 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    let solver = symtest_solver::BitwuzlaSolver::new().context("starting the Bitwuzla solver")?;
-    let solver = Box::new(symtest_solver::CachingSolver::new(solver));
+    let backend = symtest_solver::BitwuzlaSolver::new().context("starting the Bitwuzla solver")?;
+    let solver = build_chain(&layers, Box::new(backend));
     let out = OutputDir::create(a.output_dir.as_deref())?;
     let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = ProgressBar::new_spinner();

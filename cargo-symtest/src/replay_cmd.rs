@@ -74,6 +74,19 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
         eprintln!("error: no .ktest files found in {:?}", a.tests);
         return Ok(crate::EXIT_BAD_INPUT);
     }
+    let skippable = |t: &PathBuf| {
+        matches!(
+            recorded_outcome(t),
+            Some(Outcome::Error(ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver))
+        )
+    };
+    if tests.iter().all(skippable) {
+        for t in &tests {
+            println!("{}: skipped (engine-limit errors are not program behaviour)", t.display());
+        }
+        println!("0 passed, 0 failed");
+        return Ok(0);
+    }
     let tmp;
     let binary = match &a.binary {
         Some(b) => b.clone(),
@@ -89,11 +102,9 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
     let (mut ok, mut bad) = (0, 0);
     for t in &tests {
         let recorded = recorded_outcome(t);
-        if let Some(Outcome::Error(k)) = recorded {
-            if matches!(k, ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver) {
-                println!("{}: skipped ({k} errors are limits of the engine, not program behaviour)", t.display());
-                continue;
-            }
+        if skippable(t) {
+            println!("{}: skipped (engine-limit errors are not program behaviour)", t.display());
+            continue;
         }
         let (native, stderr) = replay::replay(&binary, t, timeout)?;
         let verdict = match recorded {

@@ -38,6 +38,19 @@ impl SolverHandle {
     pub fn backend_queries(&self) -> u64 {
         self.inner.stats().queries
     }
+
+    pub fn layer_stats(&self) -> Vec<crate::stats::LayerStat> {
+        self.inner
+            .layer_stats()
+            .into_iter()
+            .map(|l| crate::stats::LayerStat {
+                name: l.name.to_string(),
+                queries: l.queries,
+                answered: l.answered,
+                time_s: l.time.as_secs_f64(),
+            })
+            .collect()
+    }
 }
 
 impl Executor<'_> {

@@ -214,6 +214,7 @@ impl Executor<'_> {
         s.queries = self.solver.queries;
         s.solver_queries = self.solver.backend_queries();
         s.solver_time_s = self.solver.time.as_secs_f64();
+        s.solver_layers = self.solver.layer_stats();
         s.time_s = self.started.elapsed().as_secs_f64();
         s.covered_instructions = self.coverage.covered_instructions() as u64;
         s.total_instructions = self.coverage.total_instructions() as u64;

@@ -263,7 +263,7 @@ impl Executor<'_> {
             }
             Special::Free => {
                 let p = arg(0)?.clone();
-                self.free(st, &p)
+                self.free(st, ctx, &p)
             }
             Special::AssertFail => {
                 let text = self.read_name(st, args.first());
@@ -448,8 +448,11 @@ impl Executor<'_> {
         Ok(first)
     }
 
-    fn free(&mut self, st: &mut State, p: &Value) -> Exec<()> {
-        let addr = self.concretize(st, p, "pointer passed to free")?.to_u64();
+    fn free(&mut self, st: &mut State, ctx: &mut StepCtx, p: &Value) -> Exec<()> {
+        let addr = match p {
+            Value::Concrete(b) => b.to_u64(),
+            Value::Symbolic(_) => self.resolve_freed_pointer(st, ctx, p)?,
+        };
         if addr == 0 {
             return Ok(());
         }
@@ -480,6 +483,37 @@ impl Executor<'_> {
         }
         st.memory.mark_freed(obj.base);
         Ok(())
+    }
+
+    /// A symbolic pointer given to `free`: NULL (a no-op, forked off when possible)
+    /// or exactly the start of the object an example address lies in; anything else
+    /// is an invalid free, forked off as an error.
+    fn resolve_freed_pointer(&mut self, st: &mut State, ctx: &mut StepCtx, p: &Value) -> Exec<u64> {
+        let null = self.eq_value(p, &Value::from_u64(64, 0));
+        if self.may_be_true(st, &null)? {
+            let not_null = Ops::not(&mut self.pool, &null);
+            if !self.may_be_true(st, &not_null)? {
+                return Ok(0);
+            }
+            let mut child = self.fork_state(st);
+            self.add_constraint(&mut child, &null);
+            ctx.added.push(child);
+            self.add_constraint(st, &not_null);
+        }
+        let example = self.get_value(st, p)?.to_u64();
+        let (base, inside) = match st.memory.find_below(example) {
+            Some(e) => (e.object.base, e.object.contains(example)),
+            None => (example, false),
+        };
+        let at_base = self.eq_value(p, &Value::from_u64(64, base));
+        let bad = Ops::not(&mut self.pool, &at_base);
+        let msg = if inside {
+            "free of an interior pointer"
+        } else {
+            "free of an invalid pointer"
+        };
+        self.check_error(st, ctx, &bad, ErrorKind::Free, msg)?;
+        Ok(base)
     }
 
     fn realloc(&mut self, st: &mut State, ctx: &mut StepCtx, p: &Value, size: &Value) -> Exec<Value> {

@@ -2,6 +2,15 @@
 
 use serde::Serialize;
 
+/// Per solver-chain layer: queries entering it, answered by it, time in it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LayerStat {
+    pub name: String,
+    pub queries: u64,
+    pub answered: u64,
+    pub time_s: f64,
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
     pub instructions: u64,
@@ -28,4 +37,6 @@ pub struct Stats {
     pub last_new_line_s: f64,
     /// Seconds into the run when the first bug was found (0 if none).
     pub first_bug_s: f64,
+    /// The solver chain, outermost layer first.
+    pub solver_layers: Vec<LayerStat>,
 }

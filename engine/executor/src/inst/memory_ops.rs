@@ -303,25 +303,34 @@ impl Executor<'_> {
                 }
             }
         }
-        // By examples.
+        // By examples: an address the solver picks, the object holding it, exclude
+        // that object, repeat. Once an example lands outside every object, later
+        // examples are asked to land inside one, so every target is still found.
         let mut excluded: Vec<ExprId> = Vec::new();
         let mut targets = Vec::new();
+        let mut inside_any: Option<ExprId> = None;
+        let mut outside_msg: Option<String> = None;
         loop {
-            let Some(model) = self.solve(st, &excluded)? else {
-                return Ok((targets, None));
-            };
+            let mut query = excluded.clone();
+            query.extend(inside_any);
+            let Some(model) = self.solve(st, &query)? else { break };
             let addr = self.pool.eval(e, &model).to_u64();
-            let rest = self.conjunction(&excluded);
             let entry = if addr < NULL_PAGE { None } else { st.memory.find(addr) };
             let Some(entry) = entry.filter(|en| !en.freed) else {
-                let msg = if addr < NULL_PAGE {
-                    "null pointer dereference".to_string()
-                } else if st.memory.find(addr).is_some() {
-                    "use after free (through a symbolic pointer)".to_string()
-                } else {
-                    format!("invalid pointer: may point outside every object (e.g. 0x{addr:x})")
-                };
-                return Ok((targets, Some(PtrError { cond: rest, message: msg, prefer: None })));
+                if outside_msg.is_none() {
+                    outside_msg = Some(if addr < NULL_PAGE {
+                        "null pointer dereference".to_string()
+                    } else if st.memory.find(addr).is_some() {
+                        "use after free (through a symbolic pointer)".to_string()
+                    } else {
+                        format!("invalid pointer: may point outside every object (e.g. 0x{addr:x})")
+                    });
+                }
+                if inside_any.is_some() {
+                    break; // cannot happen: the model satisfies `inside_any`
+                }
+                inside_any = Some(self.inside_some_object(st, ptr));
+                continue;
             };
             let obj = entry.object.clone();
             let inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
@@ -344,6 +353,26 @@ impl Executor<'_> {
                 return Ok((targets, None));
             }
         }
+        // Whatever no target covers is an invalid access, if it can happen.
+        let rest = self.conjunction(&excluded);
+        if !targets.is_empty() && !self.may_be_true(st, &rest)? {
+            return Ok((targets, None));
+        }
+        let message = outside_msg.unwrap_or_else(|| format!("invalid pointer: {bytes}-byte access out of bounds"));
+        Ok((targets, Some(PtrError { cond: rest, message, prefer: None })))
+    }
+
+    /// `ptr` lies inside some live object (a disjunction over the address space).
+    fn inside_some_object(&mut self, st: &State, ptr: &Value) -> ExprId {
+        let ranges: Vec<(u64, u64)> = st.memory.live_ranges();
+        let mut acc = self.pool.false_();
+        for (base, size) in ranges {
+            let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
+            let inside = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ult, &off, &Value::from_u64(64, size));
+            let ie = inside.expr(&mut self.pool);
+            acc = self.pool.bool_or(acc, ie);
+        }
+        acc
     }
 
     fn conjunction(&mut self, conds: &[ExprId]) -> Value {

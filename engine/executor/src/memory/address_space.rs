@@ -124,6 +124,15 @@ impl AddressSpace {
         }
     }
 
+    /// (base, size) of every live, non-empty object.
+    pub fn live_ranges(&self) -> Vec<(u64, u64)> {
+        self.objects
+            .values()
+            .filter(|e| !e.freed && e.object.size > 0)
+            .map(|e| (e.object.base, e.object.size))
+            .collect()
+    }
+
     /// Bases of the objects holding symbolic bytes (not flushed to arrays).
     pub fn bases_with_symbolic_bytes(&self) -> Vec<u64> {
         self.objects
