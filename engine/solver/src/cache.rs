@@ -1,9 +1,14 @@
 //! A query-result cache in front of another solver.
 
-use crate::{SatResult, Solver, SolverError, SolverStats};
+use crate::{LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats};
 use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, ExprId, ExprPool};
+
+/// Default bound on cached answers; past it the oldest are evicted.
+pub const CACHE_MAX_ENTRIES: usize = 100_000;
 
 /// Cache key: the sorted, deduplicated assertion ids and requested arrays.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -16,22 +21,33 @@ struct QueryKey {
 /// solver. `Sat` and `Unsat` answers are cached, `Unknown` ones are not (a
 /// retry may succeed, e.g. with a longer timeout). The cache belongs to one
 /// [`ExprPool`] (by [`ExprPool::uid`]) and is cleared when another pool is
-/// queried.
+/// queried. At most [`CACHE_MAX_ENTRIES`] answers are kept (oldest
+/// evicted first).
 pub struct CachingSolver<S: Solver> {
     inner: S,
-    cache: FxHashMap<QueryKey, SatResult>,
+    cache: FxHashMap<Arc<QueryKey>, SatResult>,
+    /// Keys in insertion order, for eviction.
+    order: VecDeque<Arc<QueryKey>>,
+    max_entries: usize,
     pool_uid: u64,
-    stats: SolverStats,
+    counters: LayerCounters,
 }
 
 impl<S: Solver> CachingSolver<S> {
     /// Wraps `inner`.
     pub fn new(inner: S) -> Self {
+        Self::with_capacity(inner, CACHE_MAX_ENTRIES)
+    }
+
+    /// Wraps `inner`, keeping at most `max_entries` answers.
+    pub fn with_capacity(inner: S, max_entries: usize) -> Self {
         CachingSolver {
             inner,
             cache: FxHashMap::default(),
+            order: VecDeque::new(),
+            max_entries,
             pool_uid: 0,
-            stats: SolverStats::default(),
+            counters: LayerCounters::default(),
         }
     }
 
@@ -58,6 +74,7 @@ impl<S: Solver> CachingSolver<S> {
     /// Forgets all cached answers.
     pub fn clear_cache(&mut self) {
         self.cache.clear();
+        self.order.clear();
     }
 }
 
@@ -69,8 +86,40 @@ impl<S: Solver> Solver for CachingSolver<S> {
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
+        self.counters.queries += 1;
+        let res = self.check_inner(pool, assertions, arrays);
+        self.counters.time += start.elapsed();
+        res
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.inner.set_timeout(timeout);
+    }
+
+    /// The inner solver's counters, with this cache's hits added to
+    /// `cache_hits`.
+    fn stats(&self) -> SolverStats {
+        let mut s = self.inner.stats();
+        s.cache_hits += self.counters.answered;
+        s
+    }
+
+    fn layer_stats(&self) -> Vec<LayerStats> {
+        let mut v = vec![self.counters.to_stats("cache")];
+        v.extend(self.inner.layer_stats());
+        v
+    }
+}
+
+impl<S: Solver> CachingSolver<S> {
+    fn check_inner(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+    ) -> Result<SatResult, SolverError> {
         if pool.uid() != self.pool_uid {
-            self.cache.clear();
+            self.clear_cache();
             self.pool_uid = pool.uid();
         }
         let mut a = assertions.to_vec();
@@ -84,26 +133,21 @@ impl<S: Solver> Solver for CachingSolver<S> {
             arrays: arrs.into(),
         };
         if let Some(hit) = self.cache.get(&key) {
-            let hit = hit.clone();
-            self.stats.cache_hits += 1;
-            self.stats.record(&hit, start.elapsed());
-            return Ok(hit);
+            self.counters.answered += 1;
+            return Ok(hit.clone());
         }
         let res = self.inner.check(pool, &key.assertions, &key.arrays)?;
         if !matches!(res, SatResult::Unknown(_)) {
+            let key = Arc::new(key);
+            self.order.push_back(key.clone());
             self.cache.insert(key, res.clone());
+            while self.cache.len() > self.max_entries {
+                let Some(old) = self.order.pop_front() else {
+                    break;
+                };
+                self.cache.remove(&old);
+            }
         }
-        self.stats.record(&res, start.elapsed());
         Ok(res)
-    }
-
-    fn set_timeout(&mut self, timeout: Option<Duration>) {
-        self.inner.set_timeout(timeout);
-    }
-
-    /// Counts every query (hits included); `time` includes the inner
-    /// solver's time.
-    fn stats(&self) -> SolverStats {
-        self.stats.clone()
     }
 }

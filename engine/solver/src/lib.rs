@@ -4,8 +4,15 @@
 //!   and if so give me the bytes of these arrays".
 //! * [`BitwuzlaSolver`]: the Bitwuzla backend (the only code that touches
 //!   the C API; see its module docs for the translation and lifetime rules).
-//! * [`CachingSolver`]: a decorator that answers repeated queries from a
-//!   result cache.
+//! * The query optimization chain (paper §3.3), each layer a decorator
+//!   implementing [`Solver`] that can be left out without changing any
+//!   answer, only speed:
+//!   [`IndependentSolver`] (constraint independence) →
+//!   [`CexCachingSolver`] (counter-example cache over a UBTree) →
+//!   [`CachingSolver`] (query-result cache) → [`BitwuzlaSolver`].
+//!   [`build_chain`] assembles it from a [`LayerSet`].
+//! * Statistics: [`Solver::stats`] describes what reached the backend;
+//!   [`Solver::layer_stats`] gives per-layer counters, outermost first.
 
 use std::time::Duration;
 use symtest_bitwuzla_link as _;
@@ -13,13 +20,25 @@ use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 mod bitwuzla;
 mod cache;
+mod cex_cache;
+mod chain;
+#[cfg(test)]
+mod chain_tests;
 mod error;
+mod independence;
 #[cfg(test)]
 mod tests;
+mod ubtree;
 
 pub use bitwuzla::{BitwuzlaMode, BitwuzlaSolver, MEMO_LIMIT, RECYCLE_QUERIES};
-pub use cache::CachingSolver;
+pub use cache::{CachingSolver, CACHE_MAX_ENTRIES};
+pub use cex_cache::{
+    CexCachingSolver, CexStats, CEX_MAX_ENTRIES, CEX_MAX_KEY_ELEMS, CEX_MAX_SUBSET_TRIES,
+    CEX_RECENT,
+};
+pub use chain::{build_chain, LayerSet, LayerSetError};
 pub use error::SolverError;
+pub use independence::{IndependenceStats, IndependentSolver};
 
 /// Answer to a satisfiability query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +101,77 @@ impl SolverStats {
     }
 }
 
+/// Counters of one layer of a solver chain (see [`Solver::layer_stats`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayerStats {
+    /// Layer name: `"independence"`, `"cex"`, `"cache"`, `"bitwuzla"`, ...
+    pub name: &'static str,
+    /// Queries that entered the layer.
+    pub queries: u64,
+    /// Queries the layer answered itself, without asking the layer below
+    /// (for a backend: its Sat and Unsat answers, i.e. all but Unknown).
+    pub answered: u64,
+    /// Wall-clock time spent in the layer, including the layers below.
+    pub time: Duration,
+}
+
+/// Counters every decorator keeps for its [`LayerStats`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LayerCounters {
+    pub(crate) queries: u64,
+    pub(crate) answered: u64,
+    pub(crate) time: Duration,
+}
+
+impl LayerCounters {
+    pub(crate) fn to_stats(&self, name: &'static str) -> LayerStats {
+        LayerStats {
+            name,
+            queries: self.queries,
+            answered: self.answered,
+            time: self.time,
+        }
+    }
+}
+
+/// Checks that every assertion is a width-1 expression of `pool` and
+/// every requested array is registered; the errors match the backend's.
+pub(crate) fn validate(
+    pool: &ExprPool,
+    assertions: &[ExprId],
+    arrays: &[ArrayId],
+) -> Result<(), SolverError> {
+    if let Some(a) = arrays.iter().find(|a| a.index() >= pool.arrays().len()) {
+        return Err(SolverError::UnknownArray(a.index()));
+    }
+    for &e in assertions {
+        if e.index() >= pool.len() {
+            return Err(SolverError::Malformed {
+                id: e,
+                reason: "not in this pool".into(),
+            });
+        }
+        let width = pool.width(e);
+        if width != 1 {
+            return Err(SolverError::NotBoolean { id: e, width });
+        }
+    }
+    Ok(())
+}
+
+/// The model for `arrays` read off `src`: every array gets exactly its
+/// `size` bytes, bytes `src` lacks are 0 (as [`ExprPool::eval`] reads them).
+pub(crate) fn project(pool: &ExprPool, src: &Assignment, arrays: &[ArrayId]) -> Assignment {
+    let mut out = Assignment::new();
+    for &a in arrays {
+        let size = pool.array_info(a).size as usize;
+        let mut bytes = src.bytes(a).to_vec();
+        bytes.resize(size, 0);
+        out.set(a, bytes);
+    }
+    out
+}
+
 /// A decision procedure for conjunctions of width-1 expressions.
 pub trait Solver {
     /// Is the conjunction of `assertions` (width-1 exprs) satisfiable? On
@@ -97,8 +187,23 @@ pub trait Solver {
     /// Per-query time limit; `None` for no limit.
     fn set_timeout(&mut self, timeout: Option<Duration>);
 
-    /// Counters so far.
+    /// Counters so far. For a decorator chain these describe the queries
+    /// that reached the backend (`queries`, `sat`, `unsat`, `unknown`,
+    /// `time`), with `cache_hits` summed over the caching layers.
     fn stats(&self) -> SolverStats;
+
+    /// Per-layer counters, outermost layer first; a decorator puts its own
+    /// entry in front of its inner solver's list. The default describes a
+    /// backend from [`Solver::stats`].
+    fn layer_stats(&self) -> Vec<LayerStats> {
+        let s = self.stats();
+        vec![LayerStats {
+            name: "backend",
+            queries: s.queries,
+            answered: s.sat + s.unsat,
+            time: s.time,
+        }]
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -117,5 +222,9 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
 
     fn stats(&self) -> SolverStats {
         (**self).stats()
+    }
+
+    fn layer_stats(&self) -> Vec<LayerStats> {
+        (**self).layer_stats()
     }
 }

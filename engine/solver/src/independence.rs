@@ -1,0 +1,250 @@
+//! Constraint independence (paper §3.3, from EXE).
+//!
+//! The assertions are split into groups that share no arrays, transitively
+//! (union-find over the arrays each assertion reads,
+//! [`ExprPool::arrays_in_slice`]); each group is posed to the inner solver
+//! as its own query, with the arrays the group reads, so a group that
+//! recurs unchanged (typically the parts of a path condition a new branch
+//! does not touch) is answered by the caches below. The query is Unsat if
+//! any group is Unsat; otherwise the groups' models (over disjoint arrays)
+//! are combined, and requested arrays no assertion reads get zero bytes.
+//!
+//! * Constant `true` assertions are dropped, a constant `false` one makes
+//!   the query Unsat; a non-constant assertion that reads no array (only
+//!   possible in an unsimplified pool) is decided by [`ExprPool::eval`].
+//! * Groups are solved in order of their latest assertion, latest first:
+//!   the executor appends the new branch condition last, so the group
+//!   most likely to be Unsat is tried first and an Unsat answer skips the
+//!   rest.
+//! * An `Unknown` group answer makes the query `Unknown`, unless another
+//!   group is Unsat (then the query is Unsat).
+//! * The time limit applies per group query, so one query can take up to
+//!   (number of groups) × limit.
+//!
+//! Cost: `O(total arrays read by the assertions)` hash/union-find steps.
+
+use crate::{
+    project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
+};
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool};
+
+/// What the independence layer did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IndependenceStats {
+    /// Group queries posed to the inner solver.
+    pub group_queries: u64,
+    /// Queries that split into two or more groups.
+    pub split_queries: u64,
+    /// Largest number of groups of one query.
+    pub max_groups: u64,
+    /// Assertions dropped as constant or array-free.
+    pub dropped: u64,
+}
+
+/// Splits queries into independent groups (see the module docs).
+pub struct IndependentSolver<S: Solver> {
+    inner: S,
+    counters: LayerCounters,
+    stats: IndependenceStats,
+}
+
+struct Group {
+    assertions: Vec<ExprId>,
+    arrays: Vec<ArrayId>,
+    /// Largest position in the query of one of its assertions.
+    last: usize,
+    model: Option<Assignment>,
+}
+
+fn find(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        let p = parent[x as usize];
+        parent[x as usize] = parent[p as usize];
+        x = p;
+    }
+    x
+}
+
+impl<S: Solver> IndependentSolver<S> {
+    /// Wraps `inner`.
+    pub fn new(inner: S) -> Self {
+        IndependentSolver {
+            inner,
+            counters: LayerCounters::default(),
+            stats: IndependenceStats::default(),
+        }
+    }
+
+    /// The wrapped solver.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The wrapped solver, mutably.
+    pub fn inner_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner solver.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+
+    /// What the layer did so far.
+    pub fn independence_stats(&self) -> IndependenceStats {
+        self.stats.clone()
+    }
+
+    fn check_inner(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+    ) -> Result<SatResult, SolverError> {
+        validate(pool, assertions, arrays)?;
+        // (assertion, position), constants and array-free ones decided.
+        let mut live: Vec<(ExprId, usize)> = Vec::with_capacity(assertions.len());
+        let empty = Assignment::new();
+        for (pos, &e) in assertions.iter().enumerate() {
+            let holds = match pool.as_const(e) {
+                Some(b) => Some(b.is_true()),
+                None if pool.arrays_in_slice(e).is_empty() => Some(pool.eval_bool(e, &empty)),
+                None => None,
+            };
+            match holds {
+                Some(true) => self.stats.dropped += 1,
+                Some(false) => {
+                    self.counters.answered += 1;
+                    return Ok(SatResult::Unsat);
+                }
+                None => live.push((e, pos)),
+            }
+        }
+        if live.is_empty() {
+            self.counters.answered += 1;
+            return Ok(SatResult::Sat(project(pool, &empty, arrays)));
+        }
+        // Union-find over the arrays read, numbered locally.
+        let mut local: FxHashMap<ArrayId, u32> = FxHashMap::default();
+        let mut order: Vec<ArrayId> = Vec::new();
+        let mut parent: Vec<u32> = Vec::new();
+        for &(e, _) in &live {
+            let mut first: Option<u32> = None;
+            for &a in pool.arrays_in_slice(e) {
+                let i = *local.entry(a).or_insert_with(|| {
+                    order.push(a);
+                    parent.push(parent.len() as u32);
+                    (parent.len() - 1) as u32
+                });
+                match first {
+                    None => first = Some(i),
+                    Some(f) => {
+                        let (rf, ri) = (find(&mut parent, f), find(&mut parent, i));
+                        if rf != ri {
+                            parent[ri as usize] = rf;
+                        }
+                    }
+                }
+            }
+        }
+        // Groups by root.
+        let mut group_of_root: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut groups: Vec<Group> = Vec::new();
+        for (i, &a) in order.iter().enumerate() {
+            let r = find(&mut parent, i as u32);
+            let g = *group_of_root.entry(r).or_insert_with(|| {
+                groups.push(Group {
+                    assertions: Vec::new(),
+                    arrays: Vec::new(),
+                    last: 0,
+                    model: None,
+                });
+                groups.len() - 1
+            });
+            groups[g].arrays.push(a);
+        }
+        for &(e, pos) in &live {
+            let a0 = pool.arrays_in_slice(e)[0];
+            let r = find(&mut parent, local[&a0]);
+            let g = &mut groups[group_of_root[&r]];
+            g.assertions.push(e);
+            g.last = g.last.max(pos);
+        }
+        for g in &mut groups {
+            g.assertions.sort_unstable();
+            g.assertions.dedup();
+            g.arrays.sort_unstable();
+        }
+        let n = groups.len() as u64;
+        if n > 1 {
+            self.stats.split_queries += 1;
+        }
+        self.stats.max_groups = self.stats.max_groups.max(n);
+        let mut idx: Vec<usize> = (0..groups.len()).collect();
+        idx.sort_by_key(|&g| std::cmp::Reverse(groups[g].last));
+        let mut unknown: Option<String> = None;
+        for g in idx {
+            self.stats.group_queries += 1;
+            let grp = &mut groups[g];
+            match self.inner.check(pool, &grp.assertions, &grp.arrays)? {
+                SatResult::Sat(m) => grp.model = Some(m),
+                SatResult::Unsat => return Ok(SatResult::Unsat),
+                SatResult::Unknown(why) => {
+                    unknown.get_or_insert(why);
+                }
+            }
+        }
+        if let Some(why) = unknown {
+            return Ok(SatResult::Unknown(why));
+        }
+        // Combine: each requested array from its group's model, or zeros.
+        let mut model = Assignment::new();
+        for &a in arrays {
+            let size = pool.array_info(a).size as usize;
+            let mut bytes = match local.get(&a) {
+                Some(&i) => {
+                    let r = find(&mut parent, i);
+                    let g = &groups[group_of_root[&r]];
+                    g.model.as_ref().map_or(&[][..], |m| m.bytes(a)).to_vec()
+                }
+                None => Vec::new(),
+            };
+            bytes.resize(size, 0);
+            model.set(a, bytes);
+        }
+        Ok(SatResult::Sat(model))
+    }
+}
+
+impl<S: Solver> Solver for IndependentSolver<S> {
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+    ) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        self.counters.queries += 1;
+        let res = self.check_inner(pool, assertions, arrays);
+        self.counters.time += start.elapsed();
+        res
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.inner.set_timeout(timeout);
+    }
+
+    /// The inner solver's counters (this layer answers nothing from a
+    /// cache).
+    fn stats(&self) -> SolverStats {
+        self.inner.stats()
+    }
+
+    fn layer_stats(&self) -> Vec<LayerStats> {
+        let mut v = vec![self.counters.to_stats("independence")];
+        v.extend(self.inner.layer_stats());
+        v
+    }
+}
