@@ -76,7 +76,9 @@ pub struct ExecArgs {
 
 fn seconds(name: &str, v: f64) -> Result<Duration, String> {
     if !v.is_finite() || !(0.0..=1e9).contains(&v) {
-        return Err(format!("--{name} must be a number of seconds between 0 and 1e9 (got {v})"));
+        return Err(format!(
+            "--{name} must be a number of seconds between 0 and 1e9 (got {v})"
+        ));
     }
     Ok(Duration::from_secs_f64(v))
 }
@@ -118,7 +120,10 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
             .iter()
             .map(|s| {
                 SearchKind::parse(s).ok_or_else(|| {
-                    format!("unknown searcher `{s}` (choose from: {})", SearchKind::NAMES.join(", "))
+                    format!(
+                        "unknown searcher `{s}` (choose from: {})",
+                        SearchKind::NAMES.join(", ")
+                    )
                 })
             })
             .collect::<Result<_, _>>()?;
@@ -167,7 +172,10 @@ impl EventSink for Sink {
                             self.errors += 1;
                         }
                         if !self.quiet {
-                            self.say(&format!("symtest: ERROR: {}:{}: {} ({name})", r.file, r.line, r.message));
+                            self.say(&format!(
+                                "symtest: ERROR: {}:{}: {} ({name})",
+                                r.file, r.line, r.message
+                            ));
                         }
                     }
                 }
@@ -195,7 +203,14 @@ impl EventSink for Sink {
 fn progress_line(s: &Stats) -> String {
     format!(
         "{:.0}s  {} instr  {} states  {} paths  {} tests  {} errors  lines {}/{}",
-        s.time_s, s.instructions, s.states, s.paths_completed, s.tests, s.errors, s.covered_lines, s.total_lines
+        s.time_s,
+        s.instructions,
+        s.states,
+        s.paths_completed,
+        s.tests,
+        s.errors,
+        s.covered_lines,
+        s.total_lines
     )
 }
 

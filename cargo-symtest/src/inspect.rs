@@ -19,12 +19,14 @@ pub fn run(a: InspectArgs) -> Result<u8> {
         }
     };
     let summaries = module.summaries();
-    println!("{}: {} defined functions, {} declarations, {} globals, {} instructions",
+    println!(
+        "{}: {} defined functions, {} declarations, {} globals, {} instructions",
         a.program.display(),
         summaries.len(),
         module.functions.len() - summaries.len(),
         module.globals.len(),
-        module.instruction_count());
+        module.instruction_count()
+    );
     println!("{:<40} {:>8} {:>12}", "function", "blocks", "instructions");
     for s in summaries {
         println!("{:<40} {:>8} {:>12}", s.name, s.blocks, s.instructions);

@@ -51,14 +51,17 @@ impl OutputDir {
             }
             None => {
                 let root = PathBuf::from("symtest-out");
-                std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
+                std::fs::create_dir_all(&root)
+                    .with_context(|| format!("creating {}", root.display()))?;
                 let mut n = 0;
                 let dir = loop {
                     let d = root.join(format!("exec-{n}"));
                     match std::fs::create_dir(&d) {
                         Ok(()) => break d,
                         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
-                        Err(e) => return Err(e).with_context(|| format!("creating {}", d.display())),
+                        Err(e) => {
+                            return Err(e).with_context(|| format!("creating {}", d.display()))
+                        }
                     }
                 };
                 let link = root.join("exec-last");
@@ -79,7 +82,9 @@ impl OutputDir {
             .write_to(&ktest_path)
             .with_context(|| format!("writing {}", ktest_path.display()))?;
         if let TestOutcome::Error(report) = &t.outcome {
-            let err = self.dir.join(format!("{name}.{}.err", report.kind.suffix()));
+            let err = self
+                .dir
+                .join(format!("{name}.{}.err", report.kind.suffix()));
             write_atomic(&err, report.render().as_bytes())?;
         }
         let json = TestJson {

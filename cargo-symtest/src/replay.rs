@@ -381,7 +381,10 @@ pub fn classify(status: ExitStatus, stderr: &str) -> Outcome {
         return Outcome::Error(classify_asan(report, stderr));
     }
     if let Some(i) = stderr.find("runtime error: ") {
-        let message = stderr[i + "runtime error: ".len()..].lines().next().unwrap_or("");
+        let message = stderr[i + "runtime error: ".len()..]
+            .lines()
+            .next()
+            .unwrap_or("");
         return Outcome::Error(classify_ubsan(message));
     }
     let signal = status.signal();
@@ -448,7 +451,10 @@ mod tests {
     #[test]
     fn classify_plain_statuses() {
         assert_eq!(classify(exited(0), ""), Outcome::Exit(0));
-        assert_eq!(classify(exited(125), "symtest-replay: assumption failed\n"), Outcome::Exit(125));
+        assert_eq!(
+            classify(exited(125), "symtest-replay: assumption failed\n"),
+            Outcome::Exit(125)
+        );
         assert_eq!(classify(signalled(6), ""), Outcome::Error(ErrorKind::Abort));
         assert_eq!(classify(signalled(8), ""), Outcome::Error(ErrorKind::Div));
         assert_eq!(classify(signalled(11), ""), Outcome::Error(ErrorKind::Ptr));
@@ -610,7 +616,9 @@ int main(void) {
         for &(k, want) in expected {
             let (got, stderr) = run_case(k, Duration::from_secs(60));
             if got != want {
-                failures.push(format!("case {k}: expected {want}, got {got}; stderr:\n{stderr}"));
+                failures.push(format!(
+                    "case {k}: expected {want}, got {got}; stderr:\n{stderr}"
+                ));
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -624,9 +632,15 @@ int main(void) {
             "{stderr}"
         );
         let (_, stderr) = run_case(25, Duration::from_secs(60));
-        assert!(stderr.contains("symtest-replay: assumption failed"), "{stderr}");
+        assert!(
+            stderr.contains("symtest-replay: assumption failed"),
+            "{stderr}"
+        );
         let (_, stderr) = run_case(29, Duration::from_secs(60));
-        assert!(stderr.contains("has 0 bytes") || stderr.contains("out of inputs"), "{stderr}");
+        assert!(
+            stderr.contains("has 0 bytes") || stderr.contains("out of inputs"),
+            "{stderr}"
+        );
     }
 
     #[test]
@@ -640,8 +654,12 @@ int main(void) {
     #[test]
     fn missing_ktest_is_a_mismatch() {
         let bin = program();
-        let (got, stderr) =
-            replay(bin, &bin.with_file_name("does-not-exist.ktest"), Duration::from_secs(60)).unwrap();
+        let (got, stderr) = replay(
+            bin,
+            &bin.with_file_name("does-not-exist.ktest"),
+            Duration::from_secs(60),
+        )
+        .unwrap();
         assert_eq!(got, Outcome::Exit(REPLAY_MISMATCH_EXIT));
         assert!(stderr.contains("cannot open test file"), "{stderr}");
     }

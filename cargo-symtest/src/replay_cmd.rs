@@ -10,7 +10,11 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// C sources of the harness to build natively (with the replay runtime).
-    #[arg(long = "source", value_name = "FILE.c", required_unless_present = "binary")]
+    #[arg(
+        long = "source",
+        value_name = "FILE.c",
+        required_unless_present = "binary"
+    )]
     pub sources: Vec<PathBuf>,
     /// Include directories for the native build.
     #[arg(short = 'I', value_name = "DIR")]
@@ -77,12 +81,17 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
     let skippable = |t: &PathBuf| {
         matches!(
             recorded_outcome(t),
-            Some(Outcome::Error(ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver))
+            Some(Outcome::Error(
+                ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver
+            ))
         )
     };
     if tests.iter().all(skippable) {
         for t in &tests {
-            println!("{}: skipped (engine-limit errors are not program behaviour)", t.display());
+            println!(
+                "{}: skipped (engine-limit errors are not program behaviour)",
+                t.display()
+            );
         }
         println!("0 passed, 0 failed");
         return Ok(0);
@@ -103,7 +112,10 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
     for t in &tests {
         let recorded = recorded_outcome(t);
         if skippable(t) {
-            println!("{}: skipped (engine-limit errors are not program behaviour)", t.display());
+            println!(
+                "{}: skipped (engine-limit errors are not program behaviour)",
+                t.display()
+            );
             continue;
         }
         let (native, stderr) = replay::replay(&binary, t, timeout)?;

@@ -10,7 +10,9 @@ use std::process::Command;
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),
-        Some(other) => Err(util::UsageError(format!("unknown benchmark `{other}` (available: engine)")).into()),
+        Some(other) => {
+            Err(util::UsageError(format!("unknown benchmark `{other}` (available: engine)")).into())
+        }
         None => Err(util::UsageError("usage: cargo xtask bench engine".into()).into()),
     }
 }
@@ -37,7 +39,14 @@ fn compile(src: &Path, out: &Path) -> Result<()> {
     let root = paths::workspace_root();
     util::run(
         Command::new("clang-19")
-            .args(["-emit-llvm", "-c", "-g", "-O0", "-Xclang", "-disable-O0-optnone"])
+            .args([
+                "-emit-llvm",
+                "-c",
+                "-g",
+                "-O0",
+                "-Xclang",
+                "-disable-O0-optnone",
+            ])
             .args(["-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero"])
             .arg("-I")
             .arg(root.join("libc-models").join("include"))
@@ -95,7 +104,12 @@ fn engine() -> Result<()> {
 
     let bc = work.join("fork_heavy.bc");
     compile(&src.join("fork_heavy.c"), &bc)?;
-    let s = exec(&bin, &bc, &work.join("fork_heavy"), &["--search", "bfs", "--max-memory", "16384"])?;
+    let s = exec(
+        &bin,
+        &bc,
+        &work.join("fork_heavy"),
+        &["--search", "bfs", "--max-memory", "16384"],
+    )?;
     let forks = f(&s, "forks").max(1.0);
     let engine_time = (f(&s, "time_s") - f(&s, "solver_time_s")).max(0.0);
     let peak = f(&s, "states_peak").max(1.0);
@@ -136,7 +150,10 @@ fn engine() -> Result<()> {
         println!("| {r} |");
     }
     let out = work.join("engine.json");
-    std::fs::write(&out, serde_json::to_string_pretty(&serde_json::Value::Object(json))?)?;
+    std::fs::write(
+        &out,
+        serde_json::to_string_pretty(&serde_json::Value::Object(json))?,
+    )?;
     println!("\nraw statistics: {}", out.display());
     Ok(())
 }

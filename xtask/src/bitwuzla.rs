@@ -18,7 +18,12 @@ pub fn prefix() -> PathBuf {
     paths::cache_dir().join(format!("bitwuzla-{VERSION}"))
 }
 
-const LIBS: &[&str] = &["libbitwuzla.a", "libbitwuzlals.a", "libbitwuzlabb.a", "libbitwuzlabv.a"];
+const LIBS: &[&str] = &[
+    "libbitwuzla.a",
+    "libbitwuzlals.a",
+    "libbitwuzlabb.a",
+    "libbitwuzlabv.a",
+];
 
 fn is_built(prefix: &Path) -> bool {
     prefix.join("STAMP").exists() && LIBS.iter().all(|l| prefix.join("lib").join(l).exists())
@@ -83,7 +88,10 @@ pub fn ensure() -> Result<()> {
     )?;
     for lib in LIBS {
         if !staging.join("lib").join(lib).exists() {
-            bail!("Bitwuzla built but {lib} is missing from {}", staging.join("lib").display());
+            bail!(
+                "Bitwuzla built but {lib} is missing from {}",
+                staging.join("lib").display()
+            );
         }
     }
     fs::write(staging.join("STAMP"), format!("bitwuzla {VERSION}\n"))?;
@@ -124,7 +132,11 @@ fn find_in_registry() -> Option<PathBuf> {
     let mut found: Vec<PathBuf> = fs::read_dir(&src)
         .ok()?
         .filter_map(|e| e.ok())
-        .map(|e| e.path().join(format!("bitwuzla-sys-{VERSION}")).join("bitwuzla"))
+        .map(|e| {
+            e.path()
+                .join(format!("bitwuzla-sys-{VERSION}"))
+                .join("bitwuzla")
+        })
         .filter(|p| p.join("meson.build").exists())
         .collect();
     found.sort();

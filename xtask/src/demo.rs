@@ -35,7 +35,14 @@ pub fn run(args: &[String]) -> Result<()> {
     eprintln!("\n== 1. compile the example to LLVM bitcode (clang-19, UBSan checks on)");
     util::run(
         Command::new("clang-19")
-            .args(["-emit-llvm", "-c", "-g", "-O0", "-Xclang", "-disable-O0-optnone"])
+            .args([
+                "-emit-llvm",
+                "-c",
+                "-g",
+                "-O0",
+                "-Xclang",
+                "-disable-O0-optnone",
+            ])
             .args(["-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero"])
             .arg("-I")
             .arg(root.join("libc-models").join("include"))
@@ -53,8 +60,16 @@ pub fn run(args: &[String]) -> Result<()> {
             .arg(&out)
             .args(["--max-time", "60"]),
     )?;
-    eprintln!("\n== 3. replay every test natively (ASan/UBSan build) and check the recorded outcome");
-    util::run(Command::new(&bin).arg("replay").arg("--source").arg(&src).arg(&out))?;
+    eprintln!(
+        "\n== 3. replay every test natively (ASan/UBSan build) and check the recorded outcome"
+    );
+    util::run(
+        Command::new(&bin)
+            .arg("replay")
+            .arg("--source")
+            .arg(&src)
+            .arg(&out),
+    )?;
     eprintln!("\n== 4. the bug report and its input");
     let mut errs: Vec<_> = std::fs::read_dir(&out)?
         .filter_map(|e| e.ok().map(|e| e.path()))

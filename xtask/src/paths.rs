@@ -5,7 +5,10 @@ use std::path::PathBuf;
 /// The workspace root (the parent of `xtask/`).
 pub fn workspace_root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().expect("xtask lives in the workspace").to_path_buf()
+    manifest
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 /// The cache for toolchain artefacts, outside any checkout so CI runs share it:

@@ -9,7 +9,10 @@ use std::process::Command;
 /// Debian packages the project needs, with what each is for.
 pub const PACKAGES: &[(&str, &str)] = &[
     ("clang-19", "compiles C under test to LLVM bitcode"),
-    ("llvm-19-dev", "LLVM 19 libraries the loader links (inkwell/llvm-sys)"),
+    (
+        "llvm-19-dev",
+        "LLVM 19 libraries the loader links (inkwell/llvm-sys)",
+    ),
     ("libpolly-19-dev", "named on LLVM 19's static link line"),
     ("libzstd-dev", "LLVM link dependency"),
     ("zlib1g-dev", "LLVM link dependency"),
@@ -19,9 +22,15 @@ pub const PACKAGES: &[(&str, &str)] = &[
     ("ninja-build", "builds Bitwuzla"),
     ("pkg-config", "builds Bitwuzla"),
     ("libgmp-dev", "Bitwuzla dependency (linked statically)"),
-    ("libcadical-dev", "Bitwuzla's SAT solver (linked statically)"),
+    (
+        "libcadical-dev",
+        "Bitwuzla's SAT solver (linked statically)",
+    ),
     ("libsymfpu-dev", "Bitwuzla's floating-point headers"),
-    ("libclang-rt-19-dev", "sanitizer runtimes for native replay of tests"),
+    (
+        "libclang-rt-19-dev",
+        "sanitizer runtimes for native replay of tests",
+    ),
     ("gcc", "native builds of generated tests"),
     ("make", "native regression suites"),
     ("gcovr", "coverage reports"),
@@ -88,7 +97,10 @@ fn ensure_packages() -> Result<()> {
     )?;
     let still = missing_packages()?;
     if !still.is_empty() {
-        bail!("apt-get finished but these packages are still missing: {}", still.join(" "));
+        bail!(
+            "apt-get finished but these packages are still missing: {}",
+            still.join(" ")
+        );
     }
     Ok(())
 }
@@ -110,12 +122,24 @@ fn verify_versions() -> Result<()> {
             llvm.trim()
         );
     }
-    for tool in ["llvm-link-19", "llvm-dis-19", "llvm-cov-19", "gcov", "gcovr", "meson", "ninja"] {
+    for tool in [
+        "llvm-link-19",
+        "llvm-dis-19",
+        "llvm-cov-19",
+        "gcov",
+        "gcovr",
+        "meson",
+        "ninja",
+    ] {
         if util::output("which", &[tool]).is_none() {
             bail!("`{tool}` is not on PATH although its package is installed\nfix: reinstall the package providing {tool}");
         }
     }
-    eprintln!("setup: clang {} / LLVM {}", clang_version(&clang), llvm.trim());
+    eprintln!(
+        "setup: clang {} / LLVM {}",
+        clang_version(&clang),
+        llvm.trim()
+    );
     Ok(())
 }
 

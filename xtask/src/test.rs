@@ -11,12 +11,27 @@ pub fn run(args: &[String]) -> Result<()> {
     setup::ensure()?;
     let root = paths::workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    util::run(Command::new(&cargo).args(["fmt", "--all", "--check"]).current_dir(&root))?;
     util::run(
         Command::new(&cargo)
-            .args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])
+            .args(["fmt", "--all", "--check"])
             .current_dir(&root),
     )?;
-    util::run(Command::new(&cargo).args(["test", "--workspace"]).current_dir(&root))?;
+    util::run(
+        Command::new(&cargo)
+            .args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ])
+            .current_dir(&root),
+    )?;
+    util::run(
+        Command::new(&cargo)
+            .args(["test", "--workspace"])
+            .current_dir(&root),
+    )?;
     Ok(())
 }

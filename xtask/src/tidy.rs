@@ -6,11 +6,16 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     fn files_under(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else { return };
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
         for e in rd.flatten() {
             let p = e.path();
             let name = e.file_name();
-            if name == "target" || name == ".git" || name.to_string_lossy().starts_with("symtest-out") {
+            if name == "target"
+                || name == ".git"
+                || name.to_string_lossy().starts_with("symtest-out")
+            {
                 continue;
             }
             if p.is_dir() {
@@ -29,7 +34,10 @@ mod tests {
     }
 
     fn rel(p: &Path) -> String {
-        p.strip_prefix(workspace_root()).unwrap_or(p).display().to_string()
+        p.strip_prefix(workspace_root())
+            .unwrap_or(p)
+            .display()
+            .to_string()
     }
 
     fn dependency_lines(manifest: &Path) -> Vec<String> {
@@ -87,7 +95,11 @@ mod tests {
             if f.file_name().is_some_and(|n| n == "bitwuzla.rs") {
                 continue;
             }
-            assert!(!text.contains("bitwuzla_sys"), "{} names bitwuzla_sys: keep it in bitwuzla.rs", rel(&f));
+            assert!(
+                !text.contains("bitwuzla_sys"),
+                "{} names bitwuzla_sys: keep it in bitwuzla.rs",
+                rel(&f)
+            );
         }
     }
 
@@ -104,7 +116,10 @@ mod tests {
             // Only code before the unit-test module counts.
             let code = text.split("#[cfg(test)]").next().unwrap_or("");
             for bad in ["println!", "eprintln!", "print!(", "eprint!(", "dbg!("] {
-                assert!(!code.contains(bad), "{r} uses {bad}: the engine emits events, the CLI prints");
+                assert!(
+                    !code.contains(bad),
+                    "{r} uses {bad}: the engine emits events, the CLI prints"
+                );
             }
         }
     }
@@ -127,7 +142,9 @@ mod tests {
         files_under(&workspace_root(), "rs", &mut rs);
         files_under(&workspace_root(), "c", &mut rs);
         for f in rs {
-            let n = std::fs::read_to_string(&f).map(|t| t.lines().count()).unwrap_or(0);
+            let n = std::fs::read_to_string(&f)
+                .map(|t| t.lines().count())
+                .unwrap_or(0);
             assert!(n <= 1000, "{} has {n} lines: split it by concern", rel(&f));
         }
     }
@@ -141,7 +158,14 @@ mod tests {
             .filter(|l| l.starts_with("cargo xtask "))
             .take(2)
             .collect();
-        assert_eq!(commands, ["cargo xtask demo", "cargo xtask test"], "README must open with the two commands");
-        assert!(ci.lines().any(|l| l.trim() == "cargo xtask test"), ".ci/run must run `cargo xtask test`");
+        assert_eq!(
+            commands,
+            ["cargo xtask demo", "cargo xtask test"],
+            "README must open with the two commands"
+        );
+        assert!(
+            ci.lines().any(|l| l.trim() == "cargo xtask test"),
+            ".ci/run must run `cargo xtask test`"
+        );
     }
 }

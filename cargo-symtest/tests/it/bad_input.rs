@@ -7,8 +7,14 @@ fn assert_clean_failure(args: &[&str], needle: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "args {args:?}: stderr {stderr}");
     assert!(!stderr.contains("panicked"), "panic for {args:?}: {stderr}");
-    assert!(!stderr.contains("RUST_BACKTRACE"), "backtrace for {args:?}: {stderr}");
-    assert!(stderr.contains(needle), "expected `{needle}` for {args:?}, got: {stderr}");
+    assert!(
+        !stderr.contains("RUST_BACKTRACE"),
+        "backtrace for {args:?}: {stderr}"
+    );
+    assert!(
+        stderr.contains(needle),
+        "expected `{needle}` for {args:?}, got: {stderr}"
+    );
 }
 
 #[test]
@@ -26,10 +32,19 @@ fn not_bitcode_missing_file_and_absurd_options() {
     let bc = compile(&src, &dir, &[]).unwrap();
     let bc = bc.to_str().unwrap();
     // No main.
-    assert_clean_failure(&["exec", bc, "--output-dir", dir.join("o1").to_str().unwrap()], "entry function `main` not found");
+    assert_clean_failure(
+        &["exec", bc, "--output-dir", dir.join("o1").to_str().unwrap()],
+        "entry function `main` not found",
+    );
     assert_clean_failure(&["exec", bc, "--max-time=-3"], "--max-time");
-    assert_clean_failure(&["exec", bc, "--search", "sideways"], "unknown searcher `sideways`");
-    assert_clean_failure(&["exec", bc, "--batch-instructions", "0"], "--batch-instructions");
+    assert_clean_failure(
+        &["exec", bc, "--search", "sideways"],
+        "unknown searcher `sideways`",
+    );
+    assert_clean_failure(
+        &["exec", bc, "--batch-instructions", "0"],
+        "--batch-instructions",
+    );
     assert_clean_failure(&["exec", bc, "--max-instructions", "lots"], "invalid value");
     assert_clean_failure(&["show", t], "KTEST");
 }

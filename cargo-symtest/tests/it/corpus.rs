@@ -57,7 +57,9 @@ fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
 fn stat(out: &Path, key: &str) -> u64 {
     let s = std::fs::read_to_string(out.join("stats.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&s).unwrap();
-    v[key].as_u64().unwrap_or_else(|| panic!("stats.json lacks {key}"))
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("stats.json lacks {key}"))
 }
 
 /// Kinds whose tests cannot be replayed natively (the engine's own limits).
@@ -74,7 +76,11 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
         .collect();
     programs.sort();
-    assert!(programs.len() >= 40, "the corpus should hold at least 40 programs, has {}", programs.len());
+    assert!(
+        programs.len() >= 40,
+        "the corpus should hold at least 40 programs, has {}",
+        programs.len()
+    );
     let dir = scratch("corpus");
     let mut failures = Vec::new();
     let (mut replayed, mut reproduced) = (0u32, 0u32);
@@ -105,12 +111,19 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let run = symtest(&args);
         if !run.status.success() {
-            failures.push(format!("{name}: exec failed: {}", String::from_utf8_lossy(&run.stderr)));
+            failures.push(format!(
+                "{name}: exec failed: {}",
+                String::from_utf8_lossy(&run.stderr)
+            ));
             continue;
         }
         let errors = reported_errors(&out);
         if !expect.errors.is_empty() || expect.no_errors {
-            let bugs: BTreeSet<(String, u32)> = errors.iter().filter(|(k, _)| replayable(k)).cloned().collect();
+            let bugs: BTreeSet<(String, u32)> = errors
+                .iter()
+                .filter(|(k, _)| replayable(k))
+                .cloned()
+                .collect();
             let want: BTreeSet<(String, u32)> = expect.errors.clone();
             if bugs != want && errors != want {
                 failures.push(format!("{name}: errors {errors:?}, expected {want:?}"));
@@ -146,14 +159,22 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
             }
         }
         if !build.status.success() && build.status.code() != Some(1) {
-            failures.push(format!("{name}: replay failed: {}", String::from_utf8_lossy(&build.stderr)));
+            failures.push(format!(
+                "{name}: replay failed: {}",
+                String::from_utf8_lossy(&build.stderr)
+            ));
         }
     }
     eprintln!(
         "corpus: {} programs, {reproduced}/{replayed} tests reproduced natively",
         programs.len()
     );
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(replayed > 0);
     assert_eq!(reproduced, replayed, "replay rate must be 100%");
 }

@@ -27,21 +27,46 @@ fn same_seed_and_budget_give_identical_tests() {
             "50",
             "--emit-all",
         ]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out_dir)
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|x| x == "ktest" || x == "err"))
-            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
             .collect();
         files.sort();
         runs.push(files);
     }
-    assert!(runs[0].len() >= 4, "expected several tests, got {}", runs[0].len());
+    assert!(
+        runs[0].len() >= 4,
+        "expected several tests, got {}",
+        runs[0].len()
+    );
     let digest = |r: &Vec<(String, Vec<u8>)>| -> Vec<(String, usize, u64)> {
         r.iter()
-            .map(|(n, b)| (n.clone(), b.len(), b.iter().fold(0xcbf29ce484222325u64, |h, x| (h ^ *x as u64).wrapping_mul(0x100000001b3))))
+            .map(|(n, b)| {
+                (
+                    n.clone(),
+                    b.len(),
+                    b.iter().fold(0xcbf29ce484222325u64, |h, x| {
+                        (h ^ *x as u64).wrapping_mul(0x100000001b3)
+                    }),
+                )
+            })
             .collect()
     };
-    assert_eq!(digest(&runs[0]), digest(&runs[1]), "two runs with the same seed differ");
+    assert_eq!(
+        digest(&runs[0]),
+        digest(&runs[1]),
+        "two runs with the same seed differ"
+    );
 }

@@ -4,15 +4,32 @@ use crate::support::*;
 use std::path::{Path, PathBuf};
 
 fn run(bc: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
-    let mut args = vec!["exec", bc.to_str().unwrap(), "--output-dir", out.to_str().unwrap(), "--quiet"];
+    let mut args = vec![
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
     args.extend_from_slice(extra);
     let o = symtest(&args);
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap()
 }
 
 fn fixture(dir: &Path, name: &str) -> PathBuf {
-    compile(&workspace().join("cargo-symtest/tests/it/fixtures").join(name), dir, &[]).unwrap()
+    compile(
+        &workspace()
+            .join("cargo-symtest/tests/it/fixtures")
+            .join(name),
+        dir,
+        &[],
+    )
+    .unwrap()
 }
 
 #[test]
@@ -20,19 +37,38 @@ fn every_searcher_explores_every_path() {
     let dir = scratch("searchers");
     let bc = fixture(&dir, "paths12.c");
     let mut searchers: Vec<Vec<&str>> = [
-        "dfs", "bfs", "random-state", "random-path", "nurs:covnew", "nurs:md2u", "nurs:depth", "nurs:rp",
-        "nurs:icnt", "nurs:cpicnt", "nurs:qc",
+        "dfs",
+        "bfs",
+        "random-state",
+        "random-path",
+        "nurs:covnew",
+        "nurs:md2u",
+        "nurs:depth",
+        "nurs:rp",
+        "nurs:icnt",
+        "nurs:cpicnt",
+        "nurs:qc",
     ]
     .iter()
     .map(|s| vec!["--search", *s])
     .collect();
-    searchers.push(vec!["--search", "dfs", "--search", "bfs", "--search", "nurs:md2u"]);
+    searchers.push(vec![
+        "--search",
+        "dfs",
+        "--search",
+        "bfs",
+        "--search",
+        "nurs:md2u",
+    ]);
     for (i, s) in searchers.iter().enumerate() {
         let mut extra = s.clone();
         extra.extend(["--batch-instructions", "3"]);
         let stats = run(&bc, &dir.join(format!("out{i}")), &extra);
         assert_eq!(stats["paths_completed"], 12, "searcher {s:?}");
-        assert_eq!(stats["covered_lines"], stats["total_lines"], "searcher {s:?}");
+        assert_eq!(
+            stats["covered_lines"], stats["total_lines"],
+            "searcher {s:?}"
+        );
     }
 }
 
@@ -42,9 +78,15 @@ fn fork_and_depth_limits_bound_the_exploration() {
     let bc = fixture(&dir, "paths12.c");
     let s = run(&bc, &dir.join("forks"), &["--max-forks", "2"]);
     assert!(s["forks"].as_u64().unwrap() <= 2, "{s}");
-    assert_eq!(s["paths_completed"].as_u64().unwrap(), s["forks"].as_u64().unwrap() + 1);
+    assert_eq!(
+        s["paths_completed"].as_u64().unwrap(),
+        s["forks"].as_u64().unwrap() + 1
+    );
     let s = run(&bc, &dir.join("depth"), &["--max-depth", "1"]);
-    assert_eq!(s["paths_completed"], 2, "one symbolic branch per path: two paths");
+    assert_eq!(
+        s["paths_completed"], 2,
+        "one symbolic branch per path: two paths"
+    );
 }
 
 #[test]
@@ -60,7 +102,9 @@ fn instruction_budget_halts_and_keeps_unfinished_coverage() {
     let early = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json") && p.file_name().unwrap() != "stats.json")
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json") && p.file_name().unwrap() != "stats.json"
+        })
         .filter(|p| std::fs::read_to_string(p).unwrap().contains("\"early\""))
         .count();
     assert!(early >= 1, "expected tests for halted states");
@@ -70,7 +114,18 @@ fn instruction_budget_halts_and_keeps_unfinished_coverage() {
 fn memory_cap_drops_states_and_time_limit_stops() {
     let dir = scratch("memory");
     let bc = fixture(&dir, "spin.c");
-    let s = run(&bc, &dir.join("mem"), &["--max-memory", "1", "--max-instructions", "250000", "--search", "bfs"]);
+    let s = run(
+        &bc,
+        &dir.join("mem"),
+        &[
+            "--max-memory",
+            "1",
+            "--max-instructions",
+            "250000",
+            "--search",
+            "bfs",
+        ],
+    );
     assert!(s["states_dropped"].as_u64().unwrap() > 0, "{s}");
     let t0 = std::time::Instant::now();
     let s = run(&bc, &dir.join("time"), &["--max-time", "2"]);

@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 pub fn models() -> PathBuf {
@@ -56,5 +59,8 @@ pub fn compile(src: &Path, out_dir: &Path, extra: &[&str]) -> Result<PathBuf, St
 }
 
 pub fn symtest(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().expect("run cargo-symtest")
+    Command::new(bin())
+        .args(args)
+        .output()
+        .expect("run cargo-symtest")
 }

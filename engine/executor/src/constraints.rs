@@ -21,7 +21,12 @@ pub fn substitute(pool: &mut ExprPool, e: ExprId, map: &FxHashMap<ExprId, ExprId
     subst(pool, e, map, &mut memo)
 }
 
-fn subst(pool: &mut ExprPool, e: ExprId, map: &FxHashMap<ExprId, ExprId>, memo: &mut FxHashMap<ExprId, ExprId>) -> ExprId {
+fn subst(
+    pool: &mut ExprPool,
+    e: ExprId,
+    map: &FxHashMap<ExprId, ExprId>,
+    memo: &mut FxHashMap<ExprId, ExprId>,
+) -> ExprId {
     if let Some(r) = map.get(&e) {
         return *r;
     }
@@ -32,7 +37,11 @@ fn subst(pool: &mut ExprPool, e: ExprId, map: &FxHashMap<ExprId, ExprId>, memo: 
     let mut s = |x: ExprId, pool: &mut ExprPool| subst(pool, x, map, memo);
     let r = match node {
         Node::Const(_) | Node::Array(_) => e,
-        Node::Store { array, index, value } => {
+        Node::Store {
+            array,
+            index,
+            value,
+        } => {
             let (a, i, v) = (s(array, pool), s(index, pool), s(value, pool));
             pool.store(a, i, v)
         }
@@ -153,7 +162,9 @@ impl Executor<'_> {
 
     /// Writes the values an equality fixes back to memory (§3.3).
     fn concretize_implied(&mut self, st: &mut State, x: ExprId, k: ExprId) {
-        let Some(kv) = self.pool.as_const(k).cloned() else { return };
+        let Some(kv) = self.pool.as_const(k).cloned() else {
+            return;
+        };
         let mut pieces = Vec::new();
         if !byte_pieces(&self.pool, x, 0, &mut pieces) {
             return;

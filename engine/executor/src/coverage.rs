@@ -68,8 +68,11 @@ impl Coverage {
         self.covered[i] = true;
         self.covered_count += 1;
         self.md2u[f.0 as usize] = None;
-        let loc = module.functions[f.0 as usize].body.as_ref().expect("running body").insts
-            [pc as usize]
+        let loc = module.functions[f.0 as usize]
+            .body
+            .as_ref()
+            .expect("running body")
+            .insts[pc as usize]
             .loc;
         if let Some(file) = loc.file {
             if loc.line > 0 {
@@ -123,7 +126,10 @@ impl Coverage {
     }
 
     fn compute_md2u(&self, module: &Module, f: FuncId) -> Vec<u32> {
-        let body = module.functions[f.0 as usize].body.as_ref().expect("defined");
+        let body = module.functions[f.0 as usize]
+            .body
+            .as_ref()
+            .expect("defined");
         let base = self.base[f.0 as usize] as usize;
         let n = body.insts.len();
         let mut dist = vec![FAR; n];
@@ -141,7 +147,11 @@ impl Coverage {
                     .unwrap_or(FAR);
                 let mut d = succ_min.saturating_add(1);
                 for k in (first..first + len).rev() {
-                    d = if !self.covered[base + k] { 0 } else { d.saturating_add(1) };
+                    d = if !self.covered[base + k] {
+                        0
+                    } else {
+                        d.saturating_add(1)
+                    };
                     if d < dist[k] {
                         dist[k] = d;
                     }

@@ -235,12 +235,19 @@ impl<'m> Executor<'m> {
                 *c = ObjectState::with_bytes(bytes);
                 ptrs.push(obj.base);
             }
-            let arr = memory.allocate((argc + 1) * 8, 16, ObjKind::Engine, "argv".into(), Loc::default());
+            let arr = memory.allocate(
+                (argc + 1) * 8,
+                16,
+                ObjKind::Engine,
+                "argv".into(),
+                Loc::default(),
+            );
             let mut bytes = Vec::new();
             for p in ptrs.iter().chain(std::iter::once(&0)) {
                 bytes.extend_from_slice(&p.to_le_bytes());
             }
-            *memory.contents_mut(arr.base).expect("just allocated") = ObjectState::with_bytes(bytes);
+            *memory.contents_mut(arr.base).expect("just allocated") =
+                ObjectState::with_bytes(bytes);
             let envp = memory.allocate(8, 16, ObjKind::Engine, "envp".into(), Loc::default());
             let vals = [argc, arr.base, envp.base];
             for (i, bits) in f.param_bits.iter().enumerate().take(3) {
@@ -313,5 +320,8 @@ pub fn function_address(f: FuncId) -> u64 {
 
 /// Globals a libc provides that harness programs commonly name.
 fn is_known_external_global(name: &str) -> bool {
-    matches!(name, "stdin" | "stdout" | "stderr" | "errno" | "environ" | "optarg" | "optind")
+    matches!(
+        name,
+        "stdin" | "stdout" | "stderr" | "errno" | "environ" | "optarg" | "optind"
+    )
 }

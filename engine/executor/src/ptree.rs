@@ -42,7 +42,12 @@ impl PTree {
 
     /// Splits `leaf` (holding `parent_state`) into two leaves; returns
     /// (leaf of the parent state, leaf of the child state).
-    pub fn split(&mut self, leaf: usize, parent_state: StateId, child_state: StateId) -> (usize, usize) {
+    pub fn split(
+        &mut self,
+        leaf: usize,
+        parent_state: StateId,
+        child_state: StateId,
+    ) -> (usize, usize) {
         let a = self.alloc(Node {
             parent: Some(leaf),
             state: Some(parent_state),

@@ -65,7 +65,11 @@ impl Executor<'_> {
     }
 
     /// Solves `st.constraints ∧ extra`; Some(model) if satisfiable.
-    pub(crate) fn solve(&mut self, st: &mut State, extra: &[ExprId]) -> Result<Option<Assignment>, SolverFailure> {
+    pub(crate) fn solve(
+        &mut self,
+        st: &mut State,
+        extra: &[ExprId],
+    ) -> Result<Option<Assignment>, SolverFailure> {
         let mut assertions = st.constraints.clone();
         assertions.extend_from_slice(extra);
         let arrays = self.arrays_of(&assertions);
@@ -84,7 +88,11 @@ impl Executor<'_> {
     }
 
     /// Can `cond` (width 1) be true on this path?
-    pub(crate) fn may_be_true(&mut self, st: &mut State, cond: &Value) -> Result<bool, SolverFailure> {
+    pub(crate) fn may_be_true(
+        &mut self,
+        st: &mut State,
+        cond: &Value,
+    ) -> Result<bool, SolverFailure> {
         let c = match cond {
             Value::Concrete(b) => return Ok(b.is_true()),
             Value::Symbolic(e) => *e,
@@ -107,7 +115,11 @@ impl Executor<'_> {
     }
 
     /// Must `cond` be true on this path?
-    pub(crate) fn must_be_true(&mut self, st: &mut State, cond: &Value) -> Result<bool, SolverFailure> {
+    pub(crate) fn must_be_true(
+        &mut self,
+        st: &mut State,
+        cond: &Value,
+    ) -> Result<bool, SolverFailure> {
         let neg = crate::value::Ops::not(&mut self.pool, cond);
         Ok(!self.may_be_true(st, &neg)?)
     }

@@ -23,8 +23,19 @@ impl StateView for View<'_, '_> {
             return StateInfo::default();
         };
         let f = st.frame();
-        let (func, pc, depth, since, qc) = (f.func, f.pc, st.depth, st.instructions - st.last_new_cover, st.query_cost_us);
-        let body_len = ex.module.function(func).body.as_ref().map_or(0, |b| b.insts.len() as u32);
+        let (func, pc, depth, since, qc) = (
+            f.func,
+            f.pc,
+            st.depth,
+            st.instructions - st.last_new_cover,
+            st.query_cost_us,
+        );
+        let body_len = ex
+            .module
+            .function(func)
+            .body
+            .as_ref()
+            .map_or(0, |b| b.insts.len() as u32);
         let pc = pc.min(body_len.saturating_sub(1));
         StateInfo {
             depth,
@@ -59,7 +70,8 @@ impl Executor<'_> {
                 break "all paths explored".to_string();
             }
             let id = {
-                let mut searcher = std::mem::replace(&mut self.searcher, Box::new(crate::search::Dfs::default()));
+                let mut searcher =
+                    std::mem::replace(&mut self.searcher, Box::new(crate::search::Dfs::default()));
                 let mut rng = std::mem::replace(&mut self.rng, crate::rng::Rng::new(0));
                 let pick = searcher.select(&mut View { ex: self }, &mut rng);
                 self.rng = rng;
@@ -166,7 +178,9 @@ impl Executor<'_> {
     fn check_memory(&mut self) {
         let mb = current_rss_mb();
         self.stats.memory_peak_mb = self.stats.memory_peak_mb.max(mb);
-        let Some(cap) = self.config.max_memory_mb else { return };
+        let Some(cap) = self.config.max_memory_mb else {
+            return;
+        };
         if mb <= cap as f64 || self.states.len() <= 1 {
             return;
         }
@@ -176,7 +190,11 @@ impl Executor<'_> {
         // unless every state did.
         let now = self.stats.instructions;
         let recent = |s: &State| s.last_new_cover > 0 && now - s.last_new_cover_global < 100_000;
-        let mut candidates: Vec<StateId> = ids.iter().copied().filter(|i| !recent(&self.states[i])).collect();
+        let mut candidates: Vec<StateId> = ids
+            .iter()
+            .copied()
+            .filter(|i| !recent(&self.states[i]))
+            .collect();
         if candidates.is_empty() {
             candidates = ids;
         }
@@ -239,10 +257,16 @@ impl Executor<'_> {
             .rev()
             .map(|f| {
                 let func = self.module.function(f.func);
-                let loc = func.body.as_ref().and_then(|b| b.insts.get(f.cur as usize)).map_or(Loc::default(), |i| i.loc);
+                let loc = func
+                    .body
+                    .as_ref()
+                    .and_then(|b| b.insts.get(f.cur as usize))
+                    .map_or(Loc::default(), |i| i.loc);
                 StackEntry {
                     function: func.name.clone(),
-                    file: loc.file.map_or_else(String::new, |x| self.module.file(x).to_string()),
+                    file: loc
+                        .file
+                        .map_or_else(String::new, |x| self.module.file(x).to_string()),
                     line: loc.line,
                 }
             })
@@ -288,12 +312,16 @@ impl Executor<'_> {
                 if !self.has_untested_cover(&st) {
                     return;
                 }
-                TestOutcome::Early { reason: reason.clone() }
+                TestOutcome::Early {
+                    reason: reason.clone(),
+                }
             }
             Termination::Error(kind, message) => {
                 self.stats.paths_completed += 1;
                 let stack = self.stack_of(&st);
-                let (file, line) = stack.first().map_or((String::new(), 0), |s| (s.file.clone(), s.line));
+                let (file, line) = stack
+                    .first()
+                    .map_or((String::new(), 0), |s| (s.file.clone(), s.line));
                 if !self.emitted_errors.insert((*kind, file.clone(), line)) {
                     return;
                 }
@@ -371,6 +399,10 @@ fn current_rss_mb() -> f64 {
     let Ok(s) = std::fs::read_to_string("/proc/self/statm") else {
         return 0.0;
     };
-    let pages: f64 = s.split_whitespace().nth(1).and_then(|x| x.parse().ok()).unwrap_or(0.0);
+    let pages: f64 = s
+        .split_whitespace()
+        .nth(1)
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0.0);
     pages * 4096.0 / (1024.0 * 1024.0)
 }

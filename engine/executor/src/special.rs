@@ -5,7 +5,7 @@
 use crate::executor::Executor;
 use crate::memory::ObjKind;
 use crate::state::{State, SymbolicObject};
-use crate::step::{Exec, Stop, StepCtx};
+use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
 use symtest_expr::{Bits, ExprId};
@@ -145,8 +145,12 @@ impl Executor<'_> {
         ret_bits: Option<u32>,
     ) -> Exec<()> {
         let arg = |i: usize| -> Exec<&Value> {
-            args.get(i)
-                .ok_or_else(|| Stop::error(ErrorKind::Exec, format!("{special:?} called with too few arguments")))
+            args.get(i).ok_or_else(|| {
+                Stop::error(
+                    ErrorKind::Exec,
+                    format!("{special:?} called with too few arguments"),
+                )
+            })
         };
         let ret = |ex: &mut Self, st: &mut State, v: Value| {
             if let (Some(d), Some(bits)) = (dest, ret_bits) {
@@ -163,14 +167,21 @@ impl Executor<'_> {
             Special::Assume => {
                 let c = self.nonzero(arg(0)?);
                 if !self.may_be_true(st, &c)? {
-                    return Err(Stop::error(ErrorKind::User, "invalid assumption: provably false on this path"));
+                    return Err(Stop::error(
+                        ErrorKind::User,
+                        "invalid assumption: provably false on this path",
+                    ));
                 }
                 self.add_constraint(st, &c);
                 Ok(())
             }
             Special::Range | Special::Int => {
                 let (name, lo, hi) = if special == Special::Range {
-                    (self.read_name(st, args.get(2)), Some(arg(0)?.clone()), Some(arg(1)?.clone()))
+                    (
+                        self.read_name(st, args.get(2)),
+                        Some(arg(0)?.clone()),
+                        Some(arg(1)?.clone()),
+                    )
                 } else {
                     (self.read_name(st, args.first()), None, None)
                 };
@@ -267,7 +278,10 @@ impl Executor<'_> {
             }
             Special::AssertFail => {
                 let text = self.read_name(st, args.first());
-                Err(Stop::error(ErrorKind::Assert, format!("assertion failed: {text}")))
+                Err(Stop::error(
+                    ErrorKind::Assert,
+                    format!("assertion failed: {text}"),
+                ))
             }
             Special::Exit => {
                 let code = self.concretize(st, arg(0)?, "exit status")?;
@@ -296,14 +310,20 @@ impl Executor<'_> {
                 if by_zero {
                     (ErrorKind::Div, "division by zero")
                 } else {
-                    (ErrorKind::Overflow, "integer overflow in division (INT_MIN / -1)")
+                    (
+                        ErrorKind::Overflow,
+                        "integer overflow in division (INT_MIN / -1)",
+                    )
                 }
             }
             UbsanCheck::Shift => (ErrorKind::Overflow, "shift amount out of bounds"),
             UbsanCheck::PointerOverflow => (ErrorKind::Overflow, "pointer arithmetic overflow"),
             UbsanCheck::OutOfBounds => (ErrorKind::Ptr, "array index out of bounds"),
             UbsanCheck::TypeMismatch => (ErrorKind::Ptr, "misaligned or null pointer use"),
-            UbsanCheck::Other => (ErrorKind::Overflow, "undefined behaviour detected by a UBSan check"),
+            UbsanCheck::Other => (
+                ErrorKind::Overflow,
+                "undefined behaviour detected by a UBSan check",
+            ),
         };
         Stop::error(kind, msg)
     }
@@ -360,18 +380,34 @@ impl Executor<'_> {
         Value::Symbolic(acc.expect("size > 0"))
     }
 
-    fn make_symbolic(&mut self, st: &mut State, _ctx: &mut StepCtx, p: &Value, n: &Value, name: &str) -> Exec<()> {
+    fn make_symbolic(
+        &mut self,
+        st: &mut State,
+        _ctx: &mut StepCtx,
+        p: &Value,
+        n: &Value,
+        name: &str,
+    ) -> Exec<()> {
         let addr = self.concretize(st, p, "make_symbolic address")?.to_u64();
         let size = self.concretize(st, n, "make_symbolic size")?.to_u64();
         let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
-            return Err(Stop::error(ErrorKind::User, "make_symbolic on an invalid address"));
+            return Err(Stop::error(
+                ErrorKind::User,
+                "make_symbolic on an invalid address",
+            ));
         };
         let obj = entry.object.clone();
         if addr + size > obj.end() {
-            return Err(Stop::error(ErrorKind::User, "make_symbolic beyond the end of the object"));
+            return Err(Stop::error(
+                ErrorKind::User,
+                "make_symbolic beyond the end of the object",
+            ));
         }
         if size == 0 || size > u32::MAX as u64 {
-            return Err(Stop::error(ErrorKind::User, format!("make_symbolic of {size} bytes")));
+            return Err(Stop::error(
+                ErrorKind::User,
+                format!("make_symbolic of {size} bytes"),
+            ));
         }
         let arr = self.pool.new_array(name, size as u32);
         st.symbolics.push(SymbolicObject {
@@ -390,14 +426,22 @@ impl Executor<'_> {
         Ok(())
     }
 
-    fn malloc(&mut self, st: &mut State, ctx: &mut StepCtx, size: &Value, _zero: bool) -> Exec<Value> {
+    fn malloc(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        size: &Value,
+        _zero: bool,
+    ) -> Exec<Value> {
         let size = match size {
             Value::Concrete(b) => b.clone(),
             sym => self.symbolic_size(st, ctx, sym)?,
         };
         let n = size.to_u64();
         if n > self.config.max_alloc_size {
-            self.warn_once(format!("allocation of {n} bytes refused (returns NULL); limit is --max-alloc-size"));
+            self.warn_once(format!(
+                "allocation of {n} bytes refused (returns NULL); limit is --max-alloc-size"
+            ));
             return Ok(Value::from_u64(64, 0));
         }
         let loc = self.current_loc(st);
@@ -412,7 +456,9 @@ impl Executor<'_> {
         let mut sizes: Vec<(Bits, Value)> = Vec::new();
         let mut excluded: Vec<ExprId> = Vec::new();
         while sizes.len() < self.config.max_sym_alloc_sizes as usize {
-            let Some(m) = self.solve(st, &excluded)? else { break };
+            let Some(m) = self.solve(st, &excluded)? else {
+                break;
+            };
             let b = self.pool.eval(e, &m);
             let eq = self.eq_value(size, &Value::Concrete(b.clone()));
             let ne = Ops::not(&mut self.pool, &eq);
@@ -424,15 +470,22 @@ impl Executor<'_> {
             sizes.len()
         ));
         let mut it = sizes.into_iter();
-        let (first, first_eq) = it.next().ok_or_else(|| Stop::error(ErrorKind::Solver, "no allocation size feasible"))?;
+        let (first, first_eq) = it
+            .next()
+            .ok_or_else(|| Stop::error(ErrorKind::Solver, "no allocation size feasible"))?;
         // Other sizes re-run the call in forked states (pc still points after it,
         // so they allocate here directly).
         for (b, eq) in it {
             let mut child = self.fork_state(st);
             self.add_constraint(&mut child, &eq);
             let frame = child.frame().clone();
-            let inst_dest = self.module.function(frame.func).body.as_ref().expect("defined").insts
-                [frame.cur as usize]
+            let inst_dest = self
+                .module
+                .function(frame.func)
+                .body
+                .as_ref()
+                .expect("defined")
+                .insts[frame.cur as usize]
                 .dest;
             match self.malloc(&mut child, ctx, &Value::Concrete(b), false) {
                 Ok(v) => {
@@ -463,22 +516,44 @@ impl Executor<'_> {
         let freed = entry.freed;
         if addr != obj.base {
             let msg = if obj.contains(addr) {
-                format!("free of an interior pointer (offset {} into `{}`)", addr - obj.base, obj.name)
+                format!(
+                    "free of an interior pointer (offset {} into `{}`)",
+                    addr - obj.base,
+                    obj.name
+                )
             } else {
                 "free of an invalid pointer".to_string()
             };
             return Err(Stop::error(ErrorKind::Free, msg));
         }
         match obj.kind {
-            ObjKind::Stack => return Err(Stop::error(ErrorKind::Free, format!("free of alloca `{}`", obj.name))),
-            ObjKind::Global(_) => return Err(Stop::error(ErrorKind::Free, format!("free of global `{}`", obj.name))),
-            ObjKind::Engine => return Err(Stop::error(ErrorKind::Free, format!("free of `{}`", obj.name))),
+            ObjKind::Stack => {
+                return Err(Stop::error(
+                    ErrorKind::Free,
+                    format!("free of alloca `{}`", obj.name),
+                ))
+            }
+            ObjKind::Global(_) => {
+                return Err(Stop::error(
+                    ErrorKind::Free,
+                    format!("free of global `{}`", obj.name),
+                ))
+            }
+            ObjKind::Engine => {
+                return Err(Stop::error(
+                    ErrorKind::Free,
+                    format!("free of `{}`", obj.name),
+                ))
+            }
             ObjKind::Heap => {}
         }
         if freed {
             return Err(Stop::error(
                 ErrorKind::Free,
-                format!("double free of the object allocated at {}", self.module.describe_loc(obj.alloc_loc)),
+                format!(
+                    "double free of the object allocated at {}",
+                    self.module.describe_loc(obj.alloc_loc)
+                ),
             ));
         }
         st.memory.mark_freed(obj.base);
@@ -516,18 +591,36 @@ impl Executor<'_> {
         Ok(base)
     }
 
-    fn realloc(&mut self, st: &mut State, ctx: &mut StepCtx, p: &Value, size: &Value) -> Exec<Value> {
-        let addr = self.concretize(st, p, "pointer passed to realloc")?.to_u64();
+    fn realloc(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        p: &Value,
+        size: &Value,
+    ) -> Exec<Value> {
+        let addr = self
+            .concretize(st, p, "pointer passed to realloc")?
+            .to_u64();
         if addr == 0 {
             return self.malloc(st, ctx, size, false);
         }
         let n = self.concretize(st, size, "realloc size")?.to_u64();
-        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed && e.object.base == addr) else {
-            return Err(Stop::error(ErrorKind::Free, "realloc of an invalid pointer"));
+        let Some(entry) = st
+            .memory
+            .find(addr)
+            .filter(|e| !e.freed && e.object.base == addr)
+        else {
+            return Err(Stop::error(
+                ErrorKind::Free,
+                "realloc of an invalid pointer",
+            ));
         };
         let old = entry.object.clone();
         if old.kind != ObjKind::Heap {
-            return Err(Stop::error(ErrorKind::Free, format!("realloc of non-heap memory `{}`", old.name)));
+            return Err(Stop::error(
+                ErrorKind::Free,
+                format!("realloc of non-heap memory `{}`", old.name),
+            ));
         }
         let new = self.malloc(st, ctx, &Value::from_u64(64, n), false)?;
         let new_base = new.as_concrete().map_or(0, |b| b.to_u64());

@@ -50,7 +50,10 @@ impl Executor<'_> {
         match o {
             Operand::Const(c) => Ok(self.consts[c.0 as usize].clone()),
             Operand::Reg(r) => st.reg(r).cloned().ok_or_else(|| {
-                Stop::error(ErrorKind::Exec, format!("read of register %{r} before it was defined"))
+                Stop::error(
+                    ErrorKind::Exec,
+                    format!("read of register %{r} before it was defined"),
+                )
             }),
         }
     }
@@ -63,7 +66,11 @@ impl Executor<'_> {
         let pc = frame.pc;
         frame.cur = pc;
         frame.pc += 1;
-        let body = module.function(func).body.as_ref().expect("running a defined function");
+        let body = module
+            .function(func)
+            .body
+            .as_ref()
+            .expect("running a defined function");
         let inst = &body.insts[pc as usize];
         st.instructions += 1;
         self.stats.instructions += 1;
@@ -86,47 +93,104 @@ impl Executor<'_> {
             Op::Cast { op, a, to_bits, .. } => self.exec_cast(st, dest, *op, *a, *to_bits),
             Op::FCast { op, a } => self.exec_fcast(st, dest, *op, *a),
             Op::Select { cond, t, f, .. } => self.exec_select(st, dest, *cond, *t, *f),
-            Op::Alloca { elem_bytes, count, count_bits, align } => {
-                self.exec_alloca(st, ctx, dest, *elem_bytes, *count, *count_bits, *align)
-            }
+            Op::Alloca {
+                elem_bytes,
+                count,
+                count_bits,
+                align,
+            } => self.exec_alloca(st, ctx, dest, *elem_bytes, *count, *count_bits, *align),
             Op::Load { ptr, bytes, bits } => self.exec_load(st, ctx, dest, *ptr, *bytes, *bits),
-            Op::Store { ptr, value, bytes, bits } => self.exec_store(st, ctx, *ptr, *value, *bytes, *bits),
-            Op::Gep { base, offset, terms } => self.exec_gep(st, dest, *base, *offset, terms),
+            Op::Store {
+                ptr,
+                value,
+                bytes,
+                bits,
+            } => self.exec_store(st, ctx, *ptr, *value, *bytes, *bits),
+            Op::Gep {
+                base,
+                offset,
+                terms,
+            } => self.exec_gep(st, dest, *base, *offset, terms),
             Op::Phi { .. } => Ok(()), // evaluated on block entry
             Op::Br { target } => self.jump(st, *target),
-            Op::CondBr { cond, then_block, else_block } => {
-                self.exec_condbr(st, ctx, *cond, *then_block, *else_block)
-            }
-            Op::Switch { cond, default, cases, .. } => self.exec_switch(st, ctx, *cond, *default, cases),
+            Op::CondBr {
+                cond,
+                then_block,
+                else_block,
+            } => self.exec_condbr(st, ctx, *cond, *then_block, *else_block),
+            Op::Switch {
+                cond,
+                default,
+                cases,
+                ..
+            } => self.exec_switch(st, ctx, *cond, *default, cases),
             Op::Ret { value } => self.exec_ret(st, *value),
             Op::Unreachable => Err(Stop::error(ErrorKind::Exec, "reached `unreachable`")),
-            Op::Call { callee, args, arg_bits, ret_bits } => {
-                self.exec_call(st, ctx, dest, callee, args, arg_bits, *ret_bits)
-            }
-            Op::Intrinsic { which, args, bits, ret_bits, .. } => {
-                self.exec_intrinsic(st, ctx, dest, which, args, *bits, *ret_bits)
-            }
-            Op::ExtractValue { agg, bit_offset, bits } => self.exec_extractvalue(st, dest, *agg, *bit_offset, *bits),
-            Op::InsertValue { agg, value, bit_offset, .. } => {
-                self.exec_insertvalue(st, dest, *agg, *value, *bit_offset)
-            }
-            Op::ExtractElement { vector, index, elem_bits, len, .. } => {
-                self.exec_extractelement(st, dest, *vector, *index, *elem_bits, *len)
-            }
-            Op::InsertElement { vector, value, index, elem_bits, len, .. } => {
-                self.exec_insertelement(st, dest, *vector, *value, *index, *elem_bits, *len)
-            }
-            Op::ShuffleVector { a, b, mask, elem_bits, in_len } => {
-                self.exec_shuffle(st, dest, *a, *b, mask, *elem_bits, *in_len)
-            }
+            Op::Call {
+                callee,
+                args,
+                arg_bits,
+                ret_bits,
+            } => self.exec_call(st, ctx, dest, callee, args, arg_bits, *ret_bits),
+            Op::Intrinsic {
+                which,
+                args,
+                bits,
+                ret_bits,
+                ..
+            } => self.exec_intrinsic(st, ctx, dest, which, args, *bits, *ret_bits),
+            Op::ExtractValue {
+                agg,
+                bit_offset,
+                bits,
+            } => self.exec_extractvalue(st, dest, *agg, *bit_offset, *bits),
+            Op::InsertValue {
+                agg,
+                value,
+                bit_offset,
+                ..
+            } => self.exec_insertvalue(st, dest, *agg, *value, *bit_offset),
+            Op::ExtractElement {
+                vector,
+                index,
+                elem_bits,
+                len,
+                ..
+            } => self.exec_extractelement(st, dest, *vector, *index, *elem_bits, *len),
+            Op::InsertElement {
+                vector,
+                value,
+                index,
+                elem_bits,
+                len,
+                ..
+            } => self.exec_insertelement(st, dest, *vector, *value, *index, *elem_bits, *len),
+            Op::ShuffleVector {
+                a,
+                b,
+                mask,
+                elem_bits,
+                in_len,
+            } => self.exec_shuffle(st, dest, *a, *b, mask, *elem_bits, *in_len),
             Op::VaArg { list, bytes, bits } => self.exec_vaarg(st, ctx, dest, *list, *bytes, *bits),
-            Op::AtomicRmw { op, ptr, value, bytes, bits } => {
-                self.exec_atomicrmw(st, ctx, dest, *op, *ptr, *value, *bytes, *bits)
-            }
-            Op::CmpXchg { ptr, expected, new, bytes, bits } => {
-                self.exec_cmpxchg(st, ctx, dest, *ptr, *expected, *new, *bytes, *bits)
-            }
-            Op::Unsupported { what } => Err(Stop::error(ErrorKind::Exec, format!("unsupported instruction: {what}"))),
+            Op::AtomicRmw {
+                op,
+                ptr,
+                value,
+                bytes,
+                bits,
+            } => self.exec_atomicrmw(st, ctx, dest, *op, *ptr, *value, *bytes, *bits),
+            Op::CmpXchg {
+                ptr,
+                expected,
+                new,
+                bytes,
+                bits,
+            } => self.exec_cmpxchg(st, ctx, dest, *ptr, *expected, *new, *bytes, *bits),
+            Op::Unsupported { what } => Err(Stop::error(
+                ErrorKind::Exec,
+                format!("unsupported instruction: {what}"),
+            )),
         }
     }
 

@@ -8,14 +8,28 @@ use crate::value::{Ops, Value};
 use symtest_ir::{Operand, Reg};
 
 impl Executor<'_> {
-    pub(crate) fn exec_extractvalue(&mut self, st: &mut State, dest: Option<Reg>, agg: Operand, off: u32, bits: u32) -> Exec<()> {
+    pub(crate) fn exec_extractvalue(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        agg: Operand,
+        off: u32,
+        bits: u32,
+    ) -> Exec<()> {
         let a = self.operand(st, agg)?;
         let r = Ops::extract(&mut self.pool, &a, off, bits);
         self.set(st, dest, r);
         Ok(())
     }
 
-    pub(crate) fn exec_insertvalue(&mut self, st: &mut State, dest: Option<Reg>, agg: Operand, value: Operand, off: u32) -> Exec<()> {
+    pub(crate) fn exec_insertvalue(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        agg: Operand,
+        value: Operand,
+        off: u32,
+    ) -> Exec<()> {
         let a = self.operand(st, agg)?;
         let v = self.operand(st, value)?;
         let r = Ops::insert(&mut self.pool, &a, &v, off);
@@ -27,7 +41,10 @@ impl Executor<'_> {
         let i = self.operand(st, index)?;
         let i = self.concretize(st, &i, "vector index")?.to_u64();
         if i >= len as u64 {
-            return Err(Stop::error(ErrorKind::Ptr, format!("vector index {i} out of bounds ({len} elements)")));
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                format!("vector index {i} out of bounds ({len} elements)"),
+            ));
         }
         Ok(i as u32)
     }

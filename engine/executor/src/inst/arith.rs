@@ -2,7 +2,7 @@
 
 use crate::executor::Executor;
 use crate::state::State;
-use crate::step::{Exec, Stop, StepCtx};
+use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::ErrorKind;
 use crate::value::{Ops, Value};
 use symtest_expr::{BinOp, CmpOp, ExprPool};
@@ -66,7 +66,10 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let x = self.operand(st, a)?;
         let y = self.operand(st, b)?;
-        if matches!(op, ir::BinOp::UDiv | ir::BinOp::SDiv | ir::BinOp::URem | ir::BinOp::SRem) {
+        if matches!(
+            op,
+            ir::BinOp::UDiv | ir::BinOp::SDiv | ir::BinOp::URem | ir::BinOp::SRem
+        ) {
             let zero = Value::from_u64(bits, 0);
             let is_zero = self.eq_value(&y, &zero);
             let what = if matches!(op, ir::BinOp::UDiv | ir::BinOp::SDiv) {
@@ -81,7 +84,14 @@ impl Executor<'_> {
         Ok(())
     }
 
-    pub(crate) fn exec_icmp(&mut self, st: &mut State, dest: Option<Reg>, pred: IntPred, a: Operand, b: Operand) -> Exec<()> {
+    pub(crate) fn exec_icmp(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        pred: IntPred,
+        a: Operand,
+        b: Operand,
+    ) -> Exec<()> {
         let x = self.operand(st, a)?;
         let y = self.operand(st, b)?;
         let r = icmp(&mut self.pool, pred, &x, &y);
@@ -89,7 +99,14 @@ impl Executor<'_> {
         Ok(())
     }
 
-    pub(crate) fn exec_cast(&mut self, st: &mut State, dest: Option<Reg>, op: CastOp, a: Operand, to: u32) -> Exec<()> {
+    pub(crate) fn exec_cast(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        op: CastOp,
+        a: Operand,
+        to: u32,
+    ) -> Exec<()> {
         let x = self.operand(st, a)?;
         let r = match op {
             CastOp::Trunc | CastOp::ZExt => Ops::resize(&mut self.pool, &x, to),
@@ -100,13 +117,23 @@ impl Executor<'_> {
         Ok(())
     }
 
-    pub(crate) fn exec_select(&mut self, st: &mut State, dest: Option<Reg>, c: Operand, t: Operand, f: Operand) -> Exec<()> {
+    pub(crate) fn exec_select(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        c: Operand,
+        t: Operand,
+        f: Operand,
+    ) -> Exec<()> {
         let c = self.operand(st, c)?;
         let t = self.operand(st, t)?;
         let f = self.operand(st, f)?;
         let c = if c.width(&self.pool) != 1 {
             // Vector selects are not lowered as such; treat a wider condition bitwise-nonzero.
-            return Err(Stop::error(ErrorKind::Exec, "select with a vector condition"));
+            return Err(Stop::error(
+                ErrorKind::Exec,
+                "select with a vector condition",
+            ));
         } else {
             c
         };

@@ -3,7 +3,7 @@
 use crate::executor::Executor;
 use crate::memory::ObjKind;
 use crate::state::{Frame, State};
-use crate::step::{Exec, Stop, StepCtx};
+use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::ErrorKind;
 use crate::value::{Ops, Value};
 use symtest_ir::{BlockId, Callee, FuncId, Operand, Reg};
@@ -40,7 +40,10 @@ impl Executor<'_> {
                     let Some(f) = self.function_at(b.to_u64()) else {
                         return Err(Stop::error(
                             ErrorKind::Ptr,
-                            format!("call through an invalid function pointer 0x{:x}", b.to_u64()),
+                            format!(
+                                "call through an invalid function pointer 0x{:x}",
+                                b.to_u64()
+                            ),
                         ));
                     };
                     return self.call_function(st, ctx, dest, f, vals, arg_bits, ret_bits);
@@ -50,7 +53,9 @@ impl Executor<'_> {
                 let mut excluded: Vec<symtest_expr::ExprId> = Vec::new();
                 let fpe = fp.expr(&mut self.pool);
                 while targets.len() < self.config.max_resolutions as usize {
-                    let Some(m) = self.solve(st, &excluded)? else { break };
+                    let Some(m) = self.solve(st, &excluded)? else {
+                        break;
+                    };
                     let addr = self.pool.eval(fpe, &m).to_u64();
                     let eq = self.eq_value(&fp, &Value::from_u64(64, addr));
                     let Some(f) = self.function_at(addr) else {
@@ -72,12 +77,23 @@ impl Executor<'_> {
                     targets.push((f, eq));
                 }
                 let Some((first_f, first_eq)) = targets.first().cloned() else {
-                    return Err(Stop::error(ErrorKind::Ptr, "call through an invalid function pointer"));
+                    return Err(Stop::error(
+                        ErrorKind::Ptr,
+                        "call through an invalid function pointer",
+                    ));
                 };
                 for (f, eq) in targets.into_iter().skip(1) {
                     let mut child = self.fork_state(st);
                     self.add_constraint(&mut child, &eq);
-                    match self.call_function(&mut child, ctx, dest, f, vals.clone(), arg_bits, ret_bits) {
+                    match self.call_function(
+                        &mut child,
+                        ctx,
+                        dest,
+                        f,
+                        vals.clone(),
+                        arg_bits,
+                        ret_bits,
+                    ) {
                         Ok(()) => ctx.added.push(child),
                         Err(stop) => ctx.ended.push((child, stop.into_termination())),
                     }
@@ -107,7 +123,10 @@ impl Executor<'_> {
         let Some(body) = &func.body else {
             return Err(Stop::error(
                 ErrorKind::External,
-                format!("call of undefined function `{}` (no definition and no model)", func.name),
+                format!(
+                    "call of undefined function `{}` (no definition and no model)",
+                    func.name
+                ),
             ));
         };
         if st.stack.len() >= MAX_STACK_DEPTH {
@@ -125,7 +144,11 @@ impl Executor<'_> {
             regs[i] = Some(v);
         }
         let varargs = if func.is_vararg {
-            Some(self.lay_out_varargs(st, &args[func.param_bits.len().min(args.len())..], &arg_bits[func.param_bits.len().min(arg_bits.len())..]))
+            Some(self.lay_out_varargs(
+                st,
+                &args[func.param_bits.len().min(args.len())..],
+                &arg_bits[func.param_bits.len().min(arg_bits.len())..],
+            ))
         } else {
             None
         };
@@ -157,7 +180,9 @@ impl Executor<'_> {
             size += bytes.div_ceil(8) * 8;
         }
         let loc = self.current_loc(st);
-        let obj = st.memory.allocate(size.max(8), 16, ObjKind::Engine, "varargs".into(), loc);
+        let obj = st
+            .memory
+            .allocate(size.max(8), 16, ObjKind::Engine, "varargs".into(), loc);
         for (i, v) in args.iter().enumerate() {
             let w = bits.get(i).copied().unwrap_or(64);
             let bytes = (w as usize).div_ceil(8).max(1);
@@ -171,7 +196,10 @@ impl Executor<'_> {
     /// `llvm.va_start(list)`: all arguments come from the overflow area.
     pub(crate) fn va_start(&mut self, st: &mut State, ctx: &mut StepCtx, list: &Value) -> Exec<()> {
         let Some(area) = st.frame().varargs else {
-            return Err(Stop::error(ErrorKind::Exec, "va_start in a function that is not variadic"));
+            return Err(Stop::error(
+                ErrorKind::Exec,
+                "va_start in a function that is not variadic",
+            ));
         };
         // { i32 gp_offset = 48, i32 fp_offset = 304, ptr overflow_arg_area, ptr reg_save_area }
         let mut image = Vec::with_capacity(24);
@@ -180,10 +208,17 @@ impl Executor<'_> {
         image.extend_from_slice(&area.to_le_bytes());
         image.extend_from_slice(&0u64.to_le_bytes());
         let v = Value::Concrete(symtest_expr::Bits::from_bytes_le(192, &image));
-        self.with_resolved(st, ctx, list, 24, super::memory_ops::Access::Write, &mut |ex, s, base, off| {
-            ex.write_at(s, base, off, 24, &v);
-            Ok(())
-        })
+        self.with_resolved(
+            st,
+            ctx,
+            list,
+            24,
+            super::memory_ops::Access::Write,
+            &mut |ex, s, base, off| {
+                ex.write_at(s, base, off, 24, &v);
+                Ok(())
+            },
+        )
     }
 
     pub(crate) fn exec_vaarg(
@@ -198,21 +233,42 @@ impl Executor<'_> {
         let list = self.operand(st, list)?;
         let slot = self.add_value(&list, &Value::from_u64(64, 8));
         let mut area = Value::from_u64(64, 0);
-        self.with_resolved(st, ctx, &slot, 8, super::memory_ops::Access::Read, &mut |ex, s, base, off| {
-            area = ex.read_at(s, base, off, 8);
-            Ok(())
-        })?;
+        self.with_resolved(
+            st,
+            ctx,
+            &slot,
+            8,
+            super::memory_ops::Access::Read,
+            &mut |ex, s, base, off| {
+                area = ex.read_at(s, base, off, 8);
+                Ok(())
+            },
+        )?;
         let mut v = Value::from_u64(bits, 0);
-        self.with_resolved(st, ctx, &area, bytes as u64, super::memory_ops::Access::Read, &mut |ex, s, base, off| {
-            let r = ex.read_at(s, base, off, bytes as usize);
-            v = Ops::resize(&mut ex.pool, &r, bits);
-            Ok(())
-        })?;
+        self.with_resolved(
+            st,
+            ctx,
+            &area,
+            bytes as u64,
+            super::memory_ops::Access::Read,
+            &mut |ex, s, base, off| {
+                let r = ex.read_at(s, base, off, bytes as usize);
+                v = Ops::resize(&mut ex.pool, &r, bits);
+                Ok(())
+            },
+        )?;
         let next = self.add_value(&area, &Value::from_u64(64, (bytes as u64).div_ceil(8) * 8));
-        self.with_resolved(st, ctx, &slot, 8, super::memory_ops::Access::Write, &mut |ex, s, base, off| {
-            ex.write_at(s, base, off, 8, &next);
-            Ok(())
-        })?;
+        self.with_resolved(
+            st,
+            ctx,
+            &slot,
+            8,
+            super::memory_ops::Access::Write,
+            &mut |ex, s, base, off| {
+                ex.write_at(s, base, off, 8, &next);
+                Ok(())
+            },
+        )?;
         self.set(st, dest, v);
         Ok(())
     }

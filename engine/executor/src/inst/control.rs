@@ -3,7 +3,7 @@
 use super::fork::Branch;
 use crate::executor::Executor;
 use crate::state::State;
-use crate::step::{Exec, Stop, StepCtx};
+use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
 use symtest_expr::Bits;
@@ -21,9 +21,14 @@ impl Executor<'_> {
         let mut assigns: Vec<(u32, Value)> = Vec::new();
         while pc < blk.first + blk.len {
             let inst = &body.insts[pc as usize];
-            let Op::Phi { incoming, .. } = &inst.op else { break };
+            let Op::Phi { incoming, .. } = &inst.op else {
+                break;
+            };
             let Some((_, op)) = incoming.iter().find(|(b, _)| *b == from) else {
-                return Err(Stop::error(ErrorKind::Exec, "phi has no value for the incoming block"));
+                return Err(Stop::error(
+                    ErrorKind::Exec,
+                    "phi has no value for the incoming block",
+                ));
             };
             let v = self.operand(st, *op)?;
             if let Some(d) = inst.dest {
@@ -33,7 +38,7 @@ impl Executor<'_> {
             if self.coverage.hit(module, func, pc) {
                 self.note_new_coverage();
                 st.last_new_cover = st.instructions;
-            st.last_new_cover_global = self.stats.instructions;
+                st.last_new_cover_global = self.stats.instructions;
                 st.last_new_cover_global = self.stats.instructions;
                 st.pending_cover = Some(std::rc::Rc::new(crate::state::CoverNode {
                     inst: self.coverage.index(func, pc),

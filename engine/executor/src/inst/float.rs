@@ -34,7 +34,11 @@ fn f80_to_f64(v: u128) -> f64 {
         return s * 0.0;
     }
     if exp == 0x7fff {
-        return if mant << 1 == 0 { s * f64::INFINITY } else { f64::NAN };
+        return if mant << 1 == 0 {
+            s * f64::INFINITY
+        } else {
+            f64::NAN
+        };
     }
     // Scale in steps so tiny and huge exponents do not under/overflow early.
     let mut r = mant as f64;
@@ -82,11 +86,22 @@ impl Executor<'_> {
         self.concretize(st, &v, "floating-point operand")
     }
 
-    pub(crate) fn exec_fbin(&mut self, st: &mut State, dest: Option<Reg>, op: FBinOp, a: Operand, b: Operand, ty: FloatTy) -> Exec<()> {
+    pub(crate) fn exec_fbin(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        op: FBinOp,
+        a: Operand,
+        b: Operand,
+        ty: FloatTy,
+    ) -> Exec<()> {
         let x = self.float_operand(st, a)?;
         let y = self.float_operand(st, b)?;
         let r = if ty == FloatTy::F32 {
-            let (x, y) = (f32::from_bits(x.to_u64() as u32), f32::from_bits(y.to_u64() as u32));
+            let (x, y) = (
+                f32::from_bits(x.to_u64() as u32),
+                f32::from_bits(y.to_u64() as u32),
+            );
             let r = match op {
                 FBinOp::Add => x + y,
                 FBinOp::Sub => x - y,
@@ -110,7 +125,13 @@ impl Executor<'_> {
         Ok(())
     }
 
-    pub(crate) fn exec_fneg(&mut self, st: &mut State, dest: Option<Reg>, a: Operand, ty: FloatTy) -> Exec<()> {
+    pub(crate) fn exec_fneg(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        a: Operand,
+        ty: FloatTy,
+    ) -> Exec<()> {
         let x = self.float_operand(st, a)?;
         let sign = ty.bits() - 1;
         let r = x.xor(&Bits::from_u64(ty.bits(), 1).shl(&Bits::from_u64(ty.bits(), sign as u64)));
@@ -118,7 +139,15 @@ impl Executor<'_> {
         Ok(())
     }
 
-    pub(crate) fn exec_fcmp(&mut self, st: &mut State, dest: Option<Reg>, pred: FloatPred, a: Operand, b: Operand, ty: FloatTy) -> Exec<()> {
+    pub(crate) fn exec_fcmp(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        pred: FloatPred,
+        a: Operand,
+        b: Operand,
+        ty: FloatTy,
+    ) -> Exec<()> {
         let x = to_f64(ty, &self.float_operand(st, a)?);
         let y = to_f64(ty, &self.float_operand(st, b)?);
         let uno = x.is_nan() || y.is_nan();
@@ -144,7 +173,13 @@ impl Executor<'_> {
         Ok(())
     }
 
-    pub(crate) fn exec_fcast(&mut self, st: &mut State, dest: Option<Reg>, op: FCastOp, a: Operand) -> Exec<()> {
+    pub(crate) fn exec_fcast(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        op: FCastOp,
+        a: Operand,
+    ) -> Exec<()> {
         let v = self.operand(st, a)?;
         let r = match op {
             FCastOp::Convert { from, to } => {

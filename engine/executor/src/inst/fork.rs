@@ -3,7 +3,7 @@
 
 use crate::executor::Executor;
 use crate::state::State;
-use crate::step::{Exec, Stop, StepCtx};
+use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
 
@@ -87,7 +87,8 @@ impl Executor<'_> {
                 let mut err = std::mem::replace(st, *child);
                 std::mem::swap(&mut st.ptree_node, &mut err.ptree_node);
                 std::mem::swap(&mut st.id, &mut err.id);
-                ctx.ended.push((err, Termination::Error(kind, message.to_string())));
+                ctx.ended
+                    .push((err, Termination::Error(kind, message.to_string())));
                 Ok(())
             }
         }
@@ -116,7 +117,12 @@ impl Executor<'_> {
 impl Executor<'_> {
     /// A concrete value for `v`, fixing it in the path condition (KLEE's
     /// concretization; used where the engine needs a number, e.g. a size).
-    pub(crate) fn concretize(&mut self, st: &mut State, v: &Value, what: &str) -> Exec<symtest_expr::Bits> {
+    pub(crate) fn concretize(
+        &mut self,
+        st: &mut State,
+        v: &Value,
+        what: &str,
+    ) -> Exec<symtest_expr::Bits> {
         if let Value::Concrete(b) = v {
             return Ok(b.clone());
         }

@@ -3,7 +3,7 @@
 use super::memory_ops::Access;
 use crate::executor::Executor;
 use crate::state::State;
-use crate::step::{Exec, Stop, StepCtx};
+use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::ErrorKind;
 use crate::value::{Ops, Value};
 use symtest_expr::{BinOp, Bits, CmpOp};
@@ -26,9 +26,12 @@ impl Executor<'_> {
             a.push(self.operand(st, *o)?);
         }
         let arg = |i: usize| -> Exec<Value> {
-            a.get(i)
-                .cloned()
-                .ok_or_else(|| Stop::error(ErrorKind::Exec, format!("intrinsic {which:?} with too few arguments")))
+            a.get(i).cloned().ok_or_else(|| {
+                Stop::error(
+                    ErrorKind::Exec,
+                    format!("intrinsic {which:?} with too few arguments"),
+                )
+            })
         };
         let pool = &mut self.pool;
         let r: Option<Value> = match which {
@@ -84,7 +87,11 @@ impl Executor<'_> {
                 };
                 for i in order {
                     let b = Ops::extract(pool, &x, i, 1);
-                    let count = if *which == Intrinsic::Ctlz { bits - 1 - i } else { i };
+                    let count = if *which == Intrinsic::Ctlz {
+                        bits - 1 - i
+                    } else {
+                        i
+                    };
                     acc = Ops::ite(pool, &b, &Value::from_u64(bits, count as u64), &acc);
                 }
                 Some(acc)
@@ -128,14 +135,19 @@ impl Executor<'_> {
             Intrinsic::Assume => {
                 let c = arg(0)?;
                 if !self.may_be_true(st, &c)? {
-                    return Err(Stop::error(ErrorKind::Exec, "llvm.assume of a false condition"));
+                    return Err(Stop::error(
+                        ErrorKind::Exec,
+                        "llvm.assume of a false condition",
+                    ));
                 }
                 self.add_constraint(st, &c);
                 None
             }
             Intrinsic::StackSave => Some(Value::from_u64(64, 0)),
             Intrinsic::StackRestore | Intrinsic::VaEnd | Intrinsic::Nop => None,
-            Intrinsic::Trap => return Err(Stop::error(ErrorKind::Abort, "trap (llvm.trap) reached")),
+            Intrinsic::Trap => {
+                return Err(Stop::error(ErrorKind::Abort, "trap (llvm.trap) reached"))
+            }
             Intrinsic::VaStart => {
                 let l = arg(0)?;
                 self.va_start(st, ctx, &l)?;
@@ -153,11 +165,15 @@ impl Executor<'_> {
                     symtest_ir::FloatTy::F80 => 79,
                     _ => w - 1,
                 };
-                let mask = Bits::ones(w).xor(&Bits::from_u64(w, 1).shl(&Bits::from_u64(w, sign_off as u64)));
+                let mask = Bits::ones(w)
+                    .xor(&Bits::from_u64(w, 1).shl(&Bits::from_u64(w, sign_off as u64)));
                 Some(Ops::bin(pool, BinOp::And, &x, &Value::Concrete(mask)))
             }
             Intrinsic::Unsupported(name) => {
-                return Err(Stop::error(ErrorKind::Exec, format!("unsupported intrinsic `{name}`")));
+                return Err(Stop::error(
+                    ErrorKind::Exec,
+                    format!("unsupported intrinsic `{name}`"),
+                ));
             }
         };
         if let Some(v) = r {
@@ -167,7 +183,14 @@ impl Executor<'_> {
     }
 
     /// `memcpy`/`memmove` semantics (reads all, then writes).
-    pub(crate) fn mem_copy(&mut self, st: &mut State, ctx: &mut StepCtx, d: &Value, s: &Value, n: &Value) -> Exec<()> {
+    pub(crate) fn mem_copy(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        d: &Value,
+        s: &Value,
+        n: &Value,
+    ) -> Exec<()> {
         let n = self.concretize(st, n, "memcpy length")?.to_u64();
         if n == 0 {
             return Ok(());
@@ -188,16 +211,24 @@ impl Executor<'_> {
         self.read_at(st, base, off, n)
     }
 
-    pub(crate) fn mem_set(&mut self, st: &mut State, ctx: &mut StepCtx, d: &Value, b: &Value, n: &Value) -> Exec<()> {
+    pub(crate) fn mem_set(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        d: &Value,
+        b: &Value,
+        n: &Value,
+    ) -> Exec<()> {
         let n = self.concretize(st, n, "memset length")?.to_u64();
         if n == 0 {
             return Ok(());
         }
         let byte = Ops::resize(&mut self.pool, b, 8);
         let fill = match &byte {
-            Value::Concrete(bb) => {
-                Value::Concrete(Bits::from_bytes_le((n * 8) as u32, &vec![bb.to_u64() as u8; n as usize]))
-            }
+            Value::Concrete(bb) => Value::Concrete(Bits::from_bytes_le(
+                (n * 8) as u32,
+                &vec![bb.to_u64() as u8; n as usize],
+            )),
             Value::Symbolic(_) => {
                 let mut acc = byte.clone();
                 for _ in 1..n {
@@ -214,7 +245,13 @@ impl Executor<'_> {
 }
 
 /// `{iN result, i1 overflow}` as one value: result at bit 0, flag at bit N.
-fn overflow_op(pool: &mut symtest_expr::ExprPool, which: &Intrinsic, x: &Value, y: &Value, bits: u32) -> Value {
+fn overflow_op(
+    pool: &mut symtest_expr::ExprPool,
+    which: &Intrinsic,
+    x: &Value,
+    y: &Value,
+    bits: u32,
+) -> Value {
     let signed = matches!(
         which,
         Intrinsic::SAddWithOverflow | Intrinsic::SSubWithOverflow | Intrinsic::SMulWithOverflow

@@ -10,7 +10,7 @@
 use crate::executor::Executor;
 use crate::memory::{ObjKind, NULL_PAGE, REDZONE};
 use crate::state::State;
-use crate::step::{Exec, Stop, StepCtx};
+use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
 use symtest_expr::{BinOp, ExprId, Node};
@@ -53,12 +53,17 @@ impl Executor<'_> {
         let n = self.concretize(st, &n, "alloca size")?;
         let size = elem_bytes.saturating_mul(n.to_u64());
         if size > self.config.max_alloc_size {
-            return Err(Stop::error(ErrorKind::Model, format!("alloca of {size} bytes is too large")));
+            return Err(Stop::error(
+                ErrorKind::Model,
+                format!("alloca of {size} bytes is too large"),
+            ));
         }
         let loc = self.current_loc(st);
         let func = st.frame().func;
         let name = format!("alloca in {}", self.module.function(func).name);
-        let obj = st.memory.allocate(size, align as u64, ObjKind::Stack, name, loc);
+        let obj = st
+            .memory
+            .allocate(size, align as u64, ObjKind::Stack, name, loc);
         st.frame_mut().allocas.push(obj.base);
         self.set(st, dest, Value::from_u64(64, obj.base));
         Ok(())
@@ -75,12 +80,19 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let p = self.operand(st, ptr)?;
         let dest_reg = dest;
-        self.with_resolved(st, ctx, &p, bytes as u64, Access::Read, &mut |ex, s, base, off| {
-            let v = ex.read_at(s, base, off, bytes as usize);
-            let v = Ops::resize(&mut ex.pool, &v, bits);
-            ex.set(s, dest_reg, v);
-            Ok(())
-        })
+        self.with_resolved(
+            st,
+            ctx,
+            &p,
+            bytes as u64,
+            Access::Read,
+            &mut |ex, s, base, off| {
+                let v = ex.read_at(s, base, off, bytes as usize);
+                let v = Ops::resize(&mut ex.pool, &v, bits);
+                ex.set(s, dest_reg, v);
+                Ok(())
+            },
+        )
     }
 
     pub(crate) fn exec_store(
@@ -95,13 +107,27 @@ impl Executor<'_> {
         let p = self.operand(st, ptr)?;
         let v = self.operand(st, value)?;
         let v = Ops::resize(&mut self.pool, &v, bytes * 8);
-        self.with_resolved(st, ctx, &p, bytes as u64, Access::Write, &mut |ex, s, base, off| {
-            ex.write_at(s, base, off, bytes as usize, &v);
-            Ok(())
-        })
+        self.with_resolved(
+            st,
+            ctx,
+            &p,
+            bytes as u64,
+            Access::Write,
+            &mut |ex, s, base, off| {
+                ex.write_at(s, base, off, bytes as usize, &v);
+                Ok(())
+            },
+        )
     }
 
-    pub(crate) fn exec_gep(&mut self, st: &mut State, dest: Option<Reg>, base: Operand, offset: i64, terms: &[GepTerm]) -> Exec<()> {
+    pub(crate) fn exec_gep(
+        &mut self,
+        st: &mut State,
+        dest: Option<Reg>,
+        base: Operand,
+        offset: i64,
+        terms: &[GepTerm],
+    ) -> Exec<()> {
         let mut p = self.operand(st, base)?;
         p = Ops::resize(&mut self.pool, &p, 64);
         if offset != 0 {
@@ -110,7 +136,12 @@ impl Executor<'_> {
         for t in terms {
             let idx = self.operand(st, t.index)?;
             let idx = Ops::sresize(&mut self.pool, &idx, 64);
-            let scaled = Ops::bin(&mut self.pool, BinOp::Mul, &idx, &Value::from_u64(64, t.scale as u64));
+            let scaled = Ops::bin(
+                &mut self.pool,
+                BinOp::Mul,
+                &idx,
+                &Value::from_u64(64, t.scale as u64),
+            );
             p = self.add_value(&p, &scaled);
         }
         self.set(st, dest, p);
@@ -125,7 +156,11 @@ impl Executor<'_> {
                 entry.contents.read(&mut self.pool, o.to_u64() as usize, n)
             }
             Value::Symbolic(e) => {
-                let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
+                let name = st
+                    .memory
+                    .get(base)
+                    .map(|e| e.object.name.clone())
+                    .unwrap_or_default();
                 let idx = self.pool.trunc(*e, 32);
                 let c = st.memory.contents_mut(base).expect("resolved object");
                 c.read_symbolic(&mut self.pool, &name, idx, n)
@@ -141,7 +176,11 @@ impl Executor<'_> {
                 c.write(&mut self.pool, o.to_u64() as usize, n, v)
             }
             Value::Symbolic(e) => {
-                let name = st.memory.get(base).map(|e| e.object.name.clone()).unwrap_or_default();
+                let name = st
+                    .memory
+                    .get(base)
+                    .map(|e| e.object.name.clone())
+                    .unwrap_or_default();
                 let idx = self.pool.trunc(*e, 32);
                 let c = st.memory.contents_mut(base).expect("resolved object");
                 c.write_symbolic(&mut self.pool, &name, idx, n, v)
@@ -179,12 +218,16 @@ impl Executor<'_> {
             if let Some(p) = err.prefer {
                 bad.preferences.push(p);
             }
-            ctx.ended.push((bad, Termination::Error(ErrorKind::Ptr, err.message)));
+            ctx.ended
+                .push((bad, Termination::Error(ErrorKind::Ptr, err.message)));
             let not = Ops::not(&mut self.pool, &err.cond);
             self.add_constraint(st, &not);
         }
         if targets.is_empty() {
-            return Err(Stop::error(ErrorKind::Solver, "pointer resolves to nothing on a feasible path"));
+            return Err(Stop::error(
+                ErrorKind::Solver,
+                "pointer resolves to nothing on a feasible path",
+            ));
         }
         let mut targets = targets.into_iter();
         let first = targets.next().expect("at least one target");
@@ -209,28 +252,50 @@ impl Executor<'_> {
         f: &mut dyn FnMut(&mut Self, &mut State, u64, &Value) -> Exec<()>,
     ) -> Exec<()> {
         if access == Access::Write && st.memory.get(base).is_some_and(|e| e.contents.read_only) {
-            return Err(Stop::error(ErrorKind::ReadOnly, "write to read-only memory"));
+            return Err(Stop::error(
+                ErrorKind::ReadOnly,
+                "write to read-only memory",
+            ));
         }
         let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
         f(self, st, base, &off)
     }
 
-    fn check_concrete(&mut self, st: &mut State, addr: u64, bytes: u64, access: Access) -> Exec<u64> {
+    fn check_concrete(
+        &mut self,
+        st: &mut State,
+        addr: u64,
+        bytes: u64,
+        access: Access,
+    ) -> Exec<u64> {
         if addr < NULL_PAGE {
             return Err(Stop::error(ErrorKind::Ptr, "null pointer dereference"));
         }
         let Some(entry) = st.memory.find_below(addr) else {
-            return Err(Stop::error(ErrorKind::Ptr, format!("invalid pointer 0x{addr:x}: no object there")));
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                format!("invalid pointer 0x{addr:x}: no object there"),
+            ));
         };
         let obj = &entry.object;
         if addr >= obj.end() + REDZONE {
-            return Err(Stop::error(ErrorKind::Ptr, format!("invalid pointer 0x{addr:x}: no object there")));
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                format!("invalid pointer 0x{addr:x}: no object there"),
+            ));
         }
         if entry.freed {
-            return Err(Stop::error(ErrorKind::Ptr, use_after_free_message(&obj.kind, &obj.name)));
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                use_after_free_message(&obj.kind, &obj.name),
+            ));
         }
         if addr + bytes > obj.end() {
-            let what = if access == Access::Read { "read" } else { "write" };
+            let what = if access == Access::Read {
+                "read"
+            } else {
+                "write"
+            };
             return Err(Stop::error(
                 ErrorKind::Ptr,
                 format!(
@@ -242,7 +307,10 @@ impl Executor<'_> {
             ));
         }
         if access == Access::Write && entry.contents.read_only {
-            return Err(Stop::error(ErrorKind::ReadOnly, format!("write to read-only memory `{}`", obj.name)));
+            return Err(Stop::error(
+                ErrorKind::ReadOnly,
+                format!("write to read-only memory `{}`", obj.name),
+            ));
         }
         Ok(obj.base)
     }
@@ -252,7 +320,12 @@ impl Executor<'_> {
             return Value::from_bool(false);
         }
         let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
-        Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ule, &off, &Value::from_u64(64, size - bytes))
+        Ops::cmp(
+            &mut self.pool,
+            symtest_expr::CmpOp::Ule,
+            &off,
+            &Value::from_u64(64, size - bytes),
+        )
     }
 
     /// The constant part of `c + x`, if the pointer has that shape.
@@ -269,7 +342,12 @@ impl Executor<'_> {
     /// Objects a symbolic pointer may point into, and the condition (with a message)
     /// under which it points into none.
     #[allow(clippy::type_complexity)]
-    fn resolve_symbolic(&mut self, st: &mut State, ptr: &Value, bytes: u64) -> Exec<(Vec<Target>, Option<PtrError>)> {
+    fn resolve_symbolic(
+        &mut self,
+        st: &mut State,
+        ptr: &Value,
+        bytes: u64,
+    ) -> Exec<(Vec<Target>, Option<PtrError>)> {
         let e = match ptr {
             Value::Symbolic(e) => *e,
             Value::Concrete(_) => unreachable!("concrete pointers are checked directly"),
@@ -295,7 +373,10 @@ impl Executor<'_> {
                         None
                     };
                     let targets = if self.may_be_true(st, &inb)? {
-                        vec![Target { base: obj.base, in_bounds: inb }]
+                        vec![Target {
+                            base: obj.base,
+                            in_bounds: inb,
+                        }]
                     } else {
                         Vec::new()
                     };
@@ -313,9 +394,15 @@ impl Executor<'_> {
         loop {
             let mut query = excluded.clone();
             query.extend(inside_any);
-            let Some(model) = self.solve(st, &query)? else { break };
+            let Some(model) = self.solve(st, &query)? else {
+                break;
+            };
             let addr = self.pool.eval(e, &model).to_u64();
-            let entry = if addr < NULL_PAGE { None } else { st.memory.find(addr) };
+            let entry = if addr < NULL_PAGE {
+                None
+            } else {
+                st.memory.find(addr)
+            };
             let Some(entry) = entry.filter(|en| !en.freed) else {
                 if outside_msg.is_none() {
                     outside_msg = Some(if addr < NULL_PAGE {
@@ -338,11 +425,24 @@ impl Executor<'_> {
             let inb_e = inb.expr(&mut self.pool);
             with.push(inb_e);
             if self.solve(st, &with)?.is_some() {
-                targets.push(Target { base: obj.base, in_bounds: inb });
+                targets.push(Target {
+                    base: obj.base,
+                    in_bounds: inb,
+                });
             }
             // Exclude the whole object range (in-bounds or straddling its end).
-            let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, obj.base));
-            let inside = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ult, &off, &Value::from_u64(64, obj.size.max(1)));
+            let off = Ops::bin(
+                &mut self.pool,
+                BinOp::Sub,
+                ptr,
+                &Value::from_u64(64, obj.base),
+            );
+            let inside = Ops::cmp(
+                &mut self.pool,
+                symtest_expr::CmpOp::Ult,
+                &off,
+                &Value::from_u64(64, obj.size.max(1)),
+            );
             let outside = Ops::not(&mut self.pool, &inside);
             excluded.push(outside.expr(&mut self.pool));
             if targets.len() as u32 >= self.config.max_resolutions {
@@ -358,8 +458,16 @@ impl Executor<'_> {
         if !targets.is_empty() && !self.may_be_true(st, &rest)? {
             return Ok((targets, None));
         }
-        let message = outside_msg.unwrap_or_else(|| format!("invalid pointer: {bytes}-byte access out of bounds"));
-        Ok((targets, Some(PtrError { cond: rest, message, prefer: None })))
+        let message = outside_msg
+            .unwrap_or_else(|| format!("invalid pointer: {bytes}-byte access out of bounds"));
+        Ok((
+            targets,
+            Some(PtrError {
+                cond: rest,
+                message,
+                prefer: None,
+            }),
+        ))
     }
 
     /// `ptr` lies inside some live object (a disjunction over the address space).
@@ -368,7 +476,12 @@ impl Executor<'_> {
         let mut acc = self.pool.false_();
         for (base, size) in ranges {
             let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
-            let inside = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Ult, &off, &Value::from_u64(64, size));
+            let inside = Ops::cmp(
+                &mut self.pool,
+                symtest_expr::CmpOp::Ult,
+                &off,
+                &Value::from_u64(64, size),
+            );
             let ie = inside.expr(&mut self.pool);
             acc = self.pool.bool_or(acc, ie);
         }

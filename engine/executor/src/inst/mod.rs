@@ -1,8 +1,8 @@
 //! Instruction families, one file each.
 
 pub mod aggregate;
-pub mod atomics;
 pub mod arith;
+pub mod atomics;
 pub mod calls;
 pub mod control;
 pub mod float;

@@ -53,7 +53,15 @@ fn align_up(x: u64, a: u64) -> u64 {
 
 impl AddressSpace {
     /// Places an object at a fixed address (globals are laid out by the executor).
-    pub fn insert_at(&mut self, base: u64, size: u64, kind: ObjKind, name: String, contents: ObjectState, loc: Loc) -> Rc<MemoryObject> {
+    pub fn insert_at(
+        &mut self,
+        base: u64,
+        size: u64,
+        kind: ObjKind,
+        name: String,
+        contents: ObjectState,
+        loc: Loc,
+    ) -> Rc<MemoryObject> {
         let object = Rc::new(MemoryObject {
             base,
             size,
@@ -75,7 +83,14 @@ impl AddressSpace {
 
     /// Allocates a fresh zero-filled object at the next dynamic address. Addresses
     /// are deterministic and never reused within a state.
-    pub fn allocate(&mut self, size: u64, align: u64, kind: ObjKind, name: String, loc: Loc) -> Rc<MemoryObject> {
+    pub fn allocate(
+        &mut self,
+        size: u64,
+        align: u64,
+        kind: ObjKind,
+        name: String,
+        loc: Loc,
+    ) -> Rc<MemoryObject> {
         let align = align.clamp(16, 4096);
         let base = align_up(self.next_dynamic, align);
         self.next_dynamic = align_up(base + size.max(1) + REDZONE, 16);
@@ -157,7 +172,10 @@ mod tests {
     fn space_with(n: usize) -> (AddressSpace, Vec<u64>) {
         let mut s = AddressSpace::default();
         let bases = (0..n)
-            .map(|i| s.allocate(64, 16, ObjKind::Heap, format!("o{i}"), Loc::default()).base)
+            .map(|i| {
+                s.allocate(64, 16, ObjKind::Heap, format!("o{i}"), Loc::default())
+                    .base
+            })
             .collect();
         (s, bases)
     }
@@ -169,19 +187,29 @@ mod tests {
         let child = parent.clone();
         // Nothing copied at fork: every object is shared.
         for b in &bases {
-            assert!(Rc::ptr_eq(&parent.get(*b).unwrap().contents, &child.get(*b).unwrap().contents));
+            assert!(Rc::ptr_eq(
+                &parent.get(*b).unwrap().contents,
+                &child.get(*b).unwrap().contents
+            ));
         }
         // The first write copies only the written object.
-        parent
-            .contents_mut(bases[7])
-            .unwrap()
-            .write(&mut pool, 0, 4, &Value::from_u64(32, 0xdeadbeef));
+        parent.contents_mut(bases[7]).unwrap().write(
+            &mut pool,
+            0,
+            4,
+            &Value::from_u64(32, 0xdeadbeef),
+        );
         assert!(!Rc::ptr_eq(
             &parent.get(bases[7]).unwrap().contents,
             &child.get(bases[7]).unwrap().contents
         ));
-        assert!(Rc::ptr_eq(&parent.get(bases[8]).unwrap().contents, &child.get(bases[8]).unwrap().contents));
-        let read = |s: &AddressSpace, pool: &mut ExprPool| s.get(bases[7]).unwrap().contents.read(pool, 0, 4);
+        assert!(Rc::ptr_eq(
+            &parent.get(bases[8]).unwrap().contents,
+            &child.get(bases[8]).unwrap().contents
+        ));
+        let read = |s: &AddressSpace, pool: &mut ExprPool| {
+            s.get(bases[7]).unwrap().contents.read(pool, 0, 4)
+        };
         assert_eq!(read(&parent, &mut pool), Value::from_u64(32, 0xdeadbeef));
         assert_eq!(read(&child, &mut pool), Value::from_u64(32, 0));
     }
@@ -192,11 +220,17 @@ mod tests {
         let (_, bb) = space_with(50);
         assert_eq!(ba, bb, "same allocations, same addresses");
         for w in ba.windows(2) {
-            assert!(w[1] >= w[0] + 64 + REDZONE, "objects keep a redzone between them");
+            assert!(
+                w[1] >= w[0] + 64 + REDZONE,
+                "objects keep a redzone between them"
+            );
         }
         let e = a.find(ba[3] + 10).unwrap();
         assert_eq!(e.object.base, ba[3]);
-        assert!(a.find(ba[3] + 64).is_none(), "one past the end is in no object");
+        assert!(
+            a.find(ba[3] + 64).is_none(),
+            "one past the end is in no object"
+        );
         assert_eq!(a.find_below(ba[3] + 64).unwrap().object.base, ba[3]);
     }
 

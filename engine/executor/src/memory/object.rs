@@ -164,7 +164,13 @@ impl ObjectState {
     }
 
     /// Reads `n` bytes at a symbolic 32-bit offset (the caller checked bounds).
-    pub fn read_symbolic(&mut self, pool: &mut ExprPool, name: &str, off: ExprId, n: usize) -> Value {
+    pub fn read_symbolic(
+        &mut self,
+        pool: &mut ExprPool,
+        name: &str,
+        off: ExprId,
+        n: usize,
+    ) -> Value {
         let arr = self.flush(pool, name);
         let mut acc: Option<Value> = None;
         for i in 0..n {
@@ -181,7 +187,14 @@ impl ObjectState {
     }
 
     /// Writes `n` bytes at a symbolic 32-bit offset (the caller checked bounds).
-    pub fn write_symbolic(&mut self, pool: &mut ExprPool, name: &str, off: ExprId, n: usize, v: &Value) {
+    pub fn write_symbolic(
+        &mut self,
+        pool: &mut ExprPool,
+        name: &str,
+        off: ExprId,
+        n: usize,
+        v: &Value,
+    ) {
         let mut arr = self.flush(pool, name);
         for i in 0..n {
             let k = pool.const_u64(32, i as u64);
@@ -195,12 +208,18 @@ impl ObjectState {
 
     /// Does the object hold per-byte symbolic values (and is not flushed)?
     pub fn has_symbolic_bytes(&self) -> bool {
-        self.flushed.is_none() && self.symbolic.as_ref().is_some_and(|s| s.iter().any(|b| b.is_some()))
+        self.flushed.is_none()
+            && self
+                .symbolic
+                .as_ref()
+                .is_some_and(|s| s.iter().any(|b| b.is_some()))
     }
 
     /// Replaces symbolic bytes that are exactly one of `values`' keys by the value.
     pub fn replace_symbolic_bytes(&mut self, values: &rustc_hash::FxHashMap<ExprId, u8>) {
-        let Some(sym) = &mut self.symbolic else { return };
+        let Some(sym) = &mut self.symbolic else {
+            return;
+        };
         for (off, b) in sym.iter_mut().enumerate() {
             if let Some(v) = b.and_then(|e| values.get(&e)) {
                 self.concrete[off] = *v;
@@ -241,7 +260,9 @@ mod tests {
         }
         // Reading the four symbolic bytes back gives one 32-bit expression.
         let v = o.read(&mut pool, 4, 4);
-        let Value::Symbolic(e) = v else { panic!("expected a symbolic read") };
+        let Value::Symbolic(e) = v else {
+            panic!("expected a symbolic read")
+        };
         let mut m = symtest_expr::Assignment::new();
         m.set(arr, vec![0xaa, 0xbb, 0xcc, 0xdd]);
         assert_eq!(pool.eval(e, &m).to_u64(), 0xddccbbaa);
@@ -258,6 +279,9 @@ mod tests {
         assert_eq!(pool.eval(re, &m2).to_u64(), 0x22);
         m2.set(i, vec![5, 0, 0, 0]);
         assert_eq!(pool.eval(re, &m2).to_u64(), 0xbb);
-        assert_eq!(o.read(&mut pool, 0, 4).expr(&mut pool), pool.const_u64(32, 0x11223344));
+        assert_eq!(
+            o.read(&mut pool, 0, 4).expr(&mut pool),
+            pool.const_u64(32, 0x11223344)
+        );
     }
 }
