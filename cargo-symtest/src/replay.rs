@@ -372,7 +372,7 @@ fn classify_ubsan(message: &str) -> ErrorKind {
 pub fn classify(status: ExitStatus, stderr: &str) -> Outcome {
     use std::os::unix::process::ExitStatusExt;
 
-    if stderr.contains(USER_ERROR_MARKER) {
+    if stderr.contains(USER_ERROR_MARKER) || status.code() == Some(USER_ERROR_EXIT) {
         return Outcome::Error(ErrorKind::User);
     }
     if let Some(i) = stderr.find("ERROR: AddressSanitizer: ") {

@@ -24,12 +24,20 @@ fn prefix() -> PathBuf {
 }
 
 fn main() {
-    for var in ["SYMTEST_BITWUZLA_PREFIX", "SYMTEST_CACHE_DIR", "XDG_CACHE_HOME", "HOME"] {
+    for var in [
+        "SYMTEST_BITWUZLA_PREFIX",
+        "SYMTEST_CACHE_DIR",
+        "XDG_CACHE_HOME",
+        "HOME",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let prefix = prefix();
     let lib = prefix.join("lib");
-    println!("cargo:rerun-if-changed={}", lib.join("libbitwuzla.a").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        lib.join("libbitwuzla.a").display()
+    );
     if !lib.join("libbitwuzla.a").exists() {
         eprintln!(
             "error: static Bitwuzla {VERSION} not found in {}\nfix: run `cargo xtask setup` (it builds and caches it)",

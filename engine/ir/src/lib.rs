@@ -11,7 +11,6 @@
 //! layout, so loading or storing it is a plain byte copy and `extractvalue` is an
 //! extract at a precomputed bit offset.
 
-
 use rustc_hash::FxHashMap;
 pub use symtest_expr::Bits;
 
@@ -190,11 +189,26 @@ pub enum CastOp {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum FCastOp {
     /// fptrunc / fpext between `from` and `to` float formats.
-    Convert { from: FloatTy, to: FloatTy },
-    FpToUi { from: FloatTy, bits: u32 },
-    FpToSi { from: FloatTy, bits: u32 },
-    UiToFp { bits: u32, to: FloatTy },
-    SiToFp { bits: u32, to: FloatTy },
+    Convert {
+        from: FloatTy,
+        to: FloatTy,
+    },
+    FpToUi {
+        from: FloatTy,
+        bits: u32,
+    },
+    FpToSi {
+        from: FloatTy,
+        bits: u32,
+    },
+    UiToFp {
+        bits: u32,
+        to: FloatTy,
+    },
+    SiToFp {
+        bits: u32,
+        to: FloatTy,
+    },
 }
 
 /// One scaled index term of a GEP: `sext_or_trunc(index, 64) * scale`.
