@@ -15,7 +15,7 @@ type Words = SmallVec<[u64; 2]>;
 ///
 /// Invariant: the number of words is `ceil(width / 64)` and all bits at or
 /// above `width` are zero.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Bits {
     width: u32,
     words: Words,
@@ -42,6 +42,18 @@ fn top_mask(width: u32) -> u64 {
     match width % 64 {
         0 => u64::MAX,
         r => (1u64 << r) - 1,
+    }
+}
+
+impl Clone for Bits {
+    /// Copies the words directly (the derived clone goes through an iterator,
+    /// which is measurably slower on the interpreter's hot path).
+    #[inline]
+    fn clone(&self) -> Bits {
+        Bits {
+            width: self.width,
+            words: SmallVec::from_slice(&self.words),
+        }
     }
 }
 
@@ -142,6 +154,11 @@ impl Bits {
     /// excess bits are truncated.
     pub fn from_bytes_le(width: u32, bytes: &[u8]) -> Bits {
         assert!(width > 0, "bit-vector width must be at least 1");
+        if width <= 64 && bytes.len() <= 8 {
+            let mut buf = [0u8; 8];
+            buf[..bytes.len()].copy_from_slice(bytes);
+            return Bits::from_u64(width, u64::from_le_bytes(buf));
+        }
         let n = nwords(width);
         let mut w: Words = SmallVec::from_elem(0, n);
         for (i, &b) in bytes.iter().enumerate().take(n * 8) {

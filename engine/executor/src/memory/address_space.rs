@@ -18,6 +18,8 @@ pub const REDZONE: u64 = 64;
 pub const DYNAMIC_BASE: u64 = 0x7000_0000_0000;
 /// First address for globals.
 pub const GLOBAL_BASE: u64 = 0x1000_0000;
+/// Size of the lookup cache of recently found objects.
+const HINTS: usize = 8;
 
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -30,8 +32,10 @@ pub struct Entry {
 #[derive(Clone, Debug)]
 pub struct AddressSpace {
     objects: OrdMap<u64, Entry>,
-    /// Base of the object found last: most accesses hit the same object again.
-    hint: Cell<u64>,
+    /// Recently found objects as (base, end + REDZONE): most accesses hit one of
+    /// a few objects again. Objects are never removed, so entries stay valid.
+    hints: [Cell<(u64, u64)>; HINTS],
+    next_hint: Cell<usize>,
     next_dynamic: u64,
     bytes_live: u64,
 }
@@ -40,7 +44,8 @@ impl Default for AddressSpace {
     fn default() -> Self {
         AddressSpace {
             objects: OrdMap::new(),
-            hint: Cell::new(u64::MAX),
+            hints: Default::default(),
+            next_hint: Cell::new(0),
             next_dynamic: DYNAMIC_BASE,
             bytes_live: 0,
         }
@@ -100,15 +105,18 @@ impl AddressSpace {
     /// The object whose base is the greatest not above `addr` (it may not contain it).
     pub fn find_below(&self, addr: u64) -> Option<&Entry> {
         // Objects are at least REDZONE bytes apart, so an address below the end of
-        // the hinted object plus the redzone has that object as its nearest below.
-        if let Some(e) = self.objects.get(&self.hint.get()) {
-            if addr >= e.object.base && addr < e.object.end() + REDZONE {
-                return Some(e);
+        // a cached object plus the redzone has that object as its nearest below.
+        for h in &self.hints {
+            let (base, limit) = h.get();
+            if addr >= base && addr < limit {
+                return self.objects.get(&base);
             }
         }
         let found = self.objects.range(..=addr).next_back().map(|(_, e)| e);
         if let Some(e) = found {
-            self.hint.set(e.object.base);
+            let i = self.next_hint.get();
+            self.hints[i].set((e.object.base, e.object.end() + REDZONE));
+            self.next_hint.set((i + 1) % HINTS);
         }
         found
     }
