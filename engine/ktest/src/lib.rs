@@ -273,7 +273,13 @@ impl KTest {
         let _ = writeln!(s, "args       : [{}]", args.join(", "));
         let _ = writeln!(s, "num objects: {}", self.objects.len());
         // ktest-tool pads the index to the width of the largest index.
-        let width = self.objects.len().saturating_sub(1).max(1).to_string().len();
+        let width = self
+            .objects
+            .len()
+            .saturating_sub(1)
+            .max(1)
+            .to_string()
+            .len();
         for (i, o) in self.objects.iter().enumerate() {
             let data = &o.bytes;
             let _ = writeln!(s, "object {i:width$}: name: '{}'", o.name);

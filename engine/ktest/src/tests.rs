@@ -187,9 +187,7 @@ fn huge_lengths_do_not_allocate() {
     let mut b = sample_bytes();
     b[41..45].copy_from_slice(&[0xff, 0xff, 0xff, 0xff]);
     match KTest::from_bytes(&b) {
-        Err(KTestError::Truncated {
-            offset, needed, ..
-        }) => {
+        Err(KTestError::Truncated { offset, needed, .. }) => {
             assert_eq!(offset, 45);
             assert_eq!(needed, 0xffff_ffff);
         }
@@ -360,7 +358,10 @@ fn render_pads_indices_and_handles_empty() {
     assert!(r.starts_with("args       : []\nnum objects: 11\nobject  0: name: 'o0'\n"));
     assert!(r.contains("object  0: data: b''\nobject  0: hex : 0x\nobject  0: text: \n"));
     assert!(r.contains("object 10: name: 'o10'\n"));
-    assert_eq!(KTest::default().render(), "args       : []\nnum objects: 0\n");
+    assert_eq!(
+        KTest::default().render(),
+        "args       : []\nnum objects: 0\n"
+    );
 }
 
 #[test]
