@@ -185,9 +185,9 @@ static const struct replay_object *next_object(const char *name,
   load_test();
   for (;;) {
     if (replay_next_object >= replay_num_objects)
-      replay_fail("out of inputs: '%s' asks for object %u ('%s', %zu bytes) "
-                  "but the test has only %u",
-                  replay_path, replay_next_object, name, nbytes,
+      replay_fail("out of inputs: the program asks for object %u ('%s', %zu "
+                  "bytes) but '%s' has only %u",
+                  replay_next_object, name, nbytes, replay_path,
                   replay_num_objects);
     o = &replay_objects[replay_next_object++];
     if (strcmp(o->name, "model_version") == 0 &&
