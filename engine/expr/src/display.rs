@@ -53,6 +53,12 @@ fn cmp_name(op: CmpOp) -> &'static str {
         CmpOp::Ule => "Ule",
         CmpOp::Slt => "Slt",
         CmpOp::Sle => "Sle",
+        CmpOp::UAddO => "UAddO",
+        CmpOp::SAddO => "SAddO",
+        CmpOp::USubO => "USubO",
+        CmpOp::SSubO => "SSubO",
+        CmpOp::UMulO => "UMulO",
+        CmpOp::SMulO => "SMulO",
     }
 }
 

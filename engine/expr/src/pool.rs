@@ -128,11 +128,40 @@ pub enum CmpOp {
     Slt,
     /// Signed less-or-equal.
     Sle,
+    /// `a + b` overflows (unsigned).
+    UAddO,
+    /// `a + b` overflows (signed).
+    SAddO,
+    /// `a - b` overflows (unsigned, i.e. `a < b`).
+    USubO,
+    /// `a - b` overflows (signed).
+    SSubO,
+    /// `a * b` overflows (unsigned).
+    UMulO,
+    /// `a * b` overflows (signed).
+    SMulO,
 }
 
 impl CmpOp {
     /// All operators.
-    pub const ALL: [CmpOp; 5] = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
+    pub const ALL: [CmpOp; 11] = [
+        CmpOp::Eq,
+        CmpOp::Ult,
+        CmpOp::Ule,
+        CmpOp::Slt,
+        CmpOp::Sle,
+        CmpOp::UAddO,
+        CmpOp::SAddO,
+        CmpOp::USubO,
+        CmpOp::SSubO,
+        CmpOp::UMulO,
+        CmpOp::SMulO,
+    ];
+
+    /// Is this one of the ordering comparisons (as opposed to an overflow predicate)?
+    pub fn is_order(self) -> bool {
+        matches!(self, CmpOp::Eq | CmpOp::Ult | CmpOp::Ule | CmpOp::Slt | CmpOp::Sle)
+    }
 
     /// Applies the comparison to constants.
     pub fn apply(self, a: &Bits, b: &Bits) -> bool {
@@ -142,6 +171,26 @@ impl CmpOp {
             CmpOp::Ule => a.ule(b),
             CmpOp::Slt => a.slt(b),
             CmpOp::Sle => a.sle(b),
+            CmpOp::UAddO => a.add(b).ult(a),
+            CmpOp::SAddO => {
+                let s = a.add(b);
+                a.sign_bit() == b.sign_bit() && s.sign_bit() != a.sign_bit()
+            }
+            CmpOp::USubO => a.ult(b),
+            CmpOp::SSubO => {
+                let d = a.sub(b);
+                a.sign_bit() != b.sign_bit() && d.sign_bit() != a.sign_bit()
+            }
+            CmpOp::UMulO => {
+                let w = a.width();
+                let p = a.zext(2 * w).mul(&b.zext(2 * w));
+                !p.extract(w, w).is_zero()
+            }
+            CmpOp::SMulO => {
+                let w = a.width();
+                let p = a.sext(2 * w).mul(&b.sext(2 * w));
+                !p.eq(&a.mul(b).sext(2 * w))
+            }
         }
     }
 }

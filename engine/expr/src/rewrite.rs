@@ -220,6 +220,9 @@ pub(crate) fn cmp(p: &mut ExprPool, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
         let r = op.apply(x, y);
         return p.bool_const(r);
     }
+    if !op.is_order() {
+        return p.mk_cmp(op, a, b);
+    }
     if a == b {
         return p.bool_const(matches!(op, CmpOp::Eq | CmpOp::Ule | CmpOp::Sle));
     }

@@ -62,6 +62,10 @@ pub enum BitwuzlaMode {
     Fresh,
     /// One persistent instance, assertions passed as assumptions (default).
     Incremental,
+    /// One persistent instance; the query's assertions but the last are
+    /// kept asserted on a stack of push levels, shared with the next query
+    /// as far as its assertions agree.
+    PushPop,
 }
 
 /// The Bitwuzla solver backend.
@@ -71,6 +75,9 @@ pub struct BitwuzlaSolver {
     /// Persistent instance (incremental mode only), else null.
     persistent: *mut bz::Bitwuzla,
     mode: BitwuzlaMode,
+    /// Push/pop mode: the terms asserted on the persistent instance, one
+    /// push level each.
+    stack: Vec<Term>,
     /// Queries posed to the current persistent instance.
     instance_queries: u32,
     recycle_queries: u32,
@@ -137,6 +144,7 @@ impl BitwuzlaSolver {
             options: std::ptr::null_mut(),
             persistent: std::ptr::null_mut(),
             mode,
+            stack: Vec::new(),
             instance_queries: 0,
             recycle_queries: RECYCLE_QUERIES,
             timeout: None,
@@ -186,7 +194,19 @@ impl BitwuzlaSolver {
                 let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1);
                 bz::bitwuzla_set_option(self.options, bz::BITWUZLA_OPT_TIME_LIMIT_PER, ms);
             }
-            if self.mode == BitwuzlaMode::Incremental {
+            if let Ok(v) = std::env::var("SYMTEST_BZ_OPTS") {
+                for kv in v.split(',').filter(|x| !x.is_empty()) {
+                    let (k, val) = kv.split_once('=').unwrap();
+                    bz::bitwuzla_set_option(self.options, k.parse().unwrap(), val.parse().unwrap());
+                }
+            }
+            if let Ok(v) = std::env::var("SYMTEST_BZ_RECYCLE") {
+                self.recycle_queries = v.parse().unwrap();
+            }
+            if let Ok(v) = std::env::var("SYMTEST_BZ_MODE") {
+                self.mode = match v.as_str() { "fresh" => BitwuzlaMode::Fresh, "pushpop" => BitwuzlaMode::PushPop, _ => BitwuzlaMode::Incremental };
+            }
+            if self.mode != BitwuzlaMode::Fresh {
                 self.persistent = bz::bitwuzla_new(self.tm, self.options);
                 if self.persistent.is_null() {
                     return Err(SolverError::Backend("cannot create solver".into()));
@@ -197,10 +217,14 @@ impl BitwuzlaSolver {
     }
 
     fn drop_instance(&mut self) {
+        if !self.persistent.is_null() && std::env::var("SYMTEST_BZ_STATS").is_ok() {
+            dump_stats(self.persistent);
+        }
         if !self.persistent.is_null() {
             // SAFETY: owned instance, deleted once, pointer cleared.
             unsafe { bz::bitwuzla_delete(self.persistent) };
             self.persistent = std::ptr::null_mut();
+            self.stack.clear();
         }
     }
 
@@ -523,7 +547,7 @@ impl BitwuzlaSolver {
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
         let fresh;
-        let bzla = if self.mode == BitwuzlaMode::Incremental {
+        let bzla = if self.mode != BitwuzlaMode::Fresh {
             self.instance_queries += 1;
             self.persistent
         } else {
@@ -537,7 +561,26 @@ impl BitwuzlaSolver {
         // SAFETY: `bzla` is live; terms are live Boolean terms of its
         // manager; the assumption array is valid for `len` elements.
         let res = unsafe {
-            if self.mode == BitwuzlaMode::Incremental {
+            if self.mode == BitwuzlaMode::PushPop {
+                let (last, prefix) = terms.split_last_mut().expect("at least one term");
+                let keep = self
+                    .stack
+                    .iter()
+                    .zip(prefix.iter())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let drop = self.stack.len() - keep;
+                if drop > 0 {
+                    bz::bitwuzla_pop(bzla, drop as u64);
+                    self.stack.truncate(keep);
+                }
+                for &t in &prefix[keep..] {
+                    bz::bitwuzla_push(bzla, 1);
+                    bz::bitwuzla_assert(bzla, t);
+                    self.stack.push(t);
+                }
+                bz::bitwuzla_check_sat_assuming(bzla, 1, last as *mut Term)
+            } else if self.mode == BitwuzlaMode::Incremental {
                 bz::bitwuzla_check_sat_assuming(bzla, terms.len() as u32, terms.as_mut_ptr())
             } else {
                 for &t in terms.iter() {
@@ -577,7 +620,7 @@ impl BitwuzlaSolver {
             self.reset_terms()?;
             self.pool_uid = pool.uid();
         }
-        let incremental = self.mode == BitwuzlaMode::Incremental;
+        let incremental = self.mode != BitwuzlaMode::Fresh;
         if self.options.is_null()
             || (incremental && self.persistent.is_null())
             || self.instance_queries >= self.recycle_queries
@@ -623,6 +666,14 @@ impl Solver for BitwuzlaSolver {
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
         let res = self.check_inner(pool, assertions, arrays)?;
+        if let Ok(path) = std::env::var("SYMTEST_BZ_TRACE") {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().append(true).create(true).open(path).unwrap();
+            let mut seen = rustc_hash::FxHashSet::default();
+            let mut st: Vec<ExprId> = assertions.to_vec();
+            while let Some(e) = st.pop() { if seen.insert(e) { st.extend(pool.node(e).children()); } }
+            let _ = writeln!(f, "{} {} {} {}", assertions.len(), seen.len(), start.elapsed().as_micros(), match &res { SatResult::Sat(_) => "sat", SatResult::Unsat => "unsat", _ => "unk" });
+        }
         self.stats.record(&res, start.elapsed());
         Ok(res)
     }
@@ -758,5 +809,31 @@ fn cmp_kind(op: CmpOp) -> bz::BitwuzlaKind {
         CmpOp::Ule => bz::BITWUZLA_KIND_BV_ULE,
         CmpOp::Slt => bz::BITWUZLA_KIND_BV_SLT,
         CmpOp::Sle => bz::BITWUZLA_KIND_BV_SLE,
+        CmpOp::UAddO => bz::BITWUZLA_KIND_BV_UADD_OVERFLOW,
+        CmpOp::SAddO => bz::BITWUZLA_KIND_BV_SADD_OVERFLOW,
+        CmpOp::USubO => bz::BITWUZLA_KIND_BV_USUB_OVERFLOW,
+        CmpOp::SSubO => bz::BITWUZLA_KIND_BV_SSUB_OVERFLOW,
+        CmpOp::UMulO => bz::BITWUZLA_KIND_BV_UMUL_OVERFLOW,
+        CmpOp::SMulO => bz::BITWUZLA_KIND_BV_SMUL_OVERFLOW,
     }
+}
+
+fn dump_stats(b: *mut bz::Bitwuzla) {
+    use std::io::Write;
+    let mut keys = std::ptr::null_mut();
+    let mut vals = std::ptr::null_mut();
+    let mut n = 0usize;
+    let mut out = String::new();
+    unsafe {
+        bz::bitwuzla_get_statistics(b, &mut keys, &mut vals, &mut n);
+        for i in 0..n {
+            let k = CStr::from_ptr(*keys.add(i)).to_string_lossy();
+            let v = CStr::from_ptr(*vals.add(i)).to_string_lossy();
+            out.push_str(&format!("{k}={v}\n"));
+        }
+    }
+    let path = std::env::var("SYMTEST_BZ_STATS").unwrap();
+    let mut f = std::fs::OpenOptions::new().append(true).create(true).open(path).unwrap();
+    let _ = f.write_all(out.as_bytes());
+    let _ = f.write_all(b"---\n");
 }

@@ -126,33 +126,47 @@ impl<S: Solver> IndependentSolver<S> {
             self.counters.answered += 1;
             return Ok(SatResult::Sat(project(pool, &empty, arrays)));
         }
-        // Union-find over the arrays read, numbered locally.
-        let mut local: FxHashMap<ArrayId, u32> = FxHashMap::default();
-        let mut order: Vec<ArrayId> = Vec::new();
+        // Union-find over the elements read (array bytes at constant
+        // indices, whole arrays), numbered locally.
+        let mut local: FxHashMap<Elem, u32> = FxHashMap::default();
+        let mut order: Vec<Elem> = Vec::new();
         let mut parent: Vec<u32> = Vec::new();
+        let mut first_of: Vec<u32> = Vec::with_capacity(live.len());
         for &(e, _) in &live {
+            let fp = self.footprint(pool, e);
             let mut first: Option<u32> = None;
-            for &a in pool.arrays_in_slice(e) {
-                let i = *local.entry(a).or_insert_with(|| {
-                    order.push(a);
+            for &el in fp.iter() {
+                let i = *local.entry(el).or_insert_with(|| {
+                    order.push(el);
                     parent.push(parent.len() as u32);
                     (parent.len() - 1) as u32
                 });
                 match first {
                     None => first = Some(i),
-                    Some(f) => {
-                        let (rf, ri) = (find(&mut parent, f), find(&mut parent, i));
-                        if rf != ri {
-                            parent[ri as usize] = rf;
-                        }
-                    }
+                    Some(f) => union(&mut parent, f, i),
+                }
+            }
+            first_of.push(first.expect("a live assertion reads an array"));
+        }
+        // A whole-array element joins every byte of its array.
+        let mut whole_of: FxHashMap<ArrayId, u32> = FxHashMap::default();
+        for (i, el) in order.iter().enumerate() {
+            if el.byte == WHOLE {
+                whole_of.insert(el.array, i as u32);
+            }
+        }
+        if !whole_of.is_empty() {
+            for (i, el) in order.iter().enumerate() {
+                if let Some(&w) = whole_of.get(&el.array) {
+                    union(&mut parent, w, i as u32);
                 }
             }
         }
-        // Groups by root.
+        // Groups by root, numbered in order of first appearance.
         let mut group_of_root: FxHashMap<u32, usize> = FxHashMap::default();
         let mut groups: Vec<Group> = Vec::new();
-        for (i, &a) in order.iter().enumerate() {
+        let mut elem_group: Vec<usize> = Vec::with_capacity(order.len());
+        for (i, el) in order.iter().enumerate() {
             let r = find(&mut parent, i as u32);
             let g = *group_of_root.entry(r).or_insert_with(|| {
                 groups.push(Group {
@@ -163,11 +177,11 @@ impl<S: Solver> IndependentSolver<S> {
                 });
                 groups.len() - 1
             });
-            groups[g].arrays.push(a);
+            groups[g].arrays.push(el.array);
+            elem_group.push(g);
         }
-        for &(e, pos) in &live {
-            let a0 = pool.arrays_in_slice(e)[0];
-            let r = find(&mut parent, local[&a0]);
+        for (k, &(e, pos)) in live.iter().enumerate() {
+            let r = find(&mut parent, first_of[k]);
             let g = &mut groups[group_of_root[&r]];
             g.assertions.push(e);
             g.last = g.last.max(pos);
@@ -176,6 +190,7 @@ impl<S: Solver> IndependentSolver<S> {
             g.assertions.sort_unstable();
             g.assertions.dedup();
             g.arrays.sort_unstable();
+            g.arrays.dedup();
         }
         let n = groups.len() as u64;
         if n > 1 {
@@ -199,19 +214,29 @@ impl<S: Solver> IndependentSolver<S> {
         if let Some(why) = unknown {
             return Ok(SatResult::Unknown(why));
         }
-        // Combine: each requested array from its group's model, or zeros.
+        // Combine: each byte from the model of the group that reads it (a
+        // whole array from its group's model), the rest zeros.
         let mut model = Assignment::new();
         for &a in arrays {
             let size = pool.array_info(a).size as usize;
-            let mut bytes = match local.get(&a) {
-                Some(&i) => {
-                    let r = find(&mut parent, i);
-                    let g = &groups[group_of_root[&r]];
-                    g.model.as_ref().map_or(&[][..], |m| m.bytes(a)).to_vec()
+            let mut bytes = vec![0u8; size];
+            if let Some(&w) = whole_of.get(&a) {
+                let g = &groups[elem_group[w as usize]];
+                let src = g.model.as_ref().map_or(&[][..], |m| m.bytes(a));
+                let n = src.len().min(size);
+                bytes[..n].copy_from_slice(&src[..n]);
+            } else {
+                for (i, el) in order.iter().enumerate() {
+                    let at = el.byte as usize;
+                    if el.array != a || at >= size {
+                        continue;
+                    }
+                    let g = &groups[elem_group[i]];
+                    if let Some(&v) = g.model.as_ref().and_then(|m| m.bytes(a).get(at)) {
+                        bytes[at] = v;
+                    }
                 }
-                None => Vec::new(),
-            };
-            bytes.resize(size, 0);
+            }
             model.set(a, bytes);
         }
         Ok(SatResult::Sat(model))

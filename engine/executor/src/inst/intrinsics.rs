@@ -245,38 +245,18 @@ impl Executor<'_> {
 }
 
 /// `{iN result, i1 overflow}` as one value: result at bit 0, flag at bit N.
-fn overflow_op(
-    pool: &mut symtest_expr::ExprPool,
-    which: &Intrinsic,
-    x: &Value,
-    y: &Value,
-    bits: u32,
-) -> Value {
-    let signed = matches!(
-        which,
-        Intrinsic::SAddWithOverflow | Intrinsic::SSubWithOverflow | Intrinsic::SMulWithOverflow
-    );
-    let op = match which {
-        Intrinsic::SAddWithOverflow | Intrinsic::UAddWithOverflow => BinOp::Add,
-        Intrinsic::SSubWithOverflow | Intrinsic::USubWithOverflow => BinOp::Sub,
-        _ => BinOp::Mul,
+/// The flag uses the solver's native overflow predicates (no double-width product).
+fn overflow_op(pool: &mut symtest_expr::ExprPool, which: &Intrinsic, x: &Value, y: &Value, bits: u32) -> Value {
+    let (op, pred) = match which {
+        Intrinsic::SAddWithOverflow => (BinOp::Add, CmpOp::SAddO),
+        Intrinsic::UAddWithOverflow => (BinOp::Add, CmpOp::UAddO),
+        Intrinsic::SSubWithOverflow => (BinOp::Sub, CmpOp::SSubO),
+        Intrinsic::USubWithOverflow => (BinOp::Sub, CmpOp::USubO),
+        Intrinsic::SMulWithOverflow => (BinOp::Mul, CmpOp::SMulO),
+        _ => (BinOp::Mul, CmpOp::UMulO),
     };
     let result = Ops::bin(pool, op, x, y);
-    // Compute in double width and compare with the extended result.
-    let w2 = bits * 2;
-    let (xx, yy) = if signed {
-        (Ops::sext(pool, x, w2), Ops::sext(pool, y, w2))
-    } else {
-        (Ops::zext(pool, x, w2), Ops::zext(pool, y, w2))
-    };
-    let wide = Ops::bin(pool, op, &xx, &yy);
-    let back = if signed {
-        Ops::sext(pool, &result, w2)
-    } else {
-        Ops::zext(pool, &result, w2)
-    };
-    let same = Ops::cmp(pool, CmpOp::Eq, &wide, &back);
-    let flag = Ops::not(pool, &same);
+    let flag = Ops::cmp(pool, pred, x, y);
     // Layout: flag at bit `bits`, padding up to the struct's size.
     let total = (bits / 8 * 2).max(2) * 8;
     let flag_w = Ops::zext(pool, &flag, total - bits);
