@@ -206,7 +206,8 @@ pub fn build_native(
     cmd.args(sources).arg(&runtime).arg("-o").arg(out);
     // Functions the program declares but never defines are `external` errors for
     // the engine; natively, paths that never call them must still replay.
-    cmd.arg("-Wl,--unresolved-symbols=ignore-all");
+    // (A non-PIE link resolves them to address 0 instead of failing at load time.)
+    cmd.args(["-fno-pie", "-no-pie", "-Wl,--unresolved-symbols=ignore-all"]);
     cmd.stdin(Stdio::null());
     let output = cmd.output().with_context(|| {
         format!(
