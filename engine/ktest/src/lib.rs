@@ -46,7 +46,10 @@ pub struct KTestObject {
 /// offset at which the problem was found.
 #[derive(Debug, thiserror::Error)]
 pub enum KTestError {
-    #[error("not a .ktest file: magic at offset 0 is {found:?}, expected \"KTEST\"")]
+    #[error(
+        "not a .ktest file: magic at offset 0 is {}, expected b'KTEST'",
+        py_bytes_repr(found)
+    )]
     BadMagic { found: Vec<u8> },
     #[error("unsupported .ktest version {version} at offset {offset} (supported: 1 to 3)")]
     UnsupportedVersion { version: u32, offset: usize },
