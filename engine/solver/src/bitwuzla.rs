@@ -341,6 +341,14 @@ impl BitwuzlaSolver {
             (Bool, _) => out.push((id, Bv)),
             (Bv, Node::Cmp(..)) => out.push((id, Bool)),
             (Bv, Node::Ite(c, t, e)) => out.extend([(*c, Bool), (*t, Bv), (*e, Bv)]),
+            (Bv, &Node::Select { array, index }) if expands(pool, array, index) => {
+                let (stores, base) = store_chain(pool, array);
+                out.push((index, Bv));
+                out.push((base, Bv));
+                for (i, v) in stores {
+                    out.extend([(i, Bv), (v, Bv)]);
+                }
+            }
             (Bv, n) => out.extend(n.children().into_iter().map(|c| (c, Bv))),
         }
     }
@@ -427,6 +435,21 @@ impl BitwuzlaSolver {
                 bv(self, index),
                 bv(self, value),
             ),
+            Node::Select { array, index } if expands(pool, array, index) => {
+                // Read over writes: ite(index == i_n, v_n, ite(..., select(base, index))),
+                // outermost store first, instead of Bitwuzla's lemmas on demand
+                // (one refinement round per lemma on long store chains).
+                let (stores, base) = store_chain(pool, array);
+                let ix = bv(self, index);
+                let mut t = Owned(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, bv(self, base), ix));
+                for &(i, v) in stores.iter().rev() {
+                    let c = Owned(self.mk2(bz::BITWUZLA_KIND_EQUAL, ix, bv(self, i)));
+                    t = Owned(self.mk3(bz::BITWUZLA_KIND_ITE, c.0, bv(self, v), t.0));
+                }
+                let out = t.0;
+                std::mem::forget(t);
+                out
+            }
             Node::Select { array, index } => self.mk2(
                 bz::BITWUZLA_KIND_ARRAY_SELECT,
                 bv(self, array),
@@ -665,6 +688,9 @@ impl Solver for BitwuzlaSolver {
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
+        if let Ok(path) = std::env::var("SYMTEST_BZ_DUMP") {
+            dump_query(&path, pool, assertions, arrays);
+        }
         let res = self.check_inner(pool, assertions, arrays)?;
         if let Ok(path) = std::env::var("SYMTEST_BZ_TRACE") {
             use std::io::Write;
@@ -713,6 +739,36 @@ impl Drop for BitwuzlaSolver {
             bz::bitwuzla_term_manager_delete(self.tm);
         }
     }
+}
+
+/// Longest store chain a symbolic-index read is expanded over.
+const READ_OVER_WRITE_LIMIT: usize = 1024;
+
+/// Is `select(array, index)` translated by read-over-write expansion (a
+/// non-constant index into a store chain)?
+fn expands(pool: &ExprPool, array: ExprId, index: ExprId) -> bool {
+    std::env::var("SYMTEST_BZ_NOITE").is_err()
+        && matches!(pool.node(array), Node::Store { .. })
+        && pool.as_const(index).is_none()
+}
+
+/// The (index, value) pairs of the store chain `array`, outermost first, at
+/// most [`READ_OVER_WRITE_LIMIT`] of them, and the array below them.
+fn store_chain(pool: &ExprPool, mut array: ExprId) -> (Vec<(ExprId, ExprId)>, ExprId) {
+    let mut stores = Vec::new();
+    while let Node::Store {
+        array: inner,
+        index,
+        value,
+    } = *pool.node(array)
+    {
+        if stores.len() == READ_OVER_WRITE_LIMIT {
+            break;
+        }
+        stores.push((index, value));
+        array = inner;
+    }
+    (stores, array)
 }
 
 /// The children of `t`, each an owned reference the caller must release.
@@ -836,4 +892,62 @@ fn dump_stats(b: *mut bz::Bitwuzla) {
     let mut f = std::fs::OpenOptions::new().append(true).create(true).open(path).unwrap();
     let _ = f.write_all(out.as_bytes());
     let _ = f.write_all(b"---\n");
+}
+
+thread_local! {
+    static DUMPED: std::cell::RefCell<(usize, rustc_hash::FxHashSet<ExprId>)> = Default::default();
+}
+
+fn dump_query(path: &str, pool: &ExprPool, assertions: &[ExprId], arrays: &[ArrayId]) {
+    use std::fmt::Write as _;
+    use std::io::Write;
+    let mut out = String::new();
+    DUMPED.with(|d| {
+        let mut d = d.borrow_mut();
+        for (i, a) in pool.arrays().iter().enumerate().skip(d.0) {
+            let _ = writeln!(out, "R {i} {} {}", a.size, a.name.replace(' ', "_"));
+        }
+        d.0 = pool.arrays().len();
+        let mut stack: Vec<(ExprId, bool)> = assertions.iter().map(|&e| (e, false)).collect();
+        while let Some((id, expanded)) = stack.pop() {
+            if d.1.contains(&id) {
+                continue;
+            }
+            if !expanded {
+                stack.push((id, true));
+                for c in pool.node(id).children() {
+                    stack.push((c, false));
+                }
+                continue;
+            }
+            d.1.insert(id);
+            let i = id.index();
+            let x = |e: ExprId| e.index();
+            let _ = match pool.node(id) {
+                Node::Const(b) => writeln!(out, "{i} C {} {}", b.width(), b.to_hex()),
+                Node::Array(a) => writeln!(out, "{i} A {}", a.index()),
+                Node::Store { array, index, value } => writeln!(out, "{i} S {} {} {}", x(*array), x(*index), x(*value)),
+                Node::Select { array, index } => writeln!(out, "{i} L {} {}", x(*array), x(*index)),
+                Node::Not(a) => writeln!(out, "{i} N {}", x(*a)),
+                Node::Bin(op, a, b) => writeln!(out, "{i} B {} {} {}", BinOp::ALL.iter().position(|o| o == op).unwrap(), x(*a), x(*b)),
+                Node::Cmp(op, a, b) => writeln!(out, "{i} P {} {} {}", CmpOp::ALL.iter().position(|o| o == op).unwrap(), x(*a), x(*b)),
+                Node::Ite(c, t, e) => writeln!(out, "{i} I {} {} {}", x(*c), x(*t), x(*e)),
+                Node::Concat(h, l) => writeln!(out, "{i} K {} {}", x(*h), x(*l)),
+                Node::Extract { expr, lo, width } => writeln!(out, "{i} X {} {} {}", x(*expr), lo, width),
+                Node::ZExt(a, w) => writeln!(out, "{i} Z {} {}", x(*a), w),
+                Node::SExt(a, w) => writeln!(out, "{i} E {} {}", x(*a), w),
+            };
+        }
+    });
+    let _ = write!(out, "Q");
+    for e in assertions {
+        let _ = write!(out, " {}", e.index());
+    }
+    let _ = write!(out, " |");
+    for a in arrays {
+        let _ = write!(out, " {}", a.index());
+    }
+    let _ = writeln!(out);
+    let mut f = std::fs::OpenOptions::new().append(true).create(true).open(path).unwrap();
+    let _ = f.write_all(out.as_bytes());
 }

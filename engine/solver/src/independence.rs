@@ -26,9 +26,10 @@
 use crate::{
     project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool};
+use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool, Node};
 
 /// What the independence layer did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,6 +47,9 @@ pub struct IndependenceStats {
 /// Splits queries into independent groups (see the module docs).
 pub struct IndependentSolver<S: Solver> {
     inner: S,
+    /// Per assertion: the elements it reads (for the pool `pool_uid`).
+    footprints: FxHashMap<ExprId, Arc<[Elem]>>,
+    pool_uid: u64,
     counters: LayerCounters,
     stats: IndependenceStats,
 }
@@ -56,6 +60,57 @@ struct Group {
     /// Largest position in the query of one of its assertions.
     last: usize,
     model: Option<Assignment>,
+}
+
+/// What an assertion reads: one byte of an array (a constant-index read of
+/// the array's root) or, with `byte == WHOLE`, the whole array (any other
+/// use: a symbolic index, a read through stores).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+struct Elem {
+    array: ArrayId,
+    byte: u64,
+}
+
+/// The `byte` of an [`Elem`] standing for the whole array.
+const WHOLE: u64 = u64::MAX;
+
+/// Above this many memoised footprints the memo is cleared.
+const FOOTPRINT_MEMO_LIMIT: usize = 1 << 20;
+
+/// The elements `root` reads, sorted and deduplicated.
+fn compute_footprint(pool: &ExprPool, root: ExprId) -> Vec<Elem> {
+    let mut out = Vec::new();
+    let mut seen: FxHashSet<ExprId> = FxHashSet::default();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if pool.arrays_in_slice(e).is_empty() || !seen.insert(e) {
+            continue;
+        }
+        match *pool.node(e) {
+            Node::Select { array, index } => match (pool.node(array), pool.as_const(index)) {
+                (&Node::Array(a), Some(i)) => out.push(Elem {
+                    array: a,
+                    byte: i.to_u64(),
+                }),
+                _ => stack.extend([array, index]),
+            },
+            Node::Array(a) => out.push(Elem {
+                array: a,
+                byte: WHOLE,
+            }),
+            ref n => stack.extend(n.children()),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[rb as usize] = ra;
+    }
 }
 
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
@@ -72,6 +127,8 @@ impl<S: Solver> IndependentSolver<S> {
     pub fn new(inner: S) -> Self {
         IndependentSolver {
             inner,
+            footprints: FxHashMap::default(),
+            pool_uid: 0,
             counters: LayerCounters::default(),
             stats: IndependenceStats::default(),
         }
@@ -97,6 +154,19 @@ impl<S: Solver> IndependentSolver<S> {
         self.stats.clone()
     }
 
+    /// The elements `e` reads (memoised).
+    fn footprint(&mut self, pool: &ExprPool, e: ExprId) -> Arc<[Elem]> {
+        if let Some(fp) = self.footprints.get(&e) {
+            return fp.clone();
+        }
+        if self.footprints.len() >= FOOTPRINT_MEMO_LIMIT {
+            self.footprints.clear();
+        }
+        let fp: Arc<[Elem]> = compute_footprint(pool, e).into();
+        self.footprints.insert(e, fp.clone());
+        fp
+    }
+
     fn check_inner(
         &mut self,
         pool: &ExprPool,
@@ -104,6 +174,10 @@ impl<S: Solver> IndependentSolver<S> {
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
         validate(pool, assertions, arrays)?;
+        if pool.uid() != self.pool_uid {
+            self.footprints.clear();
+            self.pool_uid = pool.uid();
+        }
         // (assertion, position), constants and array-free ones decided.
         let mut live: Vec<(ExprId, usize)> = Vec::with_capacity(assertions.len());
         let empty = Assignment::new();
@@ -216,28 +290,30 @@ impl<S: Solver> IndependentSolver<S> {
         }
         // Combine: each byte from the model of the group that reads it (a
         // whole array from its group's model), the rest zeros.
+        let mut bufs: FxHashMap<ArrayId, Vec<u8>> = arrays
+            .iter()
+            .map(|&a| (a, vec![0u8; pool.array_info(a).size as usize]))
+            .collect();
+        for (i, el) in order.iter().enumerate() {
+            let Some(bytes) = bufs.get_mut(&el.array) else {
+                continue;
+            };
+            let Some(m) = groups[elem_group[i]].model.as_ref() else {
+                continue;
+            };
+            let src = m.bytes(el.array);
+            if el.byte == WHOLE {
+                let n = src.len().min(bytes.len());
+                bytes[..n].copy_from_slice(&src[..n]);
+            } else if let (Some(slot), Some(&v)) =
+                (bytes.get_mut(el.byte as usize), src.get(el.byte as usize))
+            {
+                *slot = v;
+            }
+        }
         let mut model = Assignment::new();
         for &a in arrays {
-            let size = pool.array_info(a).size as usize;
-            let mut bytes = vec![0u8; size];
-            if let Some(&w) = whole_of.get(&a) {
-                let g = &groups[elem_group[w as usize]];
-                let src = g.model.as_ref().map_or(&[][..], |m| m.bytes(a));
-                let n = src.len().min(size);
-                bytes[..n].copy_from_slice(&src[..n]);
-            } else {
-                for (i, el) in order.iter().enumerate() {
-                    let at = el.byte as usize;
-                    if el.array != a || at >= size {
-                        continue;
-                    }
-                    let g = &groups[elem_group[i]];
-                    if let Some(&v) = g.model.as_ref().and_then(|m| m.bytes(a).get(at)) {
-                        bytes[at] = v;
-                    }
-                }
-            }
-            model.set(a, bytes);
+            model.set(a, bufs[&a].clone());
         }
         Ok(SatResult::Sat(model))
     }
