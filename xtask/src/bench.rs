@@ -1,6 +1,11 @@
 //! `cargo xtask bench engine`: speed and memory of the engine on the programs in
 //! `tests/bench/engine/`, printed as a table and written to
-//! `target/bench/engine.json`. A benchmark, not a test: numbers, no pass/fail.
+//! `target/bench/engine.json`.
+//!
+//! `cargo xtask bench solver`: the query optimizations of §3.3 in the form of
+//! the paper's Table 1 (see [`solver`]), written to `target/bench/solver.json`.
+//!
+//! Benchmarks, not tests: numbers, no pass/fail.
 
 use crate::{paths, setup, util};
 use anyhow::{bail, Context, Result};
@@ -10,10 +15,12 @@ use std::process::Command;
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),
-        Some(other) => {
-            Err(util::UsageError(format!("unknown benchmark `{other}` (available: engine)")).into())
-        }
-        None => Err(util::UsageError("usage: cargo xtask bench engine".into()).into()),
+        Some("solver") => solver(),
+        Some(other) => Err(util::UsageError(format!(
+            "unknown benchmark `{other}` (available: engine, solver)"
+        ))
+        .into()),
+        None => Err(util::UsageError("usage: cargo xtask bench engine|solver".into()).into()),
     }
 }
 
@@ -154,6 +161,183 @@ fn engine() -> Result<()> {
         &out,
         serde_json::to_string_pretty(&serde_json::Value::Object(json))?,
     )?;
+    println!("\nraw statistics: {}", out.display());
+    Ok(())
+}
+
+/// The solver benchmark's workload: (name, source relative to the workspace,
+/// instruction budget). Programs with many queries of the shapes real code
+/// produces: the paper's `tr` (Figure 1), byte-wise parsing and character
+/// classes, reads through a lookup table at symbolic indices, independent
+/// branches, and two corpus programs.
+const SOLVER_WORKLOAD: &[(&str, &str, u64)] = &[
+    ("tr", "tests/demo/tr.c", 20_000),
+    ("parse_kv", "tests/bench/solver/parse_kv.c", 60_000),
+    ("classify", "tests/bench/solver/classify.c", 60_000),
+    ("hex_decode", "tests/bench/solver/hex_decode.c", 20_000),
+    ("fork_heavy", "tests/bench/engine/fork_heavy.c", 60_000),
+    (
+        "paper_tr_expand",
+        "tests/programs/paper_tr_expand.c",
+        20_000,
+    ),
+    (
+        "misc_determinism",
+        "tests/programs/misc_determinism.c",
+        20_000,
+    ),
+];
+
+/// Safety cap per run; a run that hits it did less work than the others
+/// and is flagged in the table.
+const SOLVER_MAX_TIME_S: &str = "120";
+
+/// Configurations, in table order: (row label, `--solver-layers`). The
+/// Table 1 rows keep the executor-side optimizations (rewrite, simplify,
+/// ivc) on and vary only the solver layers, as the paper varies only
+/// independence and the counter-example cache; `none` (every optimization
+/// off) is the reference for the whole of §3.3.
+const SOLVER_CONFIGS: &[(&str, &str)] = &[
+    ("none (all of §3.3 off)", "none"),
+    ("base: rewrite,simplify,ivc", "rewrite,simplify,ivc"),
+    ("+ independence", "rewrite,simplify,ivc,independence"),
+    ("+ cex,cache", "rewrite,simplify,ivc,cex,cache"),
+    ("all", "all"),
+];
+
+#[derive(Default, Clone, Copy)]
+struct Totals {
+    queries: f64,
+    solver_queries: f64,
+    time: f64,
+    solver_time: f64,
+    instructions: f64,
+    capped: bool,
+}
+
+fn pct(x: f64, of: f64) -> String {
+    if of > 0.0 {
+        format!("{:.0}%", 100.0 * x / of)
+    } else {
+        "-".into()
+    }
+}
+
+/// `cargo xtask bench solver`: every program of [`SOLVER_WORKLOAD`] under
+/// every configuration of [`SOLVER_CONFIGS`], same seed and instruction
+/// budget (so the same exploration: the layers change speed, never
+/// answers), printed like the paper's Table 1.
+fn solver() -> Result<()> {
+    setup::ensure()?;
+    let root = paths::workspace_root();
+    let bin = release_binary()?;
+    let work = target_dir(&root).join("bench").join("solver");
+    std::fs::create_dir_all(&work)?;
+    let mut per_program = serde_json::Map::new();
+    let mut totals = vec![Totals::default(); SOLVER_CONFIGS.len()];
+    let mut detail = Vec::new();
+    for &(name, src, budget) in SOLVER_WORKLOAD {
+        let bc = work.join(format!("{name}.bc"));
+        compile(&root.join(src), &bc)?;
+        let mut runs = serde_json::Map::new();
+        let mut instructions = Vec::new();
+        for (ci, &(label, layers)) in SOLVER_CONFIGS.iter().enumerate() {
+            let budget_s = budget.to_string();
+            let s = exec(
+                &bin,
+                &bc,
+                &work.join(format!("{name}-{ci}")),
+                &[
+                    "--solver-layers",
+                    layers,
+                    "--max-instructions",
+                    &budget_s,
+                    "--max-time",
+                    SOLVER_MAX_TIME_S,
+                ],
+            )?;
+            let capped = f(&s, "time_s") >= SOLVER_MAX_TIME_S.parse::<f64>().unwrap_or(f64::MAX);
+            let t = &mut totals[ci];
+            t.queries += f(&s, "queries");
+            t.solver_queries += f(&s, "solver_queries");
+            t.time += f(&s, "time_s");
+            t.solver_time += f(&s, "solver_time_s");
+            t.instructions += f(&s, "instructions");
+            t.capped |= capped;
+            instructions.push(f(&s, "instructions"));
+            detail.push(format!(
+                "| {name} | {label} | {} | {} | {} | {:.2} | {:.2} | {}{} |",
+                f(&s, "instructions"),
+                f(&s, "paths_completed"),
+                f(&s, "queries"),
+                f(&s, "solver_queries"),
+                f(&s, "time_s"),
+                f(&s, "solver_time_s"),
+                if capped { " (time cap)" } else { "" },
+            ));
+            eprintln!(
+                "bench solver: {name} [{layers}]: {} queries, {} reached Bitwuzla, {:.2} s",
+                f(&s, "queries"),
+                f(&s, "solver_queries"),
+                f(&s, "time_s")
+            );
+            runs.insert(layers.to_string(), s);
+        }
+        if instructions.iter().any(|&i| i != instructions[0]) {
+            eprintln!("bench solver: warning: {name} executed different instruction counts {instructions:?}");
+        }
+        per_program.insert(name.to_string(), serde_json::Value::Object(runs));
+    }
+
+    let base = totals[1];
+    let none = totals[0];
+    println!("Solver optimizations (paper §3.3, Table 1): {} programs, same seed and instruction budget per program\n", SOLVER_WORKLOAD.len());
+    println!("| optimizations | queries reaching Bitwuzla | (% of base) | (% of none) | time (s) | solver time (s) | (% of base) | (% of none) | executor queries |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut rows = Vec::new();
+    for (t, &(label, layers)) in totals.iter().zip(SOLVER_CONFIGS) {
+        println!(
+            "| {label}{} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {} |",
+            if t.capped { " (time cap hit)" } else { "" },
+            t.solver_queries,
+            pct(t.solver_queries, base.solver_queries),
+            pct(t.solver_queries, none.solver_queries),
+            t.time,
+            t.solver_time,
+            pct(t.solver_time, base.solver_time),
+            pct(t.solver_time, none.solver_time),
+            t.queries,
+        );
+        rows.push(serde_json::json!({
+            "label": label,
+            "solver_layers": layers,
+            "solver_queries": t.solver_queries,
+            "queries": t.queries,
+            "time_s": t.time,
+            "solver_time_s": t.solver_time,
+            "instructions": t.instructions,
+            "time_cap_hit": t.capped,
+        }));
+    }
+    let all = totals[SOLVER_CONFIGS.len() - 1];
+    println!(
+        "\nall vs none: {} of the queries reach Bitwuzla, total time {:.1}x lower; all vs base: {}, {:.1}x",
+        pct(all.solver_queries, none.solver_queries),
+        none.time / all.time.max(1e-9),
+        pct(all.solver_queries, base.solver_queries),
+        base.time / all.time.max(1e-9),
+    );
+    println!("\n| program | optimizations | instructions | paths | executor queries | reaching Bitwuzla | time (s) | solver time (s) | |\n|---|---|---:|---:|---:|---:|---:|---:|---|");
+    for d in &detail {
+        println!("{d}");
+    }
+    let json = serde_json::json!({
+        "table": rows,
+        "programs": serde_json::Value::Object(per_program),
+        "max_time_s": SOLVER_MAX_TIME_S,
+    });
+    let out = target_dir(&root).join("bench").join("solver.json");
+    std::fs::write(&out, serde_json::to_string_pretty(&json)?)?;
     println!("\nraw statistics: {}", out.display());
     Ok(())
 }

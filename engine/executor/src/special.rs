@@ -178,7 +178,9 @@ impl Executor<'_> {
             Special::Range | Special::Int => {
                 if special == Special::Range {
                     // As KLEE: a one-value range creates no symbolic object.
-                    if let (Some(Value::Concrete(lo)), Some(Value::Concrete(hi))) = (args.first(), args.get(1)) {
+                    if let (Some(Value::Concrete(lo)), Some(Value::Concrete(hi))) =
+                        (args.first(), args.get(1))
+                    {
                         if hi.to_i64().wrapping_sub(lo.to_i64()) == 1 {
                             let v = Value::Concrete(lo.clone());
                             ret(self, st, v);

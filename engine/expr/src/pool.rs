@@ -160,7 +160,10 @@ impl CmpOp {
 
     /// Is this one of the ordering comparisons (as opposed to an overflow predicate)?
     pub fn is_order(self) -> bool {
-        matches!(self, CmpOp::Eq | CmpOp::Ult | CmpOp::Ule | CmpOp::Slt | CmpOp::Sle)
+        matches!(
+            self,
+            CmpOp::Eq | CmpOp::Ult | CmpOp::Ule | CmpOp::Slt | CmpOp::Sle
+        )
     }
 
     /// Applies the comparison to constants.

@@ -204,7 +204,11 @@ impl BitwuzlaSolver {
                 self.recycle_queries = v.parse().unwrap();
             }
             if let Ok(v) = std::env::var("SYMTEST_BZ_MODE") {
-                self.mode = match v.as_str() { "fresh" => BitwuzlaMode::Fresh, "pushpop" => BitwuzlaMode::PushPop, _ => BitwuzlaMode::Incremental };
+                self.mode = match v.as_str() {
+                    "fresh" => BitwuzlaMode::Fresh,
+                    "pushpop" => BitwuzlaMode::PushPop,
+                    _ => BitwuzlaMode::Incremental,
+                };
             }
             if self.mode != BitwuzlaMode::Fresh {
                 self.persistent = bz::bitwuzla_new(self.tm, self.options);
@@ -694,11 +698,30 @@ impl Solver for BitwuzlaSolver {
         let res = self.check_inner(pool, assertions, arrays)?;
         if let Ok(path) = std::env::var("SYMTEST_BZ_TRACE") {
             use std::io::Write;
-            let mut f = std::fs::OpenOptions::new().append(true).create(true).open(path).unwrap();
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .unwrap();
             let mut seen = rustc_hash::FxHashSet::default();
             let mut st: Vec<ExprId> = assertions.to_vec();
-            while let Some(e) = st.pop() { if seen.insert(e) { st.extend(pool.node(e).children()); } }
-            let _ = writeln!(f, "{} {} {} {}", assertions.len(), seen.len(), start.elapsed().as_micros(), match &res { SatResult::Sat(_) => "sat", SatResult::Unsat => "unsat", _ => "unk" });
+            while let Some(e) = st.pop() {
+                if seen.insert(e) {
+                    st.extend(pool.node(e).children());
+                }
+            }
+            let _ = writeln!(
+                f,
+                "{} {} {} {}",
+                assertions.len(),
+                seen.len(),
+                start.elapsed().as_micros(),
+                match &res {
+                    SatResult::Sat(_) => "sat",
+                    SatResult::Unsat => "unsat",
+                    _ => "unk",
+                }
+            );
         }
         self.stats.record(&res, start.elapsed());
         Ok(res)
@@ -889,7 +912,11 @@ fn dump_stats(b: *mut bz::Bitwuzla) {
         }
     }
     let path = std::env::var("SYMTEST_BZ_STATS").unwrap();
-    let mut f = std::fs::OpenOptions::new().append(true).create(true).open(path).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .unwrap();
     let _ = f.write_all(out.as_bytes());
     let _ = f.write_all(b"---\n");
 }
@@ -926,14 +953,32 @@ fn dump_query(path: &str, pool: &ExprPool, assertions: &[ExprId], arrays: &[Arra
             let _ = match pool.node(id) {
                 Node::Const(b) => writeln!(out, "{i} C {} {}", b.width(), b.to_hex()),
                 Node::Array(a) => writeln!(out, "{i} A {}", a.index()),
-                Node::Store { array, index, value } => writeln!(out, "{i} S {} {} {}", x(*array), x(*index), x(*value)),
+                Node::Store {
+                    array,
+                    index,
+                    value,
+                } => writeln!(out, "{i} S {} {} {}", x(*array), x(*index), x(*value)),
                 Node::Select { array, index } => writeln!(out, "{i} L {} {}", x(*array), x(*index)),
                 Node::Not(a) => writeln!(out, "{i} N {}", x(*a)),
-                Node::Bin(op, a, b) => writeln!(out, "{i} B {} {} {}", BinOp::ALL.iter().position(|o| o == op).unwrap(), x(*a), x(*b)),
-                Node::Cmp(op, a, b) => writeln!(out, "{i} P {} {} {}", CmpOp::ALL.iter().position(|o| o == op).unwrap(), x(*a), x(*b)),
+                Node::Bin(op, a, b) => writeln!(
+                    out,
+                    "{i} B {} {} {}",
+                    BinOp::ALL.iter().position(|o| o == op).unwrap(),
+                    x(*a),
+                    x(*b)
+                ),
+                Node::Cmp(op, a, b) => writeln!(
+                    out,
+                    "{i} P {} {} {}",
+                    CmpOp::ALL.iter().position(|o| o == op).unwrap(),
+                    x(*a),
+                    x(*b)
+                ),
                 Node::Ite(c, t, e) => writeln!(out, "{i} I {} {} {}", x(*c), x(*t), x(*e)),
                 Node::Concat(h, l) => writeln!(out, "{i} K {} {}", x(*h), x(*l)),
-                Node::Extract { expr, lo, width } => writeln!(out, "{i} X {} {} {}", x(*expr), lo, width),
+                Node::Extract { expr, lo, width } => {
+                    writeln!(out, "{i} X {} {} {}", x(*expr), lo, width)
+                }
                 Node::ZExt(a, w) => writeln!(out, "{i} Z {} {}", x(*a), w),
                 Node::SExt(a, w) => writeln!(out, "{i} E {} {}", x(*a), w),
             };
@@ -948,6 +993,10 @@ fn dump_query(path: &str, pool: &ExprPool, assertions: &[ExprId], arrays: &[Arra
         let _ = write!(out, " {}", a.index());
     }
     let _ = writeln!(out);
-    let mut f = std::fs::OpenOptions::new().append(true).create(true).open(path).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .unwrap();
     let _ = f.write_all(out.as_bytes());
 }

@@ -246,7 +246,13 @@ impl Executor<'_> {
 
 /// `{iN result, i1 overflow}` as one value: result at bit 0, flag at bit N.
 /// The flag uses the solver's native overflow predicates (no double-width product).
-fn overflow_op(pool: &mut symtest_expr::ExprPool, which: &Intrinsic, x: &Value, y: &Value, bits: u32) -> Value {
+fn overflow_op(
+    pool: &mut symtest_expr::ExprPool,
+    which: &Intrinsic,
+    x: &Value,
+    y: &Value,
+    bits: u32,
+) -> Value {
     let (op, pred) = match which {
         Intrinsic::SAddWithOverflow => (BinOp::Add, CmpOp::SAddO),
         Intrinsic::UAddWithOverflow => (BinOp::Add, CmpOp::UAddO),
