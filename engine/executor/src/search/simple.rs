@@ -28,37 +28,48 @@ impl Searcher for Dfs {
 }
 
 /// Breadth-first: the oldest state; a state that forked moves to the back.
+/// Removals are lazy (skipped when they reach the front), so updates are O(1).
 #[derive(Default)]
 pub struct Bfs {
     queue: VecDeque<StateId>,
+    dead: FxHashSet<StateId>,
+}
+
+impl Bfs {
+    fn front(&mut self) -> Option<StateId> {
+        while let Some(&s) = self.queue.front() {
+            if self.dead.remove(&s) {
+                self.queue.pop_front();
+            } else {
+                return Some(s);
+            }
+        }
+        None
+    }
 }
 
 impl Searcher for Bfs {
     fn select(&mut self, _: &mut dyn StateView, _: &mut Rng) -> Option<StateId> {
-        self.queue.front().copied()
+        self.front()
     }
 
     fn update(&mut self, current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
         if let Some(c) = current {
-            if !added.is_empty() && !removed.contains(&c) {
-                if let Some(pos) = self.queue.iter().position(|s| *s == c) {
-                    self.queue.remove(pos);
-                    self.queue.push_back(c);
-                }
+            if !added.is_empty() && !removed.contains(&c) && self.front() == Some(c) {
+                self.queue.pop_front();
+                self.queue.push_back(c);
             }
         }
         self.queue.extend(added.iter().copied());
-        if !removed.is_empty() {
-            let gone: FxHashSet<StateId> = removed.iter().copied().collect();
-            self.queue.retain(|s| !gone.contains(s));
-        }
+        self.dead.extend(removed.iter().copied());
     }
 }
 
-/// Uniformly random among all states.
+/// Uniformly random among all states (O(1) updates through an index map).
 #[derive(Default)]
 pub struct RandomState {
     states: Vec<StateId>,
+    index: rustc_hash::FxHashMap<StateId, usize>,
 }
 
 impl Searcher for RandomState {
@@ -70,10 +81,17 @@ impl Searcher for RandomState {
     }
 
     fn update(&mut self, _current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
-        self.states.extend_from_slice(added);
-        if !removed.is_empty() {
-            let gone: FxHashSet<StateId> = removed.iter().copied().collect();
-            self.states.retain(|s| !gone.contains(s));
+        for a in added {
+            self.index.insert(*a, self.states.len());
+            self.states.push(*a);
+        }
+        for r in removed {
+            if let Some(i) = self.index.remove(r) {
+                self.states.swap_remove(i);
+                if let Some(moved) = self.states.get(i) {
+                    self.index.insert(*moved, i);
+                }
+            }
         }
     }
 }
