@@ -4,4 +4,5 @@ mod bad_input;
 mod corpus;
 mod determinism;
 mod limits;
+mod solver_layers;
 mod support;

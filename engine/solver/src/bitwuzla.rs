@@ -11,25 +11,49 @@
 //!   The memo is tied to one [`ExprPool`] (by [`ExprPool::uid`]); a query
 //!   over another pool, or a memo past [`MEMO_LIMIT`] terms, drops the term
 //!   manager and starts afresh.
-//! * **One persistent `Bitwuzla` instance queried with
-//!   `check_sat_assuming`** is the default ([`BitwuzlaMode::Incremental`]);
-//!   nothing is ever asserted permanently, every query's assertions are
-//!   passed as assumptions. The alternative, a fresh instance per query
-//!   ([`BitwuzlaMode::Fresh`]), was measured with the `bench_modes` test
-//!   (400 path-condition-like queries, growing conjunctions over a shared
-//!   prefix, release build): fresh 22.4 s vs incremental 11.7 s for
-//!   depth-3 random constraints, 4.6 s vs 2.5 s for depth-1 ones; the
-//!   incremental instance reuses bit-blasted circuits and learned clauses.
-//!   To bound its growth the instance is recreated every
-//!   [`RECYCLE_QUERIES`] queries (and on timeout changes). Queries get
-//!   slower as the instance ages (presumably its SAT solver keeps every
-//!   circuit it ever bit-blasted), so recycling often pays: measured on the
-//!   `bench_chain` workload (3,200 generated queries, CPU time, release
-//!   build, 3 runs) every 50 queries took 3.4–4.1 s without the chain's
-//!   layers and 1.3 s with all of them, against 6.6–8.9 s and 5.5–6.0 s
-//!   every 1000; on a `bench_modes`-like growing path condition
-//!   (400 queries) 8.1–8.4 s against 21.3–22.0 s. Intervals 20–100
-//!   measured alike; 200 and more were slower.
+//! * **One persistent `Bitwuzla` instance, solved incrementally along a
+//!   path** is the default ([`BitwuzlaMode::PushPop`]): a query's
+//!   assertions but the last stay asserted, one push level each, and the
+//!   next query pops only the levels where its assertions differ, pushes
+//!   the rest, and passes its last assertion to `check_sat_assuming`.
+//!   Queries of one path condition share long prefixes, so Bitwuzla
+//!   preprocesses and bit-blasts only what is new (`check_sat_assuming`
+//!   alone re-asserts and re-preprocesses every assumption on every
+//!   check). The alternatives: every assertion an assumption
+//!   ([`BitwuzlaMode::Incremental`]) and a fresh instance per query
+//!   ([`BitwuzlaMode::Fresh`]). The instance is recreated every
+//!   [`RECYCLE_QUERIES`] queries (and on timeout changes): its SAT solver
+//!   keeps every circuit and learned clause, and checks get slower as it
+//!   ages. Pushed terms are never released while pushed (the memo owns
+//!   them), and the push stack is only ever compared by term identity.
+//! * Options: Bitwuzla's skeleton preprocessing is off. It creates a new
+//!   CaDiCaL instance on every check with one variable per term id of the
+//!   (long-lived) term manager, so its cost grew with every term ever
+//!   built: `tr` (Figure 1) without the optimization layers spent 8 of
+//!   its 22 s there.
+//! * **Reads at symbolic indices through stores** (`select(store(...),
+//!   i)`, e.g. a lookup table flushed into an array) are expanded into
+//!   `ite(i == i_n, v_n, ...ite(i == i_1, v_1, select(base, i)))` over at
+//!   most `READ_OVER_WRITE_LIMIT` (1,024) stores, outermost first (same
+//!   meaning). Bitwuzla's lemmas on demand needed one SAT round per lemma
+//!   on such chains: a 256-entry table read at 8 symbolic indices took
+//!   330 ms per query (one query hit the 10 s limit), 12 ms expanded.
+//! * Measured (release build, CPU time, best of 5, replaying the exact
+//!   query sequences that reached Bitwuzla in `cargo xtask bench solver`
+//!   runs of tr, classify, fork_heavy, hex_decode and parse_kv with and
+//!   without the chain's layers, 8,050 queries): the previous default
+//!   (assumptions only, recycled every 50 queries, skeleton
+//!   preprocessing, lemmas for reads through stores) 33.6 s; with the
+//!   read-over-write expansion 10.3 s; and skeleton preprocessing off
+//!   5.5 s; and push/pop 3.7–5.0 s (recycled every 100: 3.9–5.0 s, 200:
+//!   3.7–4.6 s, 300: 3.9 s, 1000: 4.0 s, 5000: 4.6 s; assumptions only,
+//!   every 50: 6.4–6.5 s). `tr` alone, its 874 queries with all layers:
+//!   2.0 s before, 0.55–0.7 s after (2.3 → 0.7 ms per query). Also
+//!   measured and not kept: embedded-constraint preprocessing off (5.9 vs
+//!   5.5 s), preprocessing off (-10% on `tr`, other models), rewrite
+//!   level 0 or 1 (slower: the SAT solver gets more work), and plain
+//!   bit-vector variables for constant-index reads of root arrays (−7%,
+//!   within the noise, mixed per workload).
 //! * Memory: every term handle the memo holds owns exactly one reference;
 //!   temporary terms (model reads) are released right after use; the
 //!   instance, options and term manager are deleted on drop / reset, so
@@ -37,6 +61,7 @@
 //! * Bitwuzla aborts the process on API misuse, so expressions are checked
 //!   for well-sortedness before any term is built ([`SolverError::Malformed`]).
 
+use crate::wellformed::{check_sorts, expands, malformed, store_chain};
 use crate::{SatResult, Solver, SolverError, SolverStats};
 use bitwuzla_sys as bz;
 use rustc_hash::FxHashMap;
@@ -50,21 +75,22 @@ type Sort = bz::BitwuzlaSort;
 /// Above this many memoised terms the term manager is recreated.
 pub const MEMO_LIMIT: usize = 4_000_000;
 
-/// The persistent instance (incremental mode) is recreated after this many
-/// queries, bounding the memory it accumulates and the slowdown of an
-/// aging instance (see the module docs for the measurement).
-pub const RECYCLE_QUERIES: u32 = 50;
+/// The persistent instance is recreated after this many queries, bounding
+/// the memory it accumulates and the slowdown of an aging instance (see the
+/// module docs for the measurement).
+pub const RECYCLE_QUERIES: u32 = 200;
 
 /// How queries are posed to Bitwuzla.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BitwuzlaMode {
     /// A new solver instance per query.
     Fresh,
-    /// One persistent instance, assertions passed as assumptions (default).
+    /// One persistent instance, all assertions passed as assumptions.
     Incremental,
-    /// One persistent instance; the query's assertions but the last are
-    /// kept asserted on a stack of push levels, shared with the next query
-    /// as far as its assertions agree.
+    /// One persistent instance (default): the assertions of a query but
+    /// the last are asserted one push level each and stay asserted for
+    /// the next query as far as its assertions agree (a path condition
+    /// grows and shrinks like a stack); the last one is an assumption.
     PushPop,
 }
 
@@ -127,9 +153,9 @@ enum Want {
 }
 
 impl BitwuzlaSolver {
-    /// A solver in [`BitwuzlaMode::Incremental`] mode without time limit.
+    /// A solver in [`BitwuzlaMode::PushPop`] mode without time limit.
     pub fn new() -> Result<Self, SolverError> {
-        Self::with_mode(BitwuzlaMode::Incremental)
+        Self::with_mode(BitwuzlaMode::PushPop)
     }
 
     /// A solver in the given mode without time limit.
@@ -164,8 +190,8 @@ impl BitwuzlaSolver {
         self.mode
     }
 
-    /// Recreate the persistent instance after `n` queries (incremental
-    /// mode; default [`RECYCLE_QUERIES`], minimum 1).
+    /// Recreate the persistent instance after `n` queries (incremental and
+    /// push/pop modes; default [`RECYCLE_QUERIES`], minimum 1).
     pub fn set_recycle_queries(&mut self, n: u32) {
         self.recycle_queries = n.max(1);
     }
@@ -190,6 +216,10 @@ impl BitwuzlaSolver {
                 return Err(SolverError::Backend("cannot create options".into()));
             }
             bz::bitwuzla_set_option(self.options, bz::BITWUZLA_OPT_PRODUCE_MODELS, 1);
+            // Skeleton preprocessing builds a new CaDiCaL instance on every
+            // check, sized by the largest term id of the long-lived term
+            // manager: its cost grows with the manager's age (module docs).
+            bz::bitwuzla_set_option(self.options, bz::BITWUZLA_OPT_PP_SKELETON_PREPROC, 0);
             if let Some(t) = self.timeout {
                 let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1);
                 bz::bitwuzla_set_option(self.options, bz::BITWUZLA_OPT_TIME_LIMIT_PER, ms);
@@ -206,8 +236,8 @@ impl BitwuzlaSolver {
             if let Ok(v) = std::env::var("SYMTEST_BZ_MODE") {
                 self.mode = match v.as_str() {
                     "fresh" => BitwuzlaMode::Fresh,
-                    "pushpop" => BitwuzlaMode::PushPop,
-                    _ => BitwuzlaMode::Incremental,
+                    "incremental" => BitwuzlaMode::Incremental,
+                    _ => BitwuzlaMode::PushPop,
                 };
             }
             if self.mode != BitwuzlaMode::Fresh {
@@ -586,10 +616,13 @@ impl BitwuzlaSolver {
             fresh.0
         };
         // SAFETY: `bzla` is live; terms are live Boolean terms of its
-        // manager; the assumption array is valid for `len` elements.
+        // manager (the memo owns them until the manager is reset, which
+        // deletes the instance and clears the push stack first); the
+        // assumption array is valid for `len` elements.
         let res = unsafe {
             if self.mode == BitwuzlaMode::PushPop {
                 let (last, prefix) = terms.split_last_mut().expect("at least one term");
+                // Keep the pushed levels this query agrees with, in order.
                 let keep = self
                     .stack
                     .iter()
@@ -696,33 +729,6 @@ impl Solver for BitwuzlaSolver {
             dump_query(&path, pool, assertions, arrays);
         }
         let res = self.check_inner(pool, assertions, arrays)?;
-        if let Ok(path) = std::env::var("SYMTEST_BZ_TRACE") {
-            use std::io::Write;
-            let mut f = std::fs::OpenOptions::new()
-                .append(true)
-                .create(true)
-                .open(path)
-                .unwrap();
-            let mut seen = rustc_hash::FxHashSet::default();
-            let mut st: Vec<ExprId> = assertions.to_vec();
-            while let Some(e) = st.pop() {
-                if seen.insert(e) {
-                    st.extend(pool.node(e).children());
-                }
-            }
-            let _ = writeln!(
-                f,
-                "{} {} {} {}",
-                assertions.len(),
-                seen.len(),
-                start.elapsed().as_micros(),
-                match &res {
-                    SatResult::Sat(_) => "sat",
-                    SatResult::Unsat => "unsat",
-                    _ => "unk",
-                }
-            );
-        }
         self.stats.record(&res, start.elapsed());
         Ok(res)
     }
@@ -764,36 +770,6 @@ impl Drop for BitwuzlaSolver {
     }
 }
 
-/// Longest store chain a symbolic-index read is expanded over.
-const READ_OVER_WRITE_LIMIT: usize = 1024;
-
-/// Is `select(array, index)` translated by read-over-write expansion (a
-/// non-constant index into a store chain)?
-fn expands(pool: &ExprPool, array: ExprId, index: ExprId) -> bool {
-    std::env::var("SYMTEST_BZ_NOITE").is_err()
-        && matches!(pool.node(array), Node::Store { .. })
-        && pool.as_const(index).is_none()
-}
-
-/// The (index, value) pairs of the store chain `array`, outermost first, at
-/// most [`READ_OVER_WRITE_LIMIT`] of them, and the array below them.
-fn store_chain(pool: &ExprPool, mut array: ExprId) -> (Vec<(ExprId, ExprId)>, ExprId) {
-    let mut stores = Vec::new();
-    while let Node::Store {
-        array: inner,
-        index,
-        value,
-    } = *pool.node(array)
-    {
-        if stores.len() == READ_OVER_WRITE_LIMIT {
-            break;
-        }
-        stores.push((index, value));
-        array = inner;
-    }
-    (stores, array)
-}
-
 /// The children of `t`, each an owned reference the caller must release.
 fn children(t: Term) -> Vec<Term> {
     let mut n: usize = 0;
@@ -825,42 +801,6 @@ fn value_u64(t: Term) -> Result<u64, SolverError> {
     };
     u64::from_str_radix(&s, 16)
         .map_err(|e| SolverError::Backend(format!("bad model value {s:?}: {e}")))
-}
-
-fn malformed(id: ExprId, reason: &str) -> SolverError {
-    SolverError::Malformed {
-        id,
-        reason: reason.to_string(),
-    }
-}
-
-/// Checks that `id`'s operands have the sorts Bitwuzla requires.
-fn check_sorts(pool: &ExprPool, id: ExprId) -> Result<(), SolverError> {
-    let w = |e: ExprId| pool.width(e);
-    let bvs = |e: ExprId| !pool.is_array(e);
-    let ok = match *pool.node(id) {
-        Node::Const(ref b) => b.width() >= 1,
-        Node::Array(a) => a.index() < pool.arrays().len(),
-        Node::Store {
-            array,
-            index,
-            value,
-        } => pool.is_array(array) && w(index) == 32 && w(value) == 8 && bvs(index) && bvs(value),
-        Node::Select { array, index } => pool.is_array(array) && w(index) == 32 && bvs(index),
-        Node::Not(a) => bvs(a),
-        Node::Bin(_, a, b) | Node::Cmp(_, a, b) => bvs(a) && bvs(b) && w(a) == w(b),
-        Node::Ite(c, t, e) => w(c) == 1 && bvs(c) && bvs(t) && bvs(e) && w(t) == w(e),
-        Node::Concat(h, l) => bvs(h) && bvs(l),
-        Node::Extract { expr, lo, width } => {
-            bvs(expr) && width >= 1 && lo.checked_add(width).is_some_and(|e| e <= w(expr))
-        }
-        Node::ZExt(a, to) | Node::SExt(a, to) => bvs(a) && to >= w(a),
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(malformed(id, "ill-sorted operands"))
-    }
 }
 
 fn bin_kind(op: BinOp) -> bz::BitwuzlaKind {

@@ -1,14 +1,22 @@
 //! Constraint independence (paper §3.3, from EXE).
 //!
-//! The assertions are split into groups that share no arrays, transitively
-//! (union-find over the arrays each assertion reads,
-//! [`ExprPool::arrays_in_slice`]); each group is posed to the inner solver
-//! as its own query, with the arrays the group reads, so a group that
-//! recurs unchanged (typically the parts of a path condition a new branch
-//! does not touch) is answered by the caches below. The query is Unsat if
-//! any group is Unsat; otherwise the groups' models (over disjoint arrays)
-//! are combined, and requested arrays no assertion reads get zero bytes.
+//! The assertions are split into groups that read disjoint memory,
+//! transitively (union-find). As in KLEE, the unit is the **byte**: a read
+//! of an array's root at a constant index (`select(root, 7)`) is that one
+//! byte; any other use of the array (a symbolic index, a read through
+//! stores) stands for the whole array and joins all its bytes. A buffer of
+//! symbolic input whose bytes are tested one at a time (a parser, a
+//! command-line argument) thus splits into one group per byte, and each
+//! group is posed to the inner solver as its own query, with the arrays
+//! it reads, so a group that recurs unchanged (typically the parts of a
+//! path condition a new branch does not touch, and the same question
+//! about one byte on many paths) is answered by the caches below. The
+//! query is Unsat if any group is Unsat; otherwise the groups' models are
+//! combined byte by byte (each byte from the group that reads it, a whole
+//! array from its group), and bytes no assertion reads are 0.
 //!
+//! * What each assertion reads is computed once per assertion (a walk of
+//!   its DAG, pruned at subterms that read no array) and memoised.
 //! * Constant `true` assertions are dropped, a constant `false` one makes
 //!   the query Unsat; a non-constant assertion that reads no array (only
 //!   possible in an unsimplified pool) is decided by [`ExprPool::eval`].
@@ -21,7 +29,8 @@
 //! * The time limit applies per group query, so one query can take up to
 //!   (number of groups) × limit.
 //!
-//! Cost: `O(total arrays read by the assertions)` hash/union-find steps.
+//! Cost: `O(total bytes read by the assertions)` hash/union-find steps,
+//! plus the first walk of each new assertion.
 
 use crate::{
     project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,

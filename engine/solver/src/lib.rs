@@ -27,8 +27,11 @@ mod chain_tests;
 mod error;
 mod independence;
 #[cfg(test)]
+mod independence_tests;
+#[cfg(test)]
 mod tests;
 mod ubtree;
+mod wellformed;
 
 pub use bitwuzla::{BitwuzlaMode, BitwuzlaSolver, MEMO_LIMIT, RECYCLE_QUERIES};
 pub use cache::{CachingSolver, CACHE_MAX_ENTRIES};

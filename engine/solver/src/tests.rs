@@ -60,7 +60,11 @@ fn bv_and_array_query_is_sat_with_checked_model() {
     let b5 = p.select(arr, i5);
     let c41 = p.const_u64(8, 0x41);
     let e2 = p.eq(b5, c41);
-    for mode in [BitwuzlaMode::Fresh, BitwuzlaMode::Incremental] {
+    for mode in [
+        BitwuzlaMode::Fresh,
+        BitwuzlaMode::Incremental,
+        BitwuzlaMode::PushPop,
+    ] {
         let mut s = BitwuzlaSolver::with_mode(mode).unwrap();
         let m = expect_sat(&mut s, &p, &[e1, e2], &[a]);
         assert_eq!(&m.bytes(a)[..4], &[7, 0, 0, 0]);
@@ -308,6 +312,7 @@ fn translation_agrees_with_eval_on_random_expressions() {
     for (mode, simplify) in [
         (BitwuzlaMode::Fresh, false),
         (BitwuzlaMode::Incremental, true),
+        (BitwuzlaMode::PushPop, false),
     ] {
         let mut rng = Rng(0x1234_5678_9abc_def1);
         let mut p = ExprPool::new();
@@ -410,6 +415,55 @@ fn recycled_instances_still_answer_correctly() {
     assert_eq!(s.stats().queries, 14);
 }
 
+/// Push/pop mode keeps the agreeing prefix of the previous query asserted:
+/// queries that grow, shrink, branch off and contradict a pushed prefix
+/// get the same answers as a fresh instance per query, with checked models.
+#[test]
+fn push_pop_follows_growing_and_shrinking_paths() {
+    let mut p = ExprPool::new();
+    let a = p.new_array("a", 4);
+    let bytes: Vec<ExprId> = (0..4)
+        .map(|i| {
+            let arr = p.array(a);
+            let idx = p.const_u64(32, i);
+            p.select(arr, idx)
+        })
+        .collect();
+    let mut conds = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        let lo = p.const_u64(8, 10 * i as u64 + 5);
+        conds.push(p.ugt(b, lo));
+        let hi = p.const_u64(8, 10 * i as u64 + 8);
+        conds.push(p.ult(b, hi));
+    }
+    let c3 = p.const_u64(8, 3);
+    let b0_is_3 = p.eq(bytes[0], c3); // contradicts conds[0] (b0 > 5)
+    let queries: Vec<Vec<ExprId>> = vec![
+        conds[..2].to_vec(),
+        conds[..4].to_vec(),
+        conds[..8].to_vec(),
+        vec![conds[0], conds[1], b0_is_3],
+        vec![conds[0], b0_is_3, conds[2]],
+        conds[..3].to_vec(),
+        vec![conds[2], conds[3]],
+        vec![b0_is_3],
+        conds[..8].to_vec(),
+        vec![conds[0], conds[1], conds[2], b0_is_3, conds[4]],
+        conds[..6].to_vec(),
+    ];
+    let mut pp = BitwuzlaSolver::with_mode(BitwuzlaMode::PushPop).unwrap();
+    pp.set_recycle_queries(4);
+    let mut fresh = BitwuzlaSolver::with_mode(BitwuzlaMode::Fresh).unwrap();
+    for q in &queries {
+        let want = fresh.check(&p, q, &[a]).unwrap();
+        let got = pp.check(&p, q, &[a]).unwrap();
+        assert_eq!(got.is_sat(), want.is_sat(), "{q:?}");
+        if let SatResult::Sat(m) = &got {
+            assert!(q.iter().all(|&e| p.eval_bool(e, m)), "{q:?}");
+        }
+    }
+}
+
 #[test]
 fn switching_pools_resets_translations() {
     let mut s = BitwuzlaSolver::new().unwrap();
@@ -441,7 +495,11 @@ fn tiny_timeout_gives_unknown_or_an_answer() {
     let e = p.eq(prod, cn);
     let one = p.const_u64(64, 1);
     let (gx, gy) = (p.ugt(x, one), p.ugt(y, one));
-    for solver in [BitwuzlaMode::Fresh, BitwuzlaMode::Incremental] {
+    for solver in [
+        BitwuzlaMode::Fresh,
+        BitwuzlaMode::Incremental,
+        BitwuzlaMode::PushPop,
+    ] {
         let mut s = BitwuzlaSolver::with_mode(solver).unwrap();
         s.set_timeout(Some(Duration::from_millis(1)));
         let start = Instant::now();
@@ -468,8 +526,10 @@ fn bench_modes() {
     for (mode, depth) in [
         (BitwuzlaMode::Fresh, 3),
         (BitwuzlaMode::Incremental, 3),
+        (BitwuzlaMode::PushPop, 3),
         (BitwuzlaMode::Fresh, 1),
         (BitwuzlaMode::Incremental, 1),
+        (BitwuzlaMode::PushPop, 1),
     ] {
         let mut p = ExprPool::new();
         let a = p.new_array("in", 32);

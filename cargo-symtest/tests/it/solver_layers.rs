@@ -1,0 +1,225 @@
+//! The query optimizations of §3.3 (`--solver-layers`) change speed, never
+//! the exploration: through the real binary, every layer configuration
+//! (none, all, and all with each single layer removed) explores the same
+//! paths, executes the same instructions and reports the same bugs. And a
+//! solver that gives up ends only the state that asked.
+
+use crate::support::*;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// `none`, `all`, and `all` without each single layer.
+const CONFIGS: &[&str] = &[
+    "none",
+    "all",
+    "all,-rewrite",
+    "all,-simplify",
+    "all,-ivc",
+    "all,-independence",
+    "all,-cex",
+    "all,-cache",
+];
+
+/// What must not depend on the layers.
+#[derive(Debug, PartialEq, Eq)]
+struct Outcome {
+    paths_completed: u64,
+    instructions: u64,
+    errors: BTreeSet<(String, u32)>,
+}
+
+/// (kind, line) of every `.err` file in an output directory.
+fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
+    let mut set = BTreeSet::new();
+    for entry in std::fs::read_dir(out).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(kind) = name.strip_suffix(".err").and_then(|n| n.split('.').nth(1)) {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let line = text
+                .lines()
+                .find_map(|l| l.strip_prefix("Line: "))
+                .and_then(|l| l.trim().parse().ok())
+                .unwrap_or(0);
+            set.insert((kind.to_string(), line));
+        }
+    }
+    set
+}
+
+fn stats(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap()
+}
+
+fn exec(bc: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    symtest(&args)
+}
+
+/// Runs `src` (relative to the workspace) under every configuration with
+/// the same instruction budget and checks the outcomes agree.
+fn same_exploration_under_every_configuration(name: &str, src: &str, budget: u32) {
+    let dir = scratch(&format!("solver_layers_{name}"));
+    let bc = compile(&workspace().join(src), &dir, &[]).unwrap();
+    let budget = budget.to_string();
+    let mut reference: Option<(&str, Outcome)> = None;
+    for (i, layers) in CONFIGS.iter().enumerate() {
+        let out = dir.join(format!("run{i}"));
+        let o = exec(
+            &bc,
+            &out,
+            &["--solver-layers", layers, "--max-instructions", &budget],
+        );
+        assert!(
+            o.status.success(),
+            "{name} [{layers}]: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let s = stats(&out);
+        let got = Outcome {
+            paths_completed: s["paths_completed"].as_u64().unwrap(),
+            instructions: s["instructions"].as_u64().unwrap(),
+            errors: reported_errors(&out),
+        };
+        assert!(
+            !got.errors.iter().any(|(k, _)| k == "solver"),
+            "{name} [{layers}]: the solver gave up: {:?}",
+            got.errors
+        );
+        match &reference {
+            None => reference = Some((layers, got)),
+            Some((first, want)) => assert_eq!(
+                &got, want,
+                "{name}: --solver-layers {layers} explored differently from {first}"
+            ),
+        }
+    }
+    let (_, want) = reference.unwrap();
+    assert!(
+        want.paths_completed > 0 || want.instructions > 0,
+        "{name}: nothing explored"
+    );
+}
+
+#[test]
+fn layers_keep_the_exploration_of_tr() {
+    // Figure 1: the out-of-bounds read, growing path conditions over one
+    // argument buffer, a symbolic range loop.
+    same_exploration_under_every_configuration("tr", "tests/demo/tr.c", 7_000);
+}
+
+#[test]
+fn layers_keep_the_exploration_of_corpus_programs() {
+    for (name, budget) in [
+        ("paper_tr_expand", 2_000),
+        ("misc_determinism", 2_000),
+        ("err_oob_symptr", 2_000),
+        ("mem_symptr_ptr_array", 2_000),
+        ("ctl_recursion", 2_000),
+        ("ctl_ternary_phi", 2_000),
+        ("int_i32_arith", 2_000),
+        ("mem_symptr_malloc_select", 2_000),
+    ] {
+        same_exploration_under_every_configuration(
+            name,
+            &format!("tests/programs/{name}.c"),
+            budget,
+        );
+    }
+}
+
+#[test]
+fn layers_keep_the_exploration_of_parsers_and_table_lookups() {
+    // Byte-wise parsing (many independent bytes), reads of a lookup table
+    // at symbolic indices (store chains), chained byte comparisons.
+    same_exploration_under_every_configuration("parse_kv", "tests/bench/solver/parse_kv.c", 4_000);
+    same_exploration_under_every_configuration(
+        "hex_decode",
+        "tests/bench/solver/hex_decode.c",
+        6_000,
+    );
+    same_exploration_under_every_configuration("classify", "tests/bench/solver/classify.c", 6_000);
+}
+
+/// One path asks a hopeless query (factoring a 128-bit semiprime), the
+/// others easy ones about one byte.
+const HARD_QUERY_PROGRAM: &str = r#"
+#include "symtest.h"
+int main(void) {
+  unsigned char sel;
+  unsigned long long x, y;
+  symtest_make_symbolic(&sel, sizeof sel, "sel");
+  symtest_make_symbolic(&x, sizeof x, "x");
+  symtest_make_symbolic(&y, sizeof y, "y");
+  if (sel == 7) {
+    unsigned __int128 n =
+        ((unsigned __int128)0xffffffffffffff72ULL << 64) | 0x0000000000001321ULL;
+    if (x > 1 && y > 1 && (unsigned __int128)x * y == n) /* HARD */
+      return 1;
+    return 2;
+  }
+  if (sel < 7)
+    return 3;
+  if (sel == 200)
+    return 4;
+  return 5;
+}
+"#;
+
+/// A solver that gives up (a 1 µs limit per query) ends only the state
+/// that asked: it is reported as a `solver` termination with a
+/// `.solver.err` test at the line of the hard query, the other states go
+/// on to the end of their paths, and the run completes with exit code 0.
+#[test]
+fn solver_failures_end_only_their_state() {
+    let dir = scratch("solver_failures");
+    let src = dir.join("hard_query.c");
+    std::fs::write(&src, HARD_QUERY_PROGRAM).unwrap();
+    let hard_line = HARD_QUERY_PROGRAM
+        .lines()
+        .position(|l| l.contains("/* HARD */"))
+        .unwrap() as u32
+        + 1;
+    let bc = compile(&src, &dir, &[]).unwrap();
+    for layers in ["none", "all"] {
+        let out = dir.join(format!("out-{layers}"));
+        let o = exec(
+            &bc,
+            &out,
+            &["--max-solver-time", "0.000001", "--solver-layers", layers],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "[{layers}] {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let errors = reported_errors(&out);
+        assert!(
+            errors.contains(&("solver".to_string(), hard_line)),
+            "[{layers}] expected a solver termination at line {hard_line}, got {errors:?}"
+        );
+        // Every other path ran to its end.
+        let err_files = std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| {
+                let n = e.as_ref().unwrap().file_name();
+                n.to_string_lossy().ends_with(".err")
+            })
+            .count() as u64;
+        let paths = stats(&out)["paths_completed"].as_u64().unwrap();
+        assert!(
+            paths >= err_files + 3,
+            "[{layers}] {paths} paths, {err_files} ended in errors: {errors:?}"
+        );
+        let info = std::fs::read_to_string(out.join("info")).unwrap();
+        assert!(info.contains("halt reason: all paths explored"), "{info}");
+    }
+}
