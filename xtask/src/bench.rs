@@ -137,10 +137,10 @@ fn engine() -> Result<()> {
     json.insert("fork_heavy".into(), s);
 
     let bc = work.join("tr_figure1.bc");
-    compile(&src.join("tr_figure1.c"), &bc)?;
+    compile(&root.join("tests").join("demo").join("tr.c"), &bc)?;
     let s = exec(&bin, &bc, &work.join("tr_figure1"), &[])?;
     rows.push(format!(
-        "tr_figure1.c | Figure 1 tr: time to the bug / to full line coverage / total | {:.2} s / {:.2} s / {:.2} s ({}/{} lines, {} paths, {} queries, {} reached Bitwuzla)",
+        "tests/demo/tr.c | Figure 1 tr: time to the bug / to full line coverage / total | {:.2} s / {:.2} s / {:.2} s ({}/{} lines, {} paths, {} queries, {} reached Bitwuzla)",
         f(&s, "first_bug_s"),
         f(&s, "last_new_line_s"),
         f(&s, "time_s"),
@@ -266,7 +266,7 @@ fn solver() -> Result<()> {
             t.capped |= capped;
             instructions.push(f(&s, "instructions"));
             detail.push(format!(
-                "| {name} | {label} | {} | {} | {} | {:.2} | {:.2} | {}{} |",
+                "| {name} | {label} | {} | {} | {} | {} | {:.2} | {:.2} |{} |",
                 f(&s, "instructions"),
                 f(&s, "paths_completed"),
                 f(&s, "queries"),
