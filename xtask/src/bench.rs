@@ -172,10 +172,10 @@ fn engine() -> Result<()> {
 /// branches, and two corpus programs.
 const SOLVER_WORKLOAD: &[(&str, &str, u64)] = &[
     ("tr", "tests/demo/tr.c", 20_000),
-    ("parse_kv", "tests/bench/solver/parse_kv.c", 60_000),
-    ("classify", "tests/bench/solver/classify.c", 60_000),
+    ("parse_kv", "tests/bench/solver/parse_kv.c", 200_000),
+    ("classify", "tests/bench/solver/classify.c", 200_000),
     ("hex_decode", "tests/bench/solver/hex_decode.c", 20_000),
-    ("fork_heavy", "tests/bench/engine/fork_heavy.c", 60_000),
+    ("fork_heavy", "tests/bench/engine/fork_heavy.c", 200_000),
     (
         "paper_tr_expand",
         "tests/programs/paper_tr_expand.c",

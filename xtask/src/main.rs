@@ -23,6 +23,8 @@ commands:
   demo    setup, then run symtest on the bundled example (tests/demo/)
   bench engine
           setup, then measure engine speed and memory (tests/bench/engine/)
+  bench solver
+          setup, then the paper's Table 1: solver-chain configurations (tests/bench/solver/)
   help    print this message
 ";
 

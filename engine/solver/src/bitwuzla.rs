@@ -201,7 +201,7 @@ impl BitwuzlaSolver {
         self.bv.len() + self.boolean.len()
     }
 
-    /// (Re)creates the options and, in incremental mode, the instance.
+    /// (Re)creates the options and, unless in fresh mode, the instance.
     fn configure(&mut self) -> Result<(), SolverError> {
         self.drop_instance();
         self.instance_queries = 0;
@@ -224,22 +224,6 @@ impl BitwuzlaSolver {
                 let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1);
                 bz::bitwuzla_set_option(self.options, bz::BITWUZLA_OPT_TIME_LIMIT_PER, ms);
             }
-            if let Ok(v) = std::env::var("SYMTEST_BZ_OPTS") {
-                for kv in v.split(',').filter(|x| !x.is_empty()) {
-                    let (k, val) = kv.split_once('=').unwrap();
-                    bz::bitwuzla_set_option(self.options, k.parse().unwrap(), val.parse().unwrap());
-                }
-            }
-            if let Ok(v) = std::env::var("SYMTEST_BZ_RECYCLE") {
-                self.recycle_queries = v.parse().unwrap();
-            }
-            if let Ok(v) = std::env::var("SYMTEST_BZ_MODE") {
-                self.mode = match v.as_str() {
-                    "fresh" => BitwuzlaMode::Fresh,
-                    "incremental" => BitwuzlaMode::Incremental,
-                    _ => BitwuzlaMode::PushPop,
-                };
-            }
             if self.mode != BitwuzlaMode::Fresh {
                 self.persistent = bz::bitwuzla_new(self.tm, self.options);
                 if self.persistent.is_null() {
@@ -251,9 +235,6 @@ impl BitwuzlaSolver {
     }
 
     fn drop_instance(&mut self) {
-        if !self.persistent.is_null() && std::env::var("SYMTEST_BZ_STATS").is_ok() {
-            dump_stats(self.persistent);
-        }
         if !self.persistent.is_null() {
             // SAFETY: owned instance, deleted once, pointer cleared.
             unsafe { bz::bitwuzla_delete(self.persistent) };
@@ -725,9 +706,6 @@ impl Solver for BitwuzlaSolver {
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        if let Ok(path) = std::env::var("SYMTEST_BZ_DUMP") {
-            dump_query(&path, pool, assertions, arrays);
-        }
         let res = self.check_inner(pool, assertions, arrays)?;
         self.stats.record(&res, start.elapsed());
         Ok(res)
@@ -835,108 +813,4 @@ fn cmp_kind(op: CmpOp) -> bz::BitwuzlaKind {
         CmpOp::UMulO => bz::BITWUZLA_KIND_BV_UMUL_OVERFLOW,
         CmpOp::SMulO => bz::BITWUZLA_KIND_BV_SMUL_OVERFLOW,
     }
-}
-
-fn dump_stats(b: *mut bz::Bitwuzla) {
-    use std::io::Write;
-    let mut keys = std::ptr::null_mut();
-    let mut vals = std::ptr::null_mut();
-    let mut n = 0usize;
-    let mut out = String::new();
-    unsafe {
-        bz::bitwuzla_get_statistics(b, &mut keys, &mut vals, &mut n);
-        for i in 0..n {
-            let k = CStr::from_ptr(*keys.add(i)).to_string_lossy();
-            let v = CStr::from_ptr(*vals.add(i)).to_string_lossy();
-            out.push_str(&format!("{k}={v}\n"));
-        }
-    }
-    let path = std::env::var("SYMTEST_BZ_STATS").unwrap();
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .unwrap();
-    let _ = f.write_all(out.as_bytes());
-    let _ = f.write_all(b"---\n");
-}
-
-thread_local! {
-    static DUMPED: std::cell::RefCell<(usize, rustc_hash::FxHashSet<ExprId>)> = Default::default();
-}
-
-fn dump_query(path: &str, pool: &ExprPool, assertions: &[ExprId], arrays: &[ArrayId]) {
-    use std::fmt::Write as _;
-    use std::io::Write;
-    let mut out = String::new();
-    DUMPED.with(|d| {
-        let mut d = d.borrow_mut();
-        for (i, a) in pool.arrays().iter().enumerate().skip(d.0) {
-            let _ = writeln!(out, "R {i} {} {}", a.size, a.name.replace(' ', "_"));
-        }
-        d.0 = pool.arrays().len();
-        let mut stack: Vec<(ExprId, bool)> = assertions.iter().map(|&e| (e, false)).collect();
-        while let Some((id, expanded)) = stack.pop() {
-            if d.1.contains(&id) {
-                continue;
-            }
-            if !expanded {
-                stack.push((id, true));
-                for c in pool.node(id).children() {
-                    stack.push((c, false));
-                }
-                continue;
-            }
-            d.1.insert(id);
-            let i = id.index();
-            let x = |e: ExprId| e.index();
-            let _ = match pool.node(id) {
-                Node::Const(b) => writeln!(out, "{i} C {} {}", b.width(), b.to_hex()),
-                Node::Array(a) => writeln!(out, "{i} A {}", a.index()),
-                Node::Store {
-                    array,
-                    index,
-                    value,
-                } => writeln!(out, "{i} S {} {} {}", x(*array), x(*index), x(*value)),
-                Node::Select { array, index } => writeln!(out, "{i} L {} {}", x(*array), x(*index)),
-                Node::Not(a) => writeln!(out, "{i} N {}", x(*a)),
-                Node::Bin(op, a, b) => writeln!(
-                    out,
-                    "{i} B {} {} {}",
-                    BinOp::ALL.iter().position(|o| o == op).unwrap(),
-                    x(*a),
-                    x(*b)
-                ),
-                Node::Cmp(op, a, b) => writeln!(
-                    out,
-                    "{i} P {} {} {}",
-                    CmpOp::ALL.iter().position(|o| o == op).unwrap(),
-                    x(*a),
-                    x(*b)
-                ),
-                Node::Ite(c, t, e) => writeln!(out, "{i} I {} {} {}", x(*c), x(*t), x(*e)),
-                Node::Concat(h, l) => writeln!(out, "{i} K {} {}", x(*h), x(*l)),
-                Node::Extract { expr, lo, width } => {
-                    writeln!(out, "{i} X {} {} {}", x(*expr), lo, width)
-                }
-                Node::ZExt(a, w) => writeln!(out, "{i} Z {} {}", x(*a), w),
-                Node::SExt(a, w) => writeln!(out, "{i} E {} {}", x(*a), w),
-            };
-        }
-    });
-    let _ = write!(out, "Q");
-    for e in assertions {
-        let _ = write!(out, " {}", e.index());
-    }
-    let _ = write!(out, " |");
-    for a in arrays {
-        let _ = write!(out, " {}", a.index());
-    }
-    let _ = writeln!(out);
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .unwrap();
-    let _ = f.write_all(out.as_bytes());
 }

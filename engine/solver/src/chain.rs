@@ -15,20 +15,24 @@
 //!
 //! Measured with the `bench_chain` test (3,200 generated queries: walks
 //! over subsets/supersets of related constraints and growing path
-//! conditions over 8 arrays; release build, CPU time, Bitwuzla recycled
-//! every 50 queries):
+//! conditions over 8 arrays of 4 bytes; release build, CPU time; byte-level
+//! independence, Bitwuzla in push/pop mode recycled every 200 queries):
 //!
 //! | layers                 | Bitwuzla queries | CPU time |
 //! |------------------------|-----------------:|---------:|
-//! | none                   | 3,200            | 3.30 s   |
-//! | independence           | 11,937           | 7.72 s   |
-//! | cex                    | 1,240            | 1.66 s   |
-//! | cache                  | 2,958            | 2.97 s   |
-//! | independence,cex       | 1,149            | 1.12 s   |
-//! | independence,cache     | 2,418            | 1.47 s   |
-//! | all (this order)       | 1,149            | 1.07 s   |
-//! | independence→cache→cex | 1,149            | 1.13 s   |
-//! | cache→independence→cex | 1,149            | 1.06 s   |
+//! | none                   | 3,200            | 4.15 s   |
+//! | independence           | 16,614           | 5.91 s   |
+//! | cex                    | 1,257            | 2.55 s   |
+//! | cache                  | 2,987            | 3.56 s   |
+//! | independence,cex       | 1,115            | 2.02 s   |
+//! | independence,cache     | 2,336            | 2.24 s   |
+//! | all (this order)       | 1,115            | 2.03 s   |
+//! | independence→cache→cex | 1,115            | 2.08 s   |
+//! | cache→independence→cex | 1,114            | 2.11 s   |
+//!
+//! (These generated queries jump between unrelated sets, the worst case
+//! for a backend that solves along a path; on the query sequences of real
+//! explorations see `cargo xtask bench solver` and the `bitwuzla` module.)
 //!
 //! Independence alone multiplies the (cheap) backend queries; it pays
 //! with a cache below it. The result cache below the cex cache answered
