@@ -35,25 +35,6 @@ fn parse_expectations(src: &str) -> Expect {
     e
 }
 
-/// (kind, line) of every `.err` file in an output directory.
-fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
-    let mut set = BTreeSet::new();
-    for entry in std::fs::read_dir(out).unwrap() {
-        let p = entry.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        if let Some(kind) = name.strip_suffix(".err").and_then(|n| n.split('.').nth(1)) {
-            let text = std::fs::read_to_string(&p).unwrap();
-            let line = text
-                .lines()
-                .find_map(|l| l.strip_prefix("Line: "))
-                .and_then(|l| l.trim().parse().ok())
-                .unwrap_or(0);
-            set.insert((kind.to_string(), line));
-        }
-    }
-    set
-}
-
 fn stat(out: &Path, key: &str) -> u64 {
     let s = std::fs::read_to_string(out.join("stats.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&s).unwrap();

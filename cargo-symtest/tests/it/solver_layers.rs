@@ -28,25 +28,6 @@ struct Outcome {
     errors: BTreeSet<(String, u32)>,
 }
 
-/// (kind, line) of every `.err` file in an output directory.
-fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
-    let mut set = BTreeSet::new();
-    for entry in std::fs::read_dir(out).unwrap() {
-        let p = entry.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        if let Some(kind) = name.strip_suffix(".err").and_then(|n| n.split('.').nth(1)) {
-            let text = std::fs::read_to_string(&p).unwrap();
-            let line = text
-                .lines()
-                .find_map(|l| l.strip_prefix("Line: "))
-                .and_then(|l| l.trim().parse().ok())
-                .unwrap_or(0);
-            set.insert((kind.to_string(), line));
-        }
-    }
-    set
-}
-
 fn stats(out: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap()
 }

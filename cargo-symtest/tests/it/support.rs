@@ -1,5 +1,6 @@
 //! Helpers: compiling C fixtures, running the binary, temporary directories.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -63,4 +64,23 @@ pub fn symtest(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run cargo-symtest")
+}
+
+/// (kind, line) of every `.err` file in an output directory.
+pub fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
+    let mut set = BTreeSet::new();
+    for entry in std::fs::read_dir(out).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(kind) = name.strip_suffix(".err").and_then(|n| n.split('.').nth(1)) {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let line = text
+                .lines()
+                .find_map(|l| l.strip_prefix("Line: "))
+                .and_then(|l| l.trim().parse().ok())
+                .unwrap_or(0);
+            set.insert((kind.to_string(), line));
+        }
+    }
+    set
 }
