@@ -6,6 +6,7 @@
 
 mod exec;
 mod inspect;
+mod libc;
 mod output;
 mod paths;
 mod replay;
@@ -35,7 +36,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the engine on an LLVM 19 bitcode file (like `klee`).
-    Exec(exec::ExecArgs),
+    Exec(Box<exec::ExecArgs>),
     /// Print a .ktest file (like `ktest-tool`).
     Show(show::ShowArgs),
     /// Replay tests on a natively built harness and check each recorded outcome.
@@ -59,7 +60,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Exec(a) => exec::run(a),
+        Command::Exec(a) => exec::run(*a),
         Command::Show(a) => show::run(a),
         Command::Replay(a) => replay_cmd::run(a),
         Command::Inspect(a) => inspect::run(a),
