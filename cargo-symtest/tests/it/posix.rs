@@ -389,6 +389,19 @@ fn libc_functions_behave_as_in_c() {
 }
 
 #[test]
+fn programs_built_with_glibc_headers_link_with_musl() {
+    let dir = scratch("posix-glibc-headers");
+    let src = workspace().join("tests/posix/glibc_headers.c");
+    let bc = compile(&src, &dir, &["-O1", "-D_FORTIFY_SOURCE=2"]).unwrap();
+    let out = dir.join("out");
+    exec(&bc, &out, true, &[], &[]);
+    let ts = tests(&out);
+    assert_eq!(ts.len(), 1);
+    assert_eq!(exit_code(&ts[0]), Some(12), "{}", ts[0]);
+    assert_eq!(ts[0]["stdout"], "12\n");
+}
+
+#[test]
 fn harness_links_libc_without_the_posix_runtime() {
     let dir = scratch("posix-harness");
     let bc = program("harness.c", &dir);
