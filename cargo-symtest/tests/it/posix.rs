@@ -133,6 +133,65 @@ fn printf_and_a_symbolic_argument() {
 }
 
 #[test]
+fn objects_come_in_the_contract_order() {
+    let dir = scratch("posix-order");
+    let bc = program("greet.c", &dir);
+    let out = dir.join("out");
+    let args = [
+        "--sym-stdout",
+        "--sym-files",
+        "2",
+        "3",
+        "--sym-stdin",
+        "2",
+        "--sym-arg",
+        "1",
+        "--max-fail",
+        "1",
+    ];
+    exec(&bc, &out, true, &[], &args);
+    let ts = tests(&out);
+    assert!(!ts.is_empty());
+    let sizes: Vec<(String, u64)> = ts[0]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_string(),
+                o["size"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expect: Vec<(&str, u64)> = vec![
+        ("arg00", 2),
+        ("A-data", 3),
+        ("A-data-stat", 144),
+        ("B-data", 3),
+        ("B-data-stat", 144),
+        ("stdin", 2),
+        ("stdin-stat", 144),
+        ("stdout", 1024),
+        ("stdout-stat", 144),
+        ("model_version", 4),
+        ("read_fail", 4),
+        ("write_fail", 4),
+        ("close_fail", 4),
+        ("open_fail", 4),
+        ("lseek_fail", 4),
+        ("stat_fail", 4),
+        ("getcwd_fail", 4),
+        ("dup_fail", 4),
+    ];
+    let expect: Vec<(String, u64)> = expect
+        .into_iter()
+        .map(|(n, s)| (n.to_string(), s))
+        .collect();
+    assert_eq!(sizes, expect);
+    assert_eq!(ts[0]["program_args"], serde_json::json!(args));
+}
+
+#[test]
 fn sym_args_builds_argc_from_n_args() {
     let dir = scratch("posix-nargs");
     let bc = program("nargs.c", &dir);
