@@ -69,6 +69,10 @@ pub struct ExecArgs {
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Also print the statistics as one JSON object per line on stdout, about once a
+    /// second (what `cargo symtest` reads to draw a target's progress line).
+    #[arg(long)]
+    pub progress_json: bool,
     /// Arguments of the program (argv[1..]), after `--`.
     #[arg(last = true, value_name = "PROGRAM_ARGS")]
     pub program_args: Vec<String>,
@@ -149,6 +153,7 @@ struct Sink {
     out: OutputDir,
     quiet: bool,
     bar: Option<ProgressBar>,
+    progress_json: bool,
     write_error: Option<anyhow::Error>,
     errors: u32,
 }
@@ -192,6 +197,11 @@ impl EventSink for Sink {
             }
             Event::Print(p) => self.say(&format!("symtest: {p}")),
             Event::Progress(s) => {
+                if self.progress_json {
+                    if let Ok(line) = serde_json::to_string(s) {
+                        println!("{line}");
+                    }
+                }
                 if let Some(b) = &self.bar {
                     b.set_message(progress_line(s));
                 }
@@ -242,6 +252,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         out,
         quiet: a.quiet,
         bar,
+        progress_json: a.progress_json,
         write_error: None,
         errors: 0,
     };
@@ -264,6 +275,8 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     }
     let stats_json = serde_json::to_string_pretty(&summary.stats)?;
     sink.out.write_file("stats.json", stats_json.as_bytes())?;
+    let coverage = crate::output::coverage_json(&summary.covered_lines);
+    sink.out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
         "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n\n{}\n",
         std::env::args().collect::<Vec<_>>().join(" "),

@@ -34,6 +34,10 @@ pub const PACKAGES: &[(&str, &str)] = &[
     ("gcc", "native builds of generated tests"),
     ("make", "native regression suites"),
     ("gcovr", "coverage reports"),
+    (
+        "python3-jsonschema",
+        "tests validate SARIF output against its JSON schema",
+    ),
 ];
 
 pub fn run(args: &[String]) -> Result<()> {

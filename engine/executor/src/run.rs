@@ -124,6 +124,7 @@ impl Executor<'_> {
         RunSummary {
             stats: self.stats.clone(),
             halt_reason: reason,
+            covered_lines: self.coverage.covered_line_list(self.module),
         }
     }
 
