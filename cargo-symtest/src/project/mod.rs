@@ -261,16 +261,14 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
                     let _ = tx.lock().expect("sender").send(e);
                 };
                 loop {
-                    let Some((i, t)) = queue.lock().expect("queue").pop() else {
+                    let Some((_, t)) = queue.lock().expect("queue").pop() else {
                         break;
                     };
                     let budget = budget_of(a, t, n_targets, jobs);
-                    let mut r = pipeline::process(t, ctx, budget, &send);
-                    r.message = r.message.take();
+                    let r = pipeline::process(t, ctx, budget, &send);
                     send(Event::TargetFinished {
                         report: Box::new(r),
                     });
-                    let _ = i;
                 }
             });
         }
@@ -354,7 +352,7 @@ fn finish(
     if reports.iter().any(|r| r.status == Status::CompileError) {
         code = crate::EXIT_BAD_INPUT;
     }
-    let summary = format!("{}{gate}", report::table(reports));
+    let summary = report::table(reports);
     let closing = serde_json::json!({
         "event": "finished",
         "exit_code": code,
@@ -363,9 +361,8 @@ fn finish(
         "new_bugs": known.as_ref().map(|k| baseline::new_bugs(&bugs, k).len()),
     });
     reporter.finish(&summary, closing);
-    if a.message_format == MessageFormat::Json && !gate.is_empty() && code == crate::EXIT_FOUND {
-        eprint!("{gate}");
-    }
+    // The gate's verdict is printed whatever the mode: CI logs must show it.
+    eprint!("{gate}");
     Ok(code)
 }
 

@@ -4,5 +4,6 @@ mod bad_input;
 mod corpus;
 mod determinism;
 mod limits;
+mod project;
 mod solver_layers;
 mod support;
