@@ -393,3 +393,87 @@ pub fn list(s: SelectArgs) -> Result<u8> {
     }
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(super) fn target(kind: config::Kind) -> discovery::Target {
+        let dir = std::env::temp_dir();
+        discovery::Target {
+            name: "t".into(),
+            kind,
+            package: None,
+            root: dir.clone(),
+            config_file: dir.join("symtest.toml"),
+            line: 1,
+            sources: vec![],
+            include: vec![],
+            defines: vec![],
+            cflags: vec![],
+            sanitize: vec![],
+            args: vec!["--sym-args".into(), "0".into(), "2".into(), "4".into()],
+            max_time: Some(7.0),
+            max_instructions: None,
+            max_memory: None,
+            seed: Some(3),
+            search: vec![],
+            entry_point: None,
+            exec_args: vec![],
+            suite_dir: dir,
+        }
+    }
+
+    #[test]
+    fn program_targets_get_the_posix_environment() {
+        let bc = std::path::Path::new("p.bc");
+        let h = explore::exec_args(&target(config::Kind::Harness), bc, bc, 5.0);
+        assert!(
+            !h.iter().any(|a| a.starts_with("--libc") || a == "--"),
+            "{h:?}"
+        );
+        let p = explore::exec_args(&target(config::Kind::Program), bc, bc, 5.0);
+        let tail: Vec<&str> = p
+            .iter()
+            .map(String::as_str)
+            .skip_while(|a| *a != "--libc=musl")
+            .collect();
+        assert_eq!(
+            tail,
+            [
+                "--libc=musl",
+                "--posix-runtime",
+                "--",
+                "--sym-args",
+                "0",
+                "2",
+                "4"
+            ]
+        );
+        assert!(p.windows(2).any(|w| w == ["--seed", "3"]), "{p:?}");
+    }
+
+    #[test]
+    fn partitions_and_budgets() {
+        assert_eq!(parse_partition("2/3"), Some((2, 3)));
+        assert_eq!(parse_partition("0/3"), None);
+        assert_eq!(parse_partition("4/3"), None);
+        assert_eq!(parse_partition("x"), None);
+        #[derive(clap::Parser)]
+        struct W {
+            #[command(flatten)]
+            a: ProjectArgs,
+        }
+        let args = |max: Option<f64>, total: Option<f64>| {
+            let mut a = <W as clap::Parser>::try_parse_from(["x"]).unwrap().a;
+            a.max_time = max;
+            a.total_time = total;
+            a
+        };
+        let t = target(config::Kind::Harness);
+        assert_eq!(budget_of(&args(None, None), &t, 4, 2), 7.0);
+        assert_eq!(budget_of(&args(Some(3.0), None), &t, 4, 2), 3.0);
+        // 5 targets on 2 jobs run in 3 rounds.
+        assert_eq!(budget_of(&args(None, Some(30.0)), &t, 5, 2), 10.0);
+    }
+}
