@@ -34,6 +34,7 @@ pub const PACKAGES: &[(&str, &str)] = &[
     ("gcc", "native builds of generated tests"),
     ("make", "native regression suites"),
     ("gcovr", "coverage reports"),
+    ("cmake", "tests build emitted regression suites with CMake"),
     (
         "python3-jsonschema",
         "tests validate SARIF output against its JSON schema",

@@ -240,6 +240,37 @@ fn make_project_pipeline_suites_coverage_reports_and_gate() {
         }
     }
 
+    // The CMake snippet: ctest runs the suite; the bug test fails, `_no_bugs` passes.
+    let cm = dir.join("cmake-build");
+    std::fs::create_dir_all(cm.join("b")).unwrap();
+    std::fs::write(
+        cm.join("CMakeLists.txt"),
+        format!(
+            "cmake_minimum_required(VERSION 3.13)\nproject(fixture C)\ninclude({}/symtest.cmake)\n",
+            dir.join("tests/symtest/ratio").display()
+        ),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(args[0])
+            .args(&args[1..])
+            .current_dir(cm.join("b"))
+            .output()
+            .unwrap()
+    };
+    let o = run(&["cmake", "-DCMAKE_C_COMPILER=clang-19", ".."]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&["cmake", "--build", "."]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&["ctest", "-R", "symtest_ratio_no_bugs"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&["ctest", "-R", "symtest_ratio$", "--output-on-failure"]);
+    assert!(
+        !o.status.success() && String::from_utf8_lossy(&o.stdout).contains("BUG still present"),
+        "{}",
+        text(&o)
+    );
+
     // SARIF against the official 2.1.0 schema; JUnit well-formed with one suite per target.
     let schema = workspace().join("tests/schemas/sarif-2.1.0-rtm.5.json");
     let o = python(
