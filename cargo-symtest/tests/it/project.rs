@@ -604,3 +604,31 @@ fn init_writes_a_starter_that_runs() {
     assert_eq!(bugs[0]["kind"], "div");
     assert_eq!(bugs[0]["function"], "scale");
 }
+
+#[test]
+fn make_variables_configure_a_target_without_symtest_toml() {
+    let dir = fixture("make-project", "project-make-vars");
+    std::fs::remove_file(dir.join("symtest.toml")).unwrap();
+    let o = run_in(&dir, &["init", "--make"]);
+    assert!(o.status.success(), "{}", text(&o));
+    std::fs::remove_file(dir.join("symtest.toml")).unwrap();
+    let o = make(
+        &dir,
+        &[
+            "symtest-list",
+            &format!("SYMTEST={}", bin().display()),
+            "SYMTEST_SOURCES=harness/lookup.c src/*.c",
+            "SYMTEST_INCLUDE=include",
+            "SYMTEST_DEFINES=FAST=1",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("lookup\tharness\t")
+                && l.ends_with("harness/lookup.c src/calc.c")),
+        "{}",
+        text(&o)
+    );
+}
