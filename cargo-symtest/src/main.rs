@@ -6,6 +6,7 @@
 
 mod exec;
 mod inspect;
+mod libc;
 mod output;
 mod paths;
 mod project;
@@ -44,7 +45,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the engine on an LLVM 19 bitcode file (like `klee`).
-    Exec(exec::ExecArgs),
+    Exec(Box<exec::ExecArgs>),
     /// Print a .ktest file (like `ktest-tool`).
     Show(show::ShowArgs),
     /// Replay tests on a natively built harness and check each recorded outcome.
@@ -75,7 +76,7 @@ fn main() -> ExitCode {
         None => project::run(cli.project),
         Some(Command::List(a)) => project::list(a),
         Some(Command::Init(a)) => project::init::run(a),
-        Some(Command::Exec(a)) => exec::run(a),
+        Some(Command::Exec(a)) => exec::run(*a),
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Replay(a)) => replay_cmd::run(a),
         Some(Command::Inspect(a)) => inspect::run(a),
