@@ -15,10 +15,12 @@
  * The symtest.h / klee.h functions are implemented here from the embedded test
  * vectors: each call that creates a symbolic value takes the next object.
  *
- * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--timeout S] [NAME...]
+ * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [NAME...]
+ * (the tested code's stdout is discarded unless --show-output).
  * Exit status: 0 when every selected test passed, 1 otherwise.  The last line
  * is "N passed, N failed".
  */
+#define _XOPEN_SOURCE 700
 #include "symtest.h"
 #include "klee/klee.h"
 #include "symtest_tests.h"
@@ -142,20 +144,79 @@ int64_t klee_get_value_i64(int64_t expr) { return expr; }
 uint32_t klee_get_value_u32(uint32_t expr) { return expr; }
 uint64_t klee_get_value_u64(uint64_t expr) { return expr; }
 
-/* Whole programs: argv from the objects named argNN, stdin from `stdin`
- * (the names of KLEE's POSIX runtime). */
-static int program_argv(char **argv, int max) {
-  int argc = 1;
+/* Whole programs: the environment the engine built (libc-models/posix/init.c,
+ * after KLEE's POSIX runtime) rebuilt from the objects: argNN arguments, n_args
+ * counts, files A, B, ... (objects A-data, ...) in a fresh directory, stdin. */
+static const struct symtest_object *find_object(const char *name, unsigned nth) {
   unsigned i;
+  for (i = 0; i < current->num_objects; i++)
+    if (strcmp(current->objects[i].name, name) == 0 && nth-- == 0)
+      return &current->objects[i];
+  mismatch("no object '%s' in the test vector (%lu)", name, 0);
+  return NULL;
+}
+
+static char *object_string(const struct symtest_object *o) {
+  char *s = (char *)calloc(o->size + 1, 1);
+  if (!s)
+    abort();
+  memcpy(s, o->bytes, o->size);
+  return s;
+}
+
+static void write_file(const char *path, const struct symtest_object *o) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(o->bytes, 1, o->size, f) != o->size || fclose(f) != 0) {
+    perror(path);
+    exit(MISMATCH_EXIT);
+  }
+}
+
+static int is_opt(const char *a, const char *name) {
+  if (a[0] != '-')
+    return 0;
+  a += a[1] == '-' ? 2 : 1;
+  return strcmp(a, name) == 0;
+}
+
+static int program_argv(char **argv, int max) {
+  int argc = 1, k, n_args_seen = 0, sym_args = 0;
+  char name[16];
   argv[0] = (char *)"symtest_target";
-  for (i = 0; i < current->num_objects && argc < max - 1; i++) {
-    const struct symtest_object *o = &current->objects[i];
-    if (strncmp(o->name, "arg", 3) == 0 && o->name[3] >= '0' && o->name[3] <= '9') {
-      char *s = (char *)calloc(o->size + 1, 1);
-      if (!s)
-        abort();
-      memcpy(s, o->bytes, o->size);
-      argv[argc++] = s;
+  for (k = 0; symtest_program_args[k] && argc < max - 1; k++) {
+    const char *a = symtest_program_args[k];
+    if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
+      k++;
+      snprintf(name, sizeof name, "arg%02d", sym_args++);
+      argv[argc++] = object_string(find_object(name, 0));
+    } else if (is_opt(a, "sym-args") && symtest_program_args[k + 1] && symtest_program_args[k + 2] && symtest_program_args[k + 3]) {
+      int hi = atoi(symtest_program_args[k + 2]), count, i;
+      const struct symtest_object *n = find_object("n_args", (unsigned)n_args_seen++);
+      k += 3;
+      memcpy(&count, n->bytes, sizeof count);
+      for (i = 0; i < hi; i++) {
+        snprintf(name, sizeof name, "arg%02d", sym_args++);
+        if (i < count && argc < max - 1)
+          argv[argc++] = object_string(find_object(name, 0));
+      }
+    } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
+      int files = atoi(symtest_program_args[k + 1]), i;
+      char dir[] = "/tmp/symtest-files-XXXXXX";
+      k += 2;
+      if (!mkdtemp(dir) || chdir(dir) != 0) {
+        perror("symtest: files directory");
+        exit(MISMATCH_EXIT);
+      }
+      for (i = 0; i < files; i++) {
+        char file[2] = {(char)('A' + i), 0};
+        snprintf(name, sizeof name, "%s-data", file);
+        write_file(file, find_object(name, 0));
+      }
+    } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && symtest_program_args[k + 1]) {
+      k++;
+    } else if (is_opt(a, "sym-stdout")) {
+    } else {
+      argv[argc++] = (char *)a;
     }
   }
   argv[argc] = NULL;
@@ -176,11 +237,21 @@ static void feed_stdin(void) {
       return;
     }
   }
+  /* No symbolic stdin: an empty one, as in the engine's environment. */
+  if (pipe(fds) == 0) {
+    close(fds[1]);
+    dup2(fds[0], 0);
+    close(fds[0]);
+  }
 }
 
+static int show_output;
+
 static void run_child(const struct symtest_case *c, unsigned timeout) {
-  char *argv[64];
+  char *argv[256];
   int argc = 1;
+  if (!show_output && !freopen("/dev/null", "w", stdout))
+    abort();
   current = c;
   next_object = 0;
   argv[0] = (char *)"symtest_target";
@@ -194,7 +265,7 @@ static void run_child(const struct symtest_case *c, unsigned timeout) {
   signal(SIGALRM, dump_and_die);
 #endif
   if (symtest_target_is_program) {
-    argc = program_argv(argv, 64);
+    argc = program_argv(argv, 256);
     feed_stdin();
   }
   alarm(timeout);
@@ -231,9 +302,10 @@ int main(int argc, char **argv) {
     if (strcmp(argv[a], "--list") == 0) list = 1;
     else if (strcmp(argv[a], "--no-bugs") == 0) no_bugs = 1;
     else if (strcmp(argv[a], "--quiet") == 0) quiet = 1;
+    else if (strcmp(argv[a], "--show-output") == 0) show_output = 1;
     else if (strcmp(argv[a], "--timeout") == 0 && a + 1 < argc) timeout = (unsigned)atoi(argv[++a]);
     else if (argv[a][0] == '-') {
-      fprintf(stderr, "usage: %s [--list] [--no-bugs] [--quiet] [--timeout S] [TEST...]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [TEST...]\n", argv[0]);
       return 2;
     } else names[n_names++] = argv[a];
   }

@@ -28,7 +28,10 @@ struct symtest_case {
 
 extern const struct symtest_case symtest_cases[];
 extern const unsigned symtest_num_cases;
-/* 1 for a whole program (argv and stdin come from the objects), 0 for a harness. */
+/* 1 for a whole program (argv, stdin and files come from the objects), 0 for a harness. */
 extern const int symtest_target_is_program;
+/* A program's arguments as given to the engine (KLEE's --sym-arg N, --sym-args MIN
+ * MAX N, --sym-files NUM N, --sym-stdin N, concrete arguments), NULL-terminated. */
+extern const char *const symtest_program_args[];
 
 #endif

@@ -1,5 +1,6 @@
 //! clang-19 to bitcode (the flags of FEATURES §2.1) and `llvm-link-19` of a target's sources.
 
+use super::config::Kind;
 use super::discovery::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -60,6 +61,14 @@ pub fn to_bitcode(t: &Target, models_include: &Path, dir: &Path) -> Result<PathB
         cmd.args(BITCODE_FLAGS);
         if !t.sanitize.is_empty() {
             cmd.arg(format!("-fsanitize={}", t.sanitize.join(",")));
+        }
+        if t.kind == Kind::Program {
+            // Whole programs link with musl (`exec --libc=musl`): its headers, not the host's.
+            let rt = crate::libc::runtime_dir().map_err(|e| CompileError {
+                command: "locating the musl runtime".into(),
+                diagnostics: e,
+            })?;
+            cmd.arg("-nostdinc").arg("-isystem").arg(rt.join("include"));
         }
         cmd.args(common_args(t, models_include))
             .arg(src)
