@@ -42,7 +42,7 @@ pub fn process(t: &Target, ctx: &Ctx, budget_s: f64, send: Send) -> TargetReport
             text,
         });
     };
-    if let Err(e) = steps(t, ctx, budget_s, send, &mut r) {
+    if let Err(e) = steps(t, ctx, budget_s, send, &mut r, started) {
         if r.status == Status::Ok {
             r.status = Status::Failed;
         }
@@ -74,7 +74,14 @@ fn describe(test: &EngineTest, bug: Option<&Bug>) -> String {
     }
 }
 
-fn steps(t: &Target, ctx: &Ctx, budget_s: f64, send: Send, r: &mut TargetReport) -> Result<()> {
+fn steps(
+    t: &Target,
+    ctx: &Ctx,
+    budget_s: f64,
+    send: Send,
+    r: &mut TargetReport,
+    started: Instant,
+) -> Result<()> {
     let build = ctx.build_root.join(&t.name);
     // 1. bitcode
     phase(
@@ -266,6 +273,7 @@ fn steps(t: &Target, ctx: &Ctx, budget_s: f64, send: Send, r: &mut TargetReport)
         emit::write_suite(t, &suite_cases)?;
         r.suite_dir = Some(t.suite_dir.clone());
     }
+    r.total_s = started.elapsed().as_secs_f64();
     write_atomic(
         &staging.join("summary.json"),
         serde_json::to_string_pretty(&*r)?.as_bytes(),
