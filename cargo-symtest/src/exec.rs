@@ -90,6 +90,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         rewrite_expressions: layers.rewrite,
         simplify_constraints: layers.simplify,
         implied_value_concretization: layers.ivc,
+        reuse_state_model: layers.cex,
         ..Config::default()
     };
     c.argv = std::iter::once(a.program.display().to_string())

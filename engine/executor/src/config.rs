@@ -105,6 +105,10 @@ pub struct Config {
     pub rewrite_expressions: bool,
     pub simplify_constraints: bool,
     pub implied_value_concretization: bool,
+    /// The executor's end of the counter-example cache (`cex` layer): a state keeps
+    /// the last model of its path condition, and a condition that holds under it
+    /// is feasible without a query (the subset's solution tried on the superset).
+    pub reuse_state_model: bool,
 }
 
 impl Default for Config {
@@ -129,6 +133,7 @@ impl Default for Config {
             rewrite_expressions: true,
             simplify_constraints: true,
             implied_value_concretization: true,
+            reuse_state_model: true,
         }
     }
 }
