@@ -8,7 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use symtest_executor::{Config, Event, EventSink, SearchKind, Stats, TestOutcome};
-use symtest_solver::{build_chain, LayerSet};
+use symtest_solver::{build_chain, BitwuzlaMode, LayerSet};
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
@@ -66,6 +66,12 @@ pub struct ExecArgs {
     /// `all,-cex` removes one). Removing a layer changes speed, never answers.
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub solver_layers: String,
+    /// How queries reach Bitwuzla: `pushpop` (one instance; the path condition
+    /// is kept asserted across queries with push/pop as it grows and shrinks),
+    /// `assumptions` (one instance, every assertion an assumption) or `fresh`
+    /// (a new instance per query). Changes speed, never answers.
+    #[arg(long, value_name = "MODE", default_value = "pushpop", value_parser = ["pushpop", "assumptions", "fresh"])]
+    pub solver_mode: String,
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -230,7 +236,13 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    let backend = symtest_solver::BitwuzlaSolver::new().context("starting the Bitwuzla solver")?;
+    let mode = match a.solver_mode.as_str() {
+        "fresh" => BitwuzlaMode::Fresh,
+        "assumptions" => BitwuzlaMode::Incremental,
+        _ => BitwuzlaMode::PushPop,
+    };
+    let backend =
+        symtest_solver::BitwuzlaSolver::with_mode(mode).context("starting the Bitwuzla solver")?;
     let solver = build_chain(&layers, Box::new(backend));
     let out = OutputDir::create(a.output_dir.as_deref())?;
     let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
