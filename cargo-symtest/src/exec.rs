@@ -8,7 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use symtest_executor::{Config, Event, EventSink, SearchKind, Stats, TestOutcome};
-use symtest_solver::{build_chain, LayerSet};
+use symtest_solver::{build_chain, BitwuzlaMode, LayerSet};
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
@@ -82,6 +82,12 @@ pub struct ExecArgs {
     /// toupper, ...) natively on concretized arguments, recorded as constraints.
     #[arg(long, value_name = "MODE", default_value = "none")]
     pub external_calls: String,
+    /// How queries reach Bitwuzla: `pushpop` (one instance; the path condition
+    /// is kept asserted across queries with push/pop as it grows and shrinks),
+    /// `assumptions` (one instance, every assertion an assumption) or `fresh`
+    /// (a new instance per query). Changes speed, never answers.
+    #[arg(long, value_name = "MODE", default_value = "pushpop", value_parser = ["pushpop", "assumptions", "fresh"])]
+    pub solver_mode: String,
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -110,6 +116,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         rewrite_expressions: layers.rewrite,
         simplify_constraints: layers.simplify,
         implied_value_concretization: layers.ivc,
+        reuse_state_model: layers.cex,
         ..Config::default()
     };
     c.argv = std::iter::once(a.program.display().to_string())
@@ -302,7 +309,13 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    let backend = symtest_solver::BitwuzlaSolver::new().context("starting the Bitwuzla solver")?;
+    let mode = match a.solver_mode.as_str() {
+        "fresh" => BitwuzlaMode::Fresh,
+        "assumptions" => BitwuzlaMode::Incremental,
+        _ => BitwuzlaMode::PushPop,
+    };
+    let backend =
+        symtest_solver::BitwuzlaSolver::with_mode(mode).context("starting the Bitwuzla solver")?;
     let solver = build_chain(&layers, Box::new(backend));
     let mut out = OutputDir::create(a.output_dir.as_deref())?;
     out.posix = a.posix_runtime;

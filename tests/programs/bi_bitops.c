@@ -46,3 +46,4 @@ int main(void) {
 }
 // EXPECT-PATHS: 2
 // EXPECT-NO-ERRORS
+// OPTIONS: --max-solver-time 120
