@@ -61,7 +61,6 @@ pub fn render(reports: &[TargetReport]) -> String {
             "tool": { "driver": {
                 "name": "symtest",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/symtest/symtest",
                 "rules": rules
             }},
             "results": results
