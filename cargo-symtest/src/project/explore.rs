@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 
 pub struct ExploreResult {
     pub elapsed_s: f64,
+    /// The watchdog stopped an engine that overran its budget; the tests it wrote
+    /// so far are usable, its statistics and coverage claim are missing.
+    pub overran: bool,
     /// Err: how the engine failed (exit status / signal, last lines of stderr).
     pub status: Result<(), String>,
 }
@@ -77,6 +80,7 @@ pub fn run(
         Err(e) => {
             return ExploreResult {
                 elapsed_s: 0.0,
+                overran: false,
                 status: Err(format!("cannot start the engine: {e}")),
             }
         }
@@ -152,7 +156,11 @@ pub fn run(
             })
         }
     };
-    ExploreResult { elapsed_s, status }
+    ExploreResult {
+        elapsed_s,
+        overran: killed,
+        status,
+    }
 }
 
 fn signal_hint(sig: i32) -> &'static str {

@@ -115,7 +115,21 @@ fn steps(
         r.status = Status::EngineFailed;
         anyhow::bail!("{e}");
     }
-    let stats: serde_json::Value = read_json(&run_dir.join("stats.json"))?;
+    let (stats, claim) = if res.overran {
+        send(Event::Message {
+            target: t.name.clone(),
+            level: Level::Warning,
+            text: format!(
+                "the engine overran its {budget_s}s budget and was stopped; the tests it wrote are kept (no statistics or coverage claim)"
+            ),
+        });
+        (serde_json::json!({}), serde_json::json!({}))
+    } else {
+        (
+            read_json(&run_dir.join("stats.json"))?,
+            read_json(&run_dir.join("coverage.json"))?,
+        )
+    };
     r.paths = stats
         .get("paths_completed")
         .and_then(|v| v.as_u64())
@@ -126,7 +140,6 @@ fn steps(
             i.lines()
                 .find_map(|l| l.strip_prefix("halt reason: ").map(str::to_string))
         });
-    let claim: serde_json::Value = read_json(&run_dir.join("coverage.json"))?;
     let tests = testcases::read_dir(&run_dir)?;
     r.tests_written = tests.len();
 
