@@ -179,5 +179,6 @@ pub fn write_suite(target: &Target, cases: &[SuiteCase]) -> Result<()> {
     let (make, cmake) = build_files(target, dest);
     std::fs::write(staging.join("Makefile"), make)?;
     std::fs::write(staging.join("symtest.cmake"), cmake)?;
+    std::fs::write(staging.join(".gitignore"), "symtest_suite\n*.o\n")?;
     replace_dir(&staging, dest)
 }
