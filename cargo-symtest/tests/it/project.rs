@@ -190,6 +190,12 @@ fn make_project_pipeline_suites_coverage_reports_and_gate() {
             .join(t)
             .join("coverage/src#calc.c.gcov")
             .is_file());
+        // gcovr (installed by `cargo xtask setup`) renders the HTML report.
+        assert!(dir
+            .join("symtest-out")
+            .join(t)
+            .join("coverage/html/index.html")
+            .is_file());
     }
     let m: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("symtest-out/spin/minimize.json")).unwrap(),
