@@ -287,6 +287,11 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
     });
     reports.sort_by_key(|(i, _)| *i);
     let reports: Vec<TargetReport> = reports.into_iter().map(|(_, r)| r).collect();
+    let all = serde_json::json!({ "targets": reports });
+    fsutil::write_atomic(
+        &ctx.out_root.join("summary.json"),
+        serde_json::to_string_pretty(&all)?.as_bytes(),
+    )?;
     finish(&a, &project, &reports, baseline_known, reporter)
 }
 

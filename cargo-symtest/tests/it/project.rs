@@ -383,6 +383,14 @@ fn cargo_workspace_pipeline_with_partitions_and_json_events() {
         assert_eq!(rs[0]["package"], "clib");
     }
     assert_eq!(seen, ["parse", "checksum"]);
+    let all: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("symtest-out/summary.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        all["targets"][0]["name"], "checksum",
+        "the last partition's summary: {all}"
+    );
     let bugs: Vec<Value> = std::fs::read_dir(dir.join("symtest-out/parse"))
         .unwrap()
         .filter_map(|e| e.ok())
