@@ -246,6 +246,7 @@ static void feed_stdin(void) {
 }
 
 static int show_output;
+static const char *coverage_dir;
 
 static void run_child(const struct symtest_case *c, unsigned timeout) {
   char *argv[256];
@@ -257,6 +258,12 @@ static void run_child(const struct symtest_case *c, unsigned timeout) {
   argv[0] = (char *)"symtest_target";
   argv[1] = NULL;
 #ifdef SYMTEST_COVERAGE
+  /* Per-test coverage: this child's counters go to COVERAGE_DIR/<test>/. */
+  if (coverage_dir) {
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%s/%s", coverage_dir, c->name);
+    setenv("GCOV_PREFIX", prefix, 1);
+  }
   signal(SIGSEGV, dump_and_die);
   signal(SIGABRT, dump_and_die);
   signal(SIGFPE, dump_and_die);
@@ -303,6 +310,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--no-bugs") == 0) no_bugs = 1;
     else if (strcmp(argv[a], "--quiet") == 0) quiet = 1;
     else if (strcmp(argv[a], "--show-output") == 0) show_output = 1;
+    else if (strcmp(argv[a], "--coverage-dir") == 0 && a + 1 < argc) coverage_dir = argv[++a];
     else if (strcmp(argv[a], "--timeout") == 0 && a + 1 < argc) timeout = (unsigned)atoi(argv[++a]);
     else if (argv[a][0] == '-') {
       fprintf(stderr, "usage: %s [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [TEST...]\n", argv[0]);

@@ -13,33 +13,29 @@ pub enum Element {
     Branch(PathBuf, u32, u32),
 }
 
-/// Covered lines and taken branches of one run.
-pub fn elements(build: &NativeBuild) -> Result<BTreeSet<Element>, String> {
-    let mut set = BTreeSet::new();
-    for (src, _, fc) in build.gcov()? {
-        for l in fc.covered_lines() {
-            set.insert(Element::Line(src.clone(), l));
-        }
-        for (l, b) in fc.taken_branches() {
-            set.insert(Element::Branch(src.clone(), l, b));
-        }
-    }
-    Ok(set)
-}
-
 /// Per-test coverage, in the order of `names`.
 pub fn per_test(
     build: &NativeBuild,
     names: &[&str],
     timeout_s: u32,
+    jobs: usize,
 ) -> Result<Vec<BTreeSet<Element>>, String> {
-    names
-        .iter()
-        .map(|n| {
-            build.run_tests(&[n], timeout_s)?;
-            elements(build)
+    let per = build.per_test_gcov(names, timeout_s, jobs)?;
+    Ok(per
+        .into_iter()
+        .map(|files| {
+            let mut set = BTreeSet::new();
+            for (src, fc) in files {
+                for l in fc.covered_lines() {
+                    set.insert(Element::Line(src.clone(), l));
+                }
+                for (l, b) in fc.taken_branches() {
+                    set.insert(Element::Branch(src.clone(), l, b));
+                }
+            }
+            set
         })
-        .collect()
+        .collect())
 }
 
 /// Indices of the tests to keep: all of `forced`, then greedily the test adding the

@@ -16,6 +16,9 @@ use std::process::Command;
 pub const NATIVE_SANITIZE: &str =
     "-fsanitize=address,undefined,integer-divide-by-zero,signed-integer-overflow,shift";
 
+/// Coverage of each target source in one run.
+pub type RunCoverage = Vec<(PathBuf, FileCoverage)>;
+
 pub struct NativeBuild {
     pub dir: PathBuf,
     pub exe: PathBuf,
@@ -158,11 +161,88 @@ impl NativeBuild {
         Ok(String::from_utf8_lossy(&o.stdout).into_owned())
     }
 
+    /// The coverage of each named test on its own: one run of the runner, each test's
+    /// child writing its counters under its own `GCOV_PREFIX`, then gcov per test
+    /// (on `jobs` threads).
+    pub fn per_test_gcov(
+        &self,
+        names: &[&str],
+        timeout_s: u32,
+        jobs: usize,
+    ) -> Result<Vec<RunCoverage>, String> {
+        let root = self.dir.join("per-test");
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).map_err(|e| format!("creating {}: {e}", root.display()))?;
+        Command::new(&self.exe)
+            .arg("--timeout")
+            .arg(timeout_s.to_string())
+            .arg("--coverage-dir")
+            .arg(&root)
+            .args(names)
+            .current_dir(&self.dir)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+        let one = |name: &str| -> Result<RunCoverage, String> {
+            let objects: Vec<(PathBuf, PathBuf)> = self
+                .objects
+                .iter()
+                .map(|(src, o)| {
+                    let rel = o.strip_prefix("/").unwrap_or(o);
+                    let moved = root.join(name).join(rel);
+                    if moved.with_extension("gcda").is_file() {
+                        let _ =
+                            std::fs::copy(o.with_extension("gcno"), moved.with_extension("gcno"));
+                    }
+                    (src.clone(), moved)
+                })
+                .collect();
+            Ok(self
+                .gcov_of(&objects)?
+                .into_iter()
+                .map(|(s, _, fc)| (s, fc))
+                .collect())
+        };
+        let jobs = jobs.max(1);
+        let chunks: Vec<Vec<(usize, &str)>> = (0..jobs)
+            .map(|j| {
+                names
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .skip(j)
+                    .step_by(jobs)
+                    .collect()
+            })
+            .collect();
+        let mut results: Vec<(usize, Result<RunCoverage, String>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunks
+                .iter()
+                .map(|chunk| {
+                    s.spawn(move || chunk.iter().map(|(i, n)| (*i, one(n))).collect::<Vec<_>>())
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        results.sort_by_key(|(i, _)| *i);
+        let _ = std::fs::remove_dir_all(&root);
+        results.into_iter().map(|(_, r)| r).collect()
+    }
+
     /// gcov of each target source after a run: (source, gcov text, parsed).
     pub fn gcov(&self) -> Result<Vec<(PathBuf, String, FileCoverage)>, String> {
+        self.gcov_of(&self.objects)
+    }
+
+    fn gcov_of(
+        &self,
+        objects: &[(PathBuf, PathBuf)],
+    ) -> Result<Vec<(PathBuf, String, FileCoverage)>, String> {
         let (tool, pre) = gcov_tool();
         let mut out = Vec::new();
-        for (src, o) in &self.objects {
+        for (src, o) in objects {
             let r = Command::new(&tool)
                 .args(&pre)
                 .args(["-b", "-c", "-t", "-o"])

@@ -181,7 +181,7 @@ fn steps(
     let nb = native::build(t, &ctx.models_include, &build.join("native"), &all_cases)
         .map_err(|e| anyhow::anyhow!("native coverage build failed:\n{e}"))?;
     let names: Vec<&str> = tests.iter().map(|x| x.name.as_str()).collect();
-    let sets = minimize::per_test(&nb, &names, 3).map_err(anyhow::Error::msg)?;
+    let sets = minimize::per_test(&nb, &names, 3, 2).map_err(anyhow::Error::msg)?;
     let keep = minimize::greedy_cover(&sets, &forced);
     r.tests_kept = keep.len();
     send(Event::Message {
