@@ -40,6 +40,9 @@
 int symtest_target_main(int argc, char **argv);
 
 static const struct symtest_case *current;
+/* Whole programs with --sym-files: the files A, B, ... of a test are written to
+ * this (fresh, per test) directory, the test's working directory. */
+static char *files_dir;
 static unsigned next_object;
 
 /* Sanitizers report by aborting, so every bug is a signal; leaks are not bugs here. */
@@ -201,13 +204,12 @@ static int program_argv(char **argv, int max) {
       }
     } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
       int files = atoi(symtest_program_args[k + 1]), i;
-      char dir[] = "/tmp/symtest-files-XXXXXX";
       k += 2;
-      if (!mkdtemp(dir) || chdir(dir) != 0) {
+      if (!files_dir || chdir(files_dir) != 0) {
         perror("symtest: files directory");
         exit(MISMATCH_EXIT);
       }
-      for (i = 0; i < files; i++) {
+      for (i = 0; i < files && i < 26; i++) {
         char file[2] = {(char)('A' + i), 0};
         snprintf(name, sizeof name, "%s-data", file);
         write_file(file, find_object(name, 0));
@@ -328,6 +330,11 @@ int main(int argc, char **argv) {
       printf("%s\t%s\n", c->name, c->description);
       continue;
     }
+    if (symtest_target_is_program) {
+      static char dir[64];
+      strcpy(dir, "/tmp/symtest-files-XXXXXX");
+      files_dir = mkdtemp(dir);
+    }
     fflush(stdout);
     fflush(stderr);
     pid = fork();
@@ -340,6 +347,16 @@ int main(int argc, char **argv) {
     if (waitpid(pid, &status, 0) < 0) {
       perror("waitpid");
       return 2;
+    }
+    if (files_dir) {
+      char file[128];
+      int f;
+      for (f = 0; f < 26; f++) {
+        snprintf(file, sizeof file, "%s/%c", files_dir, 'A' + f);
+        unlink(file);
+      }
+      rmdir(files_dir);
+      files_dir = NULL;
     }
     if (WIFEXITED(status)) {
       int code = WEXITSTATUS(status);

@@ -656,34 +656,43 @@ fn program_target_runs_in_the_posix_environment_and_replays_natively() {
     let o = run_in(&dir, &["--max-time", "5", "--message-format", "json"]);
     assert!(o.status.success(), "{}", text(&o));
     let rs = reports(&o);
-    let r = report(&rs, "mini_wc");
-    let bugs = r["bugs"].as_array().unwrap();
-    assert_eq!(bugs.len(), 1, "{r}");
-    assert_eq!(
-        (bugs[0]["kind"].as_str(), bugs[0]["function"].as_str()),
-        (Some("ptr"), Some("main"))
-    );
-    assert_eq!(r["soundness_warnings"], Value::Array(vec![]), "{r}");
-    let s: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("symtest-out/mini_wc/coverage/summary.json")).unwrap(),
-    )
-    .unwrap();
-    for f in s["files"].as_array().unwrap() {
-        assert_eq!(f["claimed_not_executed"], Value::Array(vec![]), "{f}");
-        assert_eq!(f["executed_not_claimed"], Value::Array(vec![]), "{f}");
-    }
-    let suite = dir.join("tests/symtest/mini_wc");
-    for cc in ["gcc", "clang-19"] {
-        let _ = make(&suite, &["clean"]);
-        assert!(make(&suite, &[&format!("CC={cc}")]).status.success());
-        let o = make(&suite, &["test-no-bugs"]);
-        assert!(o.status.success(), "{cc}: {}", text(&o));
-        let o = make(&suite, &["test"]);
-        let out = String::from_utf8_lossy(&o.stdout).into_owned();
-        assert!(
-            !o.status.success() && out.contains("_bug_ptr_in_main ... FAILED: BUG still present"),
-            "{cc}: {}",
-            text(&o)
+    // mini_wc: --sym-args and --sym-stdin; first_byte: a symbolic file A named in argv.
+    for t in ["mini_wc", "first_byte"] {
+        let r = report(&rs, t);
+        let bugs = r["bugs"].as_array().unwrap();
+        assert_eq!(bugs.len(), 1, "{r}");
+        assert_eq!(
+            (bugs[0]["kind"].as_str(), bugs[0]["function"].as_str()),
+            (Some("ptr"), Some("main"))
         );
+        assert_eq!(r["soundness_warnings"], Value::Array(vec![]), "{r}");
+        let s: Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                dir.join("symtest-out")
+                    .join(t)
+                    .join("coverage/summary.json"),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        for f in s["files"].as_array().unwrap() {
+            assert_eq!(f["claimed_not_executed"], Value::Array(vec![]), "{t}: {f}");
+            assert_eq!(f["executed_not_claimed"], Value::Array(vec![]), "{t}: {f}");
+        }
+        let suite = dir.join("tests/symtest").join(t);
+        for cc in ["gcc", "clang-19"] {
+            let _ = make(&suite, &["clean"]);
+            assert!(make(&suite, &[&format!("CC={cc}")]).status.success());
+            let o = make(&suite, &["test-no-bugs"]);
+            assert!(o.status.success(), "{t} {cc}: {}", text(&o));
+            let o = make(&suite, &["test"]);
+            let out = String::from_utf8_lossy(&o.stdout).into_owned();
+            assert!(
+                !o.status.success()
+                    && out.contains("_bug_ptr_in_main ... FAILED: BUG still present"),
+                "{t} {cc}: {}",
+                text(&o)
+            );
+        }
     }
 }
