@@ -46,4 +46,3 @@ int main(void) {
 }
 // EXPECT-PATHS: 2
 // EXPECT-NO-ERRORS
-// OPTIONS: --max-solver-time 120
