@@ -38,6 +38,11 @@ pub const PACKAGES: &[(&str, &str)] = &[
         "`apt-get source musl` (the libc compiled to bitcode)",
     ),
     ("gcovr", "coverage reports"),
+    ("cmake", "tests build emitted regression suites with CMake"),
+    (
+        "python3-jsonschema",
+        "tests validate SARIF output against its JSON schema",
+    ),
 ];
 
 pub fn run(args: &[String]) -> Result<()> {

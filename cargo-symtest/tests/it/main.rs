@@ -5,5 +5,6 @@ mod corpus;
 mod determinism;
 mod limits;
 mod posix;
+mod project;
 mod solver_layers;
 mod support;
