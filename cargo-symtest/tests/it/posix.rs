@@ -57,7 +57,8 @@ fn tests(out: &Path) -> Vec<serde_json::Value> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
-            p.extension().is_some_and(|x| x == "json") && p.file_name().unwrap() != "stats.json"
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("test") && name.ends_with(".json")
         })
         .collect();
     names.sort();
