@@ -6,10 +6,14 @@
 
 mod exec;
 mod inspect;
+mod native_cmd;
+mod native_run;
+mod native_world;
 mod output;
 mod paths;
 mod replay;
 mod replay_cmd;
+mod shim;
 mod show;
 
 use clap::{Parser, Subcommand};

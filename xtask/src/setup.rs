@@ -34,6 +34,10 @@ pub const PACKAGES: &[(&str, &str)] = &[
     ("gcc", "native builds of generated tests"),
     ("make", "native regression suites"),
     ("gcovr", "coverage reports"),
+    (
+        "musl-tools",
+        "musl-gcc: native whole-program replay against the same libc as the engine",
+    ),
 ];
 
 pub fn run(args: &[String]) -> Result<()> {

@@ -1,0 +1,225 @@
+//! `cargo symtest replay --native PROGRAM TEST...`: replay whole-program tests
+//! (those of `exec --posix-runtime`) on an unmodified native executable and
+//! compare each outcome with the recorded one.
+
+use crate::native_run::{self, NativeRun, RunOptions};
+use crate::native_world::World;
+use crate::replay::{ErrorKind, Outcome};
+use crate::replay_cmd::{recorded_outcome, reproduces};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use symtest_ktest::KTest;
+
+/// What `replay --native` needs besides the tests.
+pub struct NativeArgs<'a> {
+    pub program: &'a Path,
+    pub timeout: Duration,
+    pub gcov_dir: Option<&'a Path>,
+    pub keep_dirs: bool,
+}
+
+/// The words after `--` of the `exec` run that wrote `ktest`: the JSON's
+/// `program_args`, else the .ktest's own argument list without argv[0].
+pub fn program_args(ktest_path: &Path, ktest: &KTest) -> Vec<String> {
+    let json = std::fs::read_to_string(ktest_path.with_extension("json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    if let Some(list) = json
+        .as_ref()
+        .and_then(|v| v["program_args"].as_array().cloned())
+    {
+        return list
+            .iter()
+            .filter_map(|w| w.as_str().map(String::from))
+            .collect();
+    }
+    ktest.args.iter().skip(1).cloned().collect()
+}
+
+/// The bytes the engine recorded as written to fd 1 (the JSON's optional
+/// `stdout`: a string, an array of byte values, or `{"hex": "..."}`).
+pub fn recorded_stdout(ktest_path: &Path) -> Option<Vec<u8>> {
+    let text = std::fs::read_to_string(ktest_path.with_extension("json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let s = &v["stdout"];
+    if let Some(t) = s.as_str() {
+        return Some(t.as_bytes().to_vec());
+    }
+    if let Some(list) = s.as_array() {
+        return list
+            .iter()
+            .map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
+            .collect();
+    }
+    let hex = s["hex"].as_str()?;
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| {
+            hex.get(i..i + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect()
+}
+
+/// Does a native outcome reproduce the recorded one?  Besides the harness
+/// rules: exit codes compare modulo 256 (the kernel keeps the low byte), and
+/// an illegal-instruction trap (UBSan built with trap-on-error, which
+/// `cc --native` uses) reproduces an out-of-bounds or overflow error.
+pub fn native_reproduces(recorded: Outcome, native: Outcome) -> bool {
+    match (recorded, native) {
+        (Outcome::Exit(a), Outcome::Exit(b)) => a & 0xff == b & 0xff,
+        (Outcome::Error(ErrorKind::Ptr | ErrorKind::Overflow), Outcome::Signal(4)) => true,
+        (r, n) => reproduces(r, n),
+    }
+}
+
+/// Whether the engine recorded an outcome a native run can be held to.
+fn replayable(recorded: Option<Outcome>) -> bool {
+    !matches!(
+        recorded,
+        None | Some(Outcome::Error(
+            ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver
+        ))
+    )
+}
+
+/// One test's verdict.
+pub struct Verdict {
+    pub recorded: Option<Outcome>,
+    pub run: NativeRun,
+    /// Failures the test asks for that the native run never reached.
+    pub missed_failures: Vec<String>,
+    /// The engine recorded stdout and the native run wrote something else.
+    pub stdout_differs: bool,
+    pub ok: bool,
+}
+
+/// Replays one test.
+pub fn replay_one(test: &Path, a: &NativeArgs, shim: Option<&Path>) -> Result<Verdict> {
+    let ktest = KTest::read_from(test).with_context(|| format!("reading {}", test.display()))?;
+    let args = program_args(test, &ktest);
+    let world = World::from_test(&args, &ktest)
+        .with_context(|| format!("{}: cannot rebuild the test's world", test.display()))?;
+    let argv0 = a
+        .program
+        .file_name()
+        .map_or("program".into(), |n| n.to_string_lossy().into_owned());
+    let shim_needed = if world.failures.is_empty() {
+        None
+    } else {
+        Some(shim.context("internal: shim not built")?)
+    };
+    let run = native_run::run(
+        &world,
+        &RunOptions {
+            program: a.program,
+            argv0: &argv0,
+            shim: shim_needed,
+            timeout: a.timeout,
+            gcov_dir: a.gcov_dir,
+            keep_dir: a.keep_dirs,
+        },
+    )?;
+    let missed_failures: Vec<String> = world
+        .failures
+        .iter()
+        .filter(|(c, k)| {
+            !run.injected
+                .iter()
+                .any(|l| l.starts_with(&format!("{c} {k} ")))
+        })
+        .map(|(c, k)| format!("{c}#{k}"))
+        .collect();
+    let recorded = recorded_outcome(test);
+    let stdout_differs = recorded_stdout(test).is_some_and(|s| s != run.stdout);
+    let ok = recorded.is_some_and(|r| native_reproduces(r, run.outcome))
+        && missed_failures.is_empty()
+        && !stdout_differs;
+    Ok(Verdict {
+        stdout_differs,
+        recorded,
+        run,
+        missed_failures,
+        ok,
+    })
+}
+
+/// The command: every test, one line each, then a summary.  Exit 1 when a
+/// replayed test does not reproduce its recorded outcome.
+pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
+    if !a.program.is_file() {
+        bail!(
+            "program {} not found (build it with `cargo symtest cc --native`)",
+            a.program.display()
+        );
+    }
+    let program = std::fs::canonicalize(a.program)
+        .with_context(|| format!("resolving {}", a.program.display()))?;
+    let gcov_dir = match a.gcov_dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+            Some(std::fs::canonicalize(d)?)
+        }
+        None => None,
+    };
+    let a = NativeArgs {
+        program: &program,
+        gcov_dir: gcov_dir.as_deref(),
+        ..*a
+    };
+    let mut shim = None;
+    let (mut ok, mut bad, mut skipped) = (0, 0, 0);
+    for t in tests {
+        let recorded = recorded_outcome(t);
+        if !replayable(recorded) {
+            skipped += 1;
+            println!(
+                "{}: skipped ({})",
+                t.display(),
+                match recorded {
+                    None => "no recorded outcome".to_string(),
+                    Some(r) => format!("engine recorded {r}: not program behaviour"),
+                }
+            );
+            continue;
+        }
+        if shim.is_none() {
+            shim = Some(crate::shim::shim(&crate::paths::models_dir())?);
+        }
+        let v = replay_one(t, &a, shim.as_deref())?;
+        let mut injected = if v.run.injected.is_empty() {
+            String::new()
+        } else {
+            format!("  [failed: {}]", v.run.injected.join(", "))
+        };
+        if a.keep_dirs {
+            injected.push_str(&format!("  (kept {})", v.run.dir.display()));
+        }
+        let r = v.recorded.expect("replayable");
+        if v.ok {
+            ok += 1;
+            println!("{}: {}  ok{injected}", t.display(), v.run.outcome);
+        } else {
+            bad += 1;
+            let mut missed = if v.missed_failures.is_empty() {
+                String::new()
+            } else {
+                format!("; failures never reached: {}", v.missed_failures.join(", "))
+            };
+            if v.stdout_differs {
+                missed.push_str("; stdout differs from the recorded one");
+            }
+            println!(
+                "{}: {}  MISMATCH (engine recorded {r}{missed}){injected}",
+                t.display(),
+                v.run.outcome
+            );
+            for line in v.run.stderr.lines().take(5) {
+                println!("    {line}");
+            }
+        }
+    }
+    println!("{ok} passed, {bad} failed, {skipped} skipped");
+    Ok(if bad > 0 { crate::EXIT_FOUND } else { 0 })
+}
