@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 bugs found where a mode asks for it (or a replay
 //! mismatch), 2 bad input or usage.
 
+mod cc_cmd;
 mod exec;
 mod inspect;
 mod native_cmd;
@@ -44,6 +45,9 @@ enum Command {
     Show(show::ShowArgs),
     /// Replay tests on a natively built harness and check each recorded outcome.
     Replay(replay_cmd::ReplayArgs),
+    /// Compile C to bitcode for `exec` (or natively with --native, for
+    /// `replay --native`) with symtest's headers and flags.
+    Cc(cc_cmd::CcArgs),
     /// Load a bitcode file and summarise its functions (blocks, instructions).
     Inspect(inspect::InspectArgs),
 }
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::Show(a) => show::run(a),
         Command::Replay(a) => replay_cmd::run(a),
         Command::Inspect(a) => inspect::run(a),
+        Command::Cc(a) => cc_cmd::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

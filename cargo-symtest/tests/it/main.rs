@@ -4,5 +4,6 @@ mod bad_input;
 mod corpus;
 mod determinism;
 mod limits;
+mod native_replay;
 mod solver_layers;
 mod support;
