@@ -244,13 +244,14 @@ fn every_failure_class_is_injected() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("[failed: close 1 close]"), "{out}");
 
-    // A failure the native run never reaches is a mismatch.
+    // A failure value beyond the last call is reported, not a mismatch (the
+    // engine leaves unused failure values anywhere past the counts it saw).
     let mut objects = files_and_stdin();
     objects.extend(fails(&[("read", 50)]));
     let t = write_test(&dir, "late", objects, &args, exit(0), None);
     let (code, out) = replay(&dir, &prog, &[&t], &[]);
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("failures never reached: read#50"), "{out}");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("ok  [not reached: read#50]"), "{out}");
 }
 
 #[test]
