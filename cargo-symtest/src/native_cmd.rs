@@ -226,3 +226,53 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
     println!("{ok} passed, {bad} failed, {skipped} skipped");
     Ok(if bad > 0 { crate::EXIT_FOUND } else { 0 })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::ErrorKind::*;
+
+    #[test]
+    fn native_outcome_rules() {
+        assert!(native_reproduces(Outcome::Exit(256 + 3), Outcome::Exit(3)));
+        assert!(!native_reproduces(Outcome::Exit(3), Outcome::Exit(4)));
+        assert!(native_reproduces(Outcome::Error(Ptr), Outcome::Signal(4)));
+        assert!(native_reproduces(
+            Outcome::Error(Overflow),
+            Outcome::Signal(4)
+        ));
+        assert!(!native_reproduces(Outcome::Error(Div), Outcome::Signal(4)));
+        assert!(native_reproduces(Outcome::Error(Div), Outcome::Error(Div)));
+        assert!(native_reproduces(
+            Outcome::Error(Assert),
+            Outcome::Error(Abort)
+        ));
+        assert!(!native_reproduces(Outcome::Exit(0), Outcome::Timeout));
+        assert!(!replayable(None));
+        assert!(!replayable(Some(Outcome::Error(Model))));
+        assert!(replayable(Some(Outcome::Error(Ptr))));
+    }
+
+    #[test]
+    fn json_fields() {
+        let dir = std::env::temp_dir().join(format!("symtest-native-cmd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let t = dir.join("test000001.ktest");
+        let kt = KTest {
+            args: vec!["p.bc".into(), "--sym-arg".into(), "2".into()],
+            ..KTest::default()
+        };
+        // No JSON: the .ktest's arguments.
+        assert_eq!(program_args(&t, &kt), ["--sym-arg", "2"]);
+        assert_eq!(recorded_stdout(&t), None);
+        let json = t.with_extension("json");
+        std::fs::write(&json, r#"{"program_args": ["-n", "A"], "stdout": "hi\n"}"#).unwrap();
+        assert_eq!(program_args(&t, &kt), ["-n", "A"]);
+        assert_eq!(recorded_stdout(&t).unwrap(), b"hi\n");
+        std::fs::write(&json, r#"{"stdout": [104, 255]}"#).unwrap();
+        assert_eq!(recorded_stdout(&t).unwrap(), [104, 255]);
+        std::fs::write(&json, r#"{"stdout": {"hex": "68ff"}}"#).unwrap();
+        assert_eq!(recorded_stdout(&t).unwrap(), [104, 255]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -346,3 +346,50 @@ fn wc_error_paths_replay() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("5 passed, 0 failed"), "{out}");
 }
+
+#[test]
+fn cc_builds_bitcode_against_musl_and_reports_errors() {
+    let dir = scratch("cc");
+    let bc = dir.join("wc.bc");
+    let src = workspace().join("tests/utils/wc.c");
+    let out = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = symtest(&["inspect", bc.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("main"));
+    // Built against musl's headers, not glibc's.
+    let out = symtest(&["cc", "--print-command", "-E", src.to_str().unwrap()]);
+    assert!(out.status.success());
+    let pre = String::from_utf8_lossy(&out.stdout);
+    assert!(pre.contains("x86_64-linux-musl"), "not musl headers");
+    assert!(!pre.contains("/usr/include/stdio.h"), "glibc headers used");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("-disable-O0-optnone") && err.contains("-nostdinc"),
+        "{err}"
+    );
+    // Compiler errors: its diagnostics and exit code 2.
+    let bad = dir.join("bad.c");
+    std::fs::write(&bad, "int main(void) { return undeclared; }\n").unwrap();
+    for native in [false, true] {
+        let mut args = vec!["cc"];
+        if native {
+            args.push("--native");
+        }
+        args.extend([bad.to_str().unwrap(), "-o", "/dev/null"]);
+        let out = symtest(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("undeclared"), "{err}");
+    }
+    let out = symtest(&["cc", "--coverage", "x.c"]);
+    assert_eq!(out.status.code(), Some(2));
+}
