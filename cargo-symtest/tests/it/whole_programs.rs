@@ -11,7 +11,7 @@
 
 use crate::support::*;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Line coverage every utility must reach with its replayed tests (percent).
@@ -58,6 +58,25 @@ fn header(src: &Path) -> Header {
     h
 }
 
+/// The release build of cargo-symtest (long explorations), built on first
+/// use with the cargo that runs this test, in the same target directory.
+fn release_bin() -> &'static Path {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        // <target>/<profile>/cargo-symtest
+        let target = bin().parent().unwrap().parent().unwrap().to_path_buf();
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--release", "--quiet", "-p", "cargo-symtest"])
+            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(workspace())
+            .status()
+            .expect("run cargo");
+        assert!(status.success(), "cargo build --release failed");
+        target.join("release").join("cargo-symtest")
+    })
+}
+
 fn run_ok(cmd: &mut Command, what: &str) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     let text = String::from_utf8_lossy(&out.stdout).into_owned()
@@ -70,7 +89,7 @@ fn run_ok(cmd: &mut Command, what: &str) -> String {
 }
 
 fn exec(bc: &Path, out: &Path, program_args: &[String]) -> String {
-    let mut cmd = Command::new(bin());
+    let mut cmd = Command::new(release_bin());
     cmd.arg("exec")
         .arg(bc)
         .args(["--libc=musl", "--posix-runtime", "--max-time", MAX_TIME, "-q"])
