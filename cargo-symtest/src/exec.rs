@@ -66,6 +66,22 @@ pub struct ExecArgs {
     /// `all,-cex` removes one). Removing a layer changes speed, never answers.
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub solver_layers: String,
+    /// Link the program with a C library compiled to bitcode: `none` (default) or
+    /// `musl` (musl 1.2.3 built by `cargo xtask setup`; its system calls go to the
+    /// POSIX model, so printf, fopen, getopt, strtol, qsort... run symbolically).
+    #[arg(long, value_name = "LIBC", default_value = "none")]
+    pub libc: String,
+    /// Run the program under the POSIX runtime (needs --libc=musl): the program
+    /// arguments after `--` may then hold KLEE's environment options --sym-arg N,
+    /// --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --sym-stdout and
+    /// --max-fail N; main runs on the argv they build, then exit().
+    #[arg(long)]
+    pub posix_runtime: bool,
+    /// Calls of functions defined nowhere: `none` ends the path with an `external`
+    /// error; `concrete` runs an allow-list of pure functions (sqrt, pow, abs,
+    /// toupper, ...) natively on concretized arguments, recorded as constraints.
+    #[arg(long, value_name = "MODE", default_value = "none")]
+    pub external_calls: String,
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -142,6 +158,37 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     c.max_sym_alloc_sizes = a.max_sym_alloc_sizes;
     c.max_alloc_size = a.max_alloc_size;
+    c.external_calls_concrete = match a.external_calls.as_str() {
+        "none" => false,
+        "concrete" => true,
+        other => {
+            return Err(format!(
+                "--external-calls: unknown mode `{other}` (choose none or concrete)"
+            ))
+        }
+    };
+    match a.libc.as_str() {
+        "none" => {
+            if a.posix_runtime {
+                return Err("--posix-runtime needs --libc=musl".into());
+            }
+        }
+        "musl" => {}
+        other => {
+            return Err(format!(
+                "--libc: unknown libc `{other}` (choose none or musl)"
+            ))
+        }
+    }
+    if a.posix_runtime {
+        if a.entry_point != "main" {
+            return Err(
+                "--posix-runtime runs main; it cannot be combined with --entry-point".into(),
+            );
+        }
+        crate::libc::check_env_options(&a.program_args)?;
+        c.entry = crate::libc::POSIX_ENTRY.into();
+    }
     Ok((c, layers))
 }
 
@@ -222,7 +269,23 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    let module = match symtest_loader::load_bitcode(&a.program) {
+    let linked = if a.libc == "musl" {
+        match crate::libc::link(&a.program, a.posix_runtime) {
+            Ok(l) => Some(l),
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return Ok(crate::EXIT_BAD_INPUT);
+            }
+        }
+    } else {
+        None
+    };
+    let bitcode = linked
+        .as_ref()
+        .map_or(a.program.as_path(), |l| l.path.as_path());
+    let loaded = symtest_loader::load_bitcode(bitcode);
+    drop(linked);
+    let module = match loaded {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
@@ -231,7 +294,9 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     };
     let backend = symtest_solver::BitwuzlaSolver::new().context("starting the Bitwuzla solver")?;
     let solver = build_chain(&layers, Box::new(backend));
-    let out = OutputDir::create(a.output_dir.as_deref())?;
+    let mut out = OutputDir::create(a.output_dir.as_deref())?;
+    out.posix = a.posix_runtime;
+    out.program_args = a.program_args.clone();
     let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = ProgressBar::new_spinner();
         b.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));

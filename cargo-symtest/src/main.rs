@@ -7,6 +7,7 @@
 mod cc_cmd;
 mod exec;
 mod inspect;
+mod libc;
 mod native_cmd;
 mod native_run;
 mod native_world;
@@ -40,7 +41,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the engine on an LLVM 19 bitcode file (like `klee`).
-    Exec(exec::ExecArgs),
+    Exec(Box<exec::ExecArgs>),
     /// Print a .ktest file (like `ktest-tool`).
     Show(show::ShowArgs),
     /// Replay tests on a natively built harness and check each recorded outcome.
@@ -67,7 +68,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Exec(a) => exec::run(a),
+        Command::Exec(a) => exec::run(*a),
         Command::Show(a) => show::run(a),
         Command::Replay(a) => replay_cmd::run(a),
         Command::Inspect(a) => inspect::run(a),

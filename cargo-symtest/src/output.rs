@@ -9,6 +9,10 @@ use symtest_executor::{TestCase, TestOutcome};
 pub struct OutputDir {
     pub dir: PathBuf,
     next: u32,
+    /// Recorded in every test's JSON (ENV_CONTRACT.md): was the POSIX runtime on,
+    /// and the words after `--` exactly as given.
+    pub posix: bool,
+    pub program_args: Vec<String>,
 }
 
 /// Our JSON view of one test (what the native replay must reproduce).
@@ -20,6 +24,8 @@ struct TestJson<'a> {
     /// Seconds into the run (not part of the deterministic output: the .ktest is).
     elapsed_s: f64,
     objects: Vec<ObjectJson<'a>>,
+    posix: bool,
+    program_args: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -70,7 +76,12 @@ impl OutputDir {
                 dir
             }
         };
-        Ok(OutputDir { dir, next: 1 })
+        Ok(OutputDir {
+            dir,
+            next: 1,
+            posix: false,
+            program_args: Vec::new(),
+        })
     }
 
     /// Writes one test; returns its base name (`testNNNNNN`).
@@ -102,6 +113,8 @@ impl OutputDir {
                     hex: o.bytes.iter().map(|b| format!("{b:02x}")).collect(),
                 })
                 .collect(),
+            posix: self.posix,
+            program_args: &self.program_args,
         };
         let text = serde_json::to_string_pretty(&json)?;
         write_atomic(&self.dir.join(format!("{name}.json")), text.as_bytes())?;

@@ -6,6 +6,8 @@
 mod bench;
 mod bitwuzla;
 mod demo;
+mod libc;
+mod libc_key;
 mod paths;
 mod setup;
 mod test;
@@ -18,7 +20,8 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  setup   install the system packages symtest needs (root) and build Bitwuzla (cached)
+  setup   install the system packages symtest needs (root), build Bitwuzla and the
+          musl bitcode runtime (both cached)
   test    setup, then cargo fmt --check, clippy -D warnings and the whole test suite
   demo    setup, then run symtest on the bundled example (tests/demo/)
   bench engine

@@ -11,18 +11,9 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The cache for toolchain artefacts, outside any checkout so CI runs share it:
-/// `$SYMTEST_CACHE_DIR`, else `$XDG_CACHE_HOME/symtest`, else `~/.cache/symtest`.
-/// Keep in sync with `engine/bitwuzla-link/build.rs`.
+/// The cache for toolchain artefacts (see `libc_key::cache_dir`).
 pub fn cache_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SYMTEST_CACHE_DIR") {
-        return PathBuf::from(dir);
-    }
-    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
-        return PathBuf::from(dir).join("symtest");
-    }
-    let home = std::env::var_os("HOME").unwrap_or_else(|| "/root".into());
-    PathBuf::from(home).join(".cache").join("symtest")
+    crate::libc_key::cache_dir()
 }
 
 /// `$CARGO_HOME`, else `~/.cargo`.

@@ -2,7 +2,7 @@
 //!
 //! Idempotent: a second run finds everything present and does nothing.
 
-use crate::{bitwuzla, util};
+use crate::{bitwuzla, libc, util};
 use anyhow::{bail, Context, Result};
 use std::process::Command;
 
@@ -33,6 +33,10 @@ pub const PACKAGES: &[(&str, &str)] = &[
     ),
     ("gcc", "native builds of generated tests"),
     ("make", "native regression suites"),
+    (
+        "dpkg-dev",
+        "`apt-get source musl` (the libc compiled to bitcode)",
+    ),
     ("gcovr", "coverage reports"),
     (
         "musl-tools",
@@ -52,6 +56,7 @@ pub fn ensure() -> Result<()> {
     ensure_packages()?;
     verify_versions()?;
     bitwuzla::ensure()?;
+    libc::ensure()?;
     Ok(())
 }
 
@@ -128,6 +133,7 @@ fn verify_versions() -> Result<()> {
     }
     for tool in [
         "llvm-link-19",
+        "dpkg-source",
         "llvm-dis-19",
         "llvm-cov-19",
         "gcov",

@@ -105,6 +105,9 @@ pub struct Config {
     pub rewrite_expressions: bool,
     pub simplify_constraints: bool,
     pub implied_value_concretization: bool,
+    /// `--external-calls concrete`: undefined functions on the allow-list of pure
+    /// functions run natively on concretized arguments (otherwise: `external` error).
+    pub external_calls_concrete: bool,
 }
 
 impl Default for Config {
@@ -129,6 +132,7 @@ impl Default for Config {
             rewrite_expressions: true,
             simplify_constraints: true,
             implied_value_concretization: true,
+            external_calls_concrete: false,
         }
     }
 }

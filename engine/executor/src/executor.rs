@@ -87,7 +87,7 @@ impl<'m> Executor<'m> {
             sink,
             started: Instant::now(),
             initial: None,
-            specials: crate::special::table(module),
+            specials: crate::special::table(module, config.external_calls_concrete),
             config,
         };
         let mut memory = AddressSpace::default();

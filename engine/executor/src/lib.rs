@@ -19,6 +19,7 @@ mod rng;
 mod run;
 mod search;
 mod special;
+mod special_env;
 mod state;
 mod stats;
 mod step;

@@ -34,6 +34,15 @@ pub enum Special {
     Exit,
     /// `__ubsan_handle_*`: which check failed.
     Ubsan(UbsanCheck),
+    /// POSIX model: `__symtest_host_stat`, `__symtest_host_read`.
+    HostStat,
+    HostRead,
+    /// POSIX model: `__symtest_model_warning(msg)` (once per message).
+    ModelWarning,
+    /// `__symtest_unsupported(msg)`: a model limitation ends the path.
+    Unsupported,
+    /// `--external-calls concrete`: an allow-listed pure function run natively.
+    External(FuncId),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -51,11 +60,20 @@ pub enum UbsanCheck {
 }
 
 /// The special handler of every function of `module` (indexed by `FuncId`).
-pub fn table(module: &symtest_ir::Module) -> Vec<Option<Special>> {
+/// With `external_concrete`, undefined allow-listed pure functions run natively.
+pub fn table(module: &symtest_ir::Module, external_concrete: bool) -> Vec<Option<Special>> {
     module
         .functions
         .iter()
-        .map(|func| {
+        .enumerate()
+        .map(|(i, func)| {
+            if func.body.is_none()
+                && external_concrete
+                && crate::special_env::external_fn(&func.name).is_some()
+                && lookup(&func.name).is_none()
+            {
+                return Some(Special::External(FuncId(i as u32)));
+            }
             let (s, overrides) = lookup(&func.name)?;
             (overrides || func.body.is_none()).then_some(s)
         })
@@ -104,7 +122,11 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
             "free" => Free,
             "__assert_fail" | "__assert_rtn" | "__assert" => AssertFail,
             "abort" => Abort,
-            "exit" | "_exit" | "_Exit" => Exit,
+            "exit" | "_exit" | "_Exit" | "__symtest_exit" => Exit,
+            "__symtest_host_stat" => HostStat,
+            "__symtest_host_read" => HostRead,
+            "__symtest_model_warning" => ModelWarning,
+            "__symtest_unsupported" => Unsupported,
             _ => {
                 let check = name.strip_prefix("__ubsan_handle_")?;
                 let check = check.strip_suffix("_abort").unwrap_or(check);
@@ -299,6 +321,32 @@ impl Executor<'_> {
                 Err(Stop::Terminate(Termination::Exit(code.to_i64())))
             }
             Special::Ubsan(check) => Err(self.ubsan(st, check, args)),
+            Special::HostStat => {
+                let v = self.host_stat(st, args)?;
+                ret(self, st, v);
+                Ok(())
+            }
+            Special::HostRead => {
+                let v = self.host_read(st, args)?;
+                ret(self, st, v);
+                Ok(())
+            }
+            Special::ModelWarning => {
+                let msg = self.read_name(st, args.first());
+                self.warn_once(format!("model: {msg}"));
+                Ok(())
+            }
+            Special::Unsupported => {
+                let msg = self.read_name(st, args.first());
+                Err(Stop::error(ErrorKind::Model, msg))
+            }
+            Special::External(callee) => {
+                let name = self.module.function(callee).name.clone();
+                let f = crate::special_env::external_fn(&name).expect("allow-listed in table()");
+                let v = self.call_external(st, &name, f, args)?;
+                ret(self, st, v);
+                Ok(())
+            }
         }
     }
 

@@ -1,0 +1,474 @@
+/* symtest POSIX model: files and file descriptors. Symbolic files (A, B, ...)
+ * and stdin hold symbolic bytes; other paths are read-only copies of host files
+ * (read through the engine) or files the program creates, kept in memory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "model.h"
+
+exe_file *__symtest_new_file(const char *name, size_t size)
+{
+	exe_env *e = &__symtest_env;
+	exe_file *f = calloc(1, sizeof *f);
+	if (name) {
+		f->name = malloc(strlen(name) + 1);
+		strcpy(f->name, name);
+	}
+	f->size = f->cap = size;
+	f->data = malloc(size ? size : 1);
+	if (name && e->n_files < MAX_FILES)
+		e->files[e->n_files++] = f;
+	return f;
+}
+
+static exe_fd *get_fd(int fd)
+{
+	if (fd < 0 || fd >= MAX_FDS || __symtest_env.fds[fd].kind == FD_CLOSED)
+		return 0;
+	return &__symtest_env.fds[fd];
+}
+
+static int alloc_fd(int min)
+{
+	for (int i = min < 0 ? 0 : min; i < MAX_FDS; i++)
+		if (__symtest_env.fds[i].kind == FD_CLOSED)
+			return i;
+	return -1;
+}
+
+/* Symbolic file names are single letters, as in KLEE; a symbolic path forks
+ * here, once per file it may name. */
+static exe_file *find_file(const char *path)
+{
+	exe_env *e = &__symtest_env;
+	for (unsigned i = 0; i < e->n_files; i++) {
+		const char *n = e->files[i]->name;
+		if (!n)
+			continue;
+		unsigned j = 0;
+		while (n[j] && path[j] == n[j])
+			j++;
+		if (!n[j] && !path[j])
+			return e->files[i];
+	}
+	return 0;
+}
+
+/* A host path must be concrete: symbolic bytes take one value (recorded as a
+ * constraint on the path). */
+static int concrete_path(const char *path, char *out, size_t cap)
+{
+	size_t i = 0;
+	for (;; i++) {
+		if (i + 1 >= cap)
+			return -ENAMETOOLONG;
+		char c = path[i];
+		if (symtest_is_symbolic((unsigned char)c)) {
+			char v = (char)symtest_get_value_i32(c);
+			symtest_assume(path[i] == v);
+			c = v;
+		}
+		out[i] = c;
+		if (!c)
+			return 0;
+	}
+}
+
+static exe_file *host_file(const char *path, long *err)
+{
+	char p[512];
+	long r = concrete_path(path, p, sizeof p);
+	if (r < 0) {
+		*err = r;
+		return 0;
+	}
+	struct stat st;
+	r = __symtest_host_stat(p, &st);
+	if (r < 0) {
+		*err = r;
+		return 0;
+	}
+	exe_file *f;
+	if (S_ISDIR(st.st_mode)) {
+		f = __symtest_new_file(p, 0);
+		f->is_dir = 1;
+	} else {
+		f = __symtest_new_file(p, (size_t)st.st_size);
+		r = __symtest_host_read(p, f->data, f->size);
+		if (r < 0) {
+			*err = r;
+			return 0;
+		}
+		f->size = (size_t)r;
+	}
+	f->st = malloc(sizeof st);
+	*f->st = st;
+	return f;
+}
+
+long __symtest_open(int dirfd, const char *path, int flags, int mode)
+{
+	(void)mode;
+	if (!path)
+		return -EFAULT;
+	if (dirfd != AT_FDCWD && path[0] != '/')
+		return -ENOSYS;
+	if (__symtest_should_fail(FC_OPEN))
+		return -ENOENT;
+	int acc = flags & O_ACCMODE;
+	exe_file *f = find_file(path);
+	if (f && (flags & O_CREAT) && (flags & O_EXCL))
+		return -EEXIST;
+	if (!f) {
+		long err = 0;
+		f = host_file(path, &err);
+		if (f) {
+			if (acc != O_RDONLY || (flags & O_TRUNC))
+				return -EACCES; /* host files are read-only */
+		} else if (err != -ENOENT) {
+			return err;
+		} else if (flags & O_CREAT) {
+			char p[512];
+			long r = concrete_path(path, p, sizeof p);
+			if (r < 0)
+				return r;
+			f = __symtest_new_file(p, 0);
+			f->writable = 1;
+		} else {
+			return -ENOENT;
+		}
+	}
+	if (f->is_dir && acc != O_RDONLY)
+		return -EISDIR;
+	if ((flags & O_DIRECTORY) && !f->is_dir)
+		return -ENOTDIR;
+	if ((flags & O_TRUNC) && acc != O_RDONLY)
+		f->size = 0;
+	int fd = alloc_fd(0);
+	if (fd < 0)
+		return -EMFILE;
+	exe_fd *d = &__symtest_env.fds[fd];
+	d->kind = FD_FILE;
+	d->flags = flags;
+	d->off = 0;
+	d->file = f;
+	return fd;
+}
+
+long __symtest_close(int fd)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	if (__symtest_should_fail(FC_CLOSE))
+		return -EIO;
+	d->kind = FD_CLOSED;
+	d->file = 0;
+	return 0;
+}
+
+/* pos < 0: at the descriptor's offset, which advances. */
+long __symtest_read(int fd, void *buf, size_t n, long pos)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	if ((d->flags & O_ACCMODE) == O_WRONLY || d->kind == FD_SINK || d->kind == FD_PIPE_W)
+		return -EBADF;
+	if (d->file && d->file->is_dir)
+		return -EISDIR;
+	if (n == 0)
+		return 0;
+	long off = pos < 0 ? d->off : pos;
+	exe_file *f = d->file;
+	if ((size_t)off >= f->size)
+		return 0;
+	if (n > f->size - (size_t)off)
+		n = f->size - (size_t)off;
+	memcpy(buf, f->data + off, n);
+	if (pos < 0)
+		d->off = off + (long)n;
+	return (long)n;
+}
+
+static int grow(exe_file *f, size_t need)
+{
+	if (need <= f->cap)
+		return 0;
+	size_t cap = f->cap * 2 + 64;
+	if (cap < need)
+		cap = need;
+	unsigned char *p = realloc(f->data, cap);
+	if (!p)
+		return -ENOSPC;
+	f->data = p;
+	f->cap = cap;
+	return 0;
+}
+
+long __symtest_write(int fd, const void *buf, size_t n, long pos)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	if (d->kind == FD_SINK) {
+		if (fd <= 2)
+			__symtest_env.out_bytes[fd] += n;
+		return (long)n;
+	}
+	if ((d->flags & O_ACCMODE) == O_RDONLY || d->kind == FD_PIPE_R)
+		return -EBADF;
+	exe_file *f = d->file;
+	if (f == __symtest_env.sym_stdout) {
+		/* --sym-stdout: writes land in the symbolic buffer, up to its size. */
+		long off = pos < 0 ? d->off : pos;
+		if ((size_t)off >= f->size)
+			return (long)n;
+		size_t m = n < f->size - (size_t)off ? n : f->size - (size_t)off;
+		memcpy(f->data + off, buf, m);
+		if (pos < 0)
+			d->off = off + (long)n;
+		return (long)n;
+	}
+	long off = pos < 0 ? d->off : pos;
+	if (d->kind == FD_PIPE_W || ((d->flags & O_APPEND) && pos < 0))
+		off = (long)f->size;
+	if (grow(f, (size_t)off + n))
+		return -ENOSPC;
+	if ((size_t)off > f->size)
+		memset(f->data + f->size, 0, (size_t)off - f->size);
+	memcpy(f->data + off, buf, n);
+	if ((size_t)off + n > f->size)
+		f->size = (size_t)off + n;
+	if (pos < 0)
+		d->off = off + (long)n;
+	return (long)n;
+}
+
+long __symtest_lseek(int fd, long off, int whence)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	if (__symtest_should_fail(FC_LSEEK))
+		return -EIO;
+	if (d->kind != FD_FILE)
+		return -ESPIPE;
+	long base;
+	switch (whence) {
+	case SEEK_SET: base = 0; break;
+	case SEEK_CUR: base = d->off; break;
+	case SEEK_END: base = (long)d->file->size; break;
+	default: return -EINVAL;
+	}
+	if (base + off < 0)
+		return -EINVAL;
+	d->off = base + off;
+	return d->off;
+}
+
+static void fill_stat(exe_file *f, struct stat *st, int kind)
+{
+	if (f && f->st) {
+		*st = *f->st;
+		if (!f->writable && f != __symtest_env.sym_stdout)
+			return;
+		st->st_size = (off_t)f->size;
+		return;
+	}
+	memset(st, 0, sizeof *st);
+	st->st_ino = 1000;
+	st->st_nlink = 1;
+	st->st_blksize = 4096;
+	if (kind == FD_SINK) {
+		st->st_mode = S_IFCHR | 0620; /* a terminal-like device */
+		st->st_rdev = 0x8800;
+	} else if (kind == FD_PIPE_R || kind == FD_PIPE_W) {
+		st->st_mode = S_IFIFO | 0600;
+	} else {
+		st->st_mode = S_IFREG | 0644;
+		st->st_size = f ? (off_t)f->size : 0;
+	}
+}
+
+long __symtest_fstat(int fd, struct stat *st)
+{
+	if (__symtest_should_fail(FC_STAT))
+		return -EIO;
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	fill_stat(d->file, st, d->kind);
+	return 0;
+}
+
+long __symtest_stat(int dirfd, const char *path, struct stat *st, int flags)
+{
+	(void)flags;
+	if (__symtest_should_fail(FC_STAT))
+		return -ENOENT;
+	if (!path)
+		return -EFAULT;
+	if (!path[0] && (flags & AT_EMPTY_PATH)) {
+		exe_fd *d = get_fd(dirfd);
+		if (!d)
+			return -EBADF;
+		fill_stat(d->file, st, d->kind);
+		return 0;
+	}
+	if (dirfd != AT_FDCWD && path[0] != '/')
+		return -ENOSYS;
+	exe_file *f = find_file(path);
+	if (!f) {
+		long err = 0;
+		f = host_file(path, &err);
+		if (!f)
+			return err;
+	}
+	fill_stat(f, st, FD_FILE);
+	return 0;
+}
+
+long __symtest_access(const char *path, int mode)
+{
+	if (__symtest_should_fail(FC_STAT))
+		return -ENOENT;
+	if (!path)
+		return -EFAULT;
+	exe_file *f = find_file(path);
+	if (f)
+		return 0;
+	long err = 0;
+	f = host_file(path, &err);
+	if (!f)
+		return err;
+	if ((mode & W_OK) && !f->is_dir)
+		return -EACCES; /* host files are read-only */
+	return 0;
+}
+
+long __symtest_dup(int fd, int min, int exact, int cloexec)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	if (__symtest_should_fail(FC_DUP))
+		return -EMFILE;
+	int nfd;
+	if (exact) {
+		if (min < 0 || min >= MAX_FDS)
+			return -EBADF;
+		nfd = min;
+		if (nfd == fd)
+			return nfd;
+	} else {
+		nfd = alloc_fd(min);
+		if (nfd < 0)
+			return -EMFILE;
+	}
+	__symtest_env.fds[nfd] = *d;
+	__symtest_env.fds[nfd].flags = (d->flags & ~O_CLOEXEC) | (cloexec ? O_CLOEXEC : 0);
+	return nfd;
+}
+
+long __symtest_fcntl(int fd, int cmd, long arg)
+{
+	exe_fd *d = get_fd(fd);
+	switch (cmd) {
+	case F_DUPFD:
+		return __symtest_dup(fd, (int)arg, 0, 0);
+	case F_DUPFD_CLOEXEC:
+		return __symtest_dup(fd, (int)arg, 0, 1);
+	}
+	if (!d)
+		return -EBADF;
+	switch (cmd) {
+	case F_GETFD:
+		return (d->flags & O_CLOEXEC) ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		d->flags = (d->flags & ~O_CLOEXEC) | ((arg & FD_CLOEXEC) ? O_CLOEXEC : 0);
+		return 0;
+	case F_GETFL:
+		return d->flags & ~O_CLOEXEC;
+	case F_SETFL:
+		d->flags = (d->flags & ~(O_APPEND | O_NONBLOCK)) | (int)(arg & (O_APPEND | O_NONBLOCK));
+		return 0;
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+long __symtest_ioctl(int fd, unsigned long req, void *arg)
+{
+	(void)req;
+	(void)arg;
+	if (!get_fd(fd))
+		return -EBADF;
+	/* No descriptor is a terminal (as under the native replay, where stdout is
+	 * a pipe): stdio buffers fully and isatty() is false. */
+	return -ENOTTY;
+}
+
+long __symtest_pipe(int *fds, int flags)
+{
+	int r = alloc_fd(0);
+	if (r < 0)
+		return -EMFILE;
+	__symtest_env.fds[r].kind = FD_PIPE_R;
+	int w = alloc_fd(0);
+	if (w < 0) {
+		__symtest_env.fds[r].kind = FD_CLOSED;
+		return -EMFILE;
+	}
+	exe_file *f = __symtest_new_file(0, 0);
+	f->writable = 1;
+	exe_fd *rd = &__symtest_env.fds[r], *wr = &__symtest_env.fds[w];
+	rd->flags = O_RDONLY | (flags & O_CLOEXEC);
+	rd->off = 0;
+	rd->file = f;
+	wr->kind = FD_PIPE_W;
+	wr->flags = O_WRONLY | (flags & O_CLOEXEC);
+	wr->off = 0;
+	wr->file = f;
+	fds[0] = r;
+	fds[1] = w;
+	return 0;
+}
+
+long __symtest_unlink(int dirfd, const char *path)
+{
+	if (dirfd != AT_FDCWD && path[0] != '/')
+		return -ENOSYS;
+	exe_file *f = find_file(path);
+	if (!f) {
+		long err = 0;
+		f = host_file(path, &err);
+		return f ? -EACCES : err;
+	}
+	f->name = 0;
+	return 0;
+}
+
+long __symtest_ftruncate(int fd, long len)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d || d->kind != FD_FILE)
+		return -EBADF;
+	if (len < 0)
+		return -EINVAL;
+	exe_file *f = d->file;
+	if (!f->writable)
+		return -EACCES;
+	if (grow(f, (size_t)len))
+		return -ENOSPC;
+	if ((size_t)len > f->size)
+		memset(f->data + f->size, 0, (size_t)len - f->size);
+	f->size = (size_t)len;
+	return 0;
+}

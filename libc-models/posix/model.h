@@ -1,0 +1,88 @@
+/* symtest POSIX model (paper §4.1): the system calls beneath musl, executed as
+ * ordinary program code, so each state has its own file descriptors and files. */
+#ifndef SYMTEST_POSIX_MODEL_H
+#define SYMTEST_POSIX_MODEL_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#define MAX_FDS 32
+#define MAX_FILES 64
+
+/* A file's contents: a symbolic file (A, B, ..., stdin), a read-only copy of a
+ * host file, a file the program created, or a pipe buffer. */
+typedef struct exe_file {
+	char *name;          /* NULL for stdin/stdout/pipes; unlinked files too */
+	unsigned char *data;
+	size_t size, cap;
+	struct stat *st;     /* symbolic for symbolic files */
+	int writable;        /* created by the program (host files are read-only) */
+	int is_dir;
+} exe_file;
+
+enum fd_kind { FD_CLOSED, FD_FILE, FD_SINK, FD_PIPE_R, FD_PIPE_W };
+
+typedef struct exe_fd {
+	int kind;
+	int flags;           /* open flags (O_ACCMODE, O_APPEND, O_CLOEXEC...) */
+	long off;
+	exe_file *file;
+} exe_fd;
+
+typedef struct exe_env {
+	exe_fd fds[MAX_FDS];
+	exe_file *files[MAX_FILES];
+	unsigned n_files;
+	unsigned n_sym_files;     /* files[0..n_sym_files) are A, B, ... */
+	exe_file *sym_stdin;      /* NULL: stdin is empty */
+	exe_file *sym_stdout;
+	unsigned long out_bytes[3]; /* bytes written to fds 1 and 2 */
+	/* --max-fail */
+	int max_fail, fails_used, counting;
+	int fail_at[8];
+	unsigned calls[8];
+} exe_env;
+
+extern exe_env __symtest_env;
+
+/* Failure classes, in the order of the contract's objects. */
+enum fail_class { FC_READ, FC_WRITE, FC_CLOSE, FC_OPEN, FC_LSEEK, FC_STAT, FC_GETCWD, FC_DUP };
+
+int __symtest_should_fail(int cls);
+
+/* fd.c */
+long __symtest_open(int dirfd, const char *path, int flags, int mode);
+long __symtest_close(int fd);
+long __symtest_read(int fd, void *buf, size_t n, long pos);
+long __symtest_write(int fd, const void *buf, size_t n, long pos);
+long __symtest_lseek(int fd, long off, int whence);
+long __symtest_fstat(int fd, struct stat *st);
+long __symtest_stat(int dirfd, const char *path, struct stat *st, int flags);
+long __symtest_access(const char *path, int mode);
+long __symtest_dup(int fd, int min, int exact, int cloexec);
+long __symtest_fcntl(int fd, int cmd, long arg);
+long __symtest_ioctl(int fd, unsigned long req, void *arg);
+long __symtest_pipe(int *fds, int flags);
+long __symtest_unlink(int dirfd, const char *path);
+long __symtest_ftruncate(int fd, long len);
+exe_file *__symtest_new_file(const char *name, size_t size);
+
+/* Engine calls (special functions). */
+void symtest_make_symbolic(void *addr, size_t nbytes, const char *name);
+void symtest_assume(unsigned long condition);
+void symtest_prefer_cex(void *obj, unsigned long cond);
+unsigned symtest_is_symbolic(unsigned long n);
+int symtest_get_value_i32(int x);
+void symtest_warning(const char *message);
+void symtest_report_error(const char *file, int line, const char *message,
+                          const char *suffix) __attribute__((__noreturn__));
+/* Ends the path with an exit status (no stdio flush: exit() did that already). */
+void __symtest_exit(int status) __attribute__((__noreturn__));
+/* Host files, read-only: stat and contents of a concrete path (or -errno). */
+long __symtest_host_stat(const char *path, struct stat *st);
+long __symtest_host_read(const char *path, void *buf, size_t n);
+/* A warning naming an unmodelled system call, once per number. */
+void __symtest_model_warning(const char *message);
+
+#endif

@@ -1,0 +1,276 @@
+/* symtest POSIX model: the system-call dispatcher musl's syscall layer calls
+ * (libc-models/musl/arch/syscall_arch.h). Unmodelled calls fail with ENOSYS
+ * after a `model` warning naming them, and the path goes on. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include "model.h"
+
+#define CWD "/symtest"
+#define PID 42
+
+static long do_readv(int fd, const struct iovec *iov, int cnt, long pos)
+{
+	if (__symtest_should_fail(FC_READ))
+		return -EIO;
+	long total = 0;
+	for (int i = 0; i < cnt; i++) {
+		long r = __symtest_read(fd, iov[i].iov_base, iov[i].iov_len,
+		                        pos < 0 ? -1 : pos + total);
+		if (r < 0)
+			return total ? total : r;
+		total += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	return total;
+}
+
+static long do_writev(int fd, const struct iovec *iov, int cnt, long pos)
+{
+	if (__symtest_should_fail(FC_WRITE))
+		return -EIO;
+	long total = 0;
+	for (int i = 0; i < cnt; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		long r = __symtest_write(fd, iov[i].iov_base, iov[i].iov_len,
+		                         pos < 0 ? -1 : pos + total);
+		if (r < 0)
+			return total ? total : r;
+		total += r;
+	}
+	return total;
+}
+
+static long do_getcwd(char *buf, size_t size)
+{
+	if (__symtest_should_fail(FC_GETCWD))
+		return -ERANGE;
+	if (size < sizeof CWD)
+		return -ERANGE;
+	memcpy(buf, CWD, sizeof CWD);
+	return sizeof CWD;
+}
+
+static long do_clock_gettime(struct timespec *ts)
+{
+	/* A fixed clock: runs are deterministic. */
+	ts->tv_sec = 1700000000;
+	ts->tv_nsec = 0;
+	return 0;
+}
+
+static const char *syscall_name(long n)
+{
+	switch (n) {
+#define N(x) case SYS_##x: return #x;
+	N(socket) N(connect) N(accept) N(bind) N(listen) N(sendto) N(recvfrom)
+	N(fork) N(vfork) N(clone) N(execve) N(wait4) N(kill) N(tkill) N(tgkill)
+	N(mkdir) N(rmdir) N(rename) N(link) N(symlink) N(chmod) N(fchmod) N(chown)
+	N(fchown) N(getdents64) N(poll) N(select) N(nanosleep) N(alarm) N(mprotect)
+	N(mremap) N(msync) N(madvise) N(shmget) N(setitimer) N(getitimer)
+	N(sendfile) N(flock) N(fsync) N(truncate) N(utimensat) N(statfs) N(fstatfs)
+	N(getrusage) N(sysinfo) N(times) N(ptrace) N(setuid) N(setgid) N(setsid)
+	N(getrandom) N(statx) N(prlimit64) N(getrlimit) N(setrlimit) N(futex)
+	N(sched_getaffinity) N(memfd_create) N(renameat2) N(mkdirat) N(fchmodat)
+	N(fchownat) N(linkat) N(symlinkat) N(renameat) N(epoll_create1) N(eventfd2)
+	N(inotify_init1) N(pselect6) N(ppoll) N(chroot) N(mount) N(umount2)
+	N(fchdir) N(getdents) N(mknod) N(mknodat) N(copy_file_range)
+#undef N
+	}
+	return 0;
+}
+
+static void unmodelled(long n)
+{
+	char msg[96] = "unmodelled system call ";
+	const char *name = syscall_name(n);
+	char num[24];
+	int k = 0;
+	unsigned long v = (unsigned long)n;
+	do {
+		num[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	size_t len = strlen(msg);
+	if (name) {
+		strcat(msg, name);
+		len = strlen(msg);
+		msg[len++] = ' ';
+		msg[len++] = '(';
+	} else {
+		memcpy(msg + len, "number ", 7);
+		len += 7;
+	}
+	while (k)
+		msg[len++] = num[--k];
+	if (name)
+		msg[len++] = ')';
+	msg[len] = 0;
+	strcat(msg, ": it fails with ENOSYS");
+	__symtest_model_warning(msg);
+}
+
+long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
+{
+	(void)e;
+	(void)f;
+	switch (n) {
+	case SYS_read:
+		if (__symtest_should_fail(FC_READ))
+			return -EIO;
+		return __symtest_read((int)a, (void *)b, (size_t)c, -1);
+	case SYS_pread64:
+		if (__symtest_should_fail(FC_READ))
+			return -EIO;
+		if (d < 0)
+			return -EINVAL;
+		return __symtest_read((int)a, (void *)b, (size_t)c, d);
+	case SYS_readv:
+		return do_readv((int)a, (const struct iovec *)b, (int)c, -1);
+	case SYS_write:
+		if (__symtest_should_fail(FC_WRITE))
+			return -EIO;
+		return __symtest_write((int)a, (const void *)b, (size_t)c, -1);
+	case SYS_pwrite64:
+		if (__symtest_should_fail(FC_WRITE))
+			return -EIO;
+		if (d < 0)
+			return -EINVAL;
+		return __symtest_write((int)a, (const void *)b, (size_t)c, d);
+	case SYS_writev:
+		return do_writev((int)a, (const struct iovec *)b, (int)c, -1);
+	case SYS_open:
+		return __symtest_open(AT_FDCWD, (const char *)a, (int)b, (int)c);
+	case SYS_creat:
+		return __symtest_open(AT_FDCWD, (const char *)a, O_CREAT | O_WRONLY | O_TRUNC, (int)b);
+	case SYS_openat:
+		return __symtest_open((int)a, (const char *)b, (int)c, (int)d);
+	case SYS_close:
+		return __symtest_close((int)a);
+	case SYS_lseek:
+		return __symtest_lseek((int)a, b, (int)c);
+	case SYS_stat:
+		return __symtest_stat(AT_FDCWD, (const char *)a, (struct stat *)b, 0);
+	case SYS_lstat:
+		return __symtest_stat(AT_FDCWD, (const char *)a, (struct stat *)b, AT_SYMLINK_NOFOLLOW);
+	case SYS_fstat:
+		return __symtest_fstat((int)a, (struct stat *)b);
+	case SYS_newfstatat:
+		return __symtest_stat((int)a, (const char *)b, (struct stat *)c, (int)d);
+	case SYS_statx:
+		if (__symtest_should_fail(FC_STAT))
+			return -ENOENT;
+		return -ENOSYS; /* musl falls back to fstatat */
+	case SYS_access:
+		return __symtest_access((const char *)a, (int)b);
+	case SYS_faccessat:
+		if ((int)a != AT_FDCWD && ((const char *)b)[0] != '/')
+			return -ENOSYS;
+		return __symtest_access((const char *)b, (int)c);
+	case SYS_dup:
+		return __symtest_dup((int)a, 0, 0, 0);
+	case SYS_dup2:
+		return __symtest_dup((int)a, (int)b, 1, 0);
+	case SYS_dup3:
+		if (a == b)
+			return -EINVAL;
+		return __symtest_dup((int)a, (int)b, 1, (int)c & O_CLOEXEC);
+	case SYS_fcntl:
+		return __symtest_fcntl((int)a, (int)b, c);
+	case SYS_ioctl:
+		return __symtest_ioctl((int)a, (unsigned long)b, (void *)c);
+	case SYS_pipe:
+		return __symtest_pipe((int *)a, 0);
+	case SYS_pipe2:
+		return __symtest_pipe((int *)a, (int)b);
+	case SYS_getcwd:
+		return do_getcwd((char *)a, (size_t)b);
+	case SYS_chdir: {
+		const char *p = (const char *)a;
+		return p && p[0] ? 0 : -ENOENT;
+	}
+	case SYS_unlink:
+		return __symtest_unlink(AT_FDCWD, (const char *)a);
+	case SYS_unlinkat:
+		return __symtest_unlink((int)a, (const char *)b);
+	case SYS_readlink:
+	case SYS_readlinkat:
+		return -EINVAL; /* no symbolic links */
+	case SYS_ftruncate:
+		return __symtest_ftruncate((int)a, b);
+	case SYS_fsync:
+	case SYS_fdatasync:
+	case SYS_fadvise64:
+		return 0;
+	case SYS_getpid:
+	case SYS_gettid:
+	case SYS_set_tid_address:
+		return PID;
+	case SYS_getppid:
+		return 1;
+	case SYS_getuid:
+	case SYS_geteuid:
+	case SYS_getgid:
+	case SYS_getegid:
+		return 0;
+	case SYS_umask:
+		return 022;
+	case SYS_time: {
+		if (a)
+			*(long *)a = 1700000000;
+		return 1700000000;
+	}
+	case SYS_clock_gettime:
+		return do_clock_gettime((struct timespec *)b);
+	case SYS_gettimeofday: {
+		long *tv = (long *)a;
+		if (tv) {
+			tv[0] = 1700000000;
+			tv[1] = 0;
+		}
+		return 0;
+	}
+	case SYS_uname: {
+		struct utsname *u = (struct utsname *)a;
+		memset(u, 0, sizeof *u);
+		strcpy(u->sysname, "Linux");
+		strcpy(u->nodename, "symtest");
+		strcpy(u->release, "6.1.0");
+		strcpy(u->version, "#1");
+		strcpy(u->machine, "x86_64");
+		return 0;
+	}
+	case SYS_exit:
+	case SYS_exit_group:
+		__symtest_exit((int)a);
+	case SYS_brk:
+		return 0; /* no heap growth: malloc is the engine's */
+	case SYS_mmap:
+		return -ENOMEM;
+	case SYS_munmap:
+	case SYS_madvise:
+	case SYS_mprotect:
+		return 0;
+	case SYS_rt_sigaction:
+	case SYS_rt_sigprocmask:
+	case SYS_sigaltstack:
+	case SYS_sched_yield:
+		return 0;
+	case SYS_sched_getaffinity:
+		return -ENOSYS;
+	case SYS_getrandom: {
+		/* Deterministic "randomness". */
+		memset((void *)a, 0x5a, (size_t)b);
+		return b;
+	}
+	}
+	unmodelled(n);
+	return -ENOSYS;
+}
