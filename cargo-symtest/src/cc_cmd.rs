@@ -7,7 +7,9 @@
 //!   patched libc of `exec --libc=musl`) and `libc-models/include`.
 //! - `--native`: an executable built with musl-gcc (dynamic, the same musl
 //!   code as the engine's libc) for `replay --native`, with UBSan checks
-//!   that trap (SIGILL, no runtime needed) and optionally `--coverage`.
+//!   that trap (SIGILL, no runtime needed) and optionally `--coverage` (the
+//!   link then adds `libc-models/replay/gcov_crash.c`, which writes the
+//!   coverage data when the program dies of a crash signal).
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -59,9 +61,9 @@ pub const NATIVE_FLAGS: &[&str] = &[
     "-fsanitize-undefined-trap-on-error",
 ];
 
-/// The musl headers: `$SYMTEST_MUSL_INCLUDE`, else those of the musl-dev
-/// package that musl-tools installs (musl 1.2.3, the version of the patched
-/// libc).
+/// The musl headers: `$SYMTEST_MUSL_INCLUDE`, else those installed with the
+/// musl runtime `cargo xtask setup` builds, else those of the musl-dev package
+/// that musl-tools installs (the same musl 1.2.3).
 pub fn musl_include() -> Result<PathBuf> {
     if let Some(d) = std::env::var_os("SYMTEST_MUSL_INCLUDE").filter(|d| !d.is_empty()) {
         let d = PathBuf::from(d);
@@ -69,6 +71,12 @@ pub fn musl_include() -> Result<PathBuf> {
             bail!("$SYMTEST_MUSL_INCLUDE={} holds no stdio.h", d.display());
         }
         return Ok(d);
+    }
+    if let Ok(rt) = crate::libc::runtime_dir() {
+        let d = rt.join("include");
+        if d.join("stdio.h").is_file() {
+            return Ok(d);
+        }
     }
     let d = PathBuf::from("/usr/include/x86_64-linux-musl");
     if d.join("stdio.h").is_file() {
@@ -95,6 +103,17 @@ pub fn command(a: &CcArgs) -> Result<Command> {
             cmd.arg("--coverage");
         }
         cmd.arg("-I").arg(&models);
+        let stage = ["-c", "-S", "-E"];
+        if a.coverage && !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
+            // Linking: add the handler that writes coverage data on a crash.
+            cmd.args(&a.args);
+            cmd.arg(
+                crate::paths::models_dir()
+                    .join("replay")
+                    .join("gcov_crash.c"),
+            );
+            return Ok(cmd);
+        }
     } else {
         cmd = Command::new(crate::replay::clang());
         cmd.args(BITCODE_FLAGS);

@@ -6,7 +6,7 @@
  * Error paths: a file that cannot be opened is reported and skipped (exit
  * 1 at the end); a write error ("catn: write error", exit 4).
  *
- * SYMTEST-ARGS: --sym-args 0 2 1 --sym-files 2 3 --sym-stdin 3
+ * SYMTEST-ARGS: --sym-args 0 2 2 --sym-files 2 3 --sym-stdin 3
  * MAX-FAIL-ARGS: -n A --sym-files 1 3
  * EXPECT-FAIL-EXIT: 1 open
  * EXPECT-FAIL-EXIT: 4 write

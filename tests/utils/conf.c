@@ -4,18 +4,19 @@
  *   conf [-v] [-s SCALE] [-f FILE]    read KEY=VALUE lines from FILE
  *                                     (default "A"); print the settings
  *
- * Keys: "size" (a number, 1..99), "mode" ("r" or "w"), "div" (a number);
- * '#' starts a comment line; other keys are errors.  -s sets the scale
+ * Keys: "n" (the size, a number 1..99), "m" (the mode, "r" or "w"), "d"
+ * (the divisor, a number); '#' starts a comment line; other keys are
+ * errors.  -s sets the scale
  * (strtol), -v prints each line as it is parsed.
  *
- * Planted bug: the per-item size is size / div, and div is never checked
- * against 0: a division by zero.
+ * Planted bug: the per-item size is size / divisor, and the divisor is
+ * never checked against 0 ("d=0"): a division by zero.
  *
  * Error paths: an unreadable configuration file ("conf: cannot open",
  * exit 1), a failed close ("conf: close error", exit 5).
  *
- * SYMTEST-ARGS: --sym-args 0 2 2 --sym-files 1 6
- * MAX-FAIL-ARGS: --sym-files 1 6
+ * SYMTEST-ARGS: --sym-args 0 2 2 --sym-files 1 3
+ * MAX-FAIL-ARGS: --sym-files 1 3
  * EXPECT-FAIL-EXIT: 1 open
  * EXPECT-FAIL-EXIT: 5 close
  */
@@ -63,11 +64,11 @@ int main(int argc, char **argv) {
     if (verbose)
       printf("key %s\n", line);
     long v = strtol(eq + 1, NULL, 10);
-    if (strcmp(line, "size") == 0 && v > 0 && v < 100)
+    if (strcmp(line, "n") == 0 && v > 0 && v < 100)
       size = v;
-    else if (strcmp(line, "mode") == 0 && (eq[1] == 'r' || eq[1] == 'w'))
+    else if (strcmp(line, "m") == 0 && (eq[1] == 'r' || eq[1] == 'w'))
       mode = eq[1];
-    else if (strcmp(line, "div") == 0)
+    else if (strcmp(line, "d") == 0)
       div = v;
     else {
       fprintf(stderr, "conf: bad setting %s\n", line);

@@ -7,14 +7,15 @@
  *
  * A SET is characters, ranges "a-z" and the escapes \n \t \\.
  *
- * Planted bug: a range is expanded into the fixed table `set1` without a
- * bound check, so a range of more than 16 characters ("a-z") writes past
- * its end.
+ * Control characters in the output are shown as '?'.
+ *
+ * Planted bug: the byte to print indexes the 128-entry control-character
+ * table as (signed) char, so a byte >= 0x80 reads before the table.
  *
  * Error paths: a failed read of stdin ("tr: read error", exit 3) and a
  * failed write of the output ("tr: write error", exit 4).
  *
- * SYMTEST-ARGS: --sym-args 1 2 3 --sym-stdin 3
+ * SYMTEST-ARGS: --sym-args 1 2 3 --sym-stdin 2
  * MAX-FAIL-ARGS: a b --sym-stdin 2
  * EXPECT-FAIL-EXIT: 3 read
  * EXPECT-FAIL-EXIT: 4 write
@@ -22,12 +23,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static char set1[16], set2[16];
+static const char is_control[128] = {[0 ... 31] = 1, [127] = 1};
 
-/* Expands SET into `out`; returns its length. */
-static int expand(const char *s, char *out, int is_set1) {
+/* Expands SET into `out` (at most 16 characters); returns its length. */
+static int expand(const char *s, char *out) {
   int n = 0;
-  while (*s) {
+  while (*s && n < 16) {
     char c = *s++;
     if (c == '\\' && *s) {
       c = *s++;
@@ -38,39 +39,32 @@ static int expand(const char *s, char *out, int is_set1) {
     } else if (*s == '-' && s[1]) {
       char hi = s[1];
       s += 2;
-      while (c < hi) {
-        if (is_set1)
-          set1[n++] = c++; // EXPECT-ERROR: ptr
-        else
-          out[n++ % 16] = c++;
-      }
+      while (c < hi && n < 15)
+        out[n++] = c++;
     }
-    if (n < 16)
-      out[n++] = c;
+    out[n++] = c;
   }
   return n;
 }
 
 int main(int argc, char **argv) {
-  int del = argc > 1 && strcmp(argv[1], "-d") == 0;
   if (argc != 3) {
     fputs("usage: tr SET1 SET2 | tr -d SET1\n", stderr);
     return 2;
   }
-  int n1 = expand(argv[del ? 2 : 1], set1, 1);
-  int n2 = del ? 0 : expand(argv[2], set2, 0);
-  char buf[4];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, stdin)) > 0) {
-    for (size_t i = 0; i < got; i++) {
-      int j = 0;
-      while (j < n1 && set1[j] != buf[i])
-        j++;
-      if (j == n1)
-        putchar(buf[i]);
-      else if (!del && n2 > 0)
-        putchar(set2[j < n2 ? j : n2 - 1]);
-    }
+  int del = strcmp(argv[1], "-d") == 0;
+  char set1[16], set2[16];
+  int n1 = expand(argv[del ? 2 : 1], set1);
+  int n2 = del ? 0 : expand(argv[2], set2);
+  int ch;
+  while ((ch = getchar()) != EOF) {
+    int i = 0;
+    while (i < n1 && set1[i] != ch)
+      i++;
+    if (i < n1 && (del || n2 == 0))
+      continue;
+    char to = i < n1 ? set2[i < n2 ? i : n2 - 1] : (char)ch;
+    putchar(is_control[to] && to != '\n' ? '?' : to); // EXPECT-ERROR: ptr
   }
   if (ferror(stdin)) {
     fputs("tr: read error\n", stderr);

@@ -7,3 +7,4 @@ mod limits;
 mod native_replay;
 mod solver_layers;
 mod support;
+mod whole_programs;

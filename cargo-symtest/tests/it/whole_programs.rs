@@ -17,7 +17,7 @@ use std::process::Command;
 /// Line coverage every utility must reach with its replayed tests (percent).
 const COVERAGE_TARGET: f64 = 90.0;
 /// Wall-clock budget of each exploration (seconds).
-const MAX_TIME: &str = "30";
+const MAX_TIME: &str = "20";
 
 struct Header {
     sym_args: Vec<String>,
@@ -79,12 +79,9 @@ fn release_bin() -> &'static Path {
 
 fn run_ok(cmd: &mut Command, what: &str) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !text.contains("panicked"),
-        "{what} panicked:\n{text}"
-    );
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!text.contains("panicked"), "{what} panicked:\n{text}");
     text
 }
 
@@ -92,7 +89,13 @@ fn exec(bc: &Path, out: &Path, program_args: &[String]) -> String {
     let mut cmd = Command::new(release_bin());
     cmd.arg("exec")
         .arg(bc)
-        .args(["--libc=musl", "--posix-runtime", "--max-time", MAX_TIME, "-q"])
+        .args([
+            "--libc=musl",
+            "--posix-runtime",
+            "--max-time",
+            MAX_TIME,
+            "-q",
+        ])
         .arg("--output-dir")
         .arg(out)
         .arg("--")
