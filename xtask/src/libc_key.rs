@@ -12,7 +12,9 @@ pub const MUSL_CFLAGS: &[&str] = &[
     "-std=c99",
     "-nostdinc",
     "-ffreestanding",
-    "-frounding-math",
+    // No -frounding-math (musl's default): it turns floating point into
+    // constrained intrinsics. No PIC: it turns switch tables into llvm.load.relative.
+    "-fno-pic",
     "-D_XOPEN_SOURCE=700",
     "-fno-stack-protector",
     "-fno-strict-aliasing",
@@ -44,6 +46,7 @@ pub const BYTEWISE_FILES: &[&str] = &[
 pub const MODEL_CFLAGS: &[&str] = &[
     "-std=gnu11",
     "-nostdinc",
+    "-fno-pic",
     "-ffreestanding",
     "-fno-stack-protector",
     "-Wall",

@@ -5,6 +5,7 @@ mod corpus;
 mod determinism;
 mod limits;
 mod native_replay;
+mod posix;
 mod solver_layers;
 mod support;
 mod whole_programs;
