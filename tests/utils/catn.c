@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   }
   if (files == 0)
     copy(stdin);
-  if (fflush(stdout) != 0) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
     fputs("catn: write error\n", stderr);
     return 4;
   }

@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
   }
   if (newline)
     putchar('\n');
-  if (fflush(stdout) != 0) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
     fputs("echo: write error\n", stderr);
     return 4;
   }

@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
     fputs("tr: read error\n", stderr);
     return 3;
   }
-  if (fflush(stdout) != 0) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
     fputs("tr: write error\n", stderr);
     return 4;
   }
