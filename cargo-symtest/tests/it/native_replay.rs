@@ -236,6 +236,14 @@ fn every_failure_class_is_injected() {
     assert!(stdout.starts_with(expected), "{stdout}");
     std::fs::remove_dir_all(kept).unwrap();
 
+    // dup#2: fcntl(F_DUPFD) (fcntl(F_GETFL) is not counted).
+    let mut objects = files_and_stdin();
+    objects.extend(fails(&[("dup", 2)]));
+    let t = write_test(&dir, "fcntl", objects, &args, exit(1), None);
+    let (code, out) = replay(&dir, &prog, &[&t], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("[failed: dup 2 fcntl]"), "{out}");
+
     // close#1 alone: the close of the dup'ed descriptor.
     let mut objects = files_and_stdin();
     objects.extend(fails(&[("close", 1)]));
