@@ -106,6 +106,7 @@ static exe_file *host_file(const char *path, long *err)
 	}
 	f->st = malloc(sizeof st);
 	*f->st = st;
+	f->host = 1;
 	return f;
 }
 
@@ -126,8 +127,7 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 		long err = 0;
 		f = host_file(path, &err);
 		if (f) {
-			if (acc != O_RDONLY || (flags & O_TRUNC))
-				return -EACCES; /* host files are read-only */
+			/* checked below: host files are read-only */
 		} else if (err != -ENOENT) {
 			return err;
 		} else if (flags & O_CREAT) {
@@ -141,6 +141,8 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 			return -ENOENT;
 		}
 	}
+	if (f->host && (acc != O_RDONLY || (flags & O_TRUNC)))
+		return -EACCES; /* host files are read-only */
 	if (f->is_dir && acc != O_RDONLY)
 		return -EISDIR;
 	if ((flags & O_DIRECTORY) && !f->is_dir)
@@ -339,13 +341,13 @@ long __symtest_access(const char *path, int mode)
 	if (!path)
 		return -EFAULT;
 	exe_file *f = find_file(path);
-	if (f)
-		return 0;
-	long err = 0;
-	f = host_file(path, &err);
-	if (!f)
-		return err;
-	if ((mode & W_OK) && !f->is_dir)
+	if (!f) {
+		long err = 0;
+		f = host_file(path, &err);
+		if (!f)
+			return err;
+	}
+	if ((mode & W_OK) && f->host && !f->is_dir)
 		return -EACCES; /* host files are read-only */
 	return 0;
 }
@@ -451,6 +453,8 @@ long __symtest_unlink(int dirfd, const char *path)
 		f = host_file(path, &err);
 		return f ? -EACCES : err;
 	}
+	if (f->host)
+		return -EACCES;
 	f->name = 0;
 	return 0;
 }

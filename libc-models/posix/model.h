@@ -17,7 +17,8 @@ typedef struct exe_file {
 	unsigned char *data;
 	size_t size, cap;
 	struct stat *st;     /* symbolic for symbolic files */
-	int writable;        /* created by the program (host files are read-only) */
+	int writable;        /* created by the program */
+	int host;            /* a read-only copy of a host file */
 	int is_dir;
 } exe_file;
 

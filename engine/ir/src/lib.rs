@@ -257,6 +257,11 @@ pub enum Intrinsic {
     SMax,
     UMin,
     UMax,
+    /// Saturating arithmetic (`llvm.{u,s}{add,sub}.sat`).
+    UAddSat,
+    USubSat,
+    SAddSat,
+    SSubSat,
     /// `llvm.expect`: returns its first argument.
     Expect,
     /// `llvm.assume(cond)`.
@@ -269,6 +274,8 @@ pub enum Intrinsic {
     VaEnd,
     VaCopy,
     FAbs(FloatTy),
+    /// `llvm.copysign`: magnitude of the first argument, sign of the second.
+    CopySign(FloatTy),
     /// lifetime markers, `dbg.*`, `donothing`, `sideeffect`, fences of no consequence.
     Nop,
     /// Anything else: executing it ends the state with an `exec` error.

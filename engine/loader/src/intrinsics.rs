@@ -47,6 +47,10 @@ fn classify(name: &str) -> (Intrinsic, Width) {
         ("llvm.smax", SMax, Width::Arg(0)),
         ("llvm.umin", UMin, Width::Arg(0)),
         ("llvm.umax", UMax, Width::Arg(0)),
+        ("llvm.uadd.sat", UAddSat, Width::Arg(0)),
+        ("llvm.usub.sat", USubSat, Width::Arg(0)),
+        ("llvm.sadd.sat", SAddSat, Width::Arg(0)),
+        ("llvm.ssub.sat", SSubSat, Width::Arg(0)),
         // Intrinsics that return their first argument unchanged.
         ("llvm.expect", Expect, Width::Arg(0)),
         ("llvm.expect.with.probability", Expect, Width::Arg(0)),
@@ -166,6 +170,12 @@ fn lower_intrinsic(l: &mut L<'_, '_>, name: &str, ret_bits: Option<u32>) -> R<Op
     if name.starts_with("llvm.fabs.") {
         which = match l.val(0).ok().and_then(|v| l.cx.float_ty(v.ty()).ok()) {
             Some(ty) => Intrinsic::FAbs(ty),
+            None => Intrinsic::Unsupported(name.to_string()),
+        };
+    }
+    if name.starts_with("llvm.copysign.") {
+        which = match l.val(0).ok().and_then(|v| l.cx.float_ty(v.ty()).ok()) {
+            Some(ty) => Intrinsic::CopySign(ty),
             None => Intrinsic::Unsupported(name.to_string()),
         };
     }

@@ -131,6 +131,42 @@ impl Executor<'_> {
                     Ops::ite(pool, &lt, &y, &x)
                 })
             }
+            Intrinsic::UAddSat => {
+                let (x, y) = (arg(0)?, arg(1)?);
+                let sum = Ops::bin(pool, BinOp::Add, &x, &y);
+                let wrapped = Ops::cmp(pool, CmpOp::Ult, &sum, &x);
+                let max = Value::Concrete(Bits::ones(bits));
+                Some(Ops::ite(pool, &wrapped, &max, &sum))
+            }
+            Intrinsic::USubSat => {
+                let (x, y) = (arg(0)?, arg(1)?);
+                let diff = Ops::bin(pool, BinOp::Sub, &x, &y);
+                let under = Ops::cmp(pool, CmpOp::Ult, &x, &y);
+                Some(Ops::ite(pool, &under, &Value::from_u64(bits, 0), &diff))
+            }
+            Intrinsic::SAddSat | Intrinsic::SSubSat => {
+                // Exact in bits + 1, then clamped to the signed range.
+                let (x, y) = (arg(0)?, arg(1)?);
+                let (wx, wy) = (
+                    Ops::sresize(pool, &x, bits + 1),
+                    Ops::sresize(pool, &y, bits + 1),
+                );
+                let op = if *which == Intrinsic::SAddSat {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                let wide = Ops::bin(pool, op, &wx, &wy);
+                let max = Bits::ones(bits - 1);
+                let min = Bits::from_u64(bits, 1).shl(&Bits::from_u64(bits, u64::from(bits - 1)));
+                let wmax = Value::Concrete(max.zext(bits + 1));
+                let wmin = Ops::sresize(pool, &Value::Concrete(min.clone()), bits + 1);
+                let hi = Ops::cmp(pool, CmpOp::Slt, &wmax, &wide);
+                let lo = Ops::cmp(pool, CmpOp::Slt, &wide, &wmin);
+                let t = Ops::resize(pool, &wide, bits);
+                let t = Ops::ite(pool, &lo, &Value::Concrete(min), &t);
+                Some(Ops::ite(pool, &hi, &Value::Concrete(max.zext(bits)), &t))
+            }
             Intrinsic::Expect => Some(arg(0)?),
             Intrinsic::Assume => {
                 let c = arg(0)?;
@@ -158,16 +194,23 @@ impl Executor<'_> {
                 self.mem_copy(st, ctx, &d, &s, &Value::from_u64(64, 24))?;
                 None
             }
-            Intrinsic::FAbs(ty) => {
+            Intrinsic::FAbs(ty) | Intrinsic::CopySign(ty) => {
                 let x = arg(0)?;
                 let w = ty.bits();
                 let sign_off = match ty {
                     symtest_ir::FloatTy::F80 => 79,
                     _ => w - 1,
                 };
-                let mask = Bits::ones(w)
-                    .xor(&Bits::from_u64(w, 1).shl(&Bits::from_u64(w, sign_off as u64)));
-                Some(Ops::bin(pool, BinOp::And, &x, &Value::Concrete(mask)))
+                let sign = Bits::from_u64(w, 1).shl(&Bits::from_u64(w, sign_off as u64));
+                let mask = Bits::ones(w).xor(&sign);
+                let magnitude = Ops::bin(pool, BinOp::And, &x, &Value::Concrete(mask));
+                if let Intrinsic::CopySign(_) = which {
+                    let y = arg(1)?;
+                    let s = Ops::bin(pool, BinOp::And, &y, &Value::Concrete(sign));
+                    Some(Ops::bin(pool, BinOp::Or, &magnitude, &s))
+                } else {
+                    Some(magnitude)
+                }
             }
             Intrinsic::Unsupported(name) => {
                 return Err(Stop::error(
