@@ -17,7 +17,7 @@ use std::process::Command;
 /// Line coverage every utility must reach with its replayed tests (percent).
 const COVERAGE_TARGET: f64 = 90.0;
 /// Wall-clock budget of each exploration (seconds).
-const MAX_TIME: &str = "20";
+const MAX_TIME: &str = "30";
 
 struct Header {
     sym_args: Vec<String>,
