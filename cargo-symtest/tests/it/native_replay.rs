@@ -409,3 +409,97 @@ fn cc_builds_bitcode_against_musl_and_reports_errors() {
     let out = symtest(&["cc", "--coverage", "x.c"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The shim uses no libc, so a glibc build gets the same failures.
+#[test]
+fn glibc_programs_get_failures_too() {
+    let dir = scratch("native_glibc");
+    let src = workspace().join("cargo-symtest/tests/it/fixtures/world.c");
+    let prog = dir.join("world_glibc");
+    let st = std::process::Command::new("clang-19")
+        .args(["-g", "-O0", "-w"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&prog)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let mut objects = files_and_stdin();
+    objects.extend(fails(&[
+        ("open", 1),
+        ("read", 1),
+        ("lseek", 1),
+        ("stat", 1),
+        ("getcwd", 1),
+        ("dup", 1),
+        ("write", 1),
+    ]));
+    let mut args = WORLD_ARGS.to_vec();
+    args.extend(["--max-fail", "7"]);
+    let t = write_test(&dir, "all", objects, &args, exit(8), None);
+    let (code, out) = replay(&dir, &prog, &[&t], &[]);
+    assert_eq!(code, 0, "{out}");
+    for c in ["open", "read", "lseek", "stat", "getcwd", "dup", "write"] {
+        assert!(out.contains(&format!("{c} 1 ")), "{c} not injected: {out}");
+    }
+}
+
+/// A crashing test's lines still count: `cc --native --coverage` links the
+/// handler that writes gcov data on a crash signal, and the crash (a UBSan
+/// bounds trap, SIGILL) reproduces the recorded `ptr` error.
+#[test]
+fn crashing_tests_keep_their_coverage() {
+    let dir = scratch("native_crash_cov");
+    let src = workspace().join("tests/utils/echo.c");
+    let obj = dir.join("echo.o");
+    let exe = dir.join("echo");
+    for args in [
+        vec![
+            "cc",
+            "--native",
+            "--coverage",
+            "-c",
+            src.to_str().unwrap(),
+            "-o",
+            obj.to_str().unwrap(),
+        ],
+        vec![
+            "cc",
+            "--native",
+            "--coverage",
+            obj.to_str().unwrap(),
+            "-o",
+            exe.to_str().unwrap(),
+        ],
+    ] {
+        let out = symtest(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let ptr = serde_json::json!({"error": {"kind": "ptr", "message": "m", "file": "echo.c", "line": 42, "stack": []}});
+    let t = write_test(&dir, "crash", vec![], &["-e", "\\xa"], ptr, None);
+    let gcov = dir.join("gcov");
+    let (code, out) = replay(&dir, &exe, &[&t], &["--gcov-dir", gcov.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("crash.ktest: signal 4  ok"), "{out}");
+    std::fs::copy(dir.join("echo.gcno"), gcov.join("echo.gcno")).unwrap();
+    let report = std::process::Command::new("gcov")
+        .args(["-o", gcov.to_str().unwrap()])
+        .arg(&src)
+        .current_dir(&gcov)
+        .output()
+        .unwrap();
+    assert!(report.status.success());
+    let text = std::fs::read_to_string(gcov.join("echo.c.gcov")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("EXPECT-ERROR: ptr"))
+        .unwrap();
+    assert!(
+        line.trim_start().starts_with('1'),
+        "the crashing line was not counted: {line}"
+    );
+}
