@@ -227,7 +227,13 @@ fn check_utility(name: &str) -> Measured {
     Measured { replayed, coverage }
 }
 
+/// One utility at a time: each exploration uses a whole core for up to
+/// MAX_TIME seconds, and the other modules' timing-sensitive tests (solver
+/// timeouts, --max-time) share the machine's 2 cores with it.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn check(name: &str) {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let m = check_utility(name);
     assert!(
         m.coverage >= COVERAGE_TARGET,
