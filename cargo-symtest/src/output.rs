@@ -26,6 +26,11 @@ struct TestJson<'a> {
     objects: Vec<ObjectJson<'a>>,
     posix: bool,
     program_args: &'a [String],
+    /// Standard output under the POSIX model: as text (lossy) and exactly (hex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stdout: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stdout_hex: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -115,6 +120,12 @@ impl OutputDir {
                 .collect(),
             posix: self.posix,
             program_args: &self.program_args,
+            stdout: self
+                .posix
+                .then(|| String::from_utf8_lossy(&t.stdout).into_owned()),
+            stdout_hex: self
+                .posix
+                .then(|| t.stdout.iter().map(|b| format!("{b:02x}")).collect()),
         };
         let text = serde_json::to_string_pretty(&json)?;
         write_atomic(&self.dir.join(format!("{name}.json")), text.as_bytes())?;

@@ -83,6 +83,8 @@ void __symtest_exit(int status) __attribute__((__noreturn__));
 /* Host files, read-only: stat and contents of a concrete path (or -errno). */
 long __symtest_host_stat(const char *path, struct stat *st);
 long __symtest_host_read(const char *path, void *buf, size_t n);
+/* Records bytes written to standard output (testNNNNNN.json "stdout"). */
+void __symtest_stdout(const void *buf, size_t n);
 /* A warning naming an unmodelled system call, once per number. */
 void __symtest_model_warning(const char *message);
 

@@ -451,3 +451,34 @@ fn compile_all(jobs: Vec<Job>) -> Result<Vec<PathBuf>> {
     }
     Ok(outs)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failing_compile_names_the_file_and_the_command() {
+        let dir = std::env::temp_dir().join(format!("symtest-libc-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("broken_model.c");
+        fs::write(&bad, "int f(void) { return undeclared_name; }\n").unwrap();
+        let job = model_command(&bad, &dir.join("out.bc"), &dir, &models_dir());
+        let err = compile_one(&job).unwrap_err().to_string();
+        fs::remove_dir_all(&dir).ok();
+        assert!(err.contains("compiling") && err.contains("broken_model.c"), "{err}");
+        assert!(err.contains("command: clang-19"), "{err}");
+        assert!(err.contains("undeclared_name"), "clang's diagnostic: {err}");
+    }
+
+    #[test]
+    fn the_runtime_key_follows_the_models() {
+        let models = models_dir();
+        let cache = PathBuf::from("/cache");
+        let a = libc_key::runtime_dir(&cache, &models).unwrap();
+        let b = libc_key::runtime_dir(&cache, &models).unwrap();
+        assert_eq!(a, b, "stable");
+        let musl = libc_key::musl_dir(&cache, &models).unwrap();
+        assert!(musl.starts_with("/cache"));
+        assert_ne!(a, musl);
+    }
+}

@@ -122,6 +122,12 @@ fn printf_and_a_symbolic_argument() {
         let expect = if s == b"hi" { 3 } else { 0 };
         saw_hi |= expect == 3;
         assert_eq!(exit_code(t), Some(expect), "arg {s:?}");
+        let stdout = if expect == 3 {
+            "hello, 1 argument(s)\nhi yourself\n"
+        } else {
+            "hello, 1 argument(s)\n"
+        };
+        assert_eq!(t["stdout"], stdout, "stdout flushed by exit()");
     }
     assert!(saw_hi, "no test reaches the \"hi\" branch");
 }
@@ -277,6 +283,46 @@ fn unmodelled_system_call_warns_once_and_fails_with_enosys() {
     let ts = tests(&out);
     assert_eq!(ts.len(), 1);
     assert_eq!(exit_code(&ts[0]), Some(7));
+}
+
+#[test]
+fn longjmp_returns_to_setjmp() {
+    let dir = scratch("posix-jmp");
+    let bc = program("jmp.c", &dir);
+    let out = dir.join("out");
+    exec(&bc, &out, true, &["--emit-all"], &["--sym-arg", "2"]);
+    let ts = tests(&out);
+    let mut jumped = 0;
+    for t in &ts {
+        let arg: Vec<u8> = object_bytes(t, "arg00")
+            .into_iter()
+            .take_while(|b| *b != 0)
+            .collect();
+        let mut depth = 0i32;
+        let mut unbalanced = false;
+        for b in &arg {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        unbalanced = true;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if unbalanced {
+            jumped += 1;
+            assert_eq!(exit_code(t), Some(4), "{arg:?}");
+            assert_eq!(t["stdout"], "unbalanced\n");
+        } else {
+            assert_eq!(exit_code(t), Some(0), "{arg:?}");
+            assert_eq!(t["stdout"], format!("ok {depth}\n"));
+        }
+    }
+    assert!(jumped >= 1, "no path takes the longjmp");
 }
 
 #[test]

@@ -286,6 +286,8 @@ impl<'m> Executor<'m> {
             query_cost_us: 0,
             forks: 0,
             ptree_node: 0,
+            jmp_targets: Vec::new(),
+            stdout: Vec::new(),
         };
         st.ptree_node = self.ptree.init(id);
         st

@@ -43,6 +43,8 @@ pub struct TestCase {
     pub instructions_covered: u32,
     /// Seconds into the run when the test was written.
     pub elapsed_s: f64,
+    /// What the path wrote to standard output under the POSIX model (first 64 KiB).
+    pub stdout: Vec<u8>,
 }
 
 /// Something the engine reports while it runs.

@@ -341,7 +341,7 @@ impl Executor<'_> {
             }
         };
         let covered_new = self.has_untested_cover(&st);
-        let Some(ktest) = self.solve_test(&mut st) else {
+        let Some((ktest, stdout)) = self.solve_test(&mut st) else {
             self.warn_once("could not solve a path condition for its test; test skipped".into());
             return;
         };
@@ -353,12 +353,14 @@ impl Executor<'_> {
             covered_new,
             instructions_covered: self.coverage.covered_instructions(),
             elapsed_s: self.started.elapsed().as_secs_f64(),
+            stdout,
         };
         self.sink.event(Event::Test(&tc));
     }
 
     /// Concrete inputs for a path: preferring `prefer_cex` constraints when they can hold.
-    fn solve_test(&mut self, st: &mut State) -> Option<KTest> {
+    /// Also the path's standard output (POSIX model) under the same values.
+    fn solve_test(&mut self, st: &mut State) -> Option<(KTest, Vec<u8>)> {
         let mut model = None;
         if !st.preferences.is_empty() {
             let prefs = st.preferences.clone();
@@ -385,12 +387,23 @@ impl Executor<'_> {
                 }
             })
             .collect();
-        Some(KTest {
-            args: self.config.argv.clone(),
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects,
-        })
+        let stdout = st
+            .stdout
+            .iter()
+            .map(|v| match v {
+                crate::value::Value::Concrete(b) => b.to_u64() as u8,
+                crate::value::Value::Symbolic(e) => self.pool.eval(*e, &model).to_u64() as u8,
+            })
+            .collect();
+        Some((
+            KTest {
+                args: self.config.argv.clone(),
+                sym_argvs: 0,
+                sym_argv_len: 0,
+                objects,
+            },
+            stdout,
+        ))
     }
 }
 

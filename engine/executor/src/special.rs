@@ -41,6 +41,11 @@ pub enum Special {
     ModelWarning,
     /// `__symtest_unsupported(msg)`: a model limitation ends the path.
     Unsupported,
+    /// `setjmp` family: records the continuation; `longjmp` family: resumes it.
+    Setjmp,
+    Longjmp,
+    /// POSIX model: `__symtest_stdout(buf, n)` records bytes written to fd 1.
+    Stdout,
     /// `--external-calls concrete`: an allow-listed pure function run natively.
     External(FuncId),
 }
@@ -127,6 +132,9 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
             "__symtest_host_read" => HostRead,
             "__symtest_model_warning" => ModelWarning,
             "__symtest_unsupported" => Unsupported,
+            "__symtest_stdout" => Stdout,
+            "setjmp" | "_setjmp" | "sigsetjmp" | "__sigsetjmp" => Setjmp,
+            "longjmp" | "_longjmp" | "siglongjmp" => Longjmp,
             _ => {
                 let check = name.strip_prefix("__ubsan_handle_")?;
                 let check = check.strip_suffix("_abort").unwrap_or(check);
@@ -339,6 +347,20 @@ impl Executor<'_> {
             Special::Unsupported => {
                 let msg = self.read_name(st, args.first());
                 Err(Stop::error(ErrorKind::Model, msg))
+            }
+            Special::Setjmp => {
+                let buf = arg(0)?.clone();
+                self.setjmp(st, dest, &buf)?;
+                ret(self, st, Value::from_u64(32, 0));
+                Ok(())
+            }
+            Special::Longjmp => {
+                let (buf, val) = (arg(0)?.clone(), arg(1)?.clone());
+                self.longjmp(st, &buf, &val)
+            }
+            Special::Stdout => {
+                let (buf, n) = (arg(0)?.clone(), arg(1)?.clone());
+                self.record_stdout(st, &buf, &n)
             }
             Special::External(callee) => {
                 let name = self.module.function(callee).name.clone();

@@ -1,14 +1,15 @@
 //! Special functions the POSIX model (libc-models/posix) calls into the engine:
 //! read-only access to host files, the end of the process, model warnings and
-//! limitations; and `--external-calls concrete`, which runs a small allow-list of
+//! limitations, standard output; setjmp/longjmp; and `--external-calls concrete`, which runs a small allow-list of
 //! pure functions natively on concretized arguments.
 
 use crate::executor::Executor;
-use crate::state::State;
+use crate::state::{JmpTarget, State};
 use crate::step::{Exec, Stop};
 use crate::termination::ErrorKind;
-use crate::value::Value;
+use crate::value::{Ops, Value};
 use symtest_expr::Bits;
+use symtest_ir::Reg;
 
 /// Size of `struct stat` on x86-64 Linux (musl and the kernel agree).
 const STAT_SIZE: usize = 144;
@@ -236,4 +237,100 @@ fn stat_image(m: &std::fs::Metadata) -> [u8; STAT_SIZE] {
     put(104, m.ctime() as u64, 8);
     put(112, m.ctime_nsec() as u64, 8);
     b
+}
+
+/// At most this many bytes of standard output are kept per path.
+const STDOUT_CAP: usize = 1 << 16;
+
+impl Executor<'_> {
+    /// `setjmp(buf)`: records where the call returns (frame, block, next
+    /// instruction, result register) and stores the record's number in `buf`.
+    pub(crate) fn setjmp(&mut self, st: &mut State, dest: Option<Reg>, buf: &Value) -> Exec<()> {
+        let addr = self.concretize(st, buf, "jmp_buf address")?.to_u64();
+        let f = st.frame();
+        st.jmp_targets.push(JmpTarget {
+            depth: st.stack.len(),
+            func: f.func,
+            block: f.block,
+            prev_block: f.prev_block,
+            pc: f.pc,
+            dest,
+        });
+        let token = st.jmp_targets.len() as u64;
+        self.write_bytes(st, addr, &token.to_le_bytes())
+    }
+
+    /// `longjmp(buf, val)`: unwinds to the frame of the matching `setjmp`, which
+    /// returns `val` (1 if `val` is 0).
+    pub(crate) fn longjmp(&mut self, st: &mut State, buf: &Value, val: &Value) -> Exec<()> {
+        let addr = self.concretize(st, buf, "jmp_buf address")?.to_u64();
+        let token = st
+            .memory
+            .find(addr)
+            .filter(|e| !e.freed && addr + 8 <= e.object.end())
+            .and_then(|e| {
+                let off = (addr - e.object.base) as usize;
+                e.contents.concrete_bytes(off, 8).map(|b| {
+                    let mut a = [0u8; 8];
+                    a.copy_from_slice(b);
+                    u64::from_le_bytes(a)
+                })
+            });
+        let target = token
+            .and_then(|t| st.jmp_targets.get((t as usize).wrapping_sub(1)))
+            .cloned();
+        let Some(t) = target else {
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                "longjmp with a jmp_buf no setjmp filled",
+            ));
+        };
+        if t.depth > st.stack.len() || st.stack[t.depth - 1].func != t.func {
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                "longjmp to a function that has already returned",
+            ));
+        }
+        while st.stack.len() > t.depth {
+            let frame = st.stack.pop().expect("deeper than the target");
+            for a in &frame.allocas {
+                st.memory.mark_freed(*a);
+            }
+            if let Some(va) = frame.varargs {
+                st.memory.mark_freed(va);
+            }
+        }
+        let f = st.frame_mut();
+        f.block = t.block;
+        f.prev_block = t.prev_block;
+        f.pc = t.pc;
+        if let Some(d) = t.dest {
+            let v = Ops::resize(&mut self.pool, val, 32);
+            let zero = self.eq_value(&v, &Value::from_u64(32, 0));
+            let v = Ops::ite(&mut self.pool, &zero, &Value::from_u64(32, 1), &v);
+            st.set_reg(d, v);
+        }
+        Ok(())
+    }
+
+    /// `__symtest_stdout(buf, n)`: the POSIX model wrote `n` bytes to fd 1.
+    pub(crate) fn record_stdout(&mut self, st: &mut State, buf: &Value, n: &Value) -> Exec<()> {
+        let addr = self.concretize(st, buf, "stdout buffer")?.to_u64();
+        let n = self.concretize(st, n, "stdout length")?.to_u64() as usize;
+        let n = n.min(STDOUT_CAP.saturating_sub(st.stdout.len()));
+        if n == 0 {
+            return Ok(());
+        }
+        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
+            return Ok(());
+        };
+        let base = entry.object.base;
+        let n = n.min((entry.object.end() - addr) as usize);
+        let contents = entry.contents.clone();
+        for i in 0..n {
+            let b = contents.read(&mut self.pool, (addr - base) as usize + i, 1);
+            st.stdout.push(b);
+        }
+        Ok(())
+    }
 }

@@ -72,6 +72,23 @@ pub struct State {
     /// Output of `symtest_print_expr`/warnings belongs to the run, not the state.
     pub forks: u32,
     pub ptree_node: usize,
+    /// Where each `setjmp` of this path may return again (`longjmp`); a jmp_buf
+    /// holds the index + 1 of its entry.
+    pub jmp_targets: Vec<JmpTarget>,
+    /// Bytes the program wrote to standard output (POSIX model), up to a cap.
+    pub stdout: Vec<Value>,
+}
+
+/// The continuation of a `setjmp` call.
+#[derive(Clone, Debug)]
+pub struct JmpTarget {
+    /// Stack depth of the frame that called setjmp.
+    pub depth: usize,
+    pub func: FuncId,
+    pub block: BlockId,
+    pub prev_block: Option<BlockId>,
+    pub pc: u32,
+    pub dest: Option<Reg>,
 }
 
 impl State {

@@ -1,6 +1,7 @@
-/* symtest: replaces musl's setjmp/longjmp (x86_64 assembly). Returning twice is
- * not modelled: setjmp returns 0, and a path that calls longjmp ends with an
- * `exec` error naming the limitation. */
+/* symtest: replaces musl's setjmp/longjmp (x86_64 assembly). The engine
+ * implements these names itself (special functions: setjmp records the
+ * continuation, longjmp resumes it), so these bodies only give the symbols a
+ * definition; were they ever run, longjmp ends the path with a `model` error. */
 #include <setjmp.h>
 
 void __symtest_unsupported(const char *what);
