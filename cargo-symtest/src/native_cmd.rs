@@ -37,11 +37,24 @@ pub fn program_args(ktest_path: &Path, ktest: &KTest) -> Vec<String> {
     ktest.args.iter().skip(1).cloned().collect()
 }
 
-/// The bytes the engine recorded as written to fd 1 (the JSON's optional
-/// `stdout`: a string, an array of byte values, or `{"hex": "..."}`).
+/// The bytes the engine recorded as written to fd 1: the JSON's optional
+/// `stdout_hex` (exact), else `stdout` (a string, an array of byte values, or
+/// `{"hex": "..."}`).
 pub fn recorded_stdout(ktest_path: &Path) -> Option<Vec<u8>> {
     let text = std::fs::read_to_string(ktest_path.with_extension("json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let from_hex = |hex: &str| -> Option<Vec<u8>> {
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| {
+                hex.get(i..i + 2)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+            })
+            .collect()
+    };
+    if let Some(hex) = v["stdout_hex"].as_str() {
+        return from_hex(hex);
+    }
     let s = &v["stdout"];
     if let Some(t) = s.as_str() {
         return Some(t.as_bytes().to_vec());
@@ -52,14 +65,7 @@ pub fn recorded_stdout(ktest_path: &Path) -> Option<Vec<u8>> {
             .map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
             .collect();
     }
-    let hex = s["hex"].as_str()?;
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| {
-            hex.get(i..i + 2)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        })
-        .collect()
+    from_hex(s["hex"].as_str()?)
 }
 
 /// Why the engine stopped a path early (`outcome.early.reason`), if it did.
@@ -281,6 +287,9 @@ mod tests {
         std::fs::write(&json, r#"{"stdout": [104, 255]}"#).unwrap();
         assert_eq!(recorded_stdout(&t).unwrap(), [104, 255]);
         std::fs::write(&json, r#"{"stdout": {"hex": "68ff"}}"#).unwrap();
+        assert_eq!(recorded_stdout(&t).unwrap(), [104, 255]);
+        // The exact form wins over the lossy text.
+        std::fs::write(&json, r#"{"stdout": "h\ufffd", "stdout_hex": "68ff"}"#).unwrap();
         assert_eq!(recorded_stdout(&t).unwrap(), [104, 255]);
         std::fs::remove_dir_all(&dir).unwrap();
     }

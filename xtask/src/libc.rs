@@ -465,7 +465,10 @@ mod tests {
         let job = model_command(&bad, &dir.join("out.bc"), &dir, &models_dir());
         let err = compile_one(&job).unwrap_err().to_string();
         fs::remove_dir_all(&dir).ok();
-        assert!(err.contains("compiling") && err.contains("broken_model.c"), "{err}");
+        assert!(
+            err.contains("compiling") && err.contains("broken_model.c"),
+            "{err}"
+        );
         assert!(err.contains("command: clang-19"), "{err}");
         assert!(err.contains("undeclared_name"), "clang's diagnostic: {err}");
     }

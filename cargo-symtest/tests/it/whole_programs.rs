@@ -7,7 +7,8 @@
 //! its recorded outcome, the planted bugs (`EXPECT-ERROR` lines) are found,
 //! each `EXPECT-FAIL-EXIT: CODE CLASS` error path is reached by a test whose
 //! replay injects a CLASS failure and exits CODE, and the gcov line coverage
-//! of the replayed tests reaches the target.
+//! of the replayed tests reaches the target.  Replay also compares each
+//! test's recorded stdout with the native one.
 
 use crate::support::*;
 use std::collections::BTreeSet;
@@ -206,6 +207,20 @@ fn check_utility(name: &str) -> Measured {
         "{name}: replay mismatches:\n{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The comparison covered stdout too: every test records it.
+    for d in [&explore, &fail] {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "json") && p.to_string_lossy().contains("test") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                assert!(
+                    text.contains("\"stdout_hex\""),
+                    "{}: no recorded stdout",
+                    p.display()
+                );
+            }
+        }
+    }
     let replayed = report.lines().filter(|l| l.contains("  ok")).count();
     assert!(replayed > 0, "{name}: nothing replayed:\n{report}");
 
