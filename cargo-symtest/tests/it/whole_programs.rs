@@ -211,7 +211,10 @@ fn check_utility(name: &str) -> Measured {
     for d in [&explore, &fail] {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "json") && p.to_string_lossy().contains("test") {
+            if p.extension().is_some_and(|x| x == "json")
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("test"))
+            {
                 let text = std::fs::read_to_string(&p).unwrap();
                 assert!(
                     text.contains("\"stdout_hex\""),
