@@ -44,7 +44,8 @@ enum Command {
     Exec(Box<exec::ExecArgs>),
     /// Print a .ktest file (like `ktest-tool`).
     Show(show::ShowArgs),
-    /// Replay tests on a natively built harness and check each recorded outcome.
+    /// Replay tests natively (a harness, or a whole program with --native) and
+    /// check each recorded outcome.
     Replay(replay_cmd::ReplayArgs),
     /// Compile C to bitcode for `exec` (or natively with --native, for
     /// `replay --native`) with symtest's headers and flags.
