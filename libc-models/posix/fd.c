@@ -77,6 +77,9 @@ static int concrete_path(const char *path, char *out, size_t cap)
 	}
 }
 
+/* Host files are copied into the path's memory: keep them reasonable. */
+#define HOST_FILE_MAX (16L << 20)
+
 static exe_file *host_file(const char *path, long *err)
 {
 	char p[512];
@@ -92,6 +95,11 @@ static exe_file *host_file(const char *path, long *err)
 		return 0;
 	}
 	exe_file *f;
+	if (st.st_size > HOST_FILE_MAX) {
+		__symtest_model_warning("a host file larger than 16 MiB cannot be opened (EFBIG)");
+		*err = -EFBIG;
+		return 0;
+	}
 	if (S_ISDIR(st.st_mode)) {
 		f = __symtest_new_file(p, 0);
 		f->is_dir = 1;
@@ -113,12 +121,13 @@ static exe_file *host_file(const char *path, long *err)
 long __symtest_open(int dirfd, const char *path, int flags, int mode)
 {
 	(void)mode;
+	/* Every call counts, whatever its fate (as the replay shim counts them). */
+	if (__symtest_should_fail(FC_OPEN))
+		return -ENOENT;
 	if (!path)
 		return -EFAULT;
 	if (dirfd != AT_FDCWD && path[0] != '/')
 		return -ENOSYS;
-	if (__symtest_should_fail(FC_OPEN))
-		return -ENOENT;
 	int acc = flags & O_ACCMODE;
 	exe_file *f = find_file(path);
 	if (f && (flags & O_CREAT) && (flags & O_EXCL))
@@ -162,11 +171,11 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 
 long __symtest_close(int fd)
 {
+	if (__symtest_should_fail(FC_CLOSE))
+		return -EIO;
 	exe_fd *d = get_fd(fd);
 	if (!d)
 		return -EBADF;
-	if (__symtest_should_fail(FC_CLOSE))
-		return -EIO;
 	d->kind = FD_CLOSED;
 	d->file = 0;
 	return 0;
@@ -254,11 +263,11 @@ long __symtest_write(int fd, const void *buf, size_t n, long pos)
 
 long __symtest_lseek(int fd, long off, int whence)
 {
+	if (__symtest_should_fail(FC_LSEEK))
+		return -EIO;
 	exe_fd *d = get_fd(fd);
 	if (!d)
 		return -EBADF;
-	if (__symtest_should_fail(FC_LSEEK))
-		return -EIO;
 	if (d->kind != FD_FILE)
 		return -ESPIPE;
 	long base;
@@ -336,9 +345,9 @@ long __symtest_stat(int dirfd, const char *path, struct stat *st, int flags)
 	return 0;
 }
 
-long __symtest_access(const char *path, int mode)
+long __symtest_access(const char *path, int mode, int counted)
 {
-	if (__symtest_should_fail(FC_STAT))
+	if (counted && __symtest_should_fail(FC_STAT))
 		return -ENOENT;
 	if (!path)
 		return -EFAULT;
@@ -356,11 +365,11 @@ long __symtest_access(const char *path, int mode)
 
 long __symtest_dup(int fd, int min, int exact, int cloexec)
 {
+	if (__symtest_should_fail(FC_DUP))
+		return -EMFILE;
 	exe_fd *d = get_fd(fd);
 	if (!d)
 		return -EBADF;
-	if (__symtest_should_fail(FC_DUP))
-		return -EMFILE;
 	int nfd;
 	if (exact) {
 		if (min < 0 || min >= MAX_FDS)

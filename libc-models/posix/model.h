@@ -51,6 +51,8 @@ extern exe_env __symtest_env;
 enum fail_class { FC_READ, FC_WRITE, FC_CLOSE, FC_OPEN, FC_LSEEK, FC_STAT, FC_GETCWD, FC_DUP };
 
 int __symtest_should_fail(int cls);
+/* At exit: failure objects of classes that did not fail prefer 0 in the test. */
+void __symtest_prefer_unused_fail_zero(void);
 
 /* fd.c */
 long __symtest_open(int dirfd, const char *path, int flags, int mode);
@@ -60,7 +62,8 @@ long __symtest_write(int fd, const void *buf, size_t n, long pos);
 long __symtest_lseek(int fd, long off, int whence);
 long __symtest_fstat(int fd, struct stat *st);
 long __symtest_stat(int dirfd, const char *path, struct stat *st, int flags);
-long __symtest_access(const char *path, int mode);
+/* counted: access() is in the stat failure class, faccessat() is not. */
+long __symtest_access(const char *path, int mode, int counted);
 long __symtest_dup(int fd, int min, int exact, int cloexec);
 long __symtest_fcntl(int fd, int cmd, long arg);
 long __symtest_ioctl(int fd, unsigned long req, void *arg);

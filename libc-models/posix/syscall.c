@@ -169,18 +169,18 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 			return -ENOENT;
 		return -ENOSYS; /* musl falls back to fstatat */
 	case SYS_access:
-		return __symtest_access((const char *)a, (int)b);
+		return __symtest_access((const char *)a, (int)b, 1);
 	case SYS_faccessat:
 		if ((int)a != AT_FDCWD && ((const char *)b)[0] != '/')
 			return -ENOSYS;
-		return __symtest_access((const char *)b, (int)c);
+		return __symtest_access((const char *)b, (int)c, 0);
 	case SYS_dup:
 		return __symtest_dup((int)a, 0, 0, 0);
 	case SYS_dup2:
 		return __symtest_dup((int)a, (int)b, 1, 0);
 	case SYS_dup3:
 		if (a == b)
-			return -EINVAL;
+			return __symtest_should_fail(FC_DUP) ? -EMFILE : -EINVAL;
 		return __symtest_dup((int)a, (int)b, 1, (int)c & O_CLOEXEC);
 	case SYS_fcntl:
 		return __symtest_fcntl((int)a, (int)b, c);
@@ -249,6 +249,7 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 	}
 	case SYS_exit:
 	case SYS_exit_group:
+		__symtest_prefer_unused_fail_zero();
 		__symtest_exit((int)a);
 	case SYS_brk:
 		return 0; /* no heap growth: malloc is the engine's */

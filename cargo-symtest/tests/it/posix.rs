@@ -252,6 +252,53 @@ fn max_fail_reaches_the_error_handling_paths() {
 }
 
 #[test]
+fn max_fail_counts_every_call_of_a_class() {
+    let dir = scratch("posix-failcount");
+    let bc = program("failcount.c", &dir);
+    let out = dir.join("out");
+    exec(
+        &bc,
+        &out,
+        true,
+        &["--emit-all"],
+        &["--sym-stdin", "2", "--max-fail", "1"],
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for t in tests(&out) {
+        let read = int_object(&t, "read_fail");
+        let close = int_object(&t, "close_fail");
+        let code = exit_code(&t).unwrap();
+        let expect = match (read, close) {
+            (1, 0) => 10,
+            (2, 0) => 20,
+            (0, 1) => 30,
+            (0, 0) => {
+                // Both reads land in b[0]: the second byte decides.
+                if object_bytes(&t, "stdin")[1] == b'x' {
+                    1
+                } else {
+                    0
+                }
+            }
+            other => panic!("unexpected failure objects {other:?}: {t}"),
+        };
+        assert_eq!(code, expect, "{t}");
+        for other in [
+            "write_fail",
+            "open_fail",
+            "lseek_fail",
+            "stat_fail",
+            "getcwd_fail",
+            "dup_fail",
+        ] {
+            assert_eq!(int_object(&t, other), 0, "exiting paths prefer 0: {t}");
+        }
+        seen.insert(code);
+    }
+    assert_eq!(seen, [0, 1, 10, 20, 30].into_iter().collect());
+}
+
+#[test]
 fn symbolic_stdin_paths_of_wc() {
     let dir = scratch("posix-wc");
     let bc = program("wc.c", &dir);
