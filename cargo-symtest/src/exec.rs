@@ -8,7 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use symtest_executor::{Config, Event, EventSink, SearchKind, Stats, TestOutcome};
-use symtest_solver::{build_chain, LayerSet};
+use symtest_solver::{build_chain, BitwuzlaMode, LayerSet};
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
@@ -82,9 +82,19 @@ pub struct ExecArgs {
     /// toupper, ...) natively on concretized arguments, recorded as constraints.
     #[arg(long, value_name = "MODE", default_value = "none")]
     pub external_calls: String,
+    /// How queries reach Bitwuzla: `pushpop` (one instance; the path condition
+    /// is kept asserted across queries with push/pop as it grows and shrinks),
+    /// `assumptions` (one instance, every assertion an assumption) or `fresh`
+    /// (a new instance per query). Changes speed, never answers.
+    #[arg(long, value_name = "MODE", default_value = "pushpop", value_parser = ["pushpop", "assumptions", "fresh"])]
+    pub solver_mode: String,
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Also print the statistics as one JSON object per line on stdout, about once a
+    /// second (what `cargo symtest` reads to draw a target's progress line).
+    #[arg(long)]
+    pub progress_json: bool,
     /// Arguments of the program (argv[1..]), after `--`.
     #[arg(last = true, value_name = "PROGRAM_ARGS")]
     pub program_args: Vec<String>,
@@ -106,6 +116,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         rewrite_expressions: layers.rewrite,
         simplify_constraints: layers.simplify,
         implied_value_concretization: layers.ivc,
+        reuse_state_model: layers.cex,
         ..Config::default()
     };
     c.argv = std::iter::once(a.program.display().to_string())
@@ -196,6 +207,7 @@ struct Sink {
     out: OutputDir,
     quiet: bool,
     bar: Option<ProgressBar>,
+    progress_json: bool,
     write_error: Option<anyhow::Error>,
     errors: u32,
 }
@@ -239,6 +251,11 @@ impl EventSink for Sink {
             }
             Event::Print(p) => self.say(&format!("symtest: {p}")),
             Event::Progress(s) => {
+                if self.progress_json {
+                    if let Ok(line) = serde_json::to_string(s) {
+                        println!("{line}");
+                    }
+                }
                 if let Some(b) = &self.bar {
                     b.set_message(progress_line(s));
                 }
@@ -292,7 +309,13 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    let backend = symtest_solver::BitwuzlaSolver::new().context("starting the Bitwuzla solver")?;
+    let mode = match a.solver_mode.as_str() {
+        "fresh" => BitwuzlaMode::Fresh,
+        "assumptions" => BitwuzlaMode::Incremental,
+        _ => BitwuzlaMode::PushPop,
+    };
+    let backend =
+        symtest_solver::BitwuzlaSolver::with_mode(mode).context("starting the Bitwuzla solver")?;
     let solver = build_chain(&layers, Box::new(backend));
     let mut out = OutputDir::create(a.output_dir.as_deref())?;
     out.posix = a.posix_runtime;
@@ -307,6 +330,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         out,
         quiet: a.quiet,
         bar,
+        progress_json: a.progress_json,
         write_error: None,
         errors: 0,
     };
@@ -329,6 +353,8 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     }
     let stats_json = serde_json::to_string_pretty(&summary.stats)?;
     sink.out.write_file("stats.json", stats_json.as_bytes())?;
+    let coverage = crate::output::coverage_json(&summary.covered_lines);
+    sink.out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
         "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n\n{}\n",
         std::env::args().collect::<Vec<_>>().join(" "),

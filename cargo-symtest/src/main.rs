@@ -13,6 +13,7 @@ mod native_run;
 mod native_world;
 mod output;
 mod paths;
+mod project;
 mod replay;
 mod replay_cmd;
 mod shim;
@@ -31,11 +32,19 @@ pub const EXIT_FOUND: u8 = 1;
     name = "cargo-symtest",
     bin_name = "cargo symtest",
     version,
-    about = "Generate tests for C code by symbolic execution (a KLEE re-implementation)"
+    about = "Generate tests for C code by symbolic execution (a KLEE re-implementation)",
+    long_about = "Generate tests for C code by symbolic execution (a KLEE re-implementation).\n\n\
+        With no subcommand: the project pipeline. Finds the targets (symtest.toml or \
+        [package.metadata.symtest]), compiles, explores, minimizes, emits native regression \
+        suites and gcov reports. Exit codes: 0 success, 1 a target failed or a bug not in \
+        the --baseline, 2 bad input (configuration, compile errors, usage).",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    project: project::ProjectArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -52,6 +61,10 @@ enum Command {
     Cc(cc_cmd::CcArgs),
     /// Load a bitcode file and summarise its functions (blocks, instructions).
     Inspect(inspect::InspectArgs),
+    /// Show the targets found (name, kind, package, where defined, sources).
+    List(project::SelectArgs),
+    /// Write a commented symtest.toml and an example harness (--make: symtest.mk).
+    Init(project::init::InitArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,11 +82,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Exec(a) => exec::run(*a),
-        Command::Show(a) => show::run(a),
-        Command::Replay(a) => replay_cmd::run(a),
-        Command::Inspect(a) => inspect::run(a),
-        Command::Cc(a) => cc_cmd::run(a),
+        None => project::run(cli.project),
+        Some(Command::List(a)) => project::list(a),
+        Some(Command::Init(a)) => project::init::run(a),
+        Some(Command::Exec(a)) => exec::run(*a),
+        Some(Command::Show(a)) => show::run(a),
+        Some(Command::Replay(a)) => replay_cmd::run(a),
+        Some(Command::Inspect(a)) => inspect::run(a),
+        Some(Command::Cc(a)) => cc_cmd::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -144,3 +144,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
     Ok(())
 }
+
+/// `coverage.json`: the source lines the engine executed, `{"lines": {file: [line, ...]}}`.
+pub fn coverage_json(lines: &[(String, u32)]) -> String {
+    let mut by_file: std::collections::BTreeMap<&str, Vec<u32>> = Default::default();
+    for (f, l) in lines {
+        by_file.entry(f).or_default().push(*l);
+    }
+    serde_json::json!({ "lines": by_file }).to_string()
+}

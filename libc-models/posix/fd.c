@@ -237,6 +237,8 @@ long __symtest_write(int fd, const void *buf, size_t n, long pos)
 	exe_file *f = d->file;
 	if (f == __symtest_env.sym_stdout) {
 		/* --sym-stdout: writes land in the symbolic buffer, up to its size. */
+		if (fd == 1)
+			__symtest_stdout(buf, n);
 		long off = pos < 0 ? d->off : pos;
 		if ((size_t)off >= f->size)
 			return (long)n;

@@ -42,6 +42,11 @@ pub const PACKAGES: &[(&str, &str)] = &[
         "musl-tools",
         "musl-gcc: native whole-program replay against the same libc as the engine",
     ),
+    ("cmake", "tests build emitted regression suites with CMake"),
+    (
+        "python3-jsonschema",
+        "tests validate SARIF output against its JSON schema",
+    ),
 ];
 
 pub fn run(args: &[String]) -> Result<()> {

@@ -6,6 +6,7 @@ mod determinism;
 mod limits;
 mod native_replay;
 mod posix;
+mod project;
 mod solver_layers;
 mod support;
 mod whole_programs;

@@ -57,7 +57,8 @@ fn tests(out: &Path) -> Vec<serde_json::Value> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
-            p.extension().is_some_and(|x| x == "json") && p.file_name().unwrap() != "stats.json"
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("test") && name.ends_with(".json")
         })
         .collect();
     names.sort();
@@ -130,6 +131,65 @@ fn printf_and_a_symbolic_argument() {
         assert_eq!(t["stdout"], stdout, "stdout flushed by exit()");
     }
     assert!(saw_hi, "no test reaches the \"hi\" branch");
+}
+
+#[test]
+fn objects_come_in_the_contract_order() {
+    let dir = scratch("posix-order");
+    let bc = program("greet.c", &dir);
+    let out = dir.join("out");
+    let args = [
+        "--sym-stdout",
+        "--sym-files",
+        "2",
+        "3",
+        "--sym-stdin",
+        "2",
+        "--sym-arg",
+        "1",
+        "--max-fail",
+        "1",
+    ];
+    exec(&bc, &out, true, &[], &args);
+    let ts = tests(&out);
+    assert!(!ts.is_empty());
+    let sizes: Vec<(String, u64)> = ts[0]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_string(),
+                o["size"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expect: Vec<(&str, u64)> = vec![
+        ("arg00", 2),
+        ("A-data", 3),
+        ("A-data-stat", 144),
+        ("B-data", 3),
+        ("B-data-stat", 144),
+        ("stdin", 2),
+        ("stdin-stat", 144),
+        ("stdout", 1024),
+        ("stdout-stat", 144),
+        ("model_version", 4),
+        ("read_fail", 4),
+        ("write_fail", 4),
+        ("close_fail", 4),
+        ("open_fail", 4),
+        ("lseek_fail", 4),
+        ("stat_fail", 4),
+        ("getcwd_fail", 4),
+        ("dup_fail", 4),
+    ];
+    let expect: Vec<(String, u64)> = expect
+        .into_iter()
+        .map(|(n, s)| (n.to_string(), s))
+        .collect();
+    assert_eq!(sizes, expect);
+    assert_eq!(ts[0]["program_args"], serde_json::json!(args));
 }
 
 #[test]
@@ -386,6 +446,19 @@ fn libc_functions_behave_as_in_c() {
         "exit code names the libc area that failed; {}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+#[test]
+fn programs_built_with_glibc_headers_link_with_musl() {
+    let dir = scratch("posix-glibc-headers");
+    let src = workspace().join("tests/posix/glibc_headers.c");
+    let bc = compile(&src, &dir, &["-O1", "-D_FORTIFY_SOURCE=2"]).unwrap();
+    let out = dir.join("out");
+    exec(&bc, &out, true, &[], &[]);
+    let ts = tests(&out);
+    assert_eq!(ts.len(), 1);
+    assert_eq!(exit_code(&ts[0]), Some(12), "{}", ts[0]);
+    assert_eq!(ts[0]["stdout"], "12\n");
 }
 
 #[test]

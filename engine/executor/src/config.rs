@@ -108,6 +108,10 @@ pub struct Config {
     /// `--external-calls concrete`: undefined functions on the allow-list of pure
     /// functions run natively on concretized arguments (otherwise: `external` error).
     pub external_calls_concrete: bool,
+    /// The executor's end of the counter-example cache (`cex` layer): a state keeps
+    /// the last model of its path condition, and a condition that holds under it
+    /// is feasible without a query (the subset's solution tried on the superset).
+    pub reuse_state_model: bool,
 }
 
 impl Default for Config {
@@ -133,6 +137,7 @@ impl Default for Config {
             simplify_constraints: true,
             implied_value_concretization: true,
             external_calls_concrete: false,
+            reuse_state_model: true,
         }
     }
 }

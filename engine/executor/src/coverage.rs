@@ -114,6 +114,17 @@ impl Coverage {
         self.lines_total.len()
     }
 
+    /// The covered source lines as (file name, line), sorted.
+    pub fn covered_line_list(&self, module: &Module) -> Vec<(String, u32)> {
+        let mut v: Vec<(String, u32)> = self
+            .lines_covered
+            .iter()
+            .filter_map(|&(f, l)| Some((module.files.get(f.0 as usize)?.clone(), l)))
+            .collect();
+        v.sort();
+        v
+    }
+
     /// Distance in instructions from `pc` in `f` to the nearest uncovered instruction
     /// reachable inside `f` (None if none is).
     pub fn md2u(&mut self, module: &Module, f: FuncId, pc: u32) -> Option<u32> {

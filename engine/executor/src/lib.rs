@@ -69,6 +69,8 @@ pub trait EventSink {
 pub struct RunSummary {
     pub stats: Stats,
     pub halt_reason: String,
+    /// Every source line (file, line) some path executed, sorted.
+    pub covered_lines: Vec<(String, u32)>,
 }
 
 /// Errors that prevent a run from starting (everything after start is an outcome).

@@ -18,8 +18,13 @@ pub struct SolverFailure(pub String);
 
 pub struct SolverHandle {
     inner: Box<dyn Solver>,
+    /// Queries posed to the solver chain.
     pub queries: u64,
     pub time: Duration,
+    /// Feasibility questions answered by a state's own model (no query).
+    pub model_answers: u64,
+    /// Time spent evaluating conditions under states' models.
+    pub model_time: Duration,
 }
 
 impl SolverHandle {
@@ -28,6 +33,8 @@ impl SolverHandle {
             inner,
             queries: 0,
             time: Duration::ZERO,
+            model_answers: 0,
+            model_time: Duration::ZERO,
         }
     }
 
@@ -39,16 +46,28 @@ impl SolverHandle {
         self.inner.stats().queries
     }
 
-    pub fn layer_stats(&self) -> Vec<crate::stats::LayerStat> {
-        self.inner
-            .layer_stats()
+    /// The chain's layers, outermost first, preceded by the executor's state-model
+    /// check when it is on (`reuse`): every question enters it.
+    pub fn layer_stats(&self, reuse: bool) -> Vec<crate::stats::LayerStat> {
+        let model = reuse.then(|| crate::stats::LayerStat {
+            name: "state-model".to_string(),
+            queries: self.queries + self.model_answers,
+            answered: self.model_answers,
+            time_s: self.model_time.as_secs_f64(),
+        });
+        model
             .into_iter()
-            .map(|l| crate::stats::LayerStat {
-                name: l.name.to_string(),
-                queries: l.queries,
-                answered: l.answered,
-                time_s: l.time.as_secs_f64(),
-            })
+            .chain(
+                self.inner
+                    .layer_stats()
+                    .into_iter()
+                    .map(|l| crate::stats::LayerStat {
+                        name: l.name.to_string(),
+                        queries: l.queries,
+                        answered: l.answered,
+                        time_s: l.time.as_secs_f64(),
+                    }),
+            )
             .collect()
     }
 }
@@ -93,24 +112,40 @@ impl Executor<'_> {
         st: &mut State,
         cond: &Value,
     ) -> Result<bool, SolverFailure> {
+        Ok(self.witness(st, cond)?.is_some())
+    }
+
+    /// A model of `pc ∧ cond` if there is one: the state's own model when it
+    /// satisfies `cond` (no query), else the solver's. `None` for a concrete
+    /// `true` (no model needed) is expressed as `Some(None)`.
+    pub(crate) fn witness(
+        &mut self,
+        st: &mut State,
+        cond: &Value,
+    ) -> Result<Option<Option<Rc<Assignment>>>, SolverFailure> {
         let c = match cond {
-            Value::Concrete(b) => return Ok(b.is_true()),
+            Value::Concrete(b) => return Ok(b.is_true().then_some(None)),
             Value::Symbolic(e) => *e,
         };
-        if let Some(m) = &st.model {
-            if self.pool.eval(c, m).is_true() {
-                return Ok(true);
+        if let (true, Some(m)) = (self.config.reuse_state_model, &st.model) {
+            let t = Instant::now();
+            let holds = self.pool.eval(c, m).is_true();
+            self.solver.model_time += t.elapsed();
+            if holds {
+                self.solver.model_answers += 1;
+                return Ok(Some(Some(m.clone())));
             }
         }
         match self.solve(st, &[c])? {
             Some(m) => {
+                let m = Rc::new(m);
                 // A model of pc ∧ c is a model of pc: keep it if the state has none.
                 if st.model.is_none() {
-                    st.model = Some(Rc::new(m));
+                    st.model = Some(m.clone());
                 }
-                Ok(true)
+                Ok(Some(Some(m)))
             }
-            None => Ok(false),
+            None => Ok(None),
         }
     }
 

@@ -124,6 +124,7 @@ impl Executor<'_> {
         RunSummary {
             stats: self.stats.clone(),
             halt_reason: reason,
+            covered_lines: self.coverage.covered_line_list(self.module),
         }
     }
 
@@ -229,10 +230,11 @@ impl Executor<'_> {
 
     pub(crate) fn refresh_stats(&mut self) {
         let s = &mut self.stats;
-        s.queries = self.solver.queries;
+        s.queries = self.solver.queries + self.solver.model_answers;
+        s.chain_queries = self.solver.queries;
         s.solver_queries = self.solver.backend_queries();
         s.solver_time_s = self.solver.time.as_secs_f64();
-        s.solver_layers = self.solver.layer_stats();
+        s.solver_layers = self.solver.layer_stats(self.config.reuse_state_model);
         s.time_s = self.started.elapsed().as_secs_f64();
         s.covered_instructions = self.coverage.covered_instructions() as u64;
         s.total_instructions = self.coverage.total_instructions() as u64;

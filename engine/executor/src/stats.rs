@@ -21,8 +21,11 @@ pub struct Stats {
     pub paths_early: u64,
     pub tests: u64,
     pub errors: u64,
-    /// Queries the executor asked.
+    /// Feasibility and value questions the executor asked (including those a
+    /// state's own model answered).
     pub queries: u64,
+    /// Queries posed to the solver chain.
+    pub chain_queries: u64,
     /// Queries that reached the solver backend.
     pub solver_queries: u64,
     pub solver_time_s: f64,

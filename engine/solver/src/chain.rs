@@ -51,7 +51,8 @@ use std::str::FromStr;
 /// Which optimization layers are enabled. `independence`, `cex` and
 /// `cache` are solver layers ([`build_chain`]); `rewrite`, `simplify` and
 /// `ivc` (implied value concretization) are carried for the expression
-/// and executor sides so one list configures all of them.
+/// and executor sides so one list configures all of them; `cex` also
+/// switches the executor's reuse of each state's last model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LayerSet {
     /// Expression rewriting in the pool's builders.

@@ -43,9 +43,9 @@ impl Executor<'_> {
             return Ok(Branch::Only(b));
         }
         let not = Ops::not(&mut self.pool, cond);
-        let can_true = self.may_be_true(st, cond)?;
-        let can_false = self.may_be_true(st, &not)?;
-        match (can_true, can_false) {
+        let on_true = self.witness(st, cond)?;
+        let on_false = self.witness(st, &not)?;
+        match (on_true.is_some(), on_false.is_some()) {
             (true, false) => Ok(Branch::Only(true)),
             (false, true) => Ok(Branch::Only(false)),
             (false, false) => Err(Stop::error(
@@ -61,6 +61,10 @@ impl Executor<'_> {
                     return Ok(Branch::Only(side));
                 }
                 let mut child = self.fork_state(st);
+                // Each side keeps the model that proved it feasible, so neither
+                // asks the solver again until a condition falsifies it.
+                st.model = on_true.flatten();
+                child.model = on_false.flatten();
                 self.add_constraint(st, cond);
                 self.add_constraint(&mut child, &not);
                 Ok(Branch::Both(Box::new(child)))
@@ -101,13 +105,15 @@ impl Executor<'_> {
             return Ok(Branch::Only(b));
         }
         let not = Ops::not(&mut self.pool, bad);
-        if !self.may_be_true(st, bad)? {
+        let Some(on_bad) = self.witness(st, bad)? else {
             return Ok(Branch::Only(false));
-        }
-        if !self.may_be_true(st, &not)? {
+        };
+        let Some(on_good) = self.witness(st, &not)? else {
             return Ok(Branch::Only(true));
-        }
+        };
         let mut child = self.fork_state(st);
+        st.model = on_bad;
+        child.model = on_good;
         self.add_constraint(st, bad);
         self.add_constraint(&mut child, &not);
         Ok(Branch::Both(Box::new(child)))

@@ -1,0 +1,101 @@
+//! clang-19 to bitcode (the flags of FEATURES §2.1) and `llvm-link-19` of a target's sources.
+
+use super::config::Kind;
+use super::discovery::Target;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Flags every bitcode compile gets (then UBSan checks, include dirs, defines, cflags).
+pub const BITCODE_FLAGS: &[&str] = &[
+    "-emit-llvm",
+    "-c",
+    "-g",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-fno-sanitize-recover=all",
+];
+
+/// Why a target did not compile: the command and clang's own diagnostics.
+#[derive(Debug)]
+pub struct CompileError {
+    pub command: String,
+    pub diagnostics: String,
+}
+
+fn tool(var: &str, default: &str) -> String {
+    std::env::var(var)
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| default.to_string())
+}
+
+/// The compiler arguments shared by the bitcode and native builds (-I, -D, cflags).
+pub fn common_args(t: &Target, models_include: &Path) -> Vec<String> {
+    let mut a = Vec::new();
+    for i in &t.include {
+        a.push(format!("-I{}", i.display()));
+    }
+    a.push(format!("-I{}", models_include.display()));
+    for d in &t.defines {
+        a.push(format!("-D{d}"));
+    }
+    a.extend(t.cflags.iter().cloned());
+    a
+}
+
+/// Compiles each source to `dir/NN_stem.bc` and links them into `dir/<name>.bc`.
+pub fn to_bitcode(t: &Target, models_include: &Path, dir: &Path) -> Result<PathBuf, CompileError> {
+    std::fs::create_dir_all(dir).map_err(|e| CompileError {
+        command: format!("mkdir {}", dir.display()),
+        diagnostics: e.to_string(),
+    })?;
+    let clang = tool("SYMTEST_CLANG", "clang-19");
+    let mut objects = Vec::new();
+    for (i, src) in t.sources.iter().enumerate() {
+        let stem = src
+            .file_stem()
+            .map_or("src".into(), |s| s.to_string_lossy().into_owned());
+        let out = dir.join(format!("{i:02}_{stem}.bc"));
+        let mut cmd = Command::new(&clang);
+        cmd.args(BITCODE_FLAGS);
+        if !t.sanitize.is_empty() {
+            cmd.arg(format!("-fsanitize={}", t.sanitize.join(",")));
+        }
+        if t.kind == Kind::Program {
+            // Whole programs link with musl (`exec --libc=musl`): its headers, not the host's.
+            let rt = crate::libc::runtime_dir().map_err(|e| CompileError {
+                command: "locating the musl runtime".into(),
+                diagnostics: e,
+            })?;
+            cmd.arg("-nostdinc").arg("-isystem").arg(rt.join("include"));
+        }
+        cmd.args(common_args(t, models_include))
+            .arg(src)
+            .arg("-o")
+            .arg(&out)
+            .current_dir(&t.root);
+        run(cmd)?;
+        objects.push(out);
+    }
+    let linked = dir.join(format!("{}.bc", t.name));
+    let mut cmd = Command::new(tool("SYMTEST_LLVM_LINK", "llvm-link-19"));
+    cmd.args(&objects).arg("-o").arg(&linked);
+    run(cmd)?;
+    Ok(linked)
+}
+
+fn run(mut cmd: Command) -> Result<(), CompileError> {
+    let command = format!("{cmd:?}").replace('"', "");
+    match cmd.output() {
+        Ok(o) if o.status.success() => Ok(()),
+        Ok(o) => Err(CompileError {
+            command,
+            diagnostics: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }),
+        Err(e) => Err(CompileError {
+            command,
+            diagnostics: format!("cannot run the compiler: {e} (run `cargo xtask setup`)"),
+        }),
+    }
+}

@@ -1,0 +1,259 @@
+//! The project configuration: `[[target]]` tables in `symtest.toml`, or under
+//! `[package.metadata.symtest]` in a package's Cargo.toml.
+//!
+//! Errors name the file, the line and the key at fault (from the TOML spans).
+
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// What a target is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A C file whose `main` marks inputs symbolic through `symtest.h`.
+    Harness,
+    /// An unmodified `main(argc, argv)` run in the symbolic environment (`args`).
+    Program,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Harness => "harness",
+            Kind::Program => "program",
+        }
+    }
+}
+
+/// One `[[target]]` table as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TargetTable {
+    pub name: Spanned<String>,
+    pub kind: Kind,
+    /// Globs relative to the config file's directory (`*`, `?`, `**`).
+    pub sources: Spanned<Vec<String>>,
+    #[serde(default)]
+    pub include: Vec<String>,
+    #[serde(default)]
+    pub defines: Vec<String>,
+    /// Extra compiler flags (both for bitcode and native builds).
+    #[serde(default)]
+    pub cflags: Vec<String>,
+    /// UBSan checks compiled into the bitcode (default: [`DEFAULT_SANITIZE`]).
+    pub sanitize: Option<Vec<String>>,
+    /// Program arguments / symbolic environment (`--sym-args 0 2 4`, ...); `program` only.
+    #[serde(default)]
+    pub args: Vec<String>,
+    pub max_time: Option<Spanned<f64>>,
+    pub max_instructions: Option<u64>,
+    pub max_memory: Option<u64>,
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub search: Vec<String>,
+    pub entry_point: Option<String>,
+    /// Further `cargo symtest exec` options, passed as written.
+    #[serde(default)]
+    pub exec_args: Vec<String>,
+    /// Where the native regression suite goes (default `tests/symtest/<name>`).
+    pub suite_dir: Option<String>,
+}
+
+/// UBSan checks the bitcode gets unless a target says otherwise.
+pub const DEFAULT_SANITIZE: &[&str] =
+    &["signed-integer-overflow", "shift", "integer-divide-by-zero"];
+
+/// A whole `symtest.toml` (or the `[package.metadata.symtest]` table).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub target: Vec<Spanned<TargetTable>>,
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    package: Option<ManifestPackage>,
+}
+#[derive(Deserialize)]
+struct ManifestPackage {
+    metadata: Option<ManifestMetadata>,
+}
+#[derive(Deserialize)]
+struct ManifestMetadata {
+    symtest: Option<ConfigFile>,
+}
+
+/// A configuration error at a place in a file.
+#[derive(Debug)]
+pub struct ConfigError {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if let Some(k) = &self.key {
+            write!(f, ": key `{k}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// 1-based line of a byte offset.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The key assigned on the line holding `offset` (`key = value`), if any.
+fn key_at(text: &str, offset: usize) -> Option<String> {
+    let start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line = text[start..].lines().next()?;
+    let (k, _) = line.split_once('=')?;
+    let k = k.trim();
+    let ok = !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.\"".contains(c));
+    ok.then(|| k.trim_matches('"').to_string())
+}
+
+fn from_toml_error(file: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
+    let offset = e.span().map(|s| s.start);
+    let mut key = offset.and_then(|o| key_at(text, o));
+    let message = e.message().trim().to_string();
+    if key.is_none() {
+        // serde names missing or unknown fields in its message.
+        key = ["missing field `", "unknown field `"]
+            .iter()
+            .find_map(|p| message.split_once(p))
+            .and_then(|(_, rest)| rest.split('`').next())
+            .map(str::to_string);
+    }
+    ConfigError {
+        file: file.to_path_buf(),
+        line: offset.map(|o| line_of(text, o)),
+        key,
+        message,
+    }
+}
+
+/// Parses a `symtest.toml`.
+pub fn parse_config_file(file: &Path, text: &str) -> Result<ConfigFile, ConfigError> {
+    toml::from_str::<ConfigFile>(text).map_err(|e| from_toml_error(file, text, &e))
+}
+
+/// Parses the `[package.metadata.symtest]` table of a Cargo.toml (None if absent).
+pub fn parse_manifest(file: &Path, text: &str) -> Result<Option<ConfigFile>, ConfigError> {
+    let m = toml::from_str::<Manifest>(text).map_err(|e| from_toml_error(file, text, &e))?;
+    Ok(m.package.and_then(|p| p.metadata).and_then(|m| m.symtest))
+}
+
+/// Checks what serde cannot: names, non-empty sources, positive budgets.
+pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigError> {
+    let err = |span: std::ops::Range<usize>, key: &str, message: String| ConfigError {
+        file: file.to_path_buf(),
+        line: Some(line_of(text, span.start)),
+        key: Some(key.to_string()),
+        message,
+    };
+    let mut seen = std::collections::HashSet::new();
+    for t in &cfg.target {
+        let t = t.get_ref();
+        let name = t.name.get_ref();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            || name.starts_with('.')
+        {
+            return Err(err(
+                t.name.span(),
+                "name",
+                format!("target name `{name}` must be letters, digits, `-`, `_` or `.` (it names directories)"),
+            ));
+        }
+        if !seen.insert(name.clone()) {
+            return Err(err(
+                t.name.span(),
+                "name",
+                format!("two targets are named `{name}`"),
+            ));
+        }
+        if t.sources.get_ref().is_empty() {
+            return Err(err(
+                t.sources.span(),
+                "sources",
+                "a target needs at least one source file or glob".into(),
+            ));
+        }
+        if let Some(mt) = &t.max_time {
+            let v = *mt.get_ref();
+            if !v.is_finite() || v <= 0.0 {
+                return Err(err(
+                    mt.span(),
+                    "max-time",
+                    format!("must be a positive number of seconds (got {v})"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_file_line_and_key() {
+        let text =
+            "[[target]]\nname = \"a\"\nkind = \"harness\"\nsources = [\"a.c\"]\nmax-time = \"x\"\n";
+        let e = parse_config_file(Path::new("symtest.toml"), text).unwrap_err();
+        assert_eq!(e.line, Some(5), "{e}");
+        assert_eq!(e.key.as_deref(), Some("max-time"), "{e}");
+        let text =
+            "[[target]]\nname = \"a\"\nkind = \"harness\"\nsources = [\"a.c\"]\nmaxtime = 3\n";
+        let e = parse_config_file(Path::new("symtest.toml"), text).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("maxtime"), "{e}");
+        assert!(e.to_string().starts_with("symtest.toml:"), "{e}");
+        let text = "[[target]]\nname = \"a\"\nkind = \"fuzz\"\nsources = [\"a.c\"]\n";
+        let e = parse_config_file(Path::new("s.toml"), text).unwrap_err();
+        assert_eq!((e.line, e.key.as_deref()), (Some(3), Some("kind")), "{e}");
+    }
+
+    #[test]
+    fn validation_names_the_key() {
+        let text = "[[target]]\nname = \"a b\"\nkind = \"harness\"\nsources = [\"a.c\"]\n";
+        let cfg = parse_config_file(Path::new("s.toml"), text).unwrap();
+        let e = validate(Path::new("s.toml"), text, &cfg).unwrap_err();
+        assert_eq!((e.line, e.key.as_deref()), (Some(2), Some("name")), "{e}");
+    }
+
+    #[test]
+    fn manifest_table() {
+        let text = "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[package.metadata.symtest]\n[[package.metadata.symtest.target]]\nname = \"t\"\nkind = \"harness\"\nsources = [\"c/*.c\"]\n";
+        let cfg = parse_manifest(Path::new("Cargo.toml"), text)
+            .unwrap()
+            .unwrap();
+        assert_eq!(cfg.target.len(), 1);
+        let text = "[package]\nname = \"x\"\n[package.metadata.symtest]\n[[package.metadata.symtest.target]]\nname = \"t\"\nkind = \"harness\"\nsources = 3\n";
+        let e = parse_manifest(Path::new("Cargo.toml"), text).unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_deref()),
+            (Some(7), Some("sources")),
+            "{e}"
+        );
+    }
+}

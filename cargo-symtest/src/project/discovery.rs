@@ -1,0 +1,271 @@
+//! Finding the targets: `cargo metadata` for a Cargo workspace (each package's
+//! `[package.metadata.symtest]` and a `symtest.toml` beside its Cargo.toml), or a
+//! `symtest.toml` in the current directory, or the file named by `--config`.
+
+use super::config::{self, ConfigError, ConfigFile, Kind};
+use super::glob;
+use std::path::{Path, PathBuf};
+
+/// A target, resolved: absolute paths, defaults applied.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub name: String,
+    pub kind: Kind,
+    pub package: Option<String>,
+    /// The directory of the file that defines the target (paths are relative to it).
+    pub root: PathBuf,
+    pub config_file: PathBuf,
+    pub line: usize,
+    pub sources: Vec<PathBuf>,
+    pub include: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub cflags: Vec<String>,
+    pub sanitize: Vec<String>,
+    pub args: Vec<String>,
+    pub max_time: Option<f64>,
+    pub max_instructions: Option<u64>,
+    pub max_memory: Option<u64>,
+    pub seed: Option<u64>,
+    pub search: Vec<String>,
+    pub entry_point: Option<String>,
+    pub exec_args: Vec<String>,
+    pub suite_dir: PathBuf,
+}
+
+/// What discovery found, and where it looked.
+pub struct Project {
+    /// Workspace root, or the directory of the config file.
+    pub root: PathBuf,
+    pub targets: Vec<Target>,
+    pub searched: Vec<String>,
+    pub cargo: bool,
+}
+
+/// Bad input found while discovering (exit code 2).
+#[derive(Debug)]
+pub enum DiscoveryError {
+    Config(ConfigError),
+    Other(String),
+}
+
+impl std::fmt::Display for DiscoveryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DiscoveryError::Config(e) => write!(f, "{e}"),
+            DiscoveryError::Other(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<ConfigError> for DiscoveryError {
+    fn from(e: ConfigError) -> Self {
+        DiscoveryError::Config(e)
+    }
+}
+
+pub struct DiscoveryOptions<'a> {
+    pub cwd: &'a Path,
+    pub config: Option<&'a Path>,
+    pub packages: &'a [String],
+}
+
+pub fn discover(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
+    if let Some(file) = o.config {
+        let file = absolute(o.cwd, file);
+        let root = file.parent().unwrap_or(o.cwd).to_path_buf();
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| DiscoveryError::Other(format!("cannot read {}: {e}", file.display())))?;
+        let cfg = config::parse_config_file(&file, &text)?;
+        config::validate(&file, &text, &cfg)?;
+        let targets = resolve(&file, &text, &cfg, None)?;
+        return Ok(Project {
+            root,
+            targets,
+            searched: vec![file.display().to_string()],
+            cargo: false,
+        });
+    }
+    let local = o.cwd.join("symtest.toml");
+    let in_cargo = o.cwd.ancestors().any(|d| d.join("Cargo.toml").is_file());
+    if !in_cargo || (local.is_file() && !o.cwd.join("Cargo.toml").is_file()) {
+        if !o.packages.is_empty() {
+            return Err(DiscoveryError::Other(
+                "-p/--package needs a Cargo workspace (none found here)".into(),
+            ));
+        }
+        let mut targets = Vec::new();
+        if local.is_file() {
+            let text = read(&local)?;
+            let cfg = config::parse_config_file(&local, &text)?;
+            config::validate(&local, &text, &cfg)?;
+            targets = resolve(&local, &text, &cfg, None)?;
+        }
+        return Ok(Project {
+            root: o.cwd.to_path_buf(),
+            targets,
+            searched: vec![local.display().to_string()],
+            cargo: false,
+        });
+    }
+    cargo_project(o)
+}
+
+fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
+    let meta = cargo_metadata::MetadataCommand::new()
+        .no_deps()
+        .current_dir(o.cwd)
+        .exec()
+        .map_err(|e| DiscoveryError::Other(format!("`cargo metadata` failed: {e}")))?;
+    let members: Vec<&cargo_metadata::Package> = meta.workspace_packages();
+    for p in o.packages {
+        if !members.iter().any(|m| m.name.as_str() == p) {
+            return Err(DiscoveryError::Other(format!(
+                "package `{p}` is not in this workspace (packages: {})",
+                members
+                    .iter()
+                    .map(|m| m.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    let mut targets: Vec<Target> = Vec::new();
+    let mut searched = Vec::new();
+    for pkg in members {
+        if !o.packages.is_empty() && !o.packages.iter().any(|p| p == pkg.name.as_str()) {
+            continue;
+        }
+        let manifest = PathBuf::from(pkg.manifest_path.as_std_path());
+        searched.push(format!("{} [package.metadata.symtest]", manifest.display()));
+        if !pkg.metadata.is_null() && pkg.metadata.get("symtest").is_some() {
+            let text = read(&manifest)?;
+            if let Some(cfg) = config::parse_manifest(&manifest, &text)? {
+                config::validate(&manifest, &text, &cfg)?;
+                targets.extend(resolve(&manifest, &text, &cfg, Some(pkg.name.to_string()))?);
+            }
+        }
+        let beside = manifest.with_file_name("symtest.toml");
+        searched.push(beside.display().to_string());
+        if beside.is_file() {
+            let text = read(&beside)?;
+            let cfg = config::parse_config_file(&beside, &text)?;
+            config::validate(&beside, &text, &cfg)?;
+            targets.extend(resolve(&beside, &text, &cfg, Some(pkg.name.to_string()))?);
+        }
+    }
+    for (i, t) in targets.iter().enumerate() {
+        if let Some(other) = targets[..i].iter().find(|o| o.name == t.name) {
+            return Err(DiscoveryError::Other(format!(
+                "{}:{}: target name `{}` is also used at {}:{} (target names must be unique in a workspace)",
+                t.config_file.display(),
+                t.line,
+                t.name,
+                other.config_file.display(),
+                other.line
+            )));
+        }
+    }
+    Ok(Project {
+        root: PathBuf::from(meta.workspace_root.as_std_path()),
+        targets,
+        searched,
+        cargo: true,
+    })
+}
+
+fn read(p: &Path) -> Result<String, DiscoveryError> {
+    std::fs::read_to_string(p)
+        .map_err(|e| DiscoveryError::Other(format!("cannot read {}: {e}", p.display())))
+}
+
+fn absolute(base: &Path, p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        base.join(p)
+    }
+}
+
+fn resolve(
+    file: &Path,
+    text: &str,
+    cfg: &ConfigFile,
+    package: Option<String>,
+) -> Result<Vec<Target>, DiscoveryError> {
+    let root = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let root = root.canonicalize().unwrap_or(root);
+    let mut out = Vec::new();
+    for spanned in &cfg.target {
+        let t = spanned.get_ref();
+        let line = config::line_of(text, spanned.span().start);
+        let mut sources = Vec::new();
+        for pat in t.sources.get_ref() {
+            let found = glob::expand(&root, pat);
+            if found.is_empty() {
+                return Err(ConfigError {
+                    file: file.to_path_buf(),
+                    line: Some(config::line_of(text, t.sources.span().start)),
+                    key: Some("sources".into()),
+                    message: format!(
+                        "`{pat}` matches no file under {} (target `{}`)",
+                        root.display(),
+                        t.name.get_ref()
+                    ),
+                }
+                .into());
+            }
+            for f in found {
+                if !sources.contains(&f) {
+                    sources.push(f);
+                }
+            }
+        }
+        let name = t.name.get_ref().clone();
+        out.push(Target {
+            kind: t.kind,
+            package: package.clone(),
+            root: root.clone(),
+            config_file: file.to_path_buf(),
+            line,
+            sources,
+            include: t.include.iter().map(|i| root.join(i)).collect(),
+            defines: t.defines.clone(),
+            cflags: t.cflags.clone(),
+            sanitize: t.sanitize.clone().unwrap_or_else(|| {
+                config::DEFAULT_SANITIZE
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect()
+            }),
+            args: t.args.clone(),
+            max_time: t.max_time.as_ref().map(|m| *m.get_ref()),
+            max_instructions: t.max_instructions,
+            max_memory: t.max_memory,
+            seed: t.seed,
+            search: t.search.clone(),
+            entry_point: t.entry_point.clone(),
+            exec_args: t.exec_args.clone(),
+            suite_dir: root.join(
+                t.suite_dir
+                    .clone()
+                    .unwrap_or_else(|| format!("tests/symtest/{name}")),
+            ),
+            name,
+        });
+    }
+    Ok(out)
+}
+
+/// The message for "no targets": where discovery looked and how to add one.
+pub fn no_targets_message(p: &Project) -> String {
+    let mut s = String::from("no symtest targets found; looked in:\n");
+    for w in &p.searched {
+        s.push_str(&format!("  {w}\n"));
+    }
+    s.push_str(
+        "add one with `cargo symtest init` (writes a commented symtest.toml and an example harness), or write:\n\
+         \n  [[target]]\n  name = \"mytarget\"\n  kind = \"harness\"\n  sources = [\"tests/harness.c\", \"src/*.c\"]\n\n\
+         in symtest.toml (or as [[package.metadata.symtest.target]] in Cargo.toml)",
+    );
+    s
+}

@@ -1,0 +1,173 @@
+//! The engine run of one target, isolated in a subprocess (`cargo-symtest exec`, the
+//! current executable): a crash, an out-of-memory kill or a signal ends only that
+//! target. The engine's own `--max-time` stops it; a watchdog kills it if it overruns
+//! the budget by more than 10% (plus one second to start up).
+
+use super::config::Kind;
+use super::discovery::Target;
+use super::progress::Live;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct ExploreResult {
+    pub elapsed_s: f64,
+    /// The watchdog stopped an engine that overran its budget; the tests it wrote
+    /// so far are usable, its statistics and coverage claim are missing.
+    pub overran: bool,
+    /// Err: how the engine failed (exit status / signal, last lines of stderr).
+    pub status: Result<(), String>,
+}
+
+/// The arguments of `cargo-symtest exec` for a target.
+pub fn exec_args(t: &Target, bc: &Path, out: &Path, budget_s: f64) -> Vec<String> {
+    let mut a: Vec<String> = vec![
+        "exec".into(),
+        bc.display().to_string(),
+        "--output-dir".into(),
+        out.display().to_string(),
+        "--max-time".into(),
+        format!("{budget_s}"),
+        "--quiet".into(),
+        "--progress-json".into(),
+    ];
+    if let Some(n) = t.max_instructions {
+        a.extend(["--max-instructions".into(), n.to_string()]);
+    }
+    if let Some(n) = t.max_memory {
+        a.extend(["--max-memory".into(), n.to_string()]);
+    }
+    if let Some(n) = t.seed {
+        a.extend(["--seed".into(), n.to_string()]);
+    }
+    for s in &t.search {
+        a.extend(["--search".into(), s.clone()]);
+    }
+    if let Some(e) = &t.entry_point {
+        a.extend(["--entry-point".into(), e.clone()]);
+    }
+    a.extend(t.exec_args.iter().cloned());
+    if t.kind == Kind::Program {
+        // The POSIX environment and the musl libc models (`exec --libc=musl --posix-runtime`).
+        a.extend(["--libc=musl".into(), "--posix-runtime".into()]);
+        a.push("--".into());
+        a.extend(t.args.iter().cloned());
+    }
+    a
+}
+
+/// Runs the engine; `live` receives its progress about once a second.
+pub fn run(
+    t: &Target,
+    bc: &Path,
+    out: &Path,
+    budget_s: f64,
+    mut live: impl FnMut(Live),
+) -> ExploreResult {
+    let started = Instant::now();
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("cargo-symtest"));
+    let _ = std::fs::remove_dir_all(out);
+    let mut child = match Command::new(exe)
+        .args(exec_args(t, bc, out, budget_s))
+        .current_dir(&t.root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            return ExploreResult {
+                elapsed_s: 0.0,
+                overran: false,
+                status: Err(format!("cannot start the engine: {e}")),
+            }
+        }
+    };
+    let stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let deadline = Duration::from_secs_f64(budget_s * 1.1 + 1.0);
+    let mut killed = false;
+    let status = loop {
+        while let Ok(line) = rx.try_recv() {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&line) {
+                let n = |k: &str| v.get(k).and_then(|x| x.as_u64()).unwrap_or(0);
+                live(Live {
+                    elapsed_s: v.get("time_s").and_then(|x| x.as_f64()).unwrap_or(0.0),
+                    budget_s,
+                    paths: n("paths_completed"),
+                    tests: n("tests"),
+                    covered_lines: n("covered_lines"),
+                    bugs: n("errors"),
+                });
+            }
+        }
+        match child.try_wait() {
+            Ok(Some(s)) => break Ok(s),
+            Ok(None) => {}
+            Err(e) => break Err(e),
+        }
+        if !killed && started.elapsed() > deadline {
+            let _ = child.kill();
+            killed = true;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    };
+    let elapsed_s = started.elapsed().as_secs_f64();
+    let _ = reader.join();
+    let stderr_text = err_reader.join().unwrap_or_default();
+    let tail: String = {
+        let lines: Vec<&str> = stderr_text.lines().collect();
+        lines[lines.len().saturating_sub(8)..].join("\n")
+    };
+    let status = match status {
+        Err(e) => Err(format!("waiting for the engine: {e}")),
+        Ok(_) if killed => Err(format!(
+            "the engine overran its {budget_s}s budget and was killed"
+        )),
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => {
+            use std::os::unix::process::ExitStatusExt;
+            let how = match (s.code(), s.signal()) {
+                (_, Some(sig)) => {
+                    format!("the engine was killed by signal {sig}{}", signal_hint(sig))
+                }
+                (Some(c), None) => format!("the engine exited with code {c}"),
+                _ => "the engine failed".to_string(),
+            };
+            Err(if tail.is_empty() {
+                how
+            } else {
+                format!("{how}:\n{tail}")
+            })
+        }
+    };
+    ExploreResult {
+        elapsed_s,
+        overran: killed,
+        status,
+    }
+}
+
+fn signal_hint(sig: i32) -> &'static str {
+    match sig {
+        9 => " (SIGKILL: killed, e.g. by the out-of-memory killer)",
+        6 => " (SIGABRT: crashed or out of memory)",
+        11 => " (SIGSEGV: crashed)",
+        _ => "",
+    }
+}

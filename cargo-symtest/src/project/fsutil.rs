@@ -1,0 +1,66 @@
+//! Paths and atomic replacement of files and directories.
+
+use anyhow::{Context, Result};
+use std::path::{Component, Path, PathBuf};
+
+/// `path` relative to the directory `base` (both absolute), with `..` where needed.
+pub fn relative(path: &Path, base: &Path) -> PathBuf {
+    let p: Vec<Component> = path.components().collect();
+    let b: Vec<Component> = base.components().collect();
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c.as_os_str());
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+/// Replaces directory `dest` by `staging` (a sibling): the old contents stay
+/// complete until the new ones are in place.
+pub fn replace_dir(staging: &Path, dest: &Path) -> Result<()> {
+    let old = dest.with_file_name(format!(
+        ".{}.old~",
+        dest.file_name()
+            .map_or("dir".into(), |n| n.to_string_lossy())
+    ));
+    let _ = std::fs::remove_dir_all(&old);
+    if dest.exists() {
+        std::fs::rename(dest, &old).with_context(|| format!("moving {} aside", dest.display()))?;
+    }
+    std::fs::rename(staging, dest)
+        .with_context(|| format!("moving {} to {}", staging.display(), dest.display()))?;
+    let _ = std::fs::remove_dir_all(&old);
+    Ok(())
+}
+
+/// Writes a file through a temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+    }
+    crate::output::write_atomic(path, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative;
+    use std::path::Path;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(
+            relative(Path::new("/a/src/x.c"), Path::new("/a/tests/symtest/t")),
+            Path::new("../../../src/x.c")
+        );
+        assert_eq!(
+            relative(Path::new("/a/b"), Path::new("/a/b")),
+            Path::new(".")
+        );
+    }
+}

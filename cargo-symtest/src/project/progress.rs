@@ -1,0 +1,283 @@
+//! Progress: the pipeline's workers send [`Event`]s; one [`Reporter`] on the main
+//! thread draws them — cargo-style status lines and indicatif bars (only when stderr
+//! is a terminal), nothing but errors with `-q`, or one JSON object per line on
+//! stdout with `--message-format json`.
+
+use super::report::TargetReport;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Compiling,
+    Exploring,
+    Minimizing,
+    Replaying,
+    Emitting,
+}
+
+impl Phase {
+    fn verb(self) -> &'static str {
+        match self {
+            Phase::Compiling => "Compiling",
+            Phase::Exploring => "Exploring",
+            Phase::Minimizing => "Minimizing",
+            Phase::Replaying => "Replaying",
+            Phase::Emitting => "Emitting",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Info,
+    Warning,
+    Error,
+}
+
+/// Live numbers of a target being explored.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Live {
+    pub elapsed_s: f64,
+    pub budget_s: f64,
+    pub paths: u64,
+    pub tests: u64,
+    pub covered_lines: u64,
+    pub bugs: u64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    Phase {
+        target: String,
+        phase: Phase,
+        detail: String,
+    },
+    Progress {
+        target: String,
+        live: Live,
+    },
+    Message {
+        target: String,
+        level: Level,
+        text: String,
+    },
+    TargetFinished {
+        report: Box<TargetReport>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MessageFormat {
+    Human,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+pub struct Reporter {
+    format: MessageFormat,
+    quiet: bool,
+    verbose: bool,
+    color: bool,
+    multi: Option<MultiProgress>,
+    overall: Option<ProgressBar>,
+    bars: HashMap<String, ProgressBar>,
+}
+
+impl Reporter {
+    pub fn new(
+        format: MessageFormat,
+        quiet: bool,
+        verbose: bool,
+        color: Color,
+        targets: usize,
+    ) -> Reporter {
+        let tty = std::io::stderr().is_terminal();
+        let color = match color {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => tty && std::env::var_os("NO_COLOR").is_none(),
+        };
+        let bars = tty && !quiet && format == MessageFormat::Human;
+        let (multi, overall) = if bars {
+            let m = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+            let o = m.add(ProgressBar::new(targets as u64));
+            o.set_style(
+                ProgressStyle::with_template(
+                    "    Overall [{bar:30}] {pos}/{len} targets  {elapsed}",
+                )
+                .expect("template")
+                .progress_chars("=> "),
+            );
+            o.enable_steady_tick(Duration::from_millis(250));
+            (Some(m), Some(o))
+        } else {
+            (None, None)
+        };
+        Reporter {
+            format,
+            quiet,
+            verbose,
+            color,
+            multi,
+            overall,
+            bars: HashMap::new(),
+        }
+    }
+
+    fn status(&self, verb: &str, text: &str, level: Level) {
+        if self.quiet && level != Level::Error {
+            return;
+        }
+        let code = match level {
+            Level::Info => "1;32",
+            Level::Warning => "1;33",
+            Level::Error => "1;31",
+        };
+        let line = if self.color {
+            format!("\x1b[{code}m{verb:>12}\x1b[0m {text}")
+        } else {
+            format!("{verb:>12} {text}")
+        };
+        match &self.multi {
+            Some(m) => {
+                let _ = m.println(line);
+            }
+            None => eprintln!("{line}"),
+        }
+    }
+
+    fn json(&self, e: &Event) {
+        if let Ok(s) = serde_json::to_string(e) {
+            println!("{s}");
+        }
+    }
+
+    pub fn event(&mut self, e: Event) {
+        if self.format == MessageFormat::Json {
+            self.json(&e);
+            if let Event::TargetFinished { .. } = e {
+                return;
+            }
+            if let Event::Message {
+                level: Level::Error,
+                target,
+                text,
+            } = &e
+            {
+                eprintln!("error: {target}: {text}");
+            }
+            return;
+        }
+        match e {
+            Event::Phase {
+                target,
+                phase,
+                detail,
+            } => {
+                self.status(phase.verb(), &format!("{target} {detail}"), Level::Info);
+                if phase == Phase::Exploring {
+                    if let Some(m) = &self.multi {
+                        let b = m.insert_before(
+                            self.overall.as_ref().expect("with multi"),
+                            ProgressBar::new_spinner(),
+                        );
+                        b.set_style(
+                            ProgressStyle::with_template("{spinner} {prefix:>12} {msg}")
+                                .expect("template"),
+                        );
+                        b.set_prefix(target.clone());
+                        b.enable_steady_tick(Duration::from_millis(200));
+                        self.bars.insert(target, b);
+                    }
+                } else if let Some(b) = self.bars.remove(&target) {
+                    b.finish_and_clear();
+                }
+            }
+            Event::Progress { target, live } => {
+                if let Some(b) = self.bars.get(&target) {
+                    b.set_message(format!(
+                        "{:.0}s/{:.0}s  {} paths  {} tests  {} lines  {} bugs",
+                        live.elapsed_s,
+                        live.budget_s,
+                        live.paths,
+                        live.tests,
+                        live.covered_lines,
+                        live.bugs
+                    ));
+                } else if self.verbose && self.multi.is_none() {
+                    eprintln!(
+                        "             {target}: {:.0}s/{:.0}s  {} paths  {} tests  {} lines  {} bugs",
+                        live.elapsed_s, live.budget_s, live.paths, live.tests, live.covered_lines, live.bugs
+                    );
+                }
+            }
+            Event::Message {
+                target,
+                level,
+                text,
+            } => {
+                let verb = match level {
+                    Level::Info => "Note",
+                    Level::Warning => "Warning",
+                    Level::Error => "Error",
+                };
+                if level != Level::Info || self.verbose {
+                    self.status(verb, &format!("{target}: {text}"), level);
+                }
+            }
+            Event::TargetFinished { report } => {
+                if let Some(b) = self.bars.remove(&report.name) {
+                    b.finish_and_clear();
+                }
+                if let Some(o) = &self.overall {
+                    o.inc(1);
+                }
+                let level = if report.status == super::report::Status::Ok {
+                    Level::Info
+                } else {
+                    Level::Error
+                };
+                let text = match report.status {
+                    super::report::Status::Ok => format!(
+                        "{} in {:.1}s: {} tests kept of {}, {} bugs",
+                        report.name,
+                        report.total_s,
+                        report.tests_kept,
+                        report.tests_written,
+                        report.bugs.len()
+                    ),
+                    s => format!("{}: {}", report.name, s.as_str()),
+                };
+                self.status("Finished", &text, level);
+            }
+        }
+    }
+
+    /// Clears the bars; prints the summary (human mode) or the closing event (JSON).
+    pub fn finish(&mut self, summary: &str, closing: serde_json::Value) {
+        if let Some(o) = self.overall.take() {
+            o.finish_and_clear();
+        }
+        if let Some(m) = self.multi.take() {
+            let _ = m.clear();
+        }
+        match self.format {
+            MessageFormat::Json => println!("{closing}"),
+            MessageFormat::Human if !self.quiet => print!("{summary}"),
+            MessageFormat::Human => {}
+        }
+    }
+}

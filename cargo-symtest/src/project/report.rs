@@ -1,0 +1,163 @@
+//! What the pipeline reports per target, and the summary table.
+
+use super::baseline::Bug;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Ok,
+    /// The target did not compile (bad input: exit 2).
+    CompileError,
+    /// The engine crashed, was killed or ran out of memory.
+    EngineFailed,
+    /// Another step failed (native build, I/O).
+    Failed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::CompileError => "compile error",
+            Status::EngineFailed => "engine failed",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// One test of the kept set, as reported (JUnit).
+#[derive(Clone, Debug, Serialize)]
+pub struct KeptTest {
+    /// Name in `symtest-out/<target>/` (`testNNNNNN`).
+    pub name: String,
+    /// Name in the regression suite.
+    pub suite_name: String,
+    pub outcome: String,
+    pub bug: Option<usize>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetReport {
+    pub name: String,
+    pub kind: String,
+    pub package: Option<String>,
+    pub status: Status,
+    pub message: Option<String>,
+    pub budget_s: f64,
+    pub explore_s: f64,
+    pub total_s: f64,
+    pub halt_reason: Option<String>,
+    pub paths: u64,
+    pub tests_written: usize,
+    pub tests_kept: usize,
+    pub tests: Vec<KeptTest>,
+    pub bugs: Vec<Bug>,
+    /// (covered, total) by gcov over the target's sources.
+    pub lines: Option<(u64, u64)>,
+    pub branches: Option<(u64, u64)>,
+    /// Lines of the target's sources the engine says it executed.
+    pub engine_lines: Option<u64>,
+    pub soundness_warnings: Vec<String>,
+    pub out_dir: PathBuf,
+    pub suite_dir: Option<PathBuf>,
+}
+
+impl TargetReport {
+    pub fn new(
+        name: &str,
+        kind: &str,
+        package: Option<String>,
+        out_dir: PathBuf,
+        budget_s: f64,
+    ) -> TargetReport {
+        TargetReport {
+            name: name.to_string(),
+            kind: kind.to_string(),
+            package,
+            status: Status::Ok,
+            message: None,
+            budget_s,
+            explore_s: 0.0,
+            total_s: 0.0,
+            halt_reason: None,
+            paths: 0,
+            tests_written: 0,
+            tests_kept: 0,
+            tests: Vec::new(),
+            bugs: Vec::new(),
+            lines: None,
+            branches: None,
+            engine_lines: None,
+            soundness_warnings: Vec::new(),
+            out_dir,
+            suite_dir: None,
+        }
+    }
+}
+
+fn pct(c: Option<(u64, u64)>) -> String {
+    match c {
+        Some((_, 0)) => "-".into(),
+        Some((a, b)) => format!("{:.1}%", 100.0 * a as f64 / b as f64),
+        None => "-".into(),
+    }
+}
+
+/// The summary table: target, time, paths, tests kept, bugs, line %, branch %.
+pub fn table(reports: &[TargetReport]) -> String {
+    let header = [
+        "target",
+        "status",
+        "time",
+        "paths",
+        "tests kept",
+        "bugs",
+        "line %",
+        "branch %",
+    ];
+    let rows: Vec<[String; 8]> = reports
+        .iter()
+        .map(|r| {
+            [
+                r.name.clone(),
+                r.status.as_str().to_string(),
+                format!("{:.1}s", r.total_s),
+                r.paths.to_string(),
+                format!("{}/{}", r.tests_kept, r.tests_written),
+                r.bugs.len().to_string(),
+                pct(r.lines),
+                pct(r.branches),
+            ]
+        })
+        .collect();
+    let mut width = header.map(str::len);
+    for r in &rows {
+        for (w, c) in width.iter_mut().zip(r) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        cells
+            .iter()
+            .zip(width)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if i == 0 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let mut s = line(header.to_vec());
+    s.push('\n');
+    for r in &rows {
+        s.push_str(&line(r.iter().map(String::as_str).collect()));
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,70 @@
+//! SARIF 2.1.0 (code scanning) from the bugs found.
+
+use super::baseline::Bug;
+use super::report::TargetReport;
+use serde_json::{json, Value};
+
+const RULES: &[(&str, &str)] = &[
+    (
+        "ptr",
+        "Invalid memory access (out of bounds, null, use after free)",
+    ),
+    ("free", "Invalid or double free"),
+    ("div", "Division or remainder by zero"),
+    ("overflow", "Integer overflow or invalid shift"),
+    ("assert", "Assertion failure"),
+    ("abort", "Call to abort"),
+    ("readonly", "Write to read-only memory"),
+    (
+        "user",
+        "Error reported by the program (symtest_report_error)",
+    ),
+];
+
+fn result(b: &Bug, rule_index: usize) -> Value {
+    json!({
+        "ruleId": b.kind,
+        "ruleIndex": rule_index,
+        "level": "error",
+        "message": { "text": format!("{} in {} (symtest target `{}`; stack: {})", b.message, b.function, b.target, b.stack.join(" <- ")) },
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": { "uri": b.file.replace('\\', "/"), "uriBaseId": "%SRCROOT%" },
+                "region": { "startLine": b.line.max(1) }
+            },
+            "logicalLocations": [{ "name": b.function, "kind": "function" }]
+        }],
+        "partialFingerprints": { "symtestBugId/v1": format!("{}/{}", b.target, b.id) }
+    })
+}
+
+/// The SARIF log of a run.
+pub fn render(reports: &[TargetReport]) -> String {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|(id, d)| json!({ "id": id, "name": id, "shortDescription": { "text": d } }))
+        .collect();
+    let results: Vec<Value> = reports
+        .iter()
+        .flat_map(|r| r.bugs.iter())
+        .map(|b| {
+            result(
+                b,
+                RULES.iter().position(|(id, _)| *id == b.kind).unwrap_or(0),
+            )
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "symtest",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules
+            }},
+            "results": results
+        }]
+    });
+    serde_json::to_string_pretty(&log).expect("serializable")
+}

@@ -1,0 +1,111 @@
+//! Reading the tests an engine run wrote (`testNNNNNN.json` beside each `.ktest`).
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct Frame {
+    pub function: String,
+    pub file: String,
+    pub line: u32,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct ErrorInfo {
+    pub kind: String,
+    pub message: String,
+    pub file: String,
+    pub line: u32,
+    pub stack: Vec<Frame>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Exit { code: i64 },
+    Error(ErrorInfo),
+    Early { reason: String },
+}
+
+#[derive(Deserialize)]
+struct TestJson {
+    outcome: Outcome,
+    objects: Vec<ObjectJson>,
+}
+
+#[derive(Deserialize)]
+struct ObjectJson {
+    name: String,
+    hex: String,
+}
+
+/// Kinds that are limits of the engine or its models, not program bugs.
+pub const NOT_BUGS: &[&str] = &["exec", "external", "model", "solver"];
+
+#[derive(Clone, Debug)]
+pub struct EngineTest {
+    /// `testNNNNNN` in the engine's run directory.
+    pub name: String,
+    pub dir: PathBuf,
+    pub outcome: Outcome,
+    pub objects: Vec<(String, Vec<u8>)>,
+}
+
+impl EngineTest {
+    pub fn bug(&self) -> Option<&ErrorInfo> {
+        match &self.outcome {
+            Outcome::Error(e) if !NOT_BUGS.contains(&e.kind.as_str()) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The files of this test (`.ktest`, `.json`, `.<kind>.err`).
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut v = vec![
+            self.dir.join(format!("{}.ktest", self.name)),
+            self.dir.join(format!("{}.json", self.name)),
+        ];
+        if let Outcome::Error(e) = &self.outcome {
+            v.push(self.dir.join(format!("{}.{}.err", self.name, e.kind)));
+        }
+        v
+    }
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len() / 2)
+        .filter_map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok())
+        .collect()
+}
+
+/// Every test in an exec output directory, in order.
+pub fn read_dir(dir: &Path) -> Result<Vec<EngineTest>> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.starts_with("test") && n.ends_with(".json"))
+        .map(|n| n.trim_end_matches(".json").to_string())
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for name in names {
+        let p = dir.join(format!("{name}.json"));
+        let text =
+            std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+        let t: TestJson =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
+        out.push(EngineTest {
+            name,
+            dir: dir.to_path_buf(),
+            outcome: t.outcome,
+            objects: t
+                .objects
+                .into_iter()
+                .map(|o| (o.name, unhex(&o.hex)))
+                .collect(),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,395 @@
+/*
+ * symtest_runner.c - the runner of a regression suite emitted by `cargo symtest`.
+ *
+ * Self-contained: needs only a C99 compiler and POSIX (fork, waitpid, alarm).
+ * The code under test is compiled with -Dmain=symtest_target_main; this file
+ * provides main(), which runs each test case of symtest_tests.c in a child
+ * process and checks the outcome the engine recorded:
+ *
+ *   expect exit N  the run must end normally with exit code N;
+ *   expect any     the engine stopped the path early: the run must not crash;
+ *   expect bug     the test documents a bug: it FAILS while the bug is there
+ *                  (a crash, a sanitizer report, a failed assertion, a
+ *                  symtest_report_error) and passes once the run ends normally.
+ *
+ * The symtest.h / klee.h functions are implemented here from the embedded test
+ * vectors: each call that creates a symbolic value takes the next object.
+ *
+ * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [NAME...]
+ * (the tested code's stdout is discarded unless --show-output).
+ * Exit status: 0 when every selected test passed, 1 otherwise.  The last line
+ * is "N passed, N failed".
+ */
+#define _XOPEN_SOURCE 700
+#include "symtest.h"
+#include "klee/klee.h"
+#include "symtest_tests.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MISMATCH_EXIT 125
+#define USER_ERROR_EXIT 124
+
+int symtest_target_main(int argc, char **argv);
+
+static const struct symtest_case *current;
+/* Whole programs with --sym-files: the files A, B, ... of a test are written to
+ * this (fresh, per test) directory, the test's working directory. */
+static char *files_dir;
+static unsigned next_object;
+
+/* Sanitizers report by aborting, so every bug is a signal; leaks are not bugs here. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "abort_on_error=1:detect_leaks=0"; }
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void) { return "abort_on_error=1:halt_on_error=1:print_stacktrace=1"; }
+
+#ifdef SYMTEST_COVERAGE
+/* Coverage builds: write the counters before a crash ends the child. */
+void __gcov_dump(void);
+static void dump_and_die(int sig) {
+  __gcov_dump();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+#endif
+
+static void mismatch(const char *fmt, const char *name, size_t n) {
+  fprintf(stderr, "symtest: test vector mismatch: ");
+  fprintf(stderr, fmt, name ? name : "unnamed", (unsigned long)n);
+  fputc('\n', stderr);
+  exit(MISMATCH_EXIT);
+}
+
+static const struct symtest_object *take(const char *name, size_t nbytes) {
+  const struct symtest_object *o;
+  if (next_object >= current->num_objects)
+    mismatch("no object left for '%s' (%lu bytes)", name, nbytes);
+  o = &current->objects[next_object++];
+  if (o->size != nbytes)
+    mismatch("object '%s' has another size than the %lu bytes asked for", name, nbytes);
+  return o;
+}
+
+void symtest_make_symbolic(void *addr, size_t nbytes, const char *name) {
+  const struct symtest_object *o = take(name, nbytes);
+  if (nbytes)
+    memcpy(addr, o->bytes, nbytes);
+}
+void symtest_assume(uintptr_t condition) {
+  if (!condition)
+    mismatch("assumption '%s' failed (%lu)", "", 0);
+}
+int symtest_range(int lo, int hi, const char *name) {
+  int r;
+  if (lo + 1 == hi)
+    return lo;
+  symtest_make_symbolic(&r, sizeof r, name);
+  if (r < lo || r >= hi)
+    mismatch("value of '%s' outside its range (%lu)", name, 0);
+  return r;
+}
+int symtest_int(const char *name) {
+  int r;
+  symtest_make_symbolic(&r, sizeof r, name);
+  return r;
+}
+void symtest_assert(int cond) {
+  if (!cond) {
+    fputs("symtest: assertion failed\n", stderr);
+    abort();
+  }
+}
+void symtest_prefer_cex(void *obj, uintptr_t cond) { (void)obj; (void)cond; }
+unsigned symtest_is_symbolic(uintptr_t n) { (void)n; return 0; }
+int32_t symtest_get_value_i32(int32_t x) { return x; }
+int64_t symtest_get_value_i64(int64_t x) { return x; }
+uint32_t symtest_get_value_u32(uint32_t x) { return x; }
+uint64_t symtest_get_value_u64(uint64_t x) { return x; }
+void *symtest_get_value_ptr(void *x) { return x; }
+void symtest_silent_exit(int status) { exit(status); }
+void symtest_report_error(const char *file, int line, const char *message, const char *suffix) {
+  (void)suffix;
+  fprintf(stderr, "symtest: user error: %s:%d: %s\n", file, line, message);
+  exit(USER_ERROR_EXIT);
+}
+void symtest_abort(void) { abort(); }
+void symtest_print_expr(const char *msg, ...) { fprintf(stderr, "%s\n", msg); }
+void symtest_warning(const char *message) { fprintf(stderr, "symtest: warning: %s\n", message); }
+
+void klee_make_symbolic(void *addr, size_t nbytes, const char *name) { symtest_make_symbolic(addr, nbytes, name); }
+int klee_range(int begin, int end, const char *name) { return symtest_range(begin, end, name); }
+int klee_int(const char *name) { return symtest_int(name); }
+void klee_silent_exit(int status) { exit(status); }
+void klee_abort(void) { abort(); }
+void klee_report_error(const char *file, int line, const char *message, const char *suffix) {
+  symtest_report_error(file, line, message, suffix);
+}
+void klee_print_expr(const char *msg, ...) { fprintf(stderr, "%s\n", msg); }
+unsigned klee_is_symbolic(uintptr_t n) { (void)n; return 0; }
+void klee_assume(uintptr_t condition) { symtest_assume(condition); }
+void klee_warning(const char *message) { symtest_warning(message); }
+void klee_warning_once(const char *message) { symtest_warning(message); }
+void klee_prefer_cex(void *object, uintptr_t condition) { (void)object; (void)condition; }
+float klee_get_valuef(float expr) { return expr; }
+double klee_get_valued(double expr) { return expr; }
+long klee_get_valuel(long expr) { return expr; }
+long long klee_get_valuell(long long expr) { return expr; }
+int32_t klee_get_value_i32(int32_t expr) { return expr; }
+int64_t klee_get_value_i64(int64_t expr) { return expr; }
+uint32_t klee_get_value_u32(uint32_t expr) { return expr; }
+uint64_t klee_get_value_u64(uint64_t expr) { return expr; }
+
+/* Whole programs: the environment the engine built (libc-models/posix/init.c,
+ * after KLEE's POSIX runtime) rebuilt from the objects: argNN arguments, n_args
+ * counts, files A, B, ... (objects A-data, ...) in a fresh directory, stdin. */
+static const struct symtest_object *find_object(const char *name, unsigned nth) {
+  unsigned i;
+  for (i = 0; i < current->num_objects; i++)
+    if (strcmp(current->objects[i].name, name) == 0 && nth-- == 0)
+      return &current->objects[i];
+  mismatch("no object '%s' in the test vector (%lu)", name, 0);
+  return NULL;
+}
+
+static char *object_string(const struct symtest_object *o) {
+  char *s = (char *)calloc(o->size + 1, 1);
+  if (!s)
+    abort();
+  memcpy(s, o->bytes, o->size);
+  return s;
+}
+
+static void write_file(const char *path, const struct symtest_object *o) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(o->bytes, 1, o->size, f) != o->size || fclose(f) != 0) {
+    perror(path);
+    exit(MISMATCH_EXIT);
+  }
+}
+
+static int is_opt(const char *a, const char *name) {
+  if (a[0] != '-')
+    return 0;
+  a += a[1] == '-' ? 2 : 1;
+  return strcmp(a, name) == 0;
+}
+
+static int program_argv(char **argv, int max) {
+  int argc = 1, k, n_args_seen = 0, sym_args = 0;
+  char name[16];
+  argv[0] = (char *)"symtest_target";
+  for (k = 0; symtest_program_args[k] && argc < max - 1; k++) {
+    const char *a = symtest_program_args[k];
+    if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
+      k++;
+      snprintf(name, sizeof name, "arg%02d", sym_args++);
+      argv[argc++] = object_string(find_object(name, 0));
+    } else if (is_opt(a, "sym-args") && symtest_program_args[k + 1] && symtest_program_args[k + 2] && symtest_program_args[k + 3]) {
+      int hi = atoi(symtest_program_args[k + 2]), count, i;
+      const struct symtest_object *n = find_object("n_args", (unsigned)n_args_seen++);
+      k += 3;
+      memcpy(&count, n->bytes, sizeof count);
+      for (i = 0; i < hi; i++) {
+        snprintf(name, sizeof name, "arg%02d", sym_args++);
+        if (i < count && argc < max - 1)
+          argv[argc++] = object_string(find_object(name, 0));
+      }
+    } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
+      int files = atoi(symtest_program_args[k + 1]), i;
+      k += 2;
+      if (!files_dir || chdir(files_dir) != 0) {
+        perror("symtest: files directory");
+        exit(MISMATCH_EXIT);
+      }
+      for (i = 0; i < files && i < 26; i++) {
+        char file[2] = {(char)('A' + i), 0};
+        snprintf(name, sizeof name, "%s-data", file);
+        write_file(file, find_object(name, 0));
+      }
+    } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && symtest_program_args[k + 1]) {
+      k++;
+    } else if (is_opt(a, "sym-stdout")) {
+    } else {
+      argv[argc++] = (char *)a;
+    }
+  }
+  argv[argc] = NULL;
+  return argc;
+}
+
+static void feed_stdin(void) {
+  unsigned i;
+  int fds[2];
+  for (i = 0; i < current->num_objects; i++) {
+    const struct symtest_object *o = &current->objects[i];
+    if (strcmp(o->name, "stdin") == 0 && pipe(fds) == 0) {
+      if (write(fds[1], o->bytes, o->size) < 0)
+        abort();
+      close(fds[1]);
+      dup2(fds[0], 0);
+      close(fds[0]);
+      return;
+    }
+  }
+  /* No symbolic stdin: an empty one, as in the engine's environment. */
+  if (pipe(fds) == 0) {
+    close(fds[1]);
+    dup2(fds[0], 0);
+    close(fds[0]);
+  }
+}
+
+static int show_output;
+static const char *coverage_dir;
+
+static void run_child(const struct symtest_case *c, unsigned timeout) {
+  char *argv[256];
+  int argc = 1;
+  if (!show_output && !freopen("/dev/null", "w", stdout))
+    abort();
+  current = c;
+  next_object = 0;
+  argv[0] = (char *)"symtest_target";
+  argv[1] = NULL;
+#ifdef SYMTEST_COVERAGE
+  /* Per-test coverage: this child's counters go to COVERAGE_DIR/<test>/. */
+  if (coverage_dir) {
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%s/%s", coverage_dir, c->name);
+    setenv("GCOV_PREFIX", prefix, 1);
+  }
+  signal(SIGSEGV, dump_and_die);
+  signal(SIGABRT, dump_and_die);
+  signal(SIGFPE, dump_and_die);
+  signal(SIGILL, dump_and_die);
+  signal(SIGBUS, dump_and_die);
+  signal(SIGALRM, dump_and_die);
+#endif
+  if (symtest_target_is_program) {
+    argc = program_argv(argv, 256);
+    feed_stdin();
+  }
+  alarm(timeout);
+  exit(symtest_target_main(argc, argv));
+}
+
+static const char *signal_name(int sig) {
+  switch (sig) {
+  case SIGSEGV: return "SIGSEGV";
+  case SIGABRT: return "SIGABRT (abort, failed assertion or sanitizer report)";
+  case SIGFPE: return "SIGFPE";
+  case SIGILL: return "SIGILL";
+  case SIGBUS: return "SIGBUS";
+  case SIGALRM: return "SIGALRM (timeout)";
+  default: return "a signal";
+  }
+}
+
+static int selected(const struct symtest_case *c, char **names, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (strcmp(names[i], c->name) == 0)
+      return 1;
+  return n == 0;
+}
+
+int main(int argc, char **argv) {
+  unsigned i, passed = 0, failed = 0, timeout = 10;
+  int list = 0, no_bugs = 0, quiet = 0, a, n_names = 0;
+  char **names = (char **)calloc((size_t)argc + 1, sizeof(char *));
+  if (!names)
+    return 2;
+  for (a = 1; a < argc; a++) {
+    if (strcmp(argv[a], "--list") == 0) list = 1;
+    else if (strcmp(argv[a], "--no-bugs") == 0) no_bugs = 1;
+    else if (strcmp(argv[a], "--quiet") == 0) quiet = 1;
+    else if (strcmp(argv[a], "--show-output") == 0) show_output = 1;
+    else if (strcmp(argv[a], "--coverage-dir") == 0 && a + 1 < argc) coverage_dir = argv[++a];
+    else if (strcmp(argv[a], "--timeout") == 0 && a + 1 < argc) timeout = (unsigned)atoi(argv[++a]);
+    else if (argv[a][0] == '-') {
+      fprintf(stderr, "usage: %s [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [TEST...]\n", argv[0]);
+      return 2;
+    } else names[n_names++] = argv[a];
+  }
+  for (i = 0; i < symtest_num_cases; i++) {
+    const struct symtest_case *c = &symtest_cases[i];
+    int status, ok;
+    pid_t pid;
+    char why[256];
+    if (!selected(c, names, n_names) || (no_bugs && c->expect == SYMTEST_EXPECT_BUG))
+      continue;
+    if (list) {
+      printf("%s\t%s\n", c->name, c->description);
+      continue;
+    }
+    if (symtest_target_is_program) {
+      static char dir[64];
+      strcpy(dir, "/tmp/symtest-files-XXXXXX");
+      files_dir = mkdtemp(dir);
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+      perror("fork");
+      return 2;
+    }
+    if (pid == 0)
+      run_child(c, timeout);
+    if (waitpid(pid, &status, 0) < 0) {
+      perror("waitpid");
+      return 2;
+    }
+    if (files_dir) {
+      char file[128];
+      int f;
+      for (f = 0; f < 26; f++) {
+        snprintf(file, sizeof file, "%s/%c", files_dir, 'A' + f);
+        unlink(file);
+      }
+      rmdir(files_dir);
+      files_dir = NULL;
+    }
+    if (WIFEXITED(status)) {
+      int code = WEXITSTATUS(status);
+      if (code == MISMATCH_EXIT)
+        snprintf(why, sizeof why, "the test vector no longer fits the code (exit %d)", code);
+      else if (code == USER_ERROR_EXIT)
+        snprintf(why, sizeof why, "symtest_report_error was called (exit %d)", code);
+      else
+        snprintf(why, sizeof why, "exit %d", code);
+      switch (c->expect) {
+      case SYMTEST_EXPECT_EXIT: ok = code == c->exit_code; break;
+      case SYMTEST_EXPECT_ANY: ok = code != MISMATCH_EXIT; break;
+      default: ok = code != MISMATCH_EXIT && code != USER_ERROR_EXIT; break;
+      }
+    } else {
+      snprintf(why, sizeof why, "killed by %s", WIFSIGNALED(status) ? signal_name(WTERMSIG(status)) : "?");
+      ok = 0;
+    }
+    if (ok) {
+      passed++;
+      if (!quiet)
+        printf("test %s ... ok\n", c->name);
+    } else {
+      failed++;
+      if (c->expect == SYMTEST_EXPECT_BUG)
+        printf("test %s ... FAILED: BUG still present: %s (%s)\n", c->name, c->description, why);
+      else if (c->expect == SYMTEST_EXPECT_EXIT)
+        printf("test %s ... FAILED: expected exit %d, got %s [%s]\n", c->name, c->exit_code, why, c->description);
+      else
+        printf("test %s ... FAILED: %s [%s]\n", c->name, why, c->description);
+    }
+  }
+  if (!list)
+    printf("%u passed, %u failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
