@@ -53,15 +53,17 @@ pub fn ensure() -> Result<()> {
     build_runtime(&models, &musl, &runtime)
 }
 
-/// A fresh staging directory beside `dir` and a work directory for `dir`.
+/// A fresh staging directory beside `dir` and a work directory for `dir`, both
+/// private to this process (two setups may run at once on a shared machine).
 fn staging_for(dir: &Path) -> Result<(PathBuf, PathBuf)> {
     let name = dir
         .file_name()
         .expect("named")
         .to_string_lossy()
         .into_owned();
-    let work = paths::cache_dir().join(format!("build-{name}"));
-    let staging = paths::cache_dir().join(format!("{name}.partial"));
+    let pid = std::process::id();
+    let work = paths::cache_dir().join(format!("build-{name}-{pid}"));
+    let staging = paths::cache_dir().join(format!("{name}.partial-{pid}"));
     for d in [&work, &staging] {
         if d.exists() {
             fs::remove_dir_all(d).with_context(|| format!("removing {}", d.display()))?;
@@ -72,13 +74,24 @@ fn staging_for(dir: &Path) -> Result<(PathBuf, PathBuf)> {
     Ok((staging, work))
 }
 
-/// Atomically moves a finished staging directory into place.
+/// Atomically moves a finished staging directory into place; if another process
+/// published the same key first, its (identical) result is kept.
 fn publish(staging: &Path, dir: &Path, work: &Path) -> Result<()> {
+    fs::remove_dir_all(work).ok();
+    if dir.join("STAMP").exists() {
+        fs::remove_dir_all(staging).ok();
+        return Ok(());
+    }
     if dir.exists() {
         fs::remove_dir_all(dir)?;
     }
-    fs::rename(staging, dir)?;
-    fs::remove_dir_all(work).ok();
+    if let Err(e) = fs::rename(staging, dir) {
+        if dir.join("STAMP").exists() {
+            fs::remove_dir_all(staging).ok();
+            return Ok(());
+        }
+        return Err(e).with_context(|| format!("moving the build into {}", dir.display()));
+    }
     Ok(())
 }
 
@@ -174,7 +187,8 @@ fn musl_source() -> Result<PathBuf> {
     if dir.join("VERSION").exists() {
         return Ok(dir);
     }
-    let apt = paths::cache_dir().join("apt-src");
+    // Private to this process: concurrent setups must not share apt's lists.
+    let apt = paths::cache_dir().join(format!("apt-src-{}", std::process::id()));
     let lists = apt.join("lists");
     fs::create_dir_all(lists.join("partial"))?;
     let sources = apt.join("sources.list");
@@ -214,11 +228,15 @@ fn musl_source() -> Result<PathBuf> {
     if !unpacked.join("VERSION").exists() {
         bail!("apt-get source musl did not unpack {}", unpacked.display());
     }
-    if dir.exists() {
-        fs::remove_dir_all(&dir)?;
+    if !dir.join("VERSION").exists() {
+        if dir.exists() {
+            fs::remove_dir_all(&dir)?;
+        }
+        if fs::rename(&unpacked, &dir).is_err() && !dir.join("VERSION").exists() {
+            bail!("could not move the musl source into {}", dir.display());
+        }
     }
-    fs::rename(&unpacked, &dir)?;
-    fs::remove_dir_all(&fetch).ok();
+    fs::remove_dir_all(&apt).ok();
     Ok(dir)
 }
 
