@@ -4,14 +4,19 @@
 //! Exit codes: 0 success, 1 bugs found where a mode asks for it (or a replay
 //! mismatch), 2 bad input or usage.
 
+mod cc_cmd;
 mod exec;
 mod inspect;
 mod libc;
+mod native_cmd;
+mod native_run;
+mod native_world;
 mod output;
 mod paths;
 mod project;
 mod replay;
 mod replay_cmd;
+mod shim;
 mod show;
 
 use clap::{Parser, Subcommand};
@@ -48,8 +53,12 @@ enum Command {
     Exec(Box<exec::ExecArgs>),
     /// Print a .ktest file (like `ktest-tool`).
     Show(show::ShowArgs),
-    /// Replay tests on a natively built harness and check each recorded outcome.
+    /// Replay tests natively (a harness, or a whole program with --native) and
+    /// check each recorded outcome.
     Replay(replay_cmd::ReplayArgs),
+    /// Compile C to bitcode for `exec` (or natively with --native, for
+    /// `replay --native`) with symtest's headers and flags.
+    Cc(cc_cmd::CcArgs),
     /// Load a bitcode file and summarise its functions (blocks, instructions).
     Inspect(inspect::InspectArgs),
     /// Show the targets found (name, kind, package, where defined, sources).
@@ -80,6 +89,7 @@ fn main() -> ExitCode {
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Replay(a)) => replay_cmd::run(a),
         Some(Command::Inspect(a)) => inspect::run(a),
+        Some(Command::Cc(a)) => cc_cmd::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -13,3 +13,16 @@ pub fn models_dir() -> PathBuf {
         .map(|p| p.join("libc-models"))
         .unwrap_or_else(|| PathBuf::from("libc-models"))
 }
+
+/// symtest's cache: `$SYMTEST_CACHE_DIR`, else `$XDG_CACHE_HOME/symtest`, else
+/// `~/.cache/symtest` (the same rule as xtask/src/paths.rs).
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("SYMTEST_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("symtest");
+    }
+    let home = std::env::var_os("HOME").unwrap_or_else(|| "/root".into());
+    PathBuf::from(home).join(".cache").join("symtest")
+}

@@ -1,5 +1,6 @@
 //! `cargo symtest replay`: build a harness natively with the replay runtime and
 //! sanitizers, run every test, and compare with the outcome the engine recorded.
+//! With `--native PROGRAM`, replay whole-program tests instead (native_cmd.rs).
 
 use crate::replay::{self, ErrorKind, Outcome};
 use anyhow::{Context, Result};
@@ -13,15 +14,27 @@ pub struct ReplayArgs {
     #[arg(
         long = "source",
         value_name = "FILE.c",
-        required_unless_present = "binary"
+        required_unless_present_any = ["binary", "native"]
     )]
     pub sources: Vec<PathBuf>,
     /// Include directories for the native build.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
     /// An already built native harness (linked with the replay runtime).
-    #[arg(long, value_name = "PATH", conflicts_with = "sources")]
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["sources", "native"])]
     pub binary: Option<PathBuf>,
+    /// Replay whole-program tests (of `exec --posix-runtime`) on this
+    /// unmodified native executable: each test runs in a fresh temporary
+    /// directory with its files, stdin, argv and failing system calls.
+    #[arg(long, value_name = "PROGRAM", conflicts_with_all = ["sources", "include"])]
+    pub native: Option<PathBuf>,
+    /// With --native: where the program's gcov data (.gcda) goes; without
+    /// it, coverage data stays in the temporary directory and is discarded.
+    #[arg(long, value_name = "DIR", requires = "native")]
+    pub gcov_dir: Option<PathBuf>,
+    /// With --native: keep each test's temporary directory.
+    #[arg(long, requires = "native")]
+    pub keep_dirs: bool,
     /// Seconds before a test run is killed.
     #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
@@ -78,6 +91,18 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
         eprintln!("error: no .ktest files found in {:?}", a.tests);
         return Ok(crate::EXIT_BAD_INPUT);
     }
+    let timeout = Duration::from_secs_f64(a.timeout.clamp(0.1, 86_400.0));
+    if let Some(program) = &a.native {
+        return crate::native_cmd::run(
+            &tests,
+            &crate::native_cmd::NativeArgs {
+                program,
+                timeout,
+                gcov_dir: a.gcov_dir.as_deref(),
+                keep_dirs: a.keep_dirs,
+            },
+        );
+    }
     let skippable = |t: &PathBuf| {
         matches!(
             recorded_outcome(t),
@@ -107,7 +132,6 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
             bin
         }
     };
-    let timeout = Duration::from_secs_f64(a.timeout.clamp(0.1, 86_400.0));
     let (mut ok, mut bad) = (0, 0);
     for t in &tests {
         let recorded = recorded_outcome(t);

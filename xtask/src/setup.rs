@@ -38,6 +38,10 @@ pub const PACKAGES: &[(&str, &str)] = &[
         "`apt-get source musl` (the libc compiled to bitcode)",
     ),
     ("gcovr", "coverage reports"),
+    (
+        "musl-tools",
+        "musl-gcc: native whole-program replay against the same libc as the engine",
+    ),
     ("cmake", "tests build emitted regression suites with CMake"),
     (
         "python3-jsonschema",

@@ -1,0 +1,158 @@
+//! `cargo symtest cc [--native [--coverage]] CLANG_ARGS...`: compile C the
+//! way the engine and the native replay expect it.
+//!
+//! - Default: LLVM 19 bitcode with clang-19, the standard flags (`-emit-llvm
+//!   -c -g -O0 -Xclang -disable-O0-optnone`, UBSan overflow/shift/division
+//!   checks) against the musl headers (so the program links cleanly with the
+//!   patched libc of `exec --libc=musl`) and `libc-models/include`.
+//! - `--native`: an executable built with musl-gcc (dynamic, the same musl
+//!   code as the engine's libc) for `replay --native`, with UBSan checks
+//!   that trap (SIGILL, no runtime needed) and optionally `--coverage` (the
+//!   link then adds `libc-models/replay/gcov_crash.c`, which writes the
+//!   coverage data when the program dies of a crash signal).
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::Command;
+
+#[derive(Args, Debug)]
+pub struct CcArgs {
+    /// Build a native executable with musl-gcc (for `replay --native`)
+    /// instead of bitcode.
+    #[arg(long)]
+    pub native: bool,
+    /// With --native: instrument for gcov (`--coverage`).
+    #[arg(long, requires = "native")]
+    pub coverage: bool,
+    /// Print the compiler command line before running it.
+    #[arg(long)]
+    pub print_command: bool,
+    /// Compiler arguments: sources, -o, -D, -I, ... (symtest's own options
+    /// come first).
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMPILER_ARGS"
+    )]
+    pub args: Vec<OsString>,
+}
+
+/// Flags of every bitcode build (TOOLCHAIN.md, the README).
+pub const BITCODE_FLAGS: &[&str] = &[
+    "-emit-llvm",
+    "-g",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero",
+    "-fno-sanitize-recover=all",
+];
+
+/// Flags of every native build: the checks of the bitcode build that the
+/// hardware does not already make (division by zero traps with SIGFPE), plus
+/// array bounds, as traps.
+pub const NATIVE_FLAGS: &[&str] = &[
+    "-g",
+    "-O0",
+    "-fsanitize=bounds,signed-integer-overflow,shift",
+    "-fsanitize-undefined-trap-on-error",
+];
+
+/// The musl headers: `$SYMTEST_MUSL_INCLUDE`, else those installed with the
+/// musl runtime `cargo xtask setup` builds, else those of the musl-dev package
+/// that musl-tools installs (the same musl 1.2.3).
+pub fn musl_include() -> Result<PathBuf> {
+    if let Some(d) = std::env::var_os("SYMTEST_MUSL_INCLUDE").filter(|d| !d.is_empty()) {
+        let d = PathBuf::from(d);
+        if !d.join("stdio.h").is_file() {
+            bail!("$SYMTEST_MUSL_INCLUDE={} holds no stdio.h", d.display());
+        }
+        return Ok(d);
+    }
+    if let Ok(rt) = crate::libc::runtime_dir() {
+        let d = rt.join("include");
+        if d.join("stdio.h").is_file() {
+            return Ok(d);
+        }
+    }
+    let d = PathBuf::from("/usr/include/x86_64-linux-musl");
+    if d.join("stdio.h").is_file() {
+        return Ok(d);
+    }
+    bail!(
+        "musl headers not found in {} (run `cargo xtask setup`, which installs musl-tools, \
+         or set SYMTEST_MUSL_INCLUDE)",
+        d.display()
+    )
+}
+
+/// The command line for a build.
+pub fn command(a: &CcArgs) -> Result<Command> {
+    let models = crate::paths::models_dir().join("include");
+    let mut cmd;
+    if a.native {
+        let gcc = std::env::var_os("SYMTEST_MUSL_GCC")
+            .filter(|c| !c.is_empty())
+            .unwrap_or_else(|| "musl-gcc".into());
+        cmd = Command::new(gcc);
+        cmd.args(NATIVE_FLAGS);
+        if a.coverage {
+            cmd.arg("--coverage");
+        }
+        cmd.arg("-I").arg(&models);
+        let stage = ["-c", "-S", "-E"];
+        if a.coverage && !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
+            // Linking: add the handler that writes coverage data on a crash.
+            cmd.args(&a.args);
+            cmd.arg(
+                crate::paths::models_dir()
+                    .join("replay")
+                    .join("gcov_crash.c"),
+            );
+            return Ok(cmd);
+        }
+    } else {
+        cmd = Command::new(crate::replay::clang());
+        cmd.args(BITCODE_FLAGS);
+        let stage = ["-c", "-S", "-E"];
+        if !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
+            cmd.arg("-c");
+        }
+        cmd.arg("-nostdinc")
+            .arg("-isystem")
+            .arg(musl_include()?)
+            .arg("-I")
+            .arg(&models);
+    }
+    cmd.args(&a.args);
+    Ok(cmd)
+}
+
+pub fn run(a: CcArgs) -> Result<u8> {
+    let mut cmd = command(&a)?;
+    if a.print_command {
+        let words: Vec<String> = std::iter::once(cmd.get_program())
+            .chain(cmd.get_args())
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        eprintln!("{}", words.join(" "));
+    }
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    let status = cmd.status().with_context(|| {
+        if a.native {
+            format!("cannot run {program} (install musl-tools: `cargo xtask setup`)")
+        } else {
+            format!("cannot run {program} (install clang-19 or set SYMTEST_CLANG)")
+        }
+    })?;
+    if status.success() {
+        Ok(0)
+    } else {
+        // The compiler printed its diagnostics.
+        eprintln!("error: {program} failed ({status})");
+        Ok(crate::EXIT_BAD_INPUT)
+    }
+}

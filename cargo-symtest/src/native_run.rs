@@ -1,0 +1,195 @@
+//! Running an unmodified native program in the world of one test (paper
+//! §4.3): a fresh temporary directory as the current directory holding the
+//! symbolic files, stdin from the test, argv rebuilt, the failure shim
+//! preloaded, a watchdog.  Nothing is written outside the temporary
+//! directory, except coverage data when the caller names a gcov directory.
+
+use crate::native_world::World;
+use crate::replay::{classify, Outcome};
+use anyhow::{Context, Result};
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::unix::ffi::OsStringExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How to run the program.
+pub struct RunOptions<'a> {
+    /// The native executable (absolute path).
+    pub program: &'a Path,
+    /// argv[0] as the program sees it.
+    pub argv0: &'a str,
+    /// The built failure shim (needed when the test has failures to inject).
+    pub shim: Option<&'a Path>,
+    pub timeout: Duration,
+    /// Where gcov writes .gcda files (`GCOV_PREFIX`, all directory
+    /// components of the object file's path stripped).  `None`: into the
+    /// temporary directory, i.e. discarded.
+    pub gcov_dir: Option<&'a Path>,
+    /// Keep the temporary directory (for inspection).
+    pub keep_dir: bool,
+}
+
+/// What one run did.
+#[derive(Debug)]
+pub struct NativeRun {
+    pub outcome: Outcome,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    /// The failures the shim injected, as "CLASS K SYSCALL".
+    pub injected: Vec<String>,
+    /// The temporary directory (removed unless `keep_dir`; then it also
+    /// holds the program's `stdout` and `stderr`).
+    pub dir: PathBuf,
+}
+
+static NEXT_DIR: AtomicU64 = AtomicU64::new(0);
+
+fn fresh_dir() -> Result<PathBuf> {
+    loop {
+        let n = NEXT_DIR.fetch_add(1, Ordering::Relaxed);
+        let d = std::env::temp_dir().join(format!("symtest-native-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&d) {
+            Ok(()) => return Ok(d),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", d.display())),
+        }
+    }
+}
+
+/// Creates the world's files in `cwd`.
+fn populate(world: &World, cwd: &Path) -> Result<()> {
+    for f in &world.files {
+        let path = cwd.join(&f.name);
+        std::fs::write(&path, &f.data).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(f.mode))
+            .with_context(|| format!("setting the mode of {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn drain<R: Read + Send + 'static>(r: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut r) = r {
+            let _ = r.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+/// Waits for `child` until `timeout`; on expiry kills its whole process group.
+fn wait_with_watchdog(
+    child: &mut Child,
+    timeout: Duration,
+) -> Result<Option<std::process::ExitStatus>> {
+    let deadline = Instant::now() + timeout;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait().context("cannot wait for the program")? {
+            return Ok(Some(status));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            // The child leads its own process group (process_group(0)).
+            // SAFETY: kill(2) with a negative pid only sends a signal.
+            unsafe {
+                libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// Runs the program once in the world of a test.
+pub fn run(world: &World, opts: &RunOptions) -> Result<NativeRun> {
+    let dir = fresh_dir()?;
+    let result = run_in(world, opts, &dir);
+    if !opts.keep_dir {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    result
+}
+
+fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
+    let cwd = dir.join("cwd");
+    std::fs::create_dir(&cwd).with_context(|| format!("cannot create {}", cwd.display()))?;
+    populate(world, &cwd)?;
+    let log = dir.join("fail.log");
+    let gcov = match opts.gcov_dir {
+        Some(g) => g.to_path_buf(),
+        None => dir.join("gcov"),
+    };
+
+    let mut cmd = Command::new(opts.program);
+    cmd.arg0(opts.argv0)
+        .args(world.args.iter().map(|a| OsString::from_vec(a.clone())))
+        .current_dir(&cwd)
+        // The POSIX model gives programs an empty environment.
+        .env_clear()
+        .env("GCOV_PREFIX", &gcov)
+        .env("GCOV_PREFIX_STRIP", "1000")
+        .process_group(0)
+        .stdin(if world.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if !world.failures.is_empty() {
+        let shim = opts
+            .shim
+            .context("internal: the test injects failures but no shim was built")?;
+        cmd.env("LD_PRELOAD", shim)
+            .env("SYMTEST_FAIL", world.fail_spec())
+            .env("SYMTEST_FAIL_LOG", &log);
+    }
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("cannot run {}", opts.program.display()))?;
+    let feeder = child.stdin.take().map(|mut pipe| {
+        let data = world.stdin.clone().unwrap_or_default();
+        // A program that exits without reading all of stdin closes the pipe.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&data);
+        })
+    });
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let status = wait_with_watchdog(&mut child, opts.timeout)?;
+    if let Some(f) = feeder {
+        let _ = f.join();
+    }
+    let stdout = out.join().unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&err.join().unwrap_or_default()).into_owned();
+    let outcome = match status {
+        Some(s) => classify(s, &stderr),
+        None => Outcome::Timeout,
+    };
+    if opts.keep_dir {
+        std::fs::write(dir.join("stdout"), &stdout)?;
+        std::fs::write(dir.join("stderr"), &stderr)?;
+    }
+    let injected = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("fail "))
+        .map(String::from)
+        .collect();
+    Ok(NativeRun {
+        outcome,
+        stdout,
+        stderr,
+        injected,
+        dir: dir.to_path_buf(),
+    })
+}

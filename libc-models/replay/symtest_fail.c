@@ -1,0 +1,362 @@
+/*
+ * symtest_fail.c - LD_PRELOAD shim that makes the k-th system call of a class
+ * fail, so that a natively replayed program sees the same failed calls as the
+ * path the engine explored with `--max-fail N` (KLEE paper, section 4.2/4.3).
+ *
+ * Environment:
+ *   SYMTEST_FAIL="read=3,open=1"   fail the 3rd read-class and the 1st
+ *                                  open-class system call (0 = never).
+ *   SYMTEST_FAIL_LOG=PATH          append "fail CLASS K SYSCALL" for every
+ *                                  injected failure (optional).
+ *
+ * Classes and errno values (ENV_CONTRACT.md, same as the POSIX model):
+ *   read   read readv pread64                    EIO
+ *   write  write writev pwrite64                 EIO
+ *   close  close                                 EIO
+ *   open   open openat creat                     ENOENT
+ *   lseek  lseek                                 EIO
+ *   stat   stat fstat lstat newfstatat statx access   ENOENT
+ *   getcwd getcwd                                ERANGE
+ *   dup    dup dup2 dup3 fcntl(F_DUPFD, F_DUPFD_CLOEXEC)   EMFILE
+ *
+ * How: a constructor installs a seccomp filter (SECCOMP_RET_TRAP) for the
+ * system calls of the classes that have a failure to inject, and a SIGSYS
+ * handler.  The handler counts the call in its class and either returns
+ * -errno or performs the call itself from a small trampoline whose address
+ * range the filter lets through.  Counting starts at the constructor, i.e.
+ * before main (no libc system call of these classes runs between the two).
+ * No ptrace.  Without SYMTEST_FAIL (or with only zeros) nothing is installed.
+ *
+ * Calls on files named *.gcda (gcov's coverage data, written at exit) are
+ * neither counted nor failed, so a --coverage build replays like a plain one.
+ *
+ * The shim is freestanding (no libc calls, only `environ`), so the same
+ * object works in musl and glibc processes.  x86_64 Linux only.
+ * Limits: a program that execs another program passes the filter on to it
+ * without the handler (the child dies of SIGSYS); a program that installs its
+ * own SIGSYS handler replaces ours.
+ */
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern char **environ;
+
+/* ---- raw system calls through the trampoline ---------------------------- */
+
+long symtest_fail_raw(long nr, long a1, long a2, long a3, long a4, long a5,
+                      long a6);
+extern const char symtest_fail_raw_end[];
+void symtest_fail_restorer(void);
+
+__asm__(".text\n"
+        ".p2align 6\n"
+        ".hidden symtest_fail_raw\n"
+        ".globl symtest_fail_raw\n"
+        ".type symtest_fail_raw,@function\n"
+        "symtest_fail_raw:\n"
+        "  mov %rdi, %rax\n"
+        "  mov %rsi, %rdi\n"
+        "  mov %rdx, %rsi\n"
+        "  mov %rcx, %rdx\n"
+        "  mov %r8, %r10\n"
+        "  mov %r9, %r8\n"
+        "  mov 8(%rsp), %r9\n"
+        "  syscall\n"
+        ".hidden symtest_fail_raw_end\n"
+        ".globl symtest_fail_raw_end\n"
+        "symtest_fail_raw_end:\n"
+        "  ret\n"
+        ".hidden symtest_fail_restorer\n"
+        ".globl symtest_fail_restorer\n"
+        ".type symtest_fail_restorer,@function\n"
+        "symtest_fail_restorer:\n"
+        "  mov $15, %eax\n" /* rt_sigreturn */
+        "  syscall\n"
+        "  hlt\n");
+
+#define SYS(nr, a, b, c) symtest_fail_raw((nr), (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+/* x86_64 system call numbers */
+enum {
+  NR_read = 0, NR_write = 1, NR_open = 2, NR_close = 3, NR_stat = 4,
+  NR_fstat = 5, NR_lstat = 6, NR_lseek = 8, NR_rt_sigaction = 13,
+  NR_pread64 = 17, NR_pwrite64 = 18, NR_readv = 19, NR_writev = 20,
+  NR_access = 21, NR_dup = 32, NR_dup2 = 33, NR_fcntl = 72, NR_getcwd = 79,
+  NR_creat = 85, NR_prctl = 157, NR_openat = 257, NR_newfstatat = 262,
+  NR_dup3 = 292, NR_seccomp = 317, NR_statx = 332, NR_exit_group = 231
+};
+
+/* ---- classes ------------------------------------------------------------ */
+
+enum { C_READ, C_WRITE, C_CLOSE, C_OPEN, C_LSEEK, C_STAT, C_GETCWD, C_DUP, C_NUM };
+
+static const char *const class_name[C_NUM] = {"read", "write", "close", "open",
+                                              "lseek", "stat", "getcwd", "dup"};
+static const int class_errno[C_NUM] = {5 /* EIO */, 5, 5, 2 /* ENOENT */, 5, 2,
+                                       34 /* ERANGE */, 24 /* EMFILE */};
+
+struct sysinfo_entry {
+  int nr;
+  int cls;
+  const char *name;
+};
+
+static const struct sysinfo_entry calls[] = {
+    {NR_read, C_READ, "read"},           {NR_readv, C_READ, "readv"},
+    {NR_pread64, C_READ, "pread64"},     {NR_write, C_WRITE, "write"},
+    {NR_writev, C_WRITE, "writev"},      {NR_pwrite64, C_WRITE, "pwrite64"},
+    {NR_close, C_CLOSE, "close"},        {NR_open, C_OPEN, "open"},
+    {NR_openat, C_OPEN, "openat"},       {NR_creat, C_OPEN, "creat"},
+    {NR_lseek, C_LSEEK, "lseek"},        {NR_stat, C_STAT, "stat"},
+    {NR_fstat, C_STAT, "fstat"},         {NR_lstat, C_STAT, "lstat"},
+    {NR_newfstatat, C_STAT, "newfstatat"}, {NR_statx, C_STAT, "statx"},
+    {NR_access, C_STAT, "access"},       {NR_getcwd, C_GETCWD, "getcwd"},
+    {NR_dup, C_DUP, "dup"},              {NR_dup2, C_DUP, "dup2"},
+    {NR_dup3, C_DUP, "dup3"},            {NR_fcntl, C_DUP, "fcntl"},
+};
+#define NCALLS (sizeof calls / sizeof calls[0])
+
+static long fail_at[C_NUM];  /* k: fail the k-th call of the class; 0 never */
+static long counter[C_NUM];  /* calls of the class so far */
+static const char *log_path; /* SYMTEST_FAIL_LOG */
+
+/* File descriptors of gcov's .gcda files: not counted, never failed. */
+#define MAX_FD 4096
+static unsigned char ignored_fd[MAX_FD / 8];
+
+static int fd_ignored(long fd) {
+  return fd >= 0 && fd < MAX_FD && (ignored_fd[fd / 8] >> (fd % 8)) & 1;
+}
+static void fd_set_ignored(long fd, int on) {
+  if (fd < 0 || fd >= MAX_FD)
+    return;
+  if (on)
+    ignored_fd[fd / 8] |= (unsigned char)(1u << (fd % 8));
+  else
+    ignored_fd[fd / 8] &= (unsigned char)~(1u << (fd % 8));
+}
+
+/* ---- tiny string helpers (no libc) -------------------------------------- */
+
+static size_t slen(const char *s) {
+  size_t n = 0;
+  while (s[n])
+    n++;
+  return n;
+}
+
+static int starts_with(const char *s, const char *p) {
+  while (*p)
+    if (*s++ != *p++)
+      return 0;
+  return 1;
+}
+
+static int is_gcda(const char *path) {
+  if (!path)
+    return 0;
+  size_t n = slen(path);
+  return n >= 5 && path[n - 5] == '.' && path[n - 4] == 'g' && path[n - 3] == 'c' &&
+         path[n - 2] == 'd' && path[n - 1] == 'a';
+}
+
+static void put(const char *s) { SYS(NR_write, 2, s, slen(s)); }
+
+static void die(const char *msg) {
+  put("symtest-fail: ");
+  put(msg);
+  put("\n");
+  SYS(NR_exit_group, 125, 0, 0); /* the replay-mismatch code */
+}
+
+static char *utoa(unsigned long v, char *end) {
+  *--end = 0;
+  do {
+    *--end = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return end;
+}
+
+static void log_failure(int cls, long k, const char *name) {
+  if (!log_path)
+    return;
+  long fd = SYS(NR_open, log_path, 02101 /* O_WRONLY|O_CREAT|O_APPEND */, 0644);
+  if (fd < 0)
+    return;
+  char buf[128], num[24];
+  size_t n = 0;
+  const char *parts[] = {"fail ", class_name[cls], " ", utoa((unsigned long)k, num + sizeof num),
+                         " ", name, "\n"};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+    for (const char *p = parts[i]; *p && n < sizeof buf; p++)
+      buf[n++] = *p;
+  SYS(NR_write, fd, buf, n);
+  SYS(NR_close, fd, 0, 0);
+}
+
+/* ---- the SIGSYS handler ------------------------------------------------- */
+
+/* Offsets into the kernel's ucontext (x86_64): uc_mcontext at 40, then the
+ * general registers r8..r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip. */
+enum { G_R8 = 0, G_R9 = 1, G_R10 = 2, G_RDI = 8, G_RSI = 9, G_RDX = 12, G_RAX = 13 };
+#define UC_GREGS_OFFSET 40
+/* siginfo for SIGSYS: si_syscall at offset 24. */
+#define SI_SYSCALL_OFFSET 24
+
+static const struct sysinfo_entry *lookup(int nr) {
+  for (size_t i = 0; i < NCALLS; i++)
+    if (calls[i].nr == nr)
+      return &calls[i];
+  return 0;
+}
+
+static void on_sigsys(int sig, void *info, void *ucontext) {
+  (void)sig;
+  int nr = *(int *)((char *)info + SI_SYSCALL_OFFSET);
+  uint64_t *g = (uint64_t *)((char *)ucontext + UC_GREGS_OFFSET);
+  long a1 = (long)g[G_RDI], a2 = (long)g[G_RSI], a3 = (long)g[G_RDX];
+  long a4 = (long)g[G_R10], a5 = (long)g[G_R8], a6 = (long)g[G_R9];
+  const struct sysinfo_entry *e = lookup(nr);
+  int counted = e != 0;
+  /* fcntl counts as dup only for F_DUPFD (0) and F_DUPFD_CLOEXEC (1030). */
+  if (nr == NR_fcntl && a2 != 0 && a2 != 1030)
+    counted = 0;
+  /* gcov's own files: pass through. */
+  if ((nr == NR_open || nr == NR_creat) && is_gcda((const char *)a1))
+    counted = 0;
+  if (nr == NR_openat && is_gcda((const char *)a2))
+    counted = 0;
+  if (nr != NR_open && nr != NR_openat && nr != NR_creat && nr != NR_getcwd &&
+      nr != NR_stat && nr != NR_lstat && nr != NR_access && fd_ignored(a1))
+    counted = 0;
+  if (counted) {
+    long k = ++counter[e->cls];
+    if (fail_at[e->cls] == k) {
+      log_failure(e->cls, k, e->name);
+      g[G_RAX] = (uint64_t)(long)-class_errno[e->cls];
+      return;
+    }
+  }
+  long r = symtest_fail_raw(nr, a1, a2, a3, a4, a5, a6);
+  if (!counted && r >= 0 &&
+      (((nr == NR_open || nr == NR_creat) && is_gcda((const char *)a1)) ||
+       (nr == NR_openat && is_gcda((const char *)a2))))
+    fd_set_ignored(r, 1);
+  if (nr == NR_close && r == 0)
+    fd_set_ignored(a1, 0);
+  g[G_RAX] = (uint64_t)r;
+}
+
+/* ---- setup --------------------------------------------------------------- */
+
+static const char *get_env(const char *name) {
+  if (!environ)
+    return 0;
+  size_t n = slen(name);
+  for (char **e = environ; *e; e++)
+    if (starts_with(*e, name) && (*e)[n] == '=')
+      return *e + n + 1;
+  return 0;
+}
+
+/* "read=3,open=1" */
+static void parse_spec(const char *s) {
+  while (*s) {
+    int cls = -1;
+    for (int c = 0; c < C_NUM; c++) {
+      size_t n = slen(class_name[c]);
+      if (starts_with(s, class_name[c]) && s[n] == '=') {
+        cls = c;
+        s += n + 1;
+        break;
+      }
+    }
+    if (cls < 0)
+      die("SYMTEST_FAIL: expected CLASS=K,... with CLASS one of read write close "
+          "open lseek stat getcwd dup");
+    if (*s < '0' || *s > '9')
+      die("SYMTEST_FAIL: expected a number after '='");
+    long k = 0;
+    while (*s >= '0' && *s <= '9') {
+      k = k * 10 + (*s++ - '0');
+      if (k > 1000000000L)
+        die("SYMTEST_FAIL: number too large");
+    }
+    fail_at[cls] = k;
+    if (*s == ',')
+      s++;
+    else if (*s)
+      die("SYMTEST_FAIL: expected ',' between entries");
+  }
+}
+
+struct kernel_sigaction {
+  void *handler;
+  unsigned long flags;
+  void (*restorer)(void);
+  unsigned long mask;
+};
+
+#define ADD(stmt) (prog[len++] = (struct sock_filter)stmt)
+
+__attribute__((constructor)) static void symtest_fail_init(void) {
+  const char *spec = get_env("SYMTEST_FAIL");
+  if (!spec || !*spec)
+    return;
+  parse_spec(spec);
+  log_path = get_env("SYMTEST_FAIL_LOG");
+  if (log_path && !*log_path)
+    log_path = 0;
+  int any = 0;
+  for (int c = 0; c < C_NUM; c++)
+    any |= fail_at[c] != 0;
+  if (!any)
+    return;
+
+  struct kernel_sigaction sa = {(void *)on_sigsys, 0x4 /* SA_SIGINFO */ | 0x04000000 /* SA_RESTORER */,
+                                symtest_fail_restorer, 0};
+  if (symtest_fail_raw(NR_rt_sigaction, 31 /* SIGSYS */, (long)&sa, 0, 8, 0, 0) != 0)
+    die("cannot install the SIGSYS handler");
+
+  uint64_t lo = (uint64_t)(uintptr_t)symtest_fail_raw;
+  uint64_t hi = (uint64_t)(uintptr_t)symtest_fail_raw_end;
+  if ((lo >> 32) != (hi >> 32))
+    die("trampoline straddles a 4 GiB boundary");
+
+  struct sock_filter prog[64];
+  unsigned len = 0;
+  /* Other architectures (x32 ABI, int 0x80): allow. */
+  ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+  ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+  ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+  /* Calls from the trampoline: allow. */
+  ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+               offsetof(struct seccomp_data, instruction_pointer) + 4));
+  ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(lo >> 32), 0, 5));
+  ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer)));
+  ADD(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)lo, 0, 3));
+  ADD(BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, (uint32_t)hi, 2, 0));
+  ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+  ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)); /* padding target */
+  /* Trap every call of a class with a failure to inject (gcov's files are
+   * told apart by the handler, so open/close/fd classes are trapped too). */
+  ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+  unsigned first = len;
+  for (size_t i = 0; i < NCALLS; i++)
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)calls[i].nr, 0, 0));
+  ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+  unsigned trap = len;
+  ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+  for (unsigned i = first; i < first + NCALLS; i++)
+    prog[i].jt = (unsigned char)(trap - i - 1);
+
+  struct sock_fprog fprog = {(unsigned short)len, prog};
+  if (SYS(NR_prctl, 38 /* PR_SET_NO_NEW_PRIVS */, 1, 0) != 0)
+    die("prctl(PR_SET_NO_NEW_PRIVS) failed");
+  if (SYS(NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0)
+    die("seccomp(SECCOMP_SET_MODE_FILTER) failed");
+}
