@@ -279,7 +279,7 @@ fn progress_line(s: &Stats) -> String {
 }
 
 pub fn run(a: ExecArgs) -> Result<u8> {
-    let (config, layers) = match config_of(&a) {
+    let (mut config, layers) = match config_of(&a) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -287,6 +287,27 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         }
     };
     let linked = if a.libc == "musl" {
+        // Line coverage counts the program's own files (those with code in
+        // its bitcode, headers included), not the libc and models linked in.
+        match symtest_loader::load_bitcode(&a.program) {
+            Ok(m) => {
+                // The libc's headers (static inline functions) are library code
+                // too: anything under the cache that holds the runtimes.
+                let runtime = crate::libc::runtime_dir()
+                    .ok()
+                    .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
+                let own = m.files.iter().filter(|f| {
+                    runtime
+                        .as_ref()
+                        .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
+                });
+                config.coverage_files = Some(own.cloned().collect());
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(crate::EXIT_BAD_INPUT);
+            }
+        }
         match crate::libc::link(&a.program, a.posix_runtime) {
             Ok(l) => Some(l),
             Err(msg) => {

@@ -112,6 +112,9 @@ pub struct Config {
     /// the last model of its path condition, and a condition that holds under it
     /// is feasible without a query (the subset's solution tried on the superset).
     pub reuse_state_model: bool,
+    /// Source files whose lines count in the reported line coverage (the
+    /// program's own when a libc is linked in); `None`: every file.
+    pub coverage_files: Option<Vec<String>>,
 }
 
 impl Default for Config {
@@ -138,6 +141,7 @@ impl Default for Config {
             implied_value_concretization: true,
             external_calls_concrete: false,
             reuse_state_model: true,
+            coverage_files: None,
         }
     }
 }

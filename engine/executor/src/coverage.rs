@@ -13,8 +13,11 @@ pub struct Coverage {
     counts: Vec<u64>,
     func_counts: Vec<u64>,
     covered_count: u32,
+    /// Lines of the counted files (see [`Coverage::new`]).
     lines_total: FxHashSet<(FileId, u32)>,
     lines_covered: FxHashSet<(FileId, u32)>,
+    /// Per file: do its lines count in line coverage?
+    counted: Vec<bool>,
     /// Per function: distance from each instruction to the nearest uncovered one.
     md2u: Vec<Option<Vec<u32>>>,
 }
@@ -22,7 +25,15 @@ pub struct Coverage {
 const FAR: u32 = u32::MAX / 4;
 
 impl Coverage {
-    pub fn new(module: &Module) -> Coverage {
+    /// `files`: the source files whose lines count in line coverage (the
+    /// program's own, when a libc is linked in); `None` counts every file.
+    /// Instruction coverage, which guides the search, always covers all code.
+    pub fn new(module: &Module, files: Option<&[String]>) -> Coverage {
+        let counted: Vec<bool> = module
+            .files
+            .iter()
+            .map(|f| files.is_none_or(|list| list.iter().any(|x| x == f)))
+            .collect();
         let mut base = Vec::with_capacity(module.functions.len());
         let mut total = 0u32;
         let mut lines_total = FxHashSet::default();
@@ -32,7 +43,7 @@ impl Coverage {
                 total += b.insts.len() as u32;
                 for i in &b.insts {
                     if let (Some(file), l) = (i.loc.file, i.loc.line) {
-                        if l > 0 {
+                        if l > 0 && counted[file.0 as usize] {
                             lines_total.insert((file, l));
                         }
                     }
@@ -49,6 +60,7 @@ impl Coverage {
             covered_count: 0,
             lines_total,
             lines_covered: FxHashSet::default(),
+            counted,
             md2u: vec![None; module.functions.len()],
         }
     }
@@ -75,7 +87,7 @@ impl Coverage {
             .insts[pc as usize]
             .loc;
         if let Some(file) = loc.file {
-            if loc.line > 0 {
+            if loc.line > 0 && self.counted[file.0 as usize] {
                 self.lines_covered.insert((file, loc.line));
             }
         }

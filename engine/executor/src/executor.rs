@@ -75,7 +75,7 @@ impl<'m> Executor<'m> {
             solver,
             consts: Vec::new(),
             global_addrs: Vec::new(),
-            coverage: Coverage::new(module),
+            coverage: Coverage::new(module, config.coverage_files.as_deref()),
             stats: Stats::default(),
             rng: Rng::new(config.seed),
             states: FxHashMap::default(),
