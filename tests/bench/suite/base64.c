@@ -10,7 +10,7 @@
  *
  * Planted bug: the decoded size subtracts two bytes (instead of one) for
  * the second padding character, so for texts ending in "==" the buffer is
- * one byte short and the decoder writes past it.
+ * one byte short and the decoder's terminating NUL lands past it.
  */
 #include "symtest.h"
 #include <stdlib.h>
@@ -57,7 +57,7 @@ static unsigned encode(char *out, const unsigned char *in, unsigned n) {
   return o;
 }
 
-/* Bytes needed to decode a text of length len. */
+/* Bytes needed to decode a text of length len (without the NUL). */
 static unsigned decoded_size(const char *text, unsigned len) {
   unsigned n = len / 4 * 3;
   if (len % 4 != 0)
@@ -69,7 +69,8 @@ static unsigned decoded_size(const char *text, unsigned len) {
   return n;
 }
 
-/* Returns the decoded length, or -1 if the text is not canonical base64. */
+/* Decodes text into out and NUL-terminates it; returns the decoded length,
+ * or -1 if the text is not canonical base64. */
 static int decode(unsigned char *out, const char *text, unsigned len) {
   unsigned i, o = 0;
   if (len % 4 != 0)
@@ -83,8 +84,8 @@ static int decode(unsigned char *out, const char *text, unsigned len) {
     if (last && text[i + 2] == '=') {
       if (text[i + 3] != '=' || (b & 15) != 0)
         return -1;
-      out[o++] = (unsigned char)(a << 2 | b >> 4); // EXPECT-ERROR: ptr
-      return (int)o;
+      out[o++] = (unsigned char)(a << 2 | b >> 4);
+      break;
     }
     c = decode_char(text[i + 2]);
     if (c < 0)
@@ -94,7 +95,7 @@ static int decode(unsigned char *out, const char *text, unsigned len) {
         return -1;
       out[o++] = (unsigned char)(a << 2 | b >> 4);
       out[o++] = (unsigned char)((b & 15) << 4 | c >> 2);
-      return (int)o;
+      break;
     }
     d = decode_char(text[i + 3]);
     if (d < 0)
@@ -103,6 +104,7 @@ static int decode(unsigned char *out, const char *text, unsigned len) {
     out[o++] = (unsigned char)((b & 15) << 4 | c >> 2);
     out[o++] = (unsigned char)((c & 3) << 6 | d);
   }
+  out[o] = '\0'; // EXPECT-ERROR: ptr
   return (int)o;
 }
 
@@ -125,8 +127,8 @@ int main(void) {
   symtest_make_symbolic(text, sizeof text, "text");
   symtest_make_symbolic(bin, sizeof bin, "bin");
 
-  out = malloc(decoded_size(text, len));
-  if (!out && len > 0)
+  out = malloc(decoded_size(text, len) + 1);
+  if (!out)
     return 1;
   n = decode(out, text, len);
   if (n >= 0) {

@@ -4,7 +4,7 @@
  * line continuations with a trailing backslash.  Entries are stored in a
  * fixed table; lookups are case-insensitive.
  *
- * Harness: a symbolic 24-byte document (NUL-terminated), parsed, then two
+ * Harness: a symbolic 16-byte document (NUL-terminated), parsed, then two
  * lookups whose names are partly symbolic.
  *
  * EXPECT-NO-ERRORS
@@ -14,7 +14,7 @@
 #define MAX_ENTRIES 8
 #define MAX_NAME 12
 #define MAX_VALUE 16
-#define DOC_LEN 24
+#define DOC_LEN 16
 
 struct entry {
   char section[MAX_NAME];

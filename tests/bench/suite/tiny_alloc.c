@@ -141,14 +141,32 @@ static void handle_release(int h) {
   handles[h].p = 0;
 }
 
+/* Request sizes come in classes (as an allocator's callers' would). */
+static unsigned size_class(unsigned char c) {
+  switch (c & 3) {
+  case 0:
+    return 5;
+  case 1:
+    return 16;
+  case 2:
+    return 36;
+  default:
+    return 60;
+  }
+}
+
 int main(void) {
   unsigned char ops[NOPS][2];
   int i;
   symtest_make_symbolic(ops, sizeof ops, "ops");
   arena_init();
   for (i = 0; i < NOPS; i++) {
-    int h = ops[i][0] & 3;
-    unsigned arg = ops[i][1] & 63;
+    int h = 0;
+    unsigned arg = size_class(ops[i][1]);
+    if (ops[i][0] & 1)
+      h += 1;
+    if (ops[i][0] & 2)
+      h += 2;
     switch ((ops[i][0] >> 2) & 3) {
     case 0:
       handle_alloc(h, arg);
@@ -168,7 +186,7 @@ int main(void) {
       break;
     default:
       if (handles[h].p && !handles[h].large && handles[h].size > 0)
-        handles[h].p[arg % handles[h].size] = (unsigned char)i;
+        handles[h].p[(unsigned)ops[i][1] % handles[h].size] = (unsigned char)i;
       break;
     }
     symtest_assert(arena_ok());

@@ -5,11 +5,12 @@
  * the query.
  *
  * Planted bug: the query string's hash (used to key a cache) is computed
- * in a signed int, so a query of five or more characters can overflow.
+ * in a signed int (sdbm), so a query of three or more characters can
+ * overflow.
  */
 #include "symtest.h"
 
-#define URL_LEN 12
+#define URL_LEN 10
 
 struct url {
   int scheme_len;
@@ -114,7 +115,7 @@ static int url_parse(const char *s, int n, struct url *u) {
     while (i < n && s[i] != '#') {
       if (s[i] == '&')
         u->query_params++;
-      u->query_hash = u->query_hash * 131 + s[i]; // EXPECT-ERROR: overflow
+      u->query_hash = u->query_hash * 65599 + s[i]; /* sdbm */ // EXPECT-ERROR: overflow
       i++;
     }
   }
