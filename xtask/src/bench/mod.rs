@@ -50,14 +50,25 @@ pub(crate) fn target_dir(root: &Path) -> PathBuf {
 
 /// Builds the release binary; returns its path.
 pub fn release_binary() -> Result<PathBuf> {
+    engine_binary(true)
+}
+
+/// Builds the `cargo-symtest` binary (release or debug); returns its path.
+pub fn engine_binary(release: bool) -> Result<PathBuf> {
     let root = paths::workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(&cargo);
+    cmd.arg("build");
+    if release {
+        cmd.arg("--release");
+    }
     util::run(
-        Command::new(&cargo)
-            .args(["build", "--release", "--quiet", "-p", "cargo-symtest"])
+        cmd.args(["--quiet", "-p", "cargo-symtest"])
             .current_dir(&root),
     )?;
-    Ok(target_dir(&root).join("release").join("cargo-symtest"))
+    Ok(target_dir(&root)
+        .join(if release { "release" } else { "debug" })
+        .join("cargo-symtest"))
 }
 
 pub(crate) fn compile(src: &Path, out: &Path) -> Result<()> {

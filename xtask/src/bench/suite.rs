@@ -29,6 +29,9 @@ pub struct Options {
     pub budget_s: Option<f64>,
     pub only: Vec<String>,
     pub out: Option<PathBuf>,
+    /// Measure the release build of the engine (the debug build only in
+    /// the harness's own test, where it is already built).
+    pub release: bool,
 }
 
 impl Options {
@@ -38,6 +41,7 @@ impl Options {
             budget_s: None,
             only: Vec::new(),
             out: None,
+            release: true,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -427,7 +431,7 @@ fn file_name(t: &Target) -> String {
 pub fn run(o: &Options) -> Result<Vec<ProgramResult>> {
     setup::ensure()?;
     let root = paths::workspace_root();
-    let bin = super::release_binary()?;
+    let bin = super::engine_binary(o.release)?;
     let suite_dir = root.join("tests").join("bench").join("suite");
     let mut list = targets(&suite_dir)?;
     if !o.only.is_empty() {

@@ -1,6 +1,7 @@
 //! The suite benchmark end to end: two programs, a tiny budget, real runs
 //! of both tools, then checks that the report's figures are present, come
-//! from gcov files, and that both tools had the same budget.
+//! from gcov files, and that both tools had the same budget. (The debug
+//! engine, which the workspace's tests build anyway.)
 
 use super::gcov;
 use super::suite::{run, Options};
@@ -16,6 +17,7 @@ fn quick_bench_on_two_programs() {
         budget_s: Some(budget),
         only: vec!["csv_parse".into(), "ring_buffer".into()],
         out: Some(out.clone()),
+        release: false,
     })
     .expect("bench runs");
     assert_eq!(results.len(), 2);
