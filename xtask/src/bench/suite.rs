@@ -52,6 +52,10 @@ impl Options {
             };
             match a.as_str() {
                 "--quick" => o.quick = true,
+                "-h" | "--help" => {
+                    println!("{}", super::USAGE);
+                    std::process::exit(0);
+                }
                 "--budget" => {
                     let v = value("--budget")?;
                     let s: f64 = v
@@ -431,7 +435,6 @@ fn file_name(t: &Target) -> String {
 pub fn run(o: &Options) -> Result<Vec<ProgramResult>> {
     setup::ensure()?;
     let root = paths::workspace_root();
-    let bin = super::engine_binary(o.release)?;
     let suite_dir = root.join("tests").join("bench").join("suite");
     let mut list = targets(&suite_dir)?;
     if !o.only.is_empty() {
@@ -452,6 +455,7 @@ pub fn run(o: &Options) -> Result<Vec<ProgramResult>> {
     } else if o.quick {
         list.retain(|t| QUICK.contains(&t.name.as_str()));
     }
+    let bin = super::engine_binary(o.release)?;
     let out = o
         .out
         .clone()
