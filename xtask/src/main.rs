@@ -24,6 +24,9 @@ commands:
           musl bitcode runtime (both cached)
   test    setup, then cargo fmt --check, clippy -D warnings and the whole test suite
   demo    setup, then run symtest on the bundled example (tests/demo/)
+  bench [--quick] [--budget S] [--only A,B] [--out DIR]
+          setup, then symtest vs random testing on tests/bench/suite/ (paper §5):
+          gcov line/branch coverage, bugs, engine statistics -> target/bench/
   bench engine
           setup, then measure engine speed and memory (tests/bench/engine/)
   bench solver

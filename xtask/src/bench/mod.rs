@@ -1,3 +1,7 @@
+//! `cargo xtask bench [suite] [--quick] [--budget S] [--only A,B] [--out DIR]`:
+//! the evaluation of the paper's §5 on `tests/bench/suite/` against random
+//! testing (see [`suite`]); outputs under `target/bench/`.
+//!
 //! `cargo xtask bench engine`: speed and memory of the engine on the programs in
 //! `tests/bench/engine/`, printed as a table and written to
 //! `target/bench/engine.json`.
@@ -7,24 +11,38 @@
 //!
 //! Benchmarks, not tests: numbers, no pass/fail.
 
+mod gcov;
+mod native;
+mod plot;
+mod report;
+mod suite;
+#[cfg(test)]
+mod tests;
+
 use crate::{paths, setup, util};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub const USAGE: &str =
+    "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
+       cargo xtask bench engine|solver";
+
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),
         Some("solver") => solver(),
+        Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
+        None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
+        Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: engine, solver)"
+            "unknown benchmark `{other}` (available: suite, engine, solver)\n{USAGE}"
         ))
         .into()),
-        None => Err(util::UsageError("usage: cargo xtask bench engine|solver".into()).into()),
     }
 }
 
-fn target_dir(root: &Path) -> PathBuf {
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"))
@@ -32,17 +50,28 @@ fn target_dir(root: &Path) -> PathBuf {
 
 /// Builds the release binary; returns its path.
 pub fn release_binary() -> Result<PathBuf> {
-    let root = paths::workspace_root();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    util::run(
-        Command::new(&cargo)
-            .args(["build", "--release", "--quiet", "-p", "cargo-symtest"])
-            .current_dir(&root),
-    )?;
-    Ok(target_dir(&root).join("release").join("cargo-symtest"))
+    engine_binary(true)
 }
 
-fn compile(src: &Path, out: &Path) -> Result<()> {
+/// Builds the `cargo-symtest` binary (release or debug); returns its path.
+pub fn engine_binary(release: bool) -> Result<PathBuf> {
+    let root = paths::workspace_root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(&cargo);
+    cmd.arg("build");
+    if release {
+        cmd.arg("--release");
+    }
+    util::run(
+        cmd.args(["--quiet", "-p", "cargo-symtest"])
+            .current_dir(&root),
+    )?;
+    Ok(target_dir(&root)
+        .join(if release { "release" } else { "debug" })
+        .join("cargo-symtest"))
+}
+
+pub(crate) fn compile(src: &Path, out: &Path) -> Result<()> {
     let root = paths::workspace_root();
     util::run(
         Command::new("clang-19")

@@ -1,0 +1,541 @@
+//! `cargo xtask bench [suite] [--quick] [--budget S] [--only A,B] [--out DIR]`:
+//! the evaluation of the paper's §5 on `tests/bench/suite/`.
+//!
+//! For each program: symtest (`cargo-symtest exec`, release build) and the
+//! random-testing baseline (`tests/bench/random/`) run with the same
+//! wall-clock budget; the tests each one kept are replayed natively — a gcov
+//! build for line and branch coverage, a sanitizer build for the bugs — so
+//! both tools are measured the same way. See [`super::report`] for the
+//! outputs.
+
+use super::{gcov, native, report};
+use crate::{paths, setup, util};
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Programs of `--quick` (a mix of planted bugs and clean programs).
+pub const QUICK: &[&str] = &["csv_parse", "stack_vm", "ring_buffer", "rle"];
+pub const QUICK_BUDGET_S: f64 = 10.0;
+pub const FULL_BUDGET_S: f64 = 60.0;
+/// Seed of both tools.
+pub const SEED: u64 = 1;
+
+pub struct Options {
+    pub quick: bool,
+    pub budget_s: Option<f64>,
+    pub only: Vec<String>,
+    pub out: Option<PathBuf>,
+    /// Measure the release build of the engine (the debug build only in
+    /// the harness's own test, where it is already built).
+    pub release: bool,
+}
+
+impl Options {
+    pub fn parse(args: &[String]) -> Result<Options> {
+        let mut o = Options {
+            quick: false,
+            budget_s: None,
+            only: Vec::new(),
+            out: None,
+            release: true,
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = |name: &str| {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| util::UsageError(format!("{name} needs a value")))
+            };
+            match a.as_str() {
+                "--quick" => o.quick = true,
+                "-h" | "--help" => {
+                    println!("{}", super::USAGE);
+                    std::process::exit(0);
+                }
+                "--budget" => {
+                    let v = value("--budget")?;
+                    let s: f64 = v
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| *s > 0.0 && s.is_finite())
+                        .ok_or_else(|| {
+                            util::UsageError(format!(
+                                "--budget must be a positive number of seconds (got `{v}`)"
+                            ))
+                        })?;
+                    o.budget_s = Some(s);
+                }
+                "--only" => {
+                    o.only = value("--only")?
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                }
+                "--out" => o.out = Some(PathBuf::from(value("--out")?)),
+                other => {
+                    return Err(util::UsageError(format!(
+                        "unknown option `{other}` for `cargo xtask bench`\n{}",
+                        super::USAGE
+                    ))
+                    .into())
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// One `[[target]]` of `tests/bench/suite/symtest.toml`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Target {
+    pub name: String,
+    pub source: PathBuf,
+    pub max_time_s: f64,
+}
+
+pub fn targets(suite_dir: &Path) -> Result<Vec<Target>> {
+    let file = suite_dir.join("symtest.toml");
+    let text =
+        std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+    let doc: toml::Value =
+        toml::from_str(&text).with_context(|| format!("parsing {}", file.display()))?;
+    let list = doc
+        .get("target")
+        .and_then(|t| t.as_array())
+        .with_context(|| format!("{}: no [[target]] tables", file.display()))?;
+    let mut out = Vec::new();
+    for t in list {
+        let name = t
+            .get("name")
+            .and_then(|v| v.as_str())
+            .with_context(|| format!("{}: a target without `name`", file.display()))?;
+        let src = t
+            .get("sources")
+            .and_then(|v| v.as_array())
+            .and_then(|a| a.first())
+            .and_then(|v| v.as_str())
+            .with_context(|| format!("{}: target `{name}` has no `sources`", file.display()))?;
+        let max_time_s = t
+            .get("max-time")
+            .and_then(|v| v.as_integer().map(|i| i as f64).or_else(|| v.as_float()))
+            .unwrap_or(FULL_BUDGET_S);
+        out.push(Target {
+            name: name.to_string(),
+            source: suite_dir.join(src),
+            max_time_s,
+        });
+    }
+    Ok(out)
+}
+
+/// A planted bug: `// EXPECT-ERROR: <kind>` at the end of a source line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Expected {
+    pub kind: String,
+    pub line: u32,
+}
+
+pub fn expected_bugs(source: &str) -> Vec<Expected> {
+    let mut out = Vec::new();
+    for (i, l) in source.lines().enumerate() {
+        if let Some(p) = l.find("// EXPECT-ERROR:") {
+            let kind = l[p + "// EXPECT-ERROR:".len()..].trim();
+            let kind = kind.split_whitespace().next().unwrap_or("").to_string();
+            out.push(Expected {
+                kind,
+                line: i as u32 + 1,
+            });
+        }
+    }
+    out
+}
+
+/// A distinct bug one tool's tests reproduce natively.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bug {
+    pub kind: String,
+    pub line: u32,
+    /// Seconds into the tool's run when the first test showing it was kept.
+    pub first_s: f64,
+    pub test: String,
+    pub planted: bool,
+}
+
+/// Everything measured about one tool on one program.
+#[derive(Clone, Debug, Serialize)]
+pub struct ToolResult {
+    pub tool: &'static str,
+    pub budget_s: f64,
+    /// Wall-clock time the tool ran (exploration, without replay).
+    pub wall_s: f64,
+    pub tests: usize,
+    pub lines_total: usize,
+    pub lines_covered: usize,
+    pub line_pct: f64,
+    pub branches_total: usize,
+    pub branches_taken: usize,
+    pub branch_pct: f64,
+    /// The `.gcov` file the coverage figures come from.
+    pub gcov_file: PathBuf,
+    /// Union of the per-test coverages equals the cumulative gcov run.
+    pub gcov_consistent: bool,
+    pub bugs: Vec<Bug>,
+    pub planted_found: usize,
+    pub first_bug_s: Option<f64>,
+    pub replay_mismatches: usize,
+    pub replay_timeouts: usize,
+    /// (seconds, cumulative line coverage %) after each kept test.
+    pub timeline: Vec<(f64, f64)>,
+    /// The tool's own statistics (`stats.json` or `random-stats.json`).
+    pub stats: serde_json::Value,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgramResult {
+    pub name: String,
+    pub source: PathBuf,
+    pub planted: Vec<Expected>,
+    pub symtest: ToolResult,
+    pub random: ToolResult,
+}
+
+/// A kept test and when it was kept.
+struct Kept {
+    ktest: PathBuf,
+    time_s: f64,
+}
+
+fn symtest_tests(dir: &Path) -> Result<Vec<Kept>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let p = e?.path();
+        if p.extension().is_some_and(|x| x == "ktest") {
+            let json = p.with_extension("json");
+            let v: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(&json)
+                    .with_context(|| format!("reading {}", json.display()))?,
+            )?;
+            out.push(Kept {
+                time_s: v["elapsed_s"].as_f64().unwrap_or(0.0),
+                ktest: p,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.time_s.total_cmp(&b.time_s).then(a.ktest.cmp(&b.ktest)));
+    Ok(out)
+}
+
+fn random_tests(dir: &Path) -> Result<Vec<Kept>> {
+    let file = dir.join("timeline.tsv");
+    let text =
+        std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+    let mut out = Vec::new();
+    for l in text.lines() {
+        let mut f = l.split('\t');
+        let (Some(name), Some(t)) = (f.next(), f.next()) else {
+            continue;
+        };
+        out.push(Kept {
+            ktest: dir.join(format!("{name}.ktest")),
+            time_s: t.parse().unwrap_or(0.0),
+        });
+    }
+    Ok(out)
+}
+
+/// Replays `kept` natively and measures them (see the module docs).
+fn measure(
+    tool: &'static str,
+    t: &Target,
+    builds: &native::Builds,
+    kept: &[Kept],
+    planted: &[Expected],
+    dest_gcov: &Path,
+) -> Result<ToolResult> {
+    let file_name = t
+        .source
+        .file_name()
+        .and_then(|s| s.to_str())
+        .context("program file name")?;
+    let mut bugs: Vec<Bug> = Vec::new();
+    let (mut mismatches, mut timeouts) = (0, 0);
+    let mut union = BTreeSet::new();
+    let mut timeline = Vec::new();
+    for k in kept {
+        let (status, stderr) = native::run_test(
+            &builds.san_bin,
+            &k.ktest,
+            &builds.cov_dir,
+            native::REPLAY_TIMEOUT,
+        )?;
+        match native::classify(status, &stderr, file_name) {
+            native::Outcome::Bug { kind, line }
+                if !bugs.iter().any(|b| b.kind == kind && b.line == line) =>
+            {
+                let planted = planted.iter().any(|e| e.kind == kind && e.line == line);
+                bugs.push(Bug {
+                    kind,
+                    line,
+                    first_s: k.time_s,
+                    test: k
+                        .ktest
+                        .file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into(),
+                    planted,
+                });
+            }
+            native::Outcome::Mismatch => mismatches += 1,
+            native::Outcome::Timeout => timeouts += 1,
+            _ => {}
+        }
+        let c = gcov::of_test(builds, &t.source, &k.ktest)?;
+        union.extend(c.covered.iter().copied());
+        timeline.push((k.time_s, gcov::pct(union.len(), c.lines.len())));
+    }
+    let paths: Vec<PathBuf> = kept.iter().map(|k| k.ktest.clone()).collect();
+    let all = gcov::of_all(builds, &t.source, &paths, dest_gcov)?;
+    let planted_found = planted
+        .iter()
+        .filter(|e| bugs.iter().any(|b| b.kind == e.kind && b.line == e.line))
+        .count();
+    Ok(ToolResult {
+        tool,
+        budget_s: 0.0,
+        wall_s: 0.0,
+        tests: kept.len(),
+        lines_total: all.lines.len(),
+        lines_covered: all.covered.len(),
+        line_pct: all.line_pct(),
+        branches_total: all.branches.len(),
+        branches_taken: all.taken.len(),
+        branch_pct: all.branch_pct(),
+        gcov_file: dest_gcov.to_path_buf(),
+        gcov_consistent: kept.is_empty() || union == all.covered,
+        first_bug_s: bugs.iter().map(|b| b.first_s).reduce(f64::min),
+        bugs,
+        planted_found,
+        replay_mismatches: mismatches,
+        replay_timeouts: timeouts,
+        timeline,
+        stats: serde_json::Value::Null,
+    })
+}
+
+fn read_json(p: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    Ok(serde_json::from_str(&text)?)
+}
+
+fn run_program(
+    root: &Path,
+    bin: &Path,
+    t: &Target,
+    budget: f64,
+    out: &Path,
+) -> Result<ProgramResult> {
+    let work = out.join("programs").join(&t.name);
+    if work.exists() {
+        std::fs::remove_dir_all(&work)?;
+    }
+    std::fs::create_dir_all(&work)?;
+    let source_text = std::fs::read_to_string(&t.source)
+        .with_context(|| format!("reading {}", t.source.display()))?;
+    let planted = expected_bugs(&source_text);
+
+    // symtest
+    let bc = work.join(format!("{}.bc", t.name));
+    super::compile(&t.source, &bc)?;
+    let sym_out = work.join("symtest-out");
+    let budget_arg = format!("{budget}");
+    let started = Instant::now();
+    let status = Command::new(bin)
+        .arg("exec")
+        .arg(&bc)
+        .arg("--output-dir")
+        .arg(&sym_out)
+        .args([
+            "--quiet",
+            "--max-time",
+            &budget_arg,
+            "--seed",
+            &SEED.to_string(),
+        ])
+        .status()
+        .with_context(|| format!("running {}", bin.display()))?;
+    let sym_wall = started.elapsed().as_secs_f64();
+    if !matches!(status.code(), Some(0 | 1)) {
+        bail!("cargo-symtest exec {} failed ({status})", bc.display());
+    }
+
+    // random testing, same budget
+    let runner = native::build_random(root, &t.source, &work)?;
+    let rnd_out = work.join("random-out");
+    let started = Instant::now();
+    util::run(
+        Command::new(&runner)
+            .arg(&rnd_out)
+            .arg(&budget_arg)
+            .arg(SEED.to_string())
+            .arg("1000"),
+    )?;
+    let rnd_wall = started.elapsed().as_secs_f64();
+
+    // measurement
+    let builds = native::build(root, &t.source, &work)?;
+    let mut symtest = measure(
+        "symtest",
+        t,
+        &builds,
+        &symtest_tests(&sym_out)?,
+        &planted,
+        &work.join(format!("symtest.{}.gcov", file_name(t))),
+    )?;
+    symtest.budget_s = budget;
+    symtest.wall_s = sym_wall;
+    symtest.stats = read_json(&sym_out.join("stats.json"))?;
+    let mut random = measure(
+        "random",
+        t,
+        &builds,
+        &random_tests(&rnd_out)?,
+        &planted,
+        &work.join(format!("random.{}.gcov", file_name(t))),
+    )?;
+    random.budget_s = budget;
+    random.wall_s = rnd_wall;
+    random.stats = read_json(&rnd_out.join("random-stats.json"))?;
+    Ok(ProgramResult {
+        name: t.name.clone(),
+        source: t
+            .source
+            .strip_prefix(root)
+            .unwrap_or(&t.source)
+            .to_path_buf(),
+        planted,
+        symtest,
+        random,
+    })
+}
+
+fn file_name(t: &Target) -> String {
+    t.source
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Runs the suite; returns the results and writes the report files.
+pub fn run(o: &Options) -> Result<Vec<ProgramResult>> {
+    setup::ensure()?;
+    let root = paths::workspace_root();
+    let suite_dir = root.join("tests").join("bench").join("suite");
+    let mut list = targets(&suite_dir)?;
+    if !o.only.is_empty() {
+        for n in &o.only {
+            if !list.iter().any(|t| &t.name == n) {
+                return Err(util::UsageError(format!(
+                    "--only: no program `{n}` in {} (have: {})",
+                    suite_dir.join("symtest.toml").display(),
+                    list.iter()
+                        .map(|t| t.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .into());
+            }
+        }
+        list.retain(|t| o.only.contains(&t.name));
+    } else if o.quick {
+        list.retain(|t| QUICK.contains(&t.name.as_str()));
+    }
+    let bin = super::engine_binary(o.release)?;
+    let out = o
+        .out
+        .clone()
+        .unwrap_or_else(|| super::target_dir(&root).join("bench"));
+    std::fs::create_dir_all(&out)?;
+    let mut results = Vec::new();
+    let started = Instant::now();
+    for t in &list {
+        let budget = o.budget_s.unwrap_or(if o.quick {
+            QUICK_BUDGET_S
+        } else {
+            t.max_time_s
+        });
+        eprintln!("bench: {} ({budget} s per tool)", t.name);
+        let r = run_program(&root, &bin, t, budget, &out)
+            .with_context(|| format!("benchmark program {}", t.name))?;
+        eprintln!(
+            "bench: {}: lines symtest {:.1}% / random {:.1}%, planted bugs {}/{} / {}/{}",
+            r.name,
+            r.symtest.line_pct,
+            r.random.line_pct,
+            r.symtest.planted_found,
+            r.planted.len(),
+            r.random.planted_found,
+            r.planted.len()
+        );
+        results.push(r);
+    }
+    let command = format!(
+        "cargo xtask bench{}{}{}",
+        if o.quick { " --quick" } else { "" },
+        o.budget_s
+            .map(|b| format!(" --budget {b}"))
+            .unwrap_or_default(),
+        if o.only.is_empty() {
+            String::new()
+        } else {
+            format!(" --only {}", o.only.join(","))
+        }
+    );
+    report::write(&out, &results, &command, started.elapsed().as_secs_f64())?;
+    Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_planted_bugs() {
+        let src =
+            "int a;\nx = y; // EXPECT-ERROR: ptr\n// EXPECT-NO-ERRORS\nz; // EXPECT-ERROR:div\n";
+        assert_eq!(
+            expected_bugs(src),
+            [
+                Expected {
+                    kind: "ptr".into(),
+                    line: 2
+                },
+                Expected {
+                    kind: "div".into(),
+                    line: 4
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn suite_has_targets_for_every_program() {
+        let dir = paths::workspace_root()
+            .join("tests")
+            .join("bench")
+            .join("suite");
+        let t = targets(&dir).unwrap();
+        assert!(t.len() >= 15, "{} targets", t.len());
+        for x in &t {
+            assert!(x.source.is_file(), "{}", x.source.display());
+        }
+        for q in QUICK {
+            assert!(t.iter().any(|x| x.name == *q), "quick program {q}");
+        }
+    }
+}
