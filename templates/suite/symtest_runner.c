@@ -27,7 +27,8 @@
  * SYMTEST_NO_FAIL_INJECTION to force that.
  *
  * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [NAME...]
- * (the tested code's stdout is discarded unless --show-output).
+ * (the tested code's stdout is discarded unless --show-output; shown on a
+ * terminal, stdio line-buffers it, which can move injected write failures).
  * Exit status: 0 when every selected test passed, 1 otherwise.  The last line
  * is "N passed, N failed".
  */
