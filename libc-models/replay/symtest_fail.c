@@ -32,15 +32,63 @@
  *
  * The shim is freestanding (no libc calls, only `environ`), so the same
  * object works in musl and glibc processes.  x86_64 Linux only.
+ *
+ * Linked into a program instead (compiled with -DSYMTEST_FAIL_LINKED, as the
+ * regression suites `cargo symtest` emits do), there is no constructor: the
+ * program arms the shim itself, right before the code under test runs, with
+ *   int symtest_fail_arm(const char *spec, const char *log_path);
+ * (spec as SYMTEST_FAIL, log_path as SYMTEST_FAIL_LOG or NULL; both strings
+ * must stay valid; returns 0, or -1 where the shim is not supported).
  * Limits: a program that execs another program passes the filter on to it
  * without the handler (the child dies of SIGSYS); a program that installs its
  * own SIGSYS handler replaces ours.
  */
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#if defined(SYMTEST_FAIL_LINKED) && !(defined(__x86_64__) && defined(__linux__))
+/* Not x86_64 Linux: no failure injection (the suite checks such tests for no crash). */
+int symtest_fail_arm(const char *spec, const char *log_path);
+int symtest_fail_arm(const char *spec, const char *log_path) {
+  (void)spec;
+  (void)log_path;
+  return -1;
+}
+#else
 #include <stddef.h>
 #include <stdint.h>
+
+/* The kernel ABI bits of <linux/filter.h>, <linux/seccomp.h> and
+ * <linux/audit.h>, spelled out so that the shim also builds where no kernel
+ * headers are installed (musl-gcc has none). */
+struct sock_filter {
+  uint16_t code;
+  uint8_t jt;
+  uint8_t jf;
+  uint32_t k;
+};
+struct sock_fprog {
+  unsigned short len;
+  struct sock_filter *filter;
+};
+struct seccomp_data {
+  int nr;
+  uint32_t arch;
+  uint64_t instruction_pointer;
+  uint64_t args[6];
+};
+#define BPF_LD 0x00
+#define BPF_W 0x00
+#define BPF_ABS 0x20
+#define BPF_JMP 0x05
+#define BPF_JEQ 0x10
+#define BPF_JGT 0x20
+#define BPF_JGE 0x30
+#define BPF_K 0x00
+#define BPF_RET 0x06
+#define BPF_STMT(code, k) {(uint16_t)(code), 0, 0, (uint32_t)(k)}
+#define BPF_JUMP(code, k, jt, jf) {(uint16_t)(code), (uint8_t)(jt), (uint8_t)(jf), (uint32_t)(k)}
+#define AUDIT_ARCH_X86_64 0xc000003eu
+#define SECCOMP_RET_TRAP 0x00030000u
+#define SECCOMP_RET_ALLOW 0x7fff0000u
+#define SECCOMP_SET_MODE_FILTER 1
 
 extern char **environ;
 
@@ -253,6 +301,7 @@ static void on_sigsys(int sig, void *info, void *ucontext) {
 
 /* ---- setup --------------------------------------------------------------- */
 
+#ifndef SYMTEST_FAIL_LINKED
 static const char *get_env(const char *name) {
   if (!environ)
     return 0;
@@ -262,6 +311,7 @@ static const char *get_env(const char *name) {
       return *e + n + 1;
   return 0;
 }
+#endif
 
 /* "read=3,open=1" */
 static void parse_spec(const char *s) {
@@ -303,14 +353,12 @@ struct kernel_sigaction {
 
 #define ADD(stmt) (prog[len++] = (struct sock_filter)stmt)
 
-__attribute__((constructor)) static void symtest_fail_init(void) {
-  const char *spec = get_env("SYMTEST_FAIL");
+/* Parses the spec and installs the filter (when a class has a failure to inject). */
+static void install(const char *spec, const char *log) {
   if (!spec || !*spec)
     return;
   parse_spec(spec);
-  log_path = get_env("SYMTEST_FAIL_LOG");
-  if (log_path && !*log_path)
-    log_path = 0;
+  log_path = log && *log ? log : 0;
   int any = 0;
   for (int c = 0; c < C_NUM; c++)
     any |= fail_at[c] != 0;
@@ -360,3 +408,16 @@ __attribute__((constructor)) static void symtest_fail_init(void) {
   if (SYS(NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0)
     die("seccomp(SECCOMP_SET_MODE_FILTER) failed");
 }
+
+#ifdef SYMTEST_FAIL_LINKED
+int symtest_fail_arm(const char *spec, const char *log);
+int symtest_fail_arm(const char *spec, const char *log) {
+  install(spec, log);
+  return 0;
+}
+#else
+__attribute__((constructor)) static void symtest_fail_init(void) {
+  install(get_env("SYMTEST_FAIL"), get_env("SYMTEST_FAIL_LOG"));
+}
+#endif
+#endif

@@ -15,8 +15,20 @@
  * The symtest.h / klee.h functions are implemented here from the embedded test
  * vectors: each call that creates a symbolic value takes the next object.
  *
+ * Injected system-call failures (whole programs run with --max-fail N: the
+ * test's read_fail, open_fail, ... objects): when this suite is built against
+ * musl (the libc the engine runs, e.g. with musl-gcc) on x86_64 Linux, such a
+ * test runs in a fresh process (the suite re-executes itself) with the
+ * failure shim symtest_fail.c armed right before the program's main, so the
+ * same system call fails as on the engine's path, and the recorded exit code
+ * is checked; the output names each failure injected ("injected: read #1").
+ * Against another libc the system calls differ, so such tests are only
+ * checked for "no crash" (said in the output).  Define
+ * SYMTEST_NO_FAIL_INJECTION to force that.
+ *
  * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [NAME...]
- * (the tested code's stdout is discarded unless --show-output).
+ * (the tested code's stdout is discarded unless --show-output; shown on a
+ * terminal, stdio line-buffers it, which can move injected write failures).
  * Exit status: 0 when every selected test passed, 1 otherwise.  The last line
  * is "N passed, N failed".
  */
@@ -25,6 +37,7 @@
 #include "klee/klee.h"
 #include "symtest_tests.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,6 +46,15 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* musl (no glibc/bionic/uClibc macro) on x86_64 Linux: failures are injected. */
+#if defined(__linux__) && defined(__x86_64__) && !defined(__GLIBC__) && !defined(__BIONIC__) && \
+    !defined(__UCLIBC__) && !defined(SYMTEST_NO_FAIL_INJECTION)
+#define SYMTEST_INJECT 1
+int symtest_fail_arm(const char *spec, const char *log_path);
+#else
+#define SYMTEST_INJECT 0
+#endif
 
 #define MISMATCH_EXIT 125
 #define USER_ERROR_EXIT 124
@@ -250,15 +272,30 @@ static void feed_stdin(void) {
 static int show_output;
 static const char *coverage_dir;
 
-static void run_child(const struct symtest_case *c, unsigned timeout) {
-  char *argv[256];
-  int argc = 1;
-  if (!show_output && !freopen("/dev/null", "w", stdout))
-    abort();
-  current = c;
-  next_object = 0;
-  argv[0] = (char *)"symtest_target";
-  argv[1] = NULL;
+/* The failures a test injects (its *_fail objects, ENV_CONTRACT order) as the
+ * shim's spec "read=1,open=2"; returns 0 when it injects none. */
+static int fail_spec(const struct symtest_case *c, char *spec, size_t size) {
+  static const char *const classes[] = {"read", "write", "close", "open", "lseek", "stat", "getcwd", "dup"};
+  unsigned i, k;
+  size_t used = 0;
+  spec[0] = 0;
+  for (k = 0; k < sizeof classes / sizeof classes[0]; k++) {
+    char name[32];
+    snprintf(name, sizeof name, "%s_fail", classes[k]);
+    for (i = 0; i < c->num_objects; i++) {
+      const unsigned char *b = c->objects[i].bytes;
+      unsigned long v;
+      if (strcmp(c->objects[i].name, name) != 0 || c->objects[i].size != 4)
+        continue;
+      v = (unsigned long)b[0] | (unsigned long)b[1] << 8 | (unsigned long)b[2] << 16 | (unsigned long)b[3] << 24;
+      if (v != 0 && used < size)
+        used += (size_t)snprintf(spec + used, size - used, "%s%s=%lu", used ? "," : "", classes[k], v);
+    }
+  }
+  return used != 0;
+}
+
+static void coverage_setup(const struct symtest_case *c) {
 #ifdef SYMTEST_COVERAGE
   /* Per-test coverage: this child's counters go to COVERAGE_DIR/<test>/. */
   if (coverage_dir) {
@@ -272,7 +309,89 @@ static void run_child(const struct symtest_case *c, unsigned timeout) {
   signal(SIGILL, dump_and_die);
   signal(SIGBUS, dump_and_die);
   signal(SIGALRM, dump_and_die);
+#else
+  (void)c;
 #endif
+}
+
+#if SYMTEST_INJECT
+/* A test that injects failures, in the fresh process the suite re-executed
+ * (args: case index, timeout, files directory, log file, show output): libc's
+ * state (stdio buffering decided on the first write, ...) is the one of a
+ * program that just started, as on the engine's path.  Counting starts at
+ * symtest_fail_arm, right before the program's main. */
+static void run_injected(char **args) {
+  static char spec[256];
+  char *argv[256];
+  int argc;
+  current = &symtest_cases[atoi(args[0])];
+  files_dir = args[2][0] ? args[2] : NULL;
+  show_output = args[4][0] == '1';
+  if (!show_output) {
+    int fd = open("/dev/null", O_WRONLY);
+    if (fd < 0 || dup2(fd, 1) < 0)
+      abort();
+    close(fd);
+  }
+  coverage_setup(current);
+  argc = program_argv(argv, 256);
+  feed_stdin();
+  fail_spec(current, spec, sizeof spec);
+  alarm((unsigned)atoi(args[1]));
+  if (symtest_fail_arm(spec, args[3]) != 0) {
+    fputs("symtest: cannot arm the failure shim\n", stderr);
+    exit(MISMATCH_EXIT);
+  }
+  exit(symtest_target_main(argc, argv));
+}
+#endif
+
+/* The failures the shim logged ("fail read 1 read" lines) as "read #1 (read), ...". */
+static void read_injected(const char *log, char *out, size_t size) {
+  char line[256];
+  size_t used = 0;
+  FILE *f = fopen(log, "r");
+  out[0] = 0;
+  if (!f)
+    return;
+  while (fgets(line, sizeof line, f) && used < size) {
+    char cls[32], call[32];
+    unsigned long k;
+    if (sscanf(line, "fail %31s %lu %31s", cls, &k, call) == 3)
+      used += (size_t)snprintf(out + used, size - used, "%s%s #%lu (%s)", used ? ", " : "", cls, k, call);
+  }
+  fclose(f);
+}
+
+static void run_child(const struct symtest_case *c, unsigned timeout, const char *fail_log) {
+  char *argv[256];
+  int argc = 1;
+#if SYMTEST_INJECT
+  char spec[256];
+  if (symtest_target_is_program && fail_spec(c, spec, sizeof spec)) {
+    char idx[32], secs[32];
+    snprintf(idx, sizeof idx, "%u", (unsigned)(c - symtest_cases));
+    snprintf(secs, sizeof secs, "%u", timeout);
+    if (coverage_dir) {
+      char prefix[4096];
+      snprintf(prefix, sizeof prefix, "%s/%s", coverage_dir, c->name);
+      setenv("GCOV_PREFIX", prefix, 1);
+    }
+    execl("/proc/self/exe", "symtest_suite", "--symtest-run-injected", idx, secs,
+          files_dir ? files_dir : "", fail_log, show_output ? "1" : "0", (char *)NULL);
+    perror("symtest: re-executing the suite");
+    exit(MISMATCH_EXIT);
+  }
+#else
+  (void)fail_log;
+#endif
+  if (!show_output && !freopen("/dev/null", "w", stdout))
+    abort();
+  current = c;
+  next_object = 0;
+  argv[0] = (char *)"symtest_target";
+  argv[1] = NULL;
+  coverage_setup(c);
   if (symtest_target_is_program) {
     argc = program_argv(argv, 256);
     feed_stdin();
@@ -304,9 +423,15 @@ static int selected(const struct symtest_case *c, char **names, int n) {
 int main(int argc, char **argv) {
   unsigned i, passed = 0, failed = 0, timeout = 10;
   int list = 0, no_bugs = 0, quiet = 0, a, n_names = 0;
+  unsigned uninjected = 0;
   char **names = (char **)calloc((size_t)argc + 1, sizeof(char *));
+  char fail_log[64];
   if (!names)
     return 2;
+#if SYMTEST_INJECT
+  if (argc == 7 && strcmp(argv[1], "--symtest-run-injected") == 0)
+    run_injected(argv + 2);
+#endif
   for (a = 1; a < argc; a++) {
     if (strcmp(argv[a], "--list") == 0) list = 1;
     else if (strcmp(argv[a], "--no-bugs") == 0) no_bugs = 1;
@@ -321,14 +446,31 @@ int main(int argc, char **argv) {
   }
   for (i = 0; i < symtest_num_cases; i++) {
     const struct symtest_case *c = &symtest_cases[i];
-    int status, ok;
+    int status, ok, fails, log_fd = -1;
+    enum symtest_expect expect = c->expect;
     pid_t pid;
-    char why[256];
+    char why[256], spec[256], injected[512];
     if (!selected(c, names, n_names) || (no_bugs && c->expect == SYMTEST_EXPECT_BUG))
       continue;
     if (list) {
       printf("%s\t%s\n", c->name, c->description);
       continue;
+    }
+    fails = symtest_target_is_program && fail_spec(c, spec, sizeof spec);
+    injected[0] = 0;
+    fail_log[0] = 0;
+    if (fails && SYMTEST_INJECT) {
+      strcpy(fail_log, "/tmp/symtest-fail-XXXXXX");
+      log_fd = mkstemp(fail_log);
+      if (log_fd < 0) {
+        perror("symtest: failure log");
+        return 2;
+      }
+      close(log_fd);
+    } else if (fails && expect == SYMTEST_EXPECT_EXIT) {
+      /* Another libc makes other system calls: the failure cannot be replayed. */
+      expect = SYMTEST_EXPECT_ANY;
+      uninjected++;
     }
     if (symtest_target_is_program) {
       static char dir[64];
@@ -343,7 +485,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     if (pid == 0)
-      run_child(c, timeout);
+      run_child(c, timeout, fail_log);
     if (waitpid(pid, &status, 0) < 0) {
       perror("waitpid");
       return 2;
@@ -358,6 +500,10 @@ int main(int argc, char **argv) {
       rmdir(files_dir);
       files_dir = NULL;
     }
+    if (fail_log[0]) {
+      read_injected(fail_log, injected, sizeof injected);
+      unlink(fail_log);
+    }
     if (WIFEXITED(status)) {
       int code = WEXITSTATUS(status);
       if (code == MISMATCH_EXIT)
@@ -366,7 +512,7 @@ int main(int argc, char **argv) {
         snprintf(why, sizeof why, "symtest_report_error was called (exit %d)", code);
       else
         snprintf(why, sizeof why, "exit %d", code);
-      switch (c->expect) {
+      switch (expect) {
       case SYMTEST_EXPECT_EXIT: ok = code == c->exit_code; break;
       case SYMTEST_EXPECT_ANY: ok = code != MISMATCH_EXIT; break;
       default: ok = code != MISMATCH_EXIT && code != USER_ERROR_EXIT; break;
@@ -375,9 +521,15 @@ int main(int argc, char **argv) {
       snprintf(why, sizeof why, "killed by %s", WIFSIGNALED(status) ? signal_name(WTERMSIG(status)) : "?");
       ok = 0;
     }
+    if (fails && SYMTEST_INJECT)
+      snprintf(why + strlen(why), sizeof why - strlen(why), "; injected: %s", injected[0] ? injected : "none");
     if (ok) {
       passed++;
-      if (!quiet)
+      if (!quiet && fails && SYMTEST_INJECT)
+        printf("test %s ... ok (injected: %s)\n", c->name, injected[0] ? injected : "none");
+      else if (!quiet && fails && expect != c->expect)
+        printf("test %s ... ok (no crash; failures %s not injected: not built with musl)\n", c->name, spec);
+      else if (!quiet)
         printf("test %s ... ok\n", c->name);
     } else {
       failed++;
@@ -389,6 +541,9 @@ int main(int argc, char **argv) {
         printf("test %s ... FAILED: %s [%s]\n", c->name, why, c->description);
     }
   }
+  if (uninjected)
+    printf("note: %u test(s) inject system-call failures (--max-fail) and were only checked for no crash:"
+           " exact replay needs a musl build (make CC=musl-gcc)\n", uninjected);
   if (!list)
     printf("%u passed, %u failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -16,6 +16,9 @@ pub const MAKEFILE_IN: &str = include_str!("../../../templates/suite/Makefile.in
 pub const CMAKE_IN: &str = include_str!("../../../templates/suite/symtest.cmake.in");
 pub const SYMTEST_H: &str = include_str!("../../../libc-models/include/symtest.h");
 pub const KLEE_H: &str = include_str!("../../../libc-models/include/klee/klee.h");
+/// The failure shim of `replay --native`, linked into the suite (with
+/// `-DSYMTEST_FAIL_LINKED`) to replay injected failures of program targets.
+pub const FAIL_SHIM_C: &str = include_str!("../../../libc-models/replay/symtest_fail.c");
 
 /// One test of the suite: its name there, and what it expects.
 pub struct SuiteCase<'a> {
@@ -68,15 +71,10 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
         }
     }
     s.push_str("\nconst struct symtest_case symtest_cases[] = {\n");
-    // Injected failures (--max-fail) are not reproduced natively: such runs only
-    // have to end without a crash.
-    let fails = target
-        .args
-        .iter()
-        .any(|a| a.trim_start_matches('-') == "max-fail");
+    // Tests that inject failures (`*_fail` objects) expect their exit code too: the
+    // runner replays the failures when built against musl, else checks for no crash.
     for (i, c) in cases.iter().enumerate() {
         let (expect, code) = match &c.test.outcome {
-            Outcome::Exit { .. } if fails => ("SYMTEST_EXPECT_ANY", 0),
             Outcome::Exit { code } => ("SYMTEST_EXPECT_EXIT", (*code as u64 & 0xff) as i32),
             Outcome::Error(_) if c.test.bug().is_some() => ("SYMTEST_EXPECT_BUG", 0),
             _ => ("SYMTEST_EXPECT_ANY", 0),
@@ -112,6 +110,15 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
     s
 }
 
+/// Whether the target injects system-call failures (`--max-fail N`, N > 0): its
+/// suite prefers musl-gcc, the libc the engine runs, to replay them exactly.
+pub fn injects_failures(target: &Target) -> bool {
+    target.kind == super::config::Kind::Program
+        && target.args.windows(2).any(|w| {
+            w[0].trim_start_matches('-') == "max-fail" && w[1].parse::<u64>().is_ok_and(|n| n > 0)
+        })
+}
+
 /// The Makefile and CMake snippet, with paths relative to the suite directory.
 fn build_files(target: &Target, suite: &Path) -> (String, String) {
     let rel = |p: &Path| relative(p, suite).display().to_string();
@@ -130,7 +137,11 @@ fn build_files(target: &Target, suite: &Path) -> (String, String) {
         .replace("@NAME@", &target.name)
         .replace("@SOURCES@", &sources.join(" "))
         .replace("@CPPFLAGS@", &cpp.join(" "))
-        .replace("@CFLAGS@", &target.cflags.join(" "));
+        .replace("@CFLAGS@", &target.cflags.join(" "))
+        .replace(
+            "@PREFER_MUSL@",
+            if injects_failures(target) { "1" } else { "" },
+        );
     let cm_sources: Vec<String> = target
         .sources
         .iter()
@@ -153,12 +164,13 @@ fn build_files(target: &Target, suite: &Path) -> (String, String) {
 pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
         .with_context(|| format!("creating {}", dir.display()))?;
-    let files: [(&str, String); 5] = [
+    let files: [(&str, String); 6] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
         ("symtest_tests.h", TESTS_H.to_string()),
         ("symtest_tests.c", tests_c(target, cases)),
         ("symtest.h", SYMTEST_H.to_string()),
         ("klee/klee.h", KLEE_H.to_string()),
+        ("symtest_fail.c", FAIL_SHIM_C.to_string()),
     ];
     for (name, text) in files {
         std::fs::write(dir.join(name), text)

@@ -4,6 +4,11 @@
 //!
 //! clang builds both the bitcode and this binary, so the engine's lines and gcov's
 //! lines come from the same front end.
+//!
+//! Program targets that inject system-call failures (`--max-fail`) are built against
+//! musl when it is installed (Debian `musl-tools`: headers, crt files, loader), the
+//! libc the engine runs, so the runner replays the failures exactly (the linked
+//! shim `symtest_fail.c`); UBSan in trap mode then replaces AddressSanitizer.
 
 use super::compile::common_args;
 use super::discovery::Target;
@@ -15,6 +20,93 @@ use std::process::Command;
 /// Sanitizers of the native build (bugs end the run with a signal).
 pub const NATIVE_SANITIZE: &str =
     "-fsanitize=address,undefined,integer-divide-by-zero,signed-integer-overflow,shift";
+
+/// Where Debian's `musl-tools` puts musl for x86_64.
+const MUSL_INCLUDE: &str = "/usr/include/x86_64-linux-musl";
+const MUSL_LIB: &str = "/usr/lib/x86_64-linux-musl";
+const MUSL_LOADER: &str = "/lib/ld-musl-x86_64.so.1";
+
+/// Sanitizers of a musl build: checks that need no runtime library (they trap).
+const MUSL_SANITIZE: &[&str] = &[
+    "-fsanitize=integer-divide-by-zero,signed-integer-overflow,shift,bounds,null,pointer-overflow",
+    "-fsanitize-trap=all",
+];
+
+/// The glibc fortify entry points clang's profile runtime (built against glibc) calls.
+const MUSL_COMPAT_C: &str = r#"/* glibc entry points of libclang_rt.profile, for a musl link. */
+#include <stdarg.h>
+#include <stdio.h>
+int __fprintf_chk(FILE *f, int flag, const char *fmt, ...);
+int __fprintf_chk(FILE *f, int flag, const char *fmt, ...) {
+  va_list ap;
+  int r;
+  (void)flag;
+  va_start(ap, fmt);
+  r = vfprintf(f, fmt, ap);
+  va_end(ap);
+  return r;
+}
+int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
+int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap) {
+  (void)flag;
+  return vfprintf(f, fmt, ap);
+}
+"#;
+
+/// How to compile and link against musl with clang (None: musl or clang's profile
+/// runtime is missing).
+struct Musl {
+    compile: Vec<String>,
+    link_pre: Vec<String>,
+    link_post: Vec<String>,
+}
+
+fn clang_print(flag: &str) -> Option<PathBuf> {
+    let o = Command::new(clang()).arg(flag).output().ok()?;
+    let p = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+    (o.status.success() && p.exists()).then_some(p)
+}
+
+fn musl() -> Option<Musl> {
+    let lib = Path::new(MUSL_LIB);
+    let found = Path::new(MUSL_INCLUDE).join("stdio.h").is_file()
+        && lib.join("crt1.o").is_file()
+        && Path::new(MUSL_LOADER).exists();
+    if !found {
+        return None;
+    }
+    let resource = clang_print("-print-resource-dir")?;
+    let profile = [
+        "lib/linux/libclang_rt.profile-x86_64.a",
+        "lib/x86_64-unknown-linux-gnu/libclang_rt.profile.a",
+    ]
+    .iter()
+    .map(|r| resource.join(r))
+    .find(|p| p.is_file())?;
+    let s = |p: PathBuf| p.display().to_string();
+    let mut link_post = vec![s(profile), format!("-L{MUSL_LIB}"), "-lc".into()];
+    if let Some(libgcc) = clang_print("-print-libgcc-file-name") {
+        link_post.push(s(libgcc));
+    }
+    link_post.push(s(lib.join("crtn.o")));
+    Some(Musl {
+        compile: vec![
+            "-nostdinc".into(),
+            "-isystem".into(),
+            MUSL_INCLUDE.into(),
+            "-isystem".into(),
+            s(resource.join("include")),
+        ],
+        link_pre: vec![
+            "-nostdlib".into(),
+            "-no-pie".into(),
+            format!("-Wl,-dynamic-linker,{MUSL_LOADER}"),
+            s(lib.join("crt1.o")),
+            s(lib.join("crti.o")),
+        ],
+        link_post,
+    })
+}
 
 /// Coverage of each target source in one run.
 pub type RunCoverage = Vec<(PathBuf, FileCoverage)>;
@@ -77,6 +169,18 @@ pub fn build(
     let obj = dir.join("obj");
     std::fs::create_dir_all(&obj).map_err(|e| format!("creating {}: {e}", obj.display()))?;
     emit::write_sources(&src, target, cases).map_err(|e| format!("{e:#}"))?;
+    let musl = if emit::injects_failures(target) {
+        musl()
+    } else {
+        None
+    };
+    let (libc, sanitize): (Vec<String>, Vec<String>) = match &musl {
+        Some(m) => (
+            m.compile.clone(),
+            MUSL_SANITIZE.iter().map(|s| s.to_string()).collect(),
+        ),
+        None => (Vec::new(), vec![NATIVE_SANITIZE.to_string()]),
+    };
     let base = [
         "-g",
         "-O0",
@@ -88,7 +192,8 @@ pub fn build(
     let runner_o = obj.join("symtest_runner.o");
     run(Command::new(clang())
         .args(base)
-        .arg(NATIVE_SANITIZE)
+        .args(&libc)
+        .args(&sanitize)
         .arg("-DSYMTEST_COVERAGE")
         .arg(format!("-I{}", src.display()))
         .arg("-c")
@@ -98,6 +203,7 @@ pub fn build(
     let tests_o = obj.join("symtest_tests.o");
     run(Command::new(clang())
         .args(base)
+        .args(&libc)
         .arg(format!("-I{}", src.display()))
         .arg("-c")
         .arg(src.join("symtest_tests.c"))
@@ -105,6 +211,29 @@ pub fn build(
         .arg(&tests_o))?;
     objs_all.push(runner_o);
     objs_all.push(tests_o);
+    if musl.is_some() {
+        let shim_o = obj.join("symtest_fail.o");
+        run(Command::new(clang())
+            .args(&libc)
+            .args(["-O2", "-fno-stack-protector", "-fno-builtin", "-w"])
+            .arg("-DSYMTEST_FAIL_LINKED")
+            .arg("-c")
+            .arg(src.join("symtest_fail.c"))
+            .arg("-o")
+            .arg(&shim_o))?;
+        let compat_c = src.join("symtest_musl_compat.c");
+        std::fs::write(&compat_c, MUSL_COMPAT_C)
+            .map_err(|e| format!("writing {}: {e}", compat_c.display()))?;
+        let compat_o = obj.join("symtest_musl_compat.o");
+        run(Command::new(clang())
+            .args(&libc)
+            .args(["-O2", "-w", "-c"])
+            .arg(&compat_c)
+            .arg("-o")
+            .arg(&compat_o))?;
+        objs_all.push(shim_o);
+        objs_all.push(compat_o);
+    }
     let mut objects = Vec::new();
     for (i, s) in target.sources.iter().enumerate() {
         let stem = s
@@ -113,7 +242,8 @@ pub fn build(
         let o = obj.join(format!("{i:02}_{stem}.o"));
         run(Command::new(clang())
             .args(base)
-            .arg(NATIVE_SANITIZE)
+            .args(&libc)
+            .args(&sanitize)
             .arg("--coverage")
             .arg("-Dmain=symtest_target_main")
             .arg(format!("-I{}", src.display()))
@@ -127,12 +257,20 @@ pub fn build(
         objects.push((s.clone(), o));
     }
     let exe = dir.join("symtest_suite");
-    run(Command::new(clang())
-        .arg(NATIVE_SANITIZE)
-        .arg("--coverage")
-        .args(&objs_all)
-        .arg("-o")
-        .arg(&exe))?;
+    match &musl {
+        Some(m) => run(Command::new(clang())
+            .args(&m.link_pre)
+            .args(&objs_all)
+            .args(&m.link_post)
+            .arg("-o")
+            .arg(&exe))?,
+        None => run(Command::new(clang())
+            .arg(NATIVE_SANITIZE)
+            .arg("--coverage")
+            .args(&objs_all)
+            .arg("-o")
+            .arg(&exe))?,
+    }
     Ok(NativeBuild {
         dir: dir.to_path_buf(),
         exe,

@@ -695,4 +695,58 @@ fn program_target_runs_in_the_posix_environment_and_replays_natively() {
             );
         }
     }
+    injected_failures_are_replayed_by_the_suite(&dir, &rs);
+}
+
+/// copy_in runs with `--max-fail 1`: its read-error path (exit 7) is explored, kept by
+/// the minimizer (the musl coverage build replays the failure) and reproduced by the
+/// emitted suite, built with musl-gcc by default; with gcc it falls back to "no crash".
+fn injected_failures_are_replayed_by_the_suite(dir: &Path, rs: &[Value]) {
+    let r = report(rs, "copy_in");
+    assert_eq!(r["bugs"], Value::Array(vec![]), "{r}");
+    assert_eq!(r["soundness_warnings"], Value::Array(vec![]), "{r}");
+    let suite = dir.join("tests/symtest/copy_in");
+    let _ = make(&suite, &["clean"]);
+    let o = make(&suite, &[]);
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("musl-gcc"),
+        "{}",
+        text(&o)
+    );
+    let o = make(&suite, &["test"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success() && out.contains(" ... ok (injected: read #"),
+        "{}",
+        text(&o)
+    );
+    // The recorded exit code of the read-error path is checked: change it and the
+    // test fails, naming the failure it injected.
+    let tests_c = suite.join("symtest_tests.c");
+    let vectors = std::fs::read_to_string(&tests_c).unwrap();
+    assert!(vectors.contains("SYMTEST_EXPECT_EXIT, 7,"), "{vectors}");
+    std::fs::write(
+        &tests_c,
+        vectors.replace("SYMTEST_EXPECT_EXIT, 7,", "SYMTEST_EXPECT_EXIT, 8,"),
+    )
+    .unwrap();
+    let o = make(&suite, &["test"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        !o.status.success()
+            && out.contains("FAILED: expected exit 8, got exit 7; injected: read #"),
+        "{}",
+        text(&o)
+    );
+    std::fs::write(&tests_c, vectors).unwrap();
+    // Against glibc the failures cannot be replayed: checked for no crash, and said so.
+    let _ = make(&suite, &["clean"]);
+    assert!(make(&suite, &["CC=gcc"]).status.success());
+    let o = make(&suite, &["test"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success() && out.contains("not injected: not built with musl"),
+        "{}",
+        text(&o)
+    );
 }
