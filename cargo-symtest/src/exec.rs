@@ -37,7 +37,9 @@ pub struct ExecArgs {
     pub max_solver_time: f64,
     /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,
     /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc.
-    /// Default: random-path interleaved with nurs:covnew.
+    /// Default: random-path, nurs:covnew and nurs:md2u interleaved (KLEE's
+    /// random-path + covnew, plus the distance-to-uncovered heuristic, which
+    /// reaches deep code such as bugs behind well-formed prefixes sooner).
     #[arg(long = "search", value_name = "NAME")]
     pub search: Vec<String>,
     /// Instructions a state runs before the searcher chooses again.

@@ -40,7 +40,7 @@ sources = ["symtest/example_harness.c"]
 max-time = 10                     # exploration budget in seconds
 # max-instructions = 1000000      # deterministic budget
 # seed = 1
-# search = ["random-path", "nurs:covnew"]
+# search = ["random-path", "nurs:covnew", "nurs:md2u"]
 # suite-dir = "tests/symtest/example"   # where the regression suite is written
 "#;
 

@@ -128,7 +128,11 @@ impl Default for Config {
             max_forks: None,
             max_depth: None,
             max_solver_time: Some(Duration::from_secs(10)),
-            search: vec![SearchKind::RandomPath, SearchKind::Nurs(Weight::CovNew)],
+            search: vec![
+                SearchKind::RandomPath,
+                SearchKind::Nurs(Weight::CovNew),
+                SearchKind::Nurs(Weight::Md2u),
+            ],
             batch_instructions: 10_000,
             batch_time: None,
             seed: 1,
