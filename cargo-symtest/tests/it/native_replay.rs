@@ -451,34 +451,7 @@ fn glibc_programs_get_failures_too() {
 fn crashing_tests_keep_their_coverage() {
     let dir = scratch("native_crash_cov");
     let src = workspace().join("tests/utils/echo.c");
-    let obj = dir.join("echo.o");
-    let exe = dir.join("echo");
-    for args in [
-        vec![
-            "cc",
-            "--native",
-            "--coverage",
-            "-c",
-            src.to_str().unwrap(),
-            "-o",
-            obj.to_str().unwrap(),
-        ],
-        vec![
-            "cc",
-            "--native",
-            "--coverage",
-            obj.to_str().unwrap(),
-            "-o",
-            exe.to_str().unwrap(),
-        ],
-    ] {
-        let out = symtest(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    let exe = native_coverage_build(&src, &dir, "echo");
     let ptr = serde_json::json!({"error": {"kind": "ptr", "message": "m", "file": "echo.c", "line": 42, "stack": []}});
     let t = write_test(&dir, "crash", vec![], &["-e", "\\xa"], ptr, None);
     let gcov = dir.join("gcov");

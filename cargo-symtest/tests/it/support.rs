@@ -84,3 +84,28 @@ pub fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
     }
     set
 }
+
+/// Builds `src` natively with `cargo symtest cc --native --coverage` into
+/// `dir/<name>`, object file first so that the gcov notes are
+/// `dir/<name>.gcno`. Returns the executable.
+pub fn native_coverage_build(src: &Path, dir: &Path, name: &str) -> PathBuf {
+    let obj = dir.join(format!("{name}.o"));
+    let exe = dir.join(name);
+    let (src, obj_s, exe_s) = (
+        src.to_str().unwrap(),
+        obj.to_str().unwrap(),
+        exe.to_str().unwrap(),
+    );
+    for args in [
+        vec!["cc", "--native", "--coverage", "-c", src, "-o", obj_s],
+        vec!["cc", "--native", "--coverage", obj_s, "-o", exe_s],
+    ] {
+        let out = symtest(&args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    exe
+}

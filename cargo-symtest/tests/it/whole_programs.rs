@@ -142,38 +142,15 @@ fn check_utility(name: &str) -> Measured {
     let h = header(&src);
     let dir = scratch(&format!("whole_{name}"));
 
-    // Bitcode and the native coverage build (object file first, so that the
-    // gcov notes are `<name>.gcno` in `dir`).
+    // Bitcode, and the native coverage build (gcov notes `<name>.gcno` in `dir`).
     let bc = dir.join(format!("{name}.bc"));
-    let obj = dir.join(format!("{name}.o"));
-    let exe = dir.join(name);
-    for args in [
-        vec!["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()],
-        vec![
-            "cc",
-            "--native",
-            "--coverage",
-            "-c",
-            src.to_str().unwrap(),
-            "-o",
-            obj.to_str().unwrap(),
-        ],
-        vec![
-            "cc",
-            "--native",
-            "--coverage",
-            obj.to_str().unwrap(),
-            "-o",
-            exe.to_str().unwrap(),
-        ],
-    ] {
-        let out = symtest(&args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    let out = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exe = native_coverage_build(&src, &dir, name);
 
     let explore = dir.join("explore");
     let log = exec(&bc, &explore, &h.sym_args);

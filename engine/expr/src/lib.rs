@@ -18,6 +18,7 @@
 mod bits;
 mod display;
 mod eval;
+mod ops;
 mod pool;
 mod rewrite;
 #[cfg(test)]

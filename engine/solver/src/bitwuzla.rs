@@ -1,5 +1,7 @@
 //! The Bitwuzla backend. This is the only module that names `bitwuzla-sys`;
-//! all `unsafe` code of the crate lives here.
+//! all `unsafe` code of the crate lives here and in its submodule
+//! `translate` (expressions to terms); this file holds the solver session:
+//! configuration, push/pop, solving and models.
 //!
 //! # Design
 //!
@@ -61,13 +63,15 @@
 //! * Bitwuzla aborts the process on API misuse, so expressions are checked
 //!   for well-sortedness before any term is built ([`SolverError::Malformed`]).
 
-use crate::wellformed::{check_sorts, expands, malformed, store_chain};
+use crate::wellformed::malformed;
 use crate::{SatResult, Solver, SolverError, SolverStats};
 use bitwuzla_sys as bz;
 use rustc_hash::FxHashMap;
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 use std::time::{Duration, Instant};
-use symtest_expr::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprPool, Node};
+use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool};
+
+mod translate;
 
 type Term = bz::BitwuzlaTerm;
 type Sort = bz::BitwuzlaSort;
@@ -261,256 +265,6 @@ impl BitwuzlaSolver {
             return Err(SolverError::Backend("cannot create term manager".into()));
         }
         self.configure()
-    }
-
-    // ----- term construction (all return one owned reference) -----
-
-    fn bv_sort(&mut self, w: u32) -> Sort {
-        let tm = self.tm;
-        // SAFETY: `tm` is live; `w >= 1` is checked by the caller.
-        *self
-            .sorts
-            .entry(w)
-            .or_insert_with(|| unsafe { bz::bitwuzla_mk_bv_sort(tm, w as u64) })
-    }
-
-    fn arr_sort(&mut self) -> Sort {
-        if self.array_sort == 0 {
-            let (i, e) = (self.bv_sort(32), self.bv_sort(8));
-            // SAFETY: live manager, valid sorts.
-            self.array_sort = unsafe { bz::bitwuzla_mk_array_sort(self.tm, i, e) };
-        }
-        self.array_sort
-    }
-
-    fn mk1(&self, kind: bz::BitwuzlaKind, a: Term) -> Term {
-        // SAFETY: live manager; operands are live terms whose sorts the
-        // caller checked for `kind`.
-        unsafe { bz::bitwuzla_mk_term1(self.tm, kind, a) }
-    }
-
-    fn mk2(&self, kind: bz::BitwuzlaKind, a: Term, b: Term) -> Term {
-        // SAFETY: as in `mk1`.
-        unsafe { bz::bitwuzla_mk_term2(self.tm, kind, a, b) }
-    }
-
-    fn mk3(&self, kind: bz::BitwuzlaKind, a: Term, b: Term, c: Term) -> Term {
-        // SAFETY: as in `mk1`.
-        unsafe { bz::bitwuzla_mk_term3(self.tm, kind, a, b, c) }
-    }
-
-    fn bool_const(&self, b: bool) -> Term {
-        // SAFETY: live manager.
-        unsafe {
-            if b {
-                bz::bitwuzla_mk_true(self.tm)
-            } else {
-                bz::bitwuzla_mk_false(self.tm)
-            }
-        }
-    }
-
-    fn bv_const(&mut self, b: &symtest_expr::Bits) -> Term {
-        let sort = self.bv_sort(b.width());
-        if b.width() <= 64 {
-            // SAFETY: live manager and sort; the value fits the width.
-            return unsafe { bz::bitwuzla_mk_bv_value_uint64(self.tm, sort, b.to_u64()) };
-        }
-        let hex = CString::new(b.to_hex()).expect("hex digits contain no NUL");
-        // SAFETY: live manager/sort; `hex` is a valid base-16 string of at
-        // most `width` bits, alive for the call.
-        unsafe { bz::bitwuzla_mk_bv_value(self.tm, sort, hex.as_ptr(), 16) }
-    }
-
-    fn bv_u64(&mut self, w: u32, v: u64) -> Term {
-        let sort = self.bv_sort(w);
-        // SAFETY: live manager and sort.
-        unsafe { bz::bitwuzla_mk_bv_value_uint64(self.tm, sort, v) }
-    }
-
-    fn copy(&self, t: Term) -> Term {
-        // SAFETY: `t` is a live term; the copy is a new owned reference.
-        unsafe { bz::bitwuzla_term_copy(t) }
-    }
-
-    // ----- translation -----
-
-    fn memo(&self, want: Want) -> &FxHashMap<ExprId, Term> {
-        match want {
-            Want::Bool => &self.boolean,
-            Want::Bv => &self.bv,
-        }
-    }
-
-    /// Dependencies of translating `id` in form `want`.
-    fn deps(pool: &ExprPool, id: ExprId, want: Want, out: &mut Vec<(ExprId, Want)>) {
-        use Want::{Bool, Bv};
-        match (want, pool.node(id)) {
-            (_, Node::Const(_) | Node::Array(_)) => {}
-            (Bool, Node::Cmp(_, a, b)) => out.extend([(*a, Bv), (*b, Bv)]),
-            (Bool, Node::Not(a)) => out.push((*a, Bool)),
-            (Bool, Node::Bin(BinOp::And | BinOp::Or | BinOp::Xor, a, b)) => {
-                out.extend([(*a, Bool), (*b, Bool)])
-            }
-            (Bool, Node::Ite(c, t, e)) => out.extend([(*c, Bool), (*t, Bool), (*e, Bool)]),
-            (Bool, _) => out.push((id, Bv)),
-            (Bv, Node::Cmp(..)) => out.push((id, Bool)),
-            (Bv, Node::Ite(c, t, e)) => out.extend([(*c, Bool), (*t, Bv), (*e, Bv)]),
-            (Bv, &Node::Select { array, index }) if expands(pool, array, index) => {
-                let (stores, base) = store_chain(pool, array);
-                out.push((index, Bv));
-                out.push((base, Bv));
-                for (i, v) in stores {
-                    out.extend([(i, Bv), (v, Bv)]);
-                }
-            }
-            (Bv, n) => out.extend(n.children().into_iter().map(|c| (c, Bv))),
-        }
-    }
-
-    /// The term for `root` in form `want`, translating what is missing.
-    fn translate(
-        &mut self,
-        pool: &ExprPool,
-        root: ExprId,
-        want: Want,
-    ) -> Result<Term, SolverError> {
-        let mut stack = vec![(root, want, false)];
-        let mut deps = Vec::new();
-        while let Some((id, w, expanded)) = stack.pop() {
-            if self.memo(w).contains_key(&id) {
-                continue;
-            }
-            if expanded {
-                let t = self.build(pool, id, w)?;
-                match w {
-                    Want::Bool => self.boolean.insert(id, t),
-                    Want::Bv => self.bv.insert(id, t),
-                };
-                continue;
-            }
-            stack.push((id, w, true));
-            deps.clear();
-            Self::deps(pool, id, w, &mut deps);
-            for &(c, cw) in &deps {
-                if !self.memo(cw).contains_key(&c) {
-                    stack.push((c, cw, false));
-                }
-            }
-        }
-        Ok(self.memo(want)[&root])
-    }
-
-    /// Builds `id` in form `want`; its dependencies are memoised.
-    fn build(&mut self, pool: &ExprPool, id: ExprId, want: Want) -> Result<Term, SolverError> {
-        check_sorts(pool, id)?;
-        let bv = |s: &Self, e: ExprId| s.bv[&e];
-        let bl = |s: &Self, e: ExprId| s.boolean[&e];
-        if want == Want::Bool {
-            if pool.width(id) != 1 {
-                return Err(malformed(id, "Boolean use of a wide expression"));
-            }
-            return Ok(match *pool.node(id) {
-                Node::Const(ref b) => self.bool_const(b.is_true()),
-                Node::Cmp(op, a, b) => self.mk2(cmp_kind(op), bv(self, a), bv(self, b)),
-                Node::Not(a) => self.mk1(bz::BITWUZLA_KIND_NOT, bl(self, a)),
-                Node::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
-                    let kind = match op {
-                        BinOp::And => bz::BITWUZLA_KIND_AND,
-                        BinOp::Or => bz::BITWUZLA_KIND_OR,
-                        _ => bz::BITWUZLA_KIND_XOR,
-                    };
-                    self.mk2(kind, bl(self, a), bl(self, b))
-                }
-                Node::Ite(c, t, e) => {
-                    self.mk3(bz::BITWUZLA_KIND_ITE, bl(self, c), bl(self, t), bl(self, e))
-                }
-                _ => {
-                    let one = Owned(self.bv_u64(1, 1));
-                    self.mk2(bz::BITWUZLA_KIND_EQUAL, bv(self, id), one.0)
-                }
-            });
-        }
-        Ok(match *pool.node(id) {
-            Node::Const(ref b) => self.bv_const(b),
-            Node::Array(a) => {
-                let sort = self.arr_sort();
-                let name = pool.array_info(a).name.replace('\0', "_");
-                let name = CString::new(name).expect("NUL bytes were replaced");
-                // SAFETY: live manager and array sort; `name` outlives the call.
-                unsafe { bz::bitwuzla_mk_const(self.tm, sort, name.as_ptr()) }
-            }
-            Node::Store {
-                array,
-                index,
-                value,
-            } => self.mk3(
-                bz::BITWUZLA_KIND_ARRAY_STORE,
-                bv(self, array),
-                bv(self, index),
-                bv(self, value),
-            ),
-            Node::Select { array, index } if expands(pool, array, index) => {
-                // Read over writes: ite(index == i_n, v_n, ite(..., select(base, index))),
-                // outermost store first, instead of Bitwuzla's lemmas on demand
-                // (one refinement round per lemma on long store chains).
-                let (stores, base) = store_chain(pool, array);
-                let ix = bv(self, index);
-                let mut t = Owned(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, bv(self, base), ix));
-                for &(i, v) in stores.iter().rev() {
-                    let c = Owned(self.mk2(bz::BITWUZLA_KIND_EQUAL, ix, bv(self, i)));
-                    t = Owned(self.mk3(bz::BITWUZLA_KIND_ITE, c.0, bv(self, v), t.0));
-                }
-                let out = t.0;
-                std::mem::forget(t);
-                out
-            }
-            Node::Select { array, index } => self.mk2(
-                bz::BITWUZLA_KIND_ARRAY_SELECT,
-                bv(self, array),
-                bv(self, index),
-            ),
-            Node::Not(a) => self.mk1(bz::BITWUZLA_KIND_BV_NOT, bv(self, a)),
-            Node::Bin(op, a, b) => self.mk2(bin_kind(op), bv(self, a), bv(self, b)),
-            Node::Cmp(..) => {
-                let (one, zero) = (Owned(self.bv_u64(1, 1)), Owned(self.bv_u64(1, 0)));
-                self.mk3(bz::BITWUZLA_KIND_ITE, bl(self, id), one.0, zero.0)
-            }
-            Node::Ite(c, t, e) => {
-                self.mk3(bz::BITWUZLA_KIND_ITE, bl(self, c), bv(self, t), bv(self, e))
-            }
-            Node::Concat(h, l) => self.mk2(bz::BITWUZLA_KIND_BV_CONCAT, bv(self, h), bv(self, l)),
-            Node::Extract { expr, lo, width } => {
-                let hi = (lo + width - 1) as u64;
-                let t = bv(self, expr);
-                // SAFETY: live manager/term; `lo <= hi < width(expr)` was
-                // checked by `check_sorts`.
-                unsafe {
-                    bz::bitwuzla_mk_term1_indexed2(
-                        self.tm,
-                        bz::BITWUZLA_KIND_BV_EXTRACT,
-                        t,
-                        hi,
-                        lo as u64,
-                    )
-                }
-            }
-            Node::ZExt(a, w) | Node::SExt(a, w) => {
-                let by = (w - pool.width(a)) as u64;
-                let t = bv(self, a);
-                if by == 0 {
-                    self.copy(t)
-                } else {
-                    let kind = if matches!(pool.node(id), Node::ZExt(..)) {
-                        bz::BITWUZLA_KIND_BV_ZERO_EXTEND
-                    } else {
-                        bz::BITWUZLA_KIND_BV_SIGN_EXTEND
-                    };
-                    // SAFETY: live manager/term, positive extension amount.
-                    unsafe { bz::bitwuzla_mk_term1_indexed1(self.tm, kind, t, by) }
-                }
-            }
-        })
     }
 
     // ----- models -----
@@ -779,38 +533,4 @@ fn value_u64(t: Term) -> Result<u64, SolverError> {
     };
     u64::from_str_radix(&s, 16)
         .map_err(|e| SolverError::Backend(format!("bad model value {s:?}: {e}")))
-}
-
-fn bin_kind(op: BinOp) -> bz::BitwuzlaKind {
-    match op {
-        BinOp::Add => bz::BITWUZLA_KIND_BV_ADD,
-        BinOp::Sub => bz::BITWUZLA_KIND_BV_SUB,
-        BinOp::Mul => bz::BITWUZLA_KIND_BV_MUL,
-        BinOp::UDiv => bz::BITWUZLA_KIND_BV_UDIV,
-        BinOp::SDiv => bz::BITWUZLA_KIND_BV_SDIV,
-        BinOp::URem => bz::BITWUZLA_KIND_BV_UREM,
-        BinOp::SRem => bz::BITWUZLA_KIND_BV_SREM,
-        BinOp::And => bz::BITWUZLA_KIND_BV_AND,
-        BinOp::Or => bz::BITWUZLA_KIND_BV_OR,
-        BinOp::Xor => bz::BITWUZLA_KIND_BV_XOR,
-        BinOp::Shl => bz::BITWUZLA_KIND_BV_SHL,
-        BinOp::LShr => bz::BITWUZLA_KIND_BV_SHR,
-        BinOp::AShr => bz::BITWUZLA_KIND_BV_ASHR,
-    }
-}
-
-fn cmp_kind(op: CmpOp) -> bz::BitwuzlaKind {
-    match op {
-        CmpOp::Eq => bz::BITWUZLA_KIND_EQUAL,
-        CmpOp::Ult => bz::BITWUZLA_KIND_BV_ULT,
-        CmpOp::Ule => bz::BITWUZLA_KIND_BV_ULE,
-        CmpOp::Slt => bz::BITWUZLA_KIND_BV_SLT,
-        CmpOp::Sle => bz::BITWUZLA_KIND_BV_SLE,
-        CmpOp::UAddO => bz::BITWUZLA_KIND_BV_UADD_OVERFLOW,
-        CmpOp::SAddO => bz::BITWUZLA_KIND_BV_SADD_OVERFLOW,
-        CmpOp::USubO => bz::BITWUZLA_KIND_BV_USUB_OVERFLOW,
-        CmpOp::SSubO => bz::BITWUZLA_KIND_BV_SSUB_OVERFLOW,
-        CmpOp::UMulO => bz::BITWUZLA_KIND_BV_UMUL_OVERFLOW,
-        CmpOp::SMulO => bz::BITWUZLA_KIND_BV_SMUL_OVERFLOW,
-    }
 }

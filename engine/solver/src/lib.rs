@@ -29,6 +29,8 @@ mod independence;
 #[cfg(test)]
 mod independence_tests;
 #[cfg(test)]
+mod layer_tests;
+#[cfg(test)]
 mod tests;
 mod ubtree;
 mod wellformed;
