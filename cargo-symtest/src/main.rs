@@ -67,7 +67,28 @@ enum Command {
     Init(project::init::InitArgs),
 }
 
+/// `cargo symtest show … | head` closes our stdout early: end quietly as a
+/// C tool killed by SIGPIPE would (exit 141), instead of the panic `println!`
+/// raises.  SIGPIPE itself stays ignored, so writes to a child's stdin pipe
+/// still fail with EPIPE rather than kill us.
+fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_broken_pipe();
     // Invoked by cargo as `cargo-symtest symtest ...`.
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "symtest") {

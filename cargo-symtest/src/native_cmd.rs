@@ -17,6 +17,8 @@ pub struct NativeArgs<'a> {
     pub timeout: Duration,
     pub gcov_dir: Option<&'a Path>,
     pub keep_dirs: bool,
+    /// One JSON object per test instead of text lines.
+    pub json: bool,
 }
 
 /// The words after `--` of the `exec` run that wrote `ktest`: the JSON's
@@ -159,6 +161,26 @@ pub fn replay_one(test: &Path, a: &NativeArgs, shim: Option<&Path>) -> Result<Ve
     })
 }
 
+/// One test's verdict as a JSON object (`replay --native --json`).
+fn verdict_json(test: &Path, v: &Verdict, compared: bool) -> serde_json::Value {
+    use std::os::unix::process::ExitStatusExt;
+    let status = v.run.status;
+    serde_json::json!({
+        "test": test.display().to_string(),
+        "outcome": v.run.outcome.to_string(),
+        "exit_code": status.and_then(|s| s.code()),
+        "signal": status.and_then(|s| s.signal()),
+        "timed_out": status.is_none(),
+        "recorded": v.recorded.map(|r| r.to_string()),
+        "compared": compared,
+        "ok": compared && v.ok,
+        "stdout_differs": v.stdout_differs,
+        "injected": v.run.injected,
+        "not_reached": v.missed_failures,
+        "stderr": v.run.stderr,
+    })
+}
+
 /// The command: every test, one line each, then a summary.  Exit 1 when a
 /// replayed test does not reproduce its recorded outcome.
 pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
@@ -203,6 +225,17 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
         if a.keep_dirs {
             notes.push_str(&format!("  (kept {})", v.run.dir.display()));
         }
+        let compared = replayable(v.recorded);
+        if a.json {
+            let line = verdict_json(t, &v, compared);
+            match (compared, v.ok) {
+                (false, _) => unchecked += 1,
+                (true, true) => ok += 1,
+                (true, false) => bad += 1,
+            }
+            println!("{line}");
+            continue;
+        }
         let native = v.run.outcome;
         if !replayable(v.recorded) {
             // Still run (the inputs are real, e.g. for coverage), but there is
@@ -238,7 +271,14 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
             }
         }
     }
-    println!("{ok} passed, {bad} failed, {unchecked} not compared");
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({"summary": {"passed": ok, "failed": bad, "not_compared": unchecked}})
+        );
+    } else {
+        println!("{ok} passed, {bad} failed, {unchecked} not compared");
+    }
     Ok(if bad > 0 { crate::EXIT_FOUND } else { 0 })
 }
 

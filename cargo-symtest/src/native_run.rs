@@ -38,6 +38,8 @@ pub struct RunOptions<'a> {
 #[derive(Debug)]
 pub struct NativeRun {
     pub outcome: Outcome,
+    /// How the process ended (`None`: killed by the watchdog).
+    pub status: Option<std::process::ExitStatus>,
     pub stdout: Vec<u8>,
     pub stderr: String,
     /// The failures the shim injected, as "CLASS K SYSCALL".
@@ -187,6 +189,7 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
         .collect();
     Ok(NativeRun {
         outcome,
+        status,
         stdout,
         stderr,
         injected,

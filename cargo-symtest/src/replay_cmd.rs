@@ -35,6 +35,11 @@ pub struct ReplayArgs {
     /// With --native: keep each test's temporary directory.
     #[arg(long, requires = "native")]
     pub keep_dirs: bool,
+    /// With --native: print one JSON object per test (test, native outcome,
+    /// exit code or signal, recorded outcome, verdict, stderr, injected
+    /// failures) and a final summary object, instead of text lines.
+    #[arg(long, requires = "native")]
+    pub json: bool,
     /// Seconds before a test run is killed.
     #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
@@ -100,6 +105,7 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
                 timeout,
                 gcov_dir: a.gcov_dir.as_deref(),
                 keep_dirs: a.keep_dirs,
+                json: a.json,
             },
         );
     }

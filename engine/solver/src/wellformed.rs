@@ -33,6 +33,64 @@ pub(crate) fn store_chain(pool: &ExprPool, mut array: ExprId) -> (Vec<(ExprId, E
     (stores, array)
 }
 
+/// Indices `lo..=hi` of a constant table holding `first + (i - lo) * step`
+/// (mod 256): a run of equal bytes (`step` 0) or of consecutive codes such
+/// as `'A'..'Z'`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TableRun {
+    pub lo: u32,
+    pub hi: u32,
+    pub first: u8,
+    pub step: u8,
+}
+
+impl TableRun {
+    /// The byte the run holds at `i` (`lo <= i <= hi`).
+    pub(crate) fn at(&self, i: u32) -> u8 {
+        let k = u64::from(i - self.lo) % 256;
+        self.first
+            .wrapping_add(((k * u64::from(self.step)) % 256) as u8)
+    }
+}
+
+/// A store chain whose every store writes a constant byte at a constant index
+/// (a lookup table such as `is_control[128]` or a base64 alphabet), as runs of
+/// arithmetic progressions over its effective contents (the outermost store
+/// of an index wins), when that takes at most half as many runs as stores.
+/// A symbolic-index read of the table then costs a range test per run
+/// instead of an index comparison per store.
+pub(crate) fn table_runs(pool: &ExprPool, stores: &[(ExprId, ExprId)]) -> Option<Vec<TableRun>> {
+    let mut table = std::collections::BTreeMap::new();
+    for &(i, v) in stores {
+        let i = u32::try_from(pool.as_const(i)?.to_u64()).ok()?;
+        let v = pool.as_const(v)?.to_u64() as u8;
+        table.entry(i).or_insert(v);
+    }
+    let mut runs: Vec<TableRun> = Vec::new();
+    for (&i, &v) in &table {
+        if let Some(r) = runs.last_mut() {
+            if r.hi.checked_add(1) == Some(i) {
+                if r.lo == r.hi {
+                    r.step = v.wrapping_sub(r.first);
+                    r.hi = i;
+                    continue;
+                }
+                if r.at(i) == v {
+                    r.hi = i;
+                    continue;
+                }
+            }
+        }
+        runs.push(TableRun {
+            lo: i,
+            hi: i,
+            first: v,
+            step: 0,
+        });
+    }
+    (runs.len() * 2 <= stores.len()).then_some(runs)
+}
+
 pub(crate) fn malformed(id: ExprId, reason: &str) -> SolverError {
     SolverError::Malformed {
         id,
@@ -66,5 +124,89 @@ pub(crate) fn check_sorts(pool: &ExprPool, id: ExprId) -> Result<(), SolverError
         Ok(())
     } else {
         Err(malformed(id, "ill-sorted operands"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(p: &mut ExprPool, table: &[(u64, u64)]) -> Vec<(ExprId, ExprId)> {
+        table
+            .iter()
+            .map(|&(i, v)| (p.const_u64(32, i), p.const_u64(8, v)))
+            .collect()
+    }
+
+    #[test]
+    fn runs_of_lookup_tables() {
+        let mut p = ExprPool::new();
+        // is_control: 1 for 0..=31 and 127, else 0.
+        let t: Vec<(u64, u64)> = (0..128)
+            .map(|i| (i, u64::from(i < 32 || i == 127)))
+            .collect();
+        let stores = chain(&mut p, &t);
+        let runs = table_runs(&p, &stores).unwrap();
+        assert_eq!(
+            runs,
+            [
+                TableRun {
+                    lo: 0,
+                    hi: 31,
+                    first: 1,
+                    step: 0
+                },
+                TableRun {
+                    lo: 32,
+                    hi: 126,
+                    first: 0,
+                    step: 0
+                },
+                TableRun {
+                    lo: 127,
+                    hi: 127,
+                    first: 1,
+                    step: 0
+                },
+            ]
+        );
+        // An alphabet: consecutive codes are one run each ('+' and '/' make
+        // one run of step 4).
+        let abc = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let t: Vec<(u64, u64)> = abc
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as u64, u64::from(c)))
+            .collect();
+        let stores = chain(&mut p, &t);
+        let runs = table_runs(&p, &stores).unwrap();
+        assert_eq!(runs.len(), 4);
+        for (i, &c) in abc.iter().enumerate() {
+            let r = runs
+                .iter()
+                .find(|r| (r.lo..=r.hi).contains(&(i as u32)))
+                .unwrap();
+            assert_eq!(r.at(i as u32), c);
+        }
+        // The outermost store of an index wins.
+        let stores = chain(&mut p, &[(0, 9), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1)]);
+        let runs = table_runs(&p, &stores).unwrap();
+        for (i, want) in [9u8, 1, 1, 1, 1].into_iter().enumerate() {
+            let r = runs
+                .iter()
+                .find(|r| (r.lo..=r.hi).contains(&(i as u32)))
+                .unwrap();
+            assert_eq!(r.at(i as u32), want, "index {i}");
+        }
+        // Unstructured contents or symbolic stores keep the plain expansion.
+        let stores = chain(&mut p, &[(0, 7), (1, 3), (2, 9), (3, 1), (4, 8)]);
+        assert_eq!(table_runs(&p, &stores), None);
+        let a = p.new_array("a", 1);
+        let arr = p.array(a);
+        let z = p.const_u64(32, 0);
+        let sym = p.select(arr, z);
+        let mut stores = chain(&mut p, &t);
+        stores[3].1 = sym;
+        assert_eq!(table_runs(&p, &stores), None);
     }
 }

@@ -25,7 +25,25 @@
  * memory errors that do not crash are found when the kept inputs are
  * replayed).
  *
- * usage: PROGRAM OUTDIR BUDGET_SECONDS SEED [RUN_TIMEOUT_MS]
+ * usage: PROGRAM OUTDIR BUDGET_SECONDS SEED [RUN_TIMEOUT_MS] [-- SHAPE...]
+ *
+ * Without `--` the linked code is a harness: its main runs with argv
+ * {"program"} and draws its inputs through <symtest.h>.  With `--` it is a
+ * whole program (a command-line utility) and SHAPE are the program
+ * arguments symtest's POSIX environment takes after `--` (KLEE's
+ * options): concrete words, `--sym-arg N`, `--sym-args MIN MAX N`,
+ * `--sym-files NUM N`, `--sym-stdin N` and `--sym-stdout` (ignored).  Each
+ * run draws inputs of exactly those shapes: the number of arguments of a
+ * `--sym-args` group uniformly in MIN..MAX, each argument a string of
+ * uniformly random length 0..N, files A, B, ... and stdin of N bytes.  A
+ * byte is printable ASCII or a newline/tab with probability 1/2, else any
+ * byte (arguments never hold a NUL inside), so a utility's options and
+ * separators are drawn often enough to be a fair baseline.  The files are
+ * written to a scratch directory that is the run's working directory, and
+ * stdin is a pipe.  Kept inputs are recorded as the objects symtest's
+ * environment writes (n_args, argNN, A-data, A-data-stat, stdin,
+ * stdin-stat, model_version), with SHAPE as the test's argument list, so
+ * `cargo symtest replay --native` replays them like symtest's own tests.
  *
  * OUTDIR receives the tests, timeline.tsv (one line per kept test: name,
  * seconds since start, status) and random-stats.json.
@@ -76,6 +94,11 @@ static unsigned char *hits;     /* MAP_SHARED, one byte per guard */
 static uint32_t num_guards;
 static struct shared *shm;
 static uint64_t rng_state;
+
+/* The .ktest's argument list: "program" and, in program mode, SHAPE. */
+static int ktest_argc = 1;
+static char **ktest_argv;
+static char *program_name[] = {"program", NULL};
 
 /* Sanitizer options: stop at the first report, die by SIGABRT, stay quiet
  * and fast (no symbolization: the parent only needs the status). */
@@ -246,8 +269,9 @@ static int write_ktest(const char *path) {
     return -1;
   fwrite("KTEST", 1, 5, f);
   put_u32(f, 3);
-  put_u32(f, 1);
-  put_str(f, "program", 7);
+  put_u32(f, (uint32_t)ktest_argc);
+  for (i = 0; i < (uint32_t)ktest_argc; i++)
+    put_str(f, ktest_argv[i], strlen(ktest_argv[i]));
   put_u32(f, 0); /* sym-argvs */
   put_u32(f, 0); /* sym-argv-len */
   put_u32(f, shm->num_objects);
@@ -258,6 +282,242 @@ static int write_ktest(const char *path) {
     fwrite(shm->data + o->offset, 1, o->size, f);
   }
   return fclose(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* program mode: random argv, files and stdin of the given shapes */
+
+#define MAX_SHAPES 64
+#define MAX_ARGV 256
+#define STAT_SIZE 144 /* struct stat64 of x86_64 Linux, as the engine's */
+#define ST_MODE_OFFSET 24
+#define ST_SIZE_OFFSET 48
+
+enum shape_kind { WORD, SYM_ARG, SYM_ARGS, SYM_FILES, SYM_STDIN };
+
+struct shape {
+  enum shape_kind kind;
+  const char *word;   /* WORD */
+  unsigned long a, b, n; /* SYM_ARGS: MIN MAX N; SYM_ARG/FILES/STDIN: a, n */
+};
+
+static struct shape shapes[MAX_SHAPES];
+static int num_shapes;
+static int program_mode;
+
+static int shape_number(char **words, int i, int count, unsigned long *out) {
+  char *end;
+  if (i >= count)
+    return -1;
+  errno = 0;
+  *out = strtoul(words[i], &end, 10);
+  return (errno || *end || !*words[i] || *out > 4096) ? -1 : 0;
+}
+
+static int option_is(const char *w, const char *name) {
+  if (w[0] != '-')
+    return 0;
+  w += w[1] == '-' ? 2 : 1;
+  return strcmp(w, name) == 0;
+}
+
+/* Parses SHAPE (the words after `--`); prints why and returns -1 when it
+ * is not one symtest's environment takes. */
+static int parse_shapes(char **words, int count) {
+  int i = 0;
+  while (i < count) {
+    struct shape *s;
+    if (num_shapes == MAX_SHAPES) {
+      fprintf(stderr, "symtest-random: more than %d shape words\n", MAX_SHAPES);
+      return -1;
+    }
+    s = &shapes[num_shapes++];
+    memset(s, 0, sizeof *s);
+    if (option_is(words[i], "sym-arg")) {
+      s->kind = SYM_ARG;
+      if (shape_number(words, i + 1, count, &s->n))
+        goto bad;
+      i += 2;
+    } else if (option_is(words[i], "sym-args")) {
+      s->kind = SYM_ARGS;
+      if (shape_number(words, i + 1, count, &s->a) ||
+          shape_number(words, i + 2, count, &s->b) ||
+          shape_number(words, i + 3, count, &s->n) || s->a > s->b)
+        goto bad;
+      i += 4;
+    } else if (option_is(words[i], "sym-files")) {
+      s->kind = SYM_FILES;
+      if (shape_number(words, i + 1, count, &s->a) ||
+          shape_number(words, i + 2, count, &s->n) || s->a > 26)
+        goto bad;
+      i += 3;
+    } else if (option_is(words[i], "sym-stdin")) {
+      s->kind = SYM_STDIN;
+      if (shape_number(words, i + 1, count, &s->n))
+        goto bad;
+      i += 2;
+    } else if (option_is(words[i], "sym-stdout")) {
+      num_shapes--; /* stdout is not an input */
+      i += 1;
+    } else if (option_is(words[i], "max-fail")) {
+      fprintf(stderr, "symtest-random: --max-fail is not supported (random "
+                      "testing does not inject system-call failures)\n");
+      return -1;
+    } else {
+      s->kind = WORD;
+      s->word = words[i];
+      i += 1;
+    }
+  }
+  return 0;
+bad:
+  fprintf(stderr, "symtest-random: bad shape at `%s` (expected --sym-arg N, "
+                  "--sym-args MIN MAX N with MIN <= MAX, --sym-files NUM N "
+                  "with NUM <= 26, --sym-stdin N; N <= 4096)\n",
+          words[i]);
+  return -1;
+}
+
+static unsigned char random_byte(int allow_nul) {
+  static const char printable[] =
+      " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
+      "abcdefghijklmnopqrstuvwxyz{|}~\n\t";
+  uint64_t r = next_random();
+  unsigned char c;
+  if (r >> 63)
+    return (unsigned char)printable[(r >> 8) % (sizeof printable - 1)];
+  c = (unsigned char)(r >> 32);
+  if (!allow_nul && c == 0)
+    c = 1 + (unsigned char)((r >> 40) % 255);
+  return c;
+}
+
+static void put_le(unsigned char *p, uint64_t v, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void make_stat(unsigned char *st, unsigned long size) {
+  memset(st, 0, STAT_SIZE);
+  put_le(st + ST_MODE_OFFSET, S_IFREG | 0644, 4);
+  put_le(st + ST_SIZE_OFFSET, size, 8);
+}
+
+/* Draws one argument string of up to n bytes, records it as `argNN` (n+1
+ * bytes, NUL-padded) and returns a copy for argv. */
+static char *random_arg(unsigned *next_arg, unsigned long n) {
+  char name[16];
+  unsigned char *bytes = calloc(n + 1, 1);
+  unsigned long len, k;
+  if (!bytes)
+    _exit(2);
+  len = (unsigned long)(next_random() % (n + 1));
+  for (k = 0; k < len; k++)
+    bytes[k] = random_byte(0);
+  snprintf(name, sizeof name, "arg%02u", (*next_arg)++);
+  record(name, bytes, n + 1);
+  return (char *)bytes;
+}
+
+static void write_file(const char *name, const unsigned char *data,
+                       unsigned long n) {
+  int fd;
+  unlink(name);
+  fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0 || write(fd, data, n) != (ssize_t)n || close(fd) != 0) {
+    shm->overflowed = 1; /* not a run of the program: never kept */
+    _exit(2);
+  }
+}
+
+/* In the forked child: draws a world of the shapes, sets it up in the
+ * current directory and runs the program's main. */
+static int run_program_mode(void) {
+  static char *argv_out[MAX_ARGV + 2];
+  int argc_out = 0, s;
+  unsigned next_arg = 0;
+  unsigned char st[STAT_SIZE];
+  int have_stdin = 0;
+  argv_out[argc_out++] = "program";
+  /* Arguments first, then files, then stdin, as the engine creates them. */
+  for (s = 0; s < num_shapes; s++) {
+    const struct shape *sh = &shapes[s];
+    if (sh->kind == WORD && argc_out < MAX_ARGV) {
+      argv_out[argc_out++] = (char *)sh->word;
+    } else if (sh->kind == SYM_ARG) {
+      char *a = random_arg(&next_arg, sh->n);
+      if (argc_out < MAX_ARGV)
+        argv_out[argc_out++] = a;
+    } else if (sh->kind == SYM_ARGS) {
+      unsigned long count = sh->a + next_random() % (sh->b - sh->a + 1), k;
+      unsigned char n_le[4];
+      put_le(n_le, count, 4);
+      record("n_args", n_le, 4);
+      for (k = 0; k < sh->b; k++) {
+        char *a = random_arg(&next_arg, sh->n);
+        if (k < count && argc_out < MAX_ARGV)
+          argv_out[argc_out++] = a;
+      }
+    }
+  }
+  argv_out[argc_out] = NULL;
+  for (s = 0; s < num_shapes; s++) {
+    const struct shape *sh = &shapes[s];
+    unsigned long f, k;
+    if (sh->kind != SYM_FILES)
+      continue;
+    for (f = 0; f < sh->a; f++) {
+      char name[2] = {(char)('A' + f), 0};
+      char obj[16];
+      unsigned char *data = malloc(sh->n + 1);
+      if (!data)
+        _exit(2);
+      for (k = 0; k < sh->n; k++)
+        data[k] = random_byte(1);
+      snprintf(obj, sizeof obj, "%s-data", name);
+      record(obj, data, sh->n);
+      make_stat(st, sh->n);
+      snprintf(obj, sizeof obj, "%s-data-stat", name);
+      record(obj, st, STAT_SIZE);
+      write_file(name, data, sh->n);
+      free(data);
+    }
+  }
+  for (s = 0; s < num_shapes; s++) {
+    const struct shape *sh = &shapes[s];
+    unsigned char *data;
+    unsigned long k;
+    int fds[2];
+    if (sh->kind != SYM_STDIN || have_stdin)
+      continue;
+    have_stdin = 1;
+    data = malloc(sh->n + 1);
+    if (!data || pipe(fds) != 0)
+      _exit(2);
+    for (k = 0; k < sh->n; k++)
+      data[k] = random_byte(1);
+    record("stdin", data, sh->n);
+    make_stat(st, sh->n);
+    record("stdin-stat", st, STAT_SIZE);
+    /* N <= 4096 fits in the pipe's buffer. */
+    if (sh->n && write(fds[1], data, sh->n) != (ssize_t)sh->n)
+      _exit(2);
+    close(fds[1]);
+    dup2(fds[0], 0);
+    close(fds[0]);
+    free(data);
+  }
+  if (!have_stdin) {
+    int fd = open("/dev/null", O_RDONLY);
+    dup2(fd, 0);
+  }
+  {
+    unsigned char version[4];
+    put_le(version, 1, 4);
+    record("model_version", version, 4);
+  }
+  return symtest_program_main(argc_out, argv_out);
 }
 
 struct crash_site {
@@ -279,9 +539,30 @@ int main(int argc, char **argv) {
   char path[4096];
   int devnull;
 
-  if (argc < 4) {
+  char workdir[4096];
+  int i, positional = argc;
+
+  for (i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      positional = i;
+      program_mode = 1;
+      if (parse_shapes(argv + i + 1, argc - i - 1) != 0)
+        return 2;
+      break;
+    }
+  }
+  ktest_argv = program_name;
+  if (program_mode) {
+    /* "program" followed by SHAPE, as the engine's .ktest lists them. */
+    ktest_argv = argv + positional;
+    ktest_argv[0] = program_name[0];
+    ktest_argc = argc - positional;
+  }
+  argc = positional;
+  if (argc < 4 || argc > 5) {
     fprintf(stderr,
-            "usage: %s OUTDIR BUDGET_SECONDS SEED [RUN_TIMEOUT_MS]\n",
+            "usage: %s OUTDIR BUDGET_SECONDS SEED [RUN_TIMEOUT_MS] "
+            "[-- SHAPE...]\n",
             argv[0]);
     return 2;
   }
@@ -307,6 +588,11 @@ int main(int argc, char **argv) {
   devnull = open("/dev/null", O_WRONLY);
   if (!seen || !timeline || devnull < 0) {
     fprintf(stderr, "symtest-random: cannot set up %s\n", outdir);
+    return 2;
+  }
+  snprintf(workdir, sizeof workdir, "%s/work", outdir);
+  if (program_mode && mkdir(workdir, 0777) != 0 && errno != EEXIST) {
+    perror("symtest-random: mkdir work");
     return 2;
   }
   rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
@@ -342,12 +628,17 @@ int main(int argc, char **argv) {
       t.it_value.tv_usec = (timeout_ms % 1000) * 1000;
       setitimer(ITIMER_REAL, &t, NULL);
       rng_state = run_seed;
+      if (program_mode) {
+        if (chdir(workdir) != 0)
+          _exit(2);
+        exit(run_program_mode());
+      }
       exit(symtest_program_main(1, child_argv));
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
       ;
     runs++;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == REJECT_EXIT) {
+    if (!program_mode && WIFEXITED(status) && WEXITSTATUS(status) == REJECT_EXIT) {
       rejected++;
       continue;
     }

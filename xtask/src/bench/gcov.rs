@@ -135,7 +135,7 @@ fn gcov_text(b: &Builds, src: &Path, to_stdout: bool) -> Result<String> {
 /// Coverage of one test alone.
 pub fn of_test(b: &Builds, src: &Path, ktest: &Path) -> Result<Coverage> {
     clear_counters(&b.cov_dir)?;
-    native::run_test(&b.cov_bin, ktest, &b.cov_dir, native::REPLAY_TIMEOUT)?;
+    native::run_test(b, &b.cov_bin, ktest, native::REPLAY_TIMEOUT)?;
     Ok(parse(&gcov_text(b, src, true)?))
 }
 
@@ -144,7 +144,7 @@ pub fn of_test(b: &Builds, src: &Path, ktest: &Path) -> Result<Coverage> {
 pub fn of_all(b: &Builds, src: &Path, tests: &[PathBuf], dest: &Path) -> Result<Coverage> {
     clear_counters(&b.cov_dir)?;
     for t in tests {
-        native::run_test(&b.cov_bin, t, &b.cov_dir, native::REPLAY_TIMEOUT)?;
+        native::run_test(b, &b.cov_bin, t, native::REPLAY_TIMEOUT)?;
     }
     let text = gcov_text(b, src, false)?;
     std::fs::write(dest, &text).with_context(|| format!("writing {}", dest.display()))?;

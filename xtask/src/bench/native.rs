@@ -6,8 +6,10 @@
 //! - the **gcov build** (`--coverage`, no sanitizers, so gcov counts only the
 //!   program's own branches; `tests/bench/native/gcov_flush.c` writes the
 //!   counters when a test crashes);
-//! - the **sanitizer build** (ASan + the engine's UBSan checks), whose
-//!   reports give each bug's kind and source line.
+//! - the **sanitizer build** (ASan; UBSan `bounds` for indices into arrays
+//!   of known size, since ASan misses a read just before a global; and the
+//!   engine's UBSan checks), whose reports give each bug's kind and source
+//!   line.
 //!
 //! The random-testing runner is a third build (clang-19, edge coverage,
 //! the engine's UBSan checks but no ASan: a fork of an ASan process costs
@@ -32,6 +34,20 @@ pub struct Builds {
     pub cov_dir: PathBuf,
     pub cov_bin: PathBuf,
     pub san_bin: PathBuf,
+    /// Whole programs: the `cargo-symtest` binary whose `replay --native`
+    /// rebuilds each test's argv, files and stdin.  `None`: a harness
+    /// linked with the replay runtime, which reads `SYMTEST_KTEST`.
+    pub replay: Option<PathBuf>,
+}
+
+/// One replayed test.
+pub struct TestRun {
+    /// How it ended (`None`: killed by the watchdog).
+    pub status: Option<ExitStatus>,
+    pub stderr: String,
+    /// Whole programs: the test's recorded outcome (or stdout) was compared
+    /// with the native run and differs.
+    pub differs: bool,
 }
 
 fn check(cmd: &mut Command) -> Result<()> {
@@ -94,7 +110,7 @@ pub fn build(root: &Path, src: &Path, work: &Path) -> Result<Builds> {
     check(
         Command::new("gcc")
             .args(["-g", "-O0", "-fno-omit-frame-pointer"])
-            .arg(format!("-fsanitize=address,{UBSAN_CHECKS}"))
+            .arg(format!("-fsanitize=address,bounds,{UBSAN_CHECKS}"))
             .arg("-fno-sanitize-recover=all")
             .arg("-I")
             .arg(&include)
@@ -107,11 +123,68 @@ pub fn build(root: &Path, src: &Path, work: &Path) -> Result<Builds> {
         cov_dir,
         cov_bin,
         san_bin,
+        replay: None,
+    })
+}
+
+/// Builds the gcov and sanitizer binaries of the whole program `src`
+/// (a command-line utility run under symtest's POSIX environment):
+/// - the gcov build with musl-gcc, the same musl the engine runs (so argv,
+///   stdio and getopt behave as they did during exploration), plus the
+///   crash flush;
+/// - the sanitizer build with gcc against glibc (ASan does not run on musl),
+///   with `tests/bench/native/san_options.c` for its options, since
+///   `replay --native` runs programs with an empty environment.
+pub fn build_program(root: &Path, src: &Path, work: &Path, replay: &Path) -> Result<Builds> {
+    let native = root.join("tests").join("bench").join("native");
+    let cov_dir = work.join("gcov-build");
+    if cov_dir.exists() {
+        std::fs::remove_dir_all(&cov_dir)?;
+    }
+    std::fs::create_dir_all(&cov_dir)?;
+    let stem = src
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .context("program file name")?;
+    let obj = cov_dir.join(format!("{stem}.o"));
+    check(
+        Command::new("musl-gcc")
+            .args(["-g", "-O0", "--coverage", "-c"])
+            .arg(src)
+            .arg("-o")
+            .arg(&obj),
+    )?;
+    let cov_bin = cov_dir.join(format!("{stem}.gcov-bin"));
+    check(
+        Command::new("musl-gcc")
+            .args(["-g", "-O0", "--coverage"])
+            .arg(&obj)
+            .arg(native.join("gcov_flush.c"))
+            .arg("-o")
+            .arg(&cov_bin),
+    )?;
+    let san_bin = work.join(format!("{stem}.san-bin"));
+    check(
+        Command::new("gcc")
+            .args(["-g", "-O0", "-fno-omit-frame-pointer"])
+            .arg(format!("-fsanitize=address,bounds,{UBSAN_CHECKS}"))
+            .arg("-fno-sanitize-recover=all")
+            .arg(src)
+            .arg(native.join("san_options.c"))
+            .arg("-o")
+            .arg(&san_bin),
+    )?;
+    Ok(Builds {
+        cov_dir,
+        cov_bin,
+        san_bin,
+        replay: Some(replay.to_path_buf()),
     })
 }
 
 /// Builds the random-testing runner for `src` (see
-/// `tests/bench/random/symtest_random.c`).
+/// `tests/bench/random/symtest_random.c`): the same build for harnesses and
+/// whole programs, whose `main` the runner calls in program mode.
 pub fn build_random(root: &Path, src: &Path, work: &Path) -> Result<PathBuf> {
     let include = root.join("libc-models").join("include");
     let runner = root
@@ -173,9 +246,76 @@ pub enum Outcome {
     Signal(i32),
 }
 
-/// Runs `bin` on `ktest` with a time limit; returns the exit status (None on
+/// Replays `ktest` on `bin` (one of `b`'s binaries) with a time limit,
+/// writing coverage data into `b.cov_dir` when `bin` is the gcov build.
+pub fn run_test(b: &Builds, bin: &Path, ktest: &Path, timeout: Duration) -> Result<TestRun> {
+    match &b.replay {
+        None => {
+            let (status, stderr) = run_harness_test(bin, ktest, &b.cov_dir, timeout)?;
+            Ok(TestRun {
+                status,
+                stderr,
+                differs: false,
+            })
+        }
+        Some(symtest) => run_program_test(symtest, bin, ktest, &b.cov_dir, timeout),
+    }
+}
+
+/// `cargo-symtest replay --native BIN KTEST --json`: the test's world
+/// rebuilt in a fresh directory, the program run under a watchdog.
+fn run_program_test(
+    symtest: &Path,
+    bin: &Path,
+    ktest: &Path,
+    gcov_dir: &Path,
+    timeout: Duration,
+) -> Result<TestRun> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut cmd = Command::new(symtest);
+    cmd.args(["replay", "--json", "--native"])
+        .arg(bin)
+        .arg("--timeout")
+        .arg(format!("{}", timeout.as_secs_f64()))
+        .arg("--gcov-dir")
+        .arg(gcov_dir)
+        .arg(ktest)
+        .stdin(Stdio::null());
+    let line = crate::util::display(&cmd);
+    let out = cmd
+        .output()
+        .with_context(|| format!("could not start `{line}`"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v.get("test").is_some())
+        .with_context(|| {
+            format!(
+                "`{line}` printed no test verdict ({}):\n{}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            )
+        })?;
+    let status = if v["timed_out"].as_bool().unwrap_or(false) {
+        None
+    } else if let Some(sig) = v["signal"].as_i64() {
+        Some(ExitStatus::from_raw(sig as i32 & 0x7f))
+    } else {
+        Some(ExitStatus::from_raw(
+            (v["exit_code"].as_i64().unwrap_or(0) as i32 & 0xff) << 8,
+        ))
+    };
+    Ok(TestRun {
+        status,
+        stderr: v["stderr"].as_str().unwrap_or("").to_string(),
+        differs: v["compared"].as_bool() == Some(true) && v["ok"].as_bool() == Some(false),
+    })
+}
+
+/// Runs the harness `bin` on `ktest` with a time limit; returns the exit status (None on
 /// timeout) and stderr.
-pub fn run_test(
+fn run_harness_test(
     bin: &Path,
     ktest: &Path,
     cwd: &Path,

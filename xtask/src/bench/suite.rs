@@ -1,11 +1,13 @@
 //! `cargo xtask bench [suite] [--quick] [--budget S] [--only A,B] [--out DIR]`:
 //! the evaluation of the paper's §5 on `tests/bench/suite/`.
 //!
-//! For each program: symtest (`cargo-symtest exec`, release build) and the
-//! random-testing baseline (`tests/bench/random/`) run with the same
-//! wall-clock budget; the tests each one kept are replayed natively — a gcov
-//! build for line and branch coverage, a sanitizer build for the bugs — so
-//! both tools are measured the same way. See [`super::report`] for the
+//! For each program: symtest (`cargo-symtest exec`, release build; whole
+//! programs with `--libc=musl --posix-runtime -- ARGS`) and the
+//! random-testing baseline (`tests/bench/random/`; whole programs get random
+//! argv, files and stdin of the same `--sym-*` shapes) run at the same time,
+//! one core each, with the same wall-clock budget; the tests each one kept
+//! are replayed natively — a gcov build for line and branch coverage, a
+//! sanitizer build for the bugs — so both tools are measured the same way. See [`super::report`] for the
 //! outputs.
 
 use super::{gcov, native, report};
@@ -17,8 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// Programs of `--quick` (a mix of planted bugs and clean programs).
-pub const QUICK: &[&str] = &["csv_parse", "stack_vm", "ring_buffer", "rle"];
+/// Programs of `--quick` (a mix of planted bugs and clean programs, and two
+/// whole programs).
+pub const QUICK: &[&str] = &["csv_parse", "stack_vm", "ring_buffer", "rle", "wc", "echo"];
 pub const QUICK_BUDGET_S: f64 = 10.0;
 pub const FULL_BUDGET_S: f64 = 60.0;
 /// Seed of both tools.
@@ -96,6 +99,10 @@ pub struct Target {
     pub name: String,
     pub source: PathBuf,
     pub max_time_s: f64,
+    /// `kind = "program"`: a whole program run under the POSIX environment
+    /// with `args` (concrete words and `--sym-*` shapes); else a harness.
+    pub program: bool,
+    pub args: Vec<String>,
 }
 
 pub fn targets(suite_dir: &Path) -> Result<Vec<Target>> {
@@ -124,10 +131,29 @@ pub fn targets(suite_dir: &Path) -> Result<Vec<Target>> {
             .get("max-time")
             .and_then(|v| v.as_integer().map(|i| i as f64).or_else(|| v.as_float()))
             .unwrap_or(FULL_BUDGET_S);
+        let program = match t.get("kind").and_then(|v| v.as_str()) {
+            None | Some("harness") => false,
+            Some("program") => true,
+            Some(other) => bail!(
+                "{}: target `{name}` has kind `{other}` (expected harness or program)",
+                file.display()
+            ),
+        };
+        let args = t
+            .get("args")
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|w| w.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
         out.push(Target {
             name: name.to_string(),
             source: suite_dir.join(src),
             max_time_s,
+            program,
+            args,
         });
     }
     Ok(out)
@@ -267,13 +293,11 @@ fn measure(
     let mut union = BTreeSet::new();
     let mut timeline = Vec::new();
     for k in kept {
-        let (status, stderr) = native::run_test(
-            &builds.san_bin,
-            &k.ktest,
-            &builds.cov_dir,
-            native::REPLAY_TIMEOUT,
-        )?;
-        match native::classify(status, &stderr, file_name) {
+        let run = native::run_test(builds, &builds.san_bin, &k.ktest, native::REPLAY_TIMEOUT)?;
+        if run.differs {
+            mismatches += 1;
+        }
+        match native::classify(run.status, &run.stderr, file_name) {
             native::Outcome::Bug { kind, line }
                 if !bugs.iter().any(|b| b.kind == kind && b.line == line) =>
             {
@@ -291,7 +315,9 @@ fn measure(
                     planted,
                 });
             }
-            native::Outcome::Mismatch => mismatches += 1,
+            // Exit 125 is the harness runtime's "cannot drive this test";
+            // a whole program may exit 125 itself.
+            native::Outcome::Mismatch if !t.program => mismatches += 1,
             native::Outcome::Timeout => timeouts += 1,
             _ => {}
         }
@@ -349,13 +375,40 @@ fn run_program(
         .with_context(|| format!("reading {}", t.source.display()))?;
     let planted = expected_bugs(&source_text);
 
-    // symtest
-    let bc = work.join(format!("{}.bc", t.name));
-    super::compile(&t.source, &bc)?;
-    let sym_out = work.join("symtest-out");
+    // Both tools at once, one core each, with the same wall-clock budget
+    // (the engine and the random runner are single-threaded).
     let budget_arg = format!("{budget}");
-    let started = Instant::now();
-    let status = Command::new(bin)
+    let bc = work.join(format!("{}.bc", t.name));
+    let runner = native::build_random(root, &t.source, &work)?;
+    if t.program {
+        util::run(
+            Command::new(bin)
+                .arg("cc")
+                .arg(&t.source)
+                .arg("-o")
+                .arg(&bc),
+        )?;
+    } else {
+        super::compile(&t.source, &bc)?;
+    }
+    let rnd_out = work.join("random-out");
+    let mut random_cmd = Command::new(&runner);
+    random_cmd
+        .arg(&rnd_out)
+        .arg(&budget_arg)
+        .arg(SEED.to_string())
+        .arg("1000");
+    if t.program {
+        random_cmd.arg("--").args(&t.args);
+    }
+    let random_started = Instant::now();
+    let mut random_child = random_cmd
+        .spawn()
+        .with_context(|| format!("running {}", runner.display()))?;
+
+    let sym_out = work.join("symtest-out");
+    let mut sym_cmd = Command::new(bin);
+    sym_cmd
         .arg("exec")
         .arg(&bc)
         .arg("--output-dir")
@@ -366,29 +419,37 @@ fn run_program(
             &budget_arg,
             "--seed",
             &SEED.to_string(),
-        ])
+        ]);
+    if t.program {
+        sym_cmd
+            .args(["--libc=musl", "--posix-runtime", "--"])
+            .args(&t.args);
+    }
+    let started = Instant::now();
+    let status = sym_cmd
         .status()
-        .with_context(|| format!("running {}", bin.display()))?;
+        .with_context(|| format!("running {}", bin.display()));
     let sym_wall = started.elapsed().as_secs_f64();
+    let random_status = random_child.wait();
+    let rnd_wall = random_started.elapsed().as_secs_f64();
+    let status = status?;
     if !matches!(status.code(), Some(0 | 1)) {
         bail!("cargo-symtest exec {} failed ({status})", bc.display());
     }
-
-    // random testing, same budget
-    let runner = native::build_random(root, &t.source, &work)?;
-    let rnd_out = work.join("random-out");
-    let started = Instant::now();
-    util::run(
-        Command::new(&runner)
-            .arg(&rnd_out)
-            .arg(&budget_arg)
-            .arg(SEED.to_string())
-            .arg("1000"),
-    )?;
-    let rnd_wall = started.elapsed().as_secs_f64();
+    let random_status = random_status.context("waiting for the random-testing runner")?;
+    if !random_status.success() {
+        bail!(
+            "the random-testing runner {} failed ({random_status})",
+            runner.display()
+        );
+    }
 
     // measurement
-    let builds = native::build(root, &t.source, &work)?;
+    let builds = if t.program {
+        native::build_program(root, &t.source, &work, bin)?
+    } else {
+        native::build(root, &t.source, &work)?
+    };
     let mut symtest = measure(
         "symtest",
         t,

@@ -257,8 +257,46 @@ impl Executor<'_> {
                 "write to read-only memory",
             ));
         }
-        let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
+        let mut off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
+        if let Value::Symbolic(e) = off {
+            // A pointer chosen by a symbolic condition (`argv[flag ? 2 : 1]`,
+            // a pointer loaded through such an index) is often fixed by the
+            // path: then access at the one offset it can have, instead of
+            // reading at an if-then-else offset whose terms every later
+            // query on the loaded bytes would carry.
+            if self.has_ite(e) {
+                let v = self.get_value(st, &off)?;
+                let same = Ops::cmp(
+                    &mut self.pool,
+                    symtest_expr::CmpOp::Eq,
+                    &off,
+                    &Value::Concrete(v.clone()),
+                );
+                let other = Ops::not(&mut self.pool, &same);
+                if !self.may_be_true(st, &other)? {
+                    off = Value::Concrete(v);
+                }
+            }
+        }
         f(self, st, base, &off)
+    }
+
+    /// Does `e` contain an if-then-else (looking at no more than a few
+    /// hundred nodes)?
+    fn has_ite(&self, e: ExprId) -> bool {
+        let mut stack = vec![e];
+        let mut seen = rustc_hash::FxHashSet::default();
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) || seen.len() > 256 {
+                continue;
+            }
+            match self.pool.node(x) {
+                Node::Ite(..) => return true,
+                Node::Const(_) | Node::Array(_) => {}
+                n => stack.extend(n.children()),
+            }
+        }
+        false
     }
 
     fn check_concrete(

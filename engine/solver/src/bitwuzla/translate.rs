@@ -4,7 +4,7 @@
 //! rules every `unsafe` block here follows).
 
 use super::{BitwuzlaSolver, Owned, Sort, Term, Want};
-use crate::wellformed::{check_sorts, expands, malformed, store_chain};
+use crate::wellformed::{check_sorts, expands, malformed, store_chain, table_runs, TableRun};
 use crate::SolverError;
 use bitwuzla_sys as bz;
 use rustc_hash::FxHashMap;
@@ -46,6 +46,48 @@ impl BitwuzlaSolver {
     pub(super) fn mk3(&self, kind: bz::BitwuzlaKind, a: Term, b: Term, c: Term) -> Term {
         // SAFETY: as in `mk1`.
         unsafe { bz::bitwuzla_mk_term3(self.tm, kind, a, b, c) }
+    }
+
+    /// `select(base, ix)` over a constant table given as runs (see
+    /// [`table_runs`]): `ite(lo <= ix <= hi, first + (ix - lo) * step, ...)`
+    /// per run, `select(base, ix)` outside them.
+    fn table_read(&mut self, runs: &[TableRun], ix: Term, base: Term) -> Term {
+        use bz::{
+            BITWUZLA_KIND_AND as AND, BITWUZLA_KIND_BV_ADD as ADD, BITWUZLA_KIND_BV_MUL as MUL,
+            BITWUZLA_KIND_BV_ULE as ULE, BITWUZLA_KIND_EQUAL as EQ, BITWUZLA_KIND_ITE as ITE,
+        };
+        // SAFETY: live manager and term; bits 7..0 of a 32-bit index.
+        let low = Owned(unsafe {
+            bz::bitwuzla_mk_term1_indexed2(self.tm, bz::BITWUZLA_KIND_BV_EXTRACT, ix, 7, 0)
+        });
+        let mut t = Owned(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, base, ix));
+        for r in runs.iter().rev() {
+            let lo = Owned(self.bv_u64(32, u64::from(r.lo)));
+            let cond = if r.lo == r.hi {
+                Owned(self.mk2(EQ, ix, lo.0))
+            } else {
+                let hi = Owned(self.bv_u64(32, u64::from(r.hi)));
+                let above = Owned(self.mk2(ULE, lo.0, ix));
+                let below = Owned(self.mk2(ULE, ix, hi.0));
+                Owned(self.mk2(AND, above.0, below.0))
+            };
+            let value = if r.step == 0 || r.lo == r.hi {
+                Owned(self.bv_u64(8, u64::from(r.first)))
+            } else {
+                // first + (ix - lo) * step = low8(ix) * step + (first - lo * step)
+                let step = Owned(self.bv_u64(8, u64::from(r.step)));
+                let offset = r
+                    .first
+                    .wrapping_sub(((u64::from(r.lo) % 256 * u64::from(r.step)) % 256) as u8);
+                let scaled = Owned(self.mk2(MUL, low.0, step.0));
+                let offset = Owned(self.bv_u64(8, u64::from(offset)));
+                Owned(self.mk2(ADD, scaled.0, offset.0))
+            };
+            t = Owned(self.mk3(ITE, cond.0, value.0, t.0));
+        }
+        let out = t.0;
+        std::mem::forget(t);
+        out
     }
 
     pub(super) fn bool_const(&self, b: bool) -> Term {
@@ -205,6 +247,11 @@ impl BitwuzlaSolver {
                 bv(self, value),
             ),
             Node::Select { array, index } if expands(pool, array, index) => {
+                let (stores, base) = store_chain(pool, array);
+                if let Some(runs) = table_runs(pool, &stores) {
+                    let (ix, base) = (bv(self, index), bv(self, base));
+                    return Ok(self.table_read(&runs, ix, base));
+                }
                 // Read over writes: ite(index == i_n, v_n, ite(..., select(base, index))),
                 // outermost store first, instead of Bitwuzla's lemmas on demand
                 // (one refinement round per lemma on long store chains).
