@@ -90,12 +90,8 @@ fn quick_bench_on_three_programs() {
     let shape = [
         "--sym-args",
         "0",
-        "1",
-        "10",
-        "--sym-args",
-        "0",
-        "2",
-        "2",
+        "3",
+        "4",
         "--sym-files",
         "1",
         "8",
@@ -112,7 +108,6 @@ fn quick_bench_on_three_programs() {
         [
             "n_args",
             "arg00",
-            "n_args",
             "arg01",
             "arg02",
             "A-data",
