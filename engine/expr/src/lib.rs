@@ -20,6 +20,7 @@ mod display;
 mod eval;
 mod ops;
 mod pool;
+mod range;
 mod rewrite;
 #[cfg(test)]
 mod tests;

@@ -517,6 +517,8 @@ pub(crate) fn select(p: &mut ExprPool, a: ExprId, j: ExprId) -> ExprId {
         }
         match (p.as_const(index), p.as_const(j)) {
             (Some(x), Some(y)) if x != y => cur = array,
+            // A symbolic index whose range cannot reach the other one.
+            (None, _) | (_, None) if crate::range::disjoint(p, index, j) => cur = array,
             _ => break,
         }
     }

@@ -133,10 +133,13 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
     let _ = writeln!(
         m,
         "Coverage is measured as in the paper's §5.1: the tests each tool kept are replayed on a \
-         native gcc `--coverage` build and read from the `.gcov` file of the program's source \
-         (executable lines and branch directions of the program itself; the replay runtime is not \
-         counted). Bugs are distinct (kind, line) pairs reported by a native ASan/UBSan build when \
-         the kept tests are replayed; \"planted\" bugs are the `// EXPECT-ERROR:` markers.\n"
+         native `--coverage` build (gcc for harnesses; musl-gcc for whole programs, replayed by \
+         `cargo symtest replay --native` with their argv, files and stdin) and read from the \
+         `.gcov` file of the program's source (executable lines and branch directions of the \
+         program itself; the replay runtime is not counted). Bugs are distinct (kind, line) pairs \
+         reported by a native ASan/UBSan build (gcc, with `bounds`) when the kept tests are \
+         replayed; \"planted\" bugs are the `// EXPECT-ERROR:` markers. Whole programs are \
+         marked *(program)*.\n"
     );
     let _ = writeln!(m, "## Per program\n");
     let _ = writeln!(
@@ -147,8 +150,9 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
     for r in rs {
         let _ = writeln!(
             m,
-            "| {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {} / {} | {} / {} | {} / {} |",
+            "| {}{} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {} / {} | {} / {} | {} / {} |",
             r.name,
+            if r.program { " *(program)*" } else { "" },
             r.symtest.lines_total,
             r.symtest.line_pct,
             r.random.line_pct,
@@ -186,9 +190,44 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
     );
     let _ = writeln!(
         m,
-        "| **median** | | {:.1}% | {:.1}% | {:.1}% | {:.1}% | | | |\n",
+        "| **median** | | {:.1}% | {:.1}% | {:.1}% | {:.1}% | | | |",
         ls.median, lr.median, bs.median, br.median
     );
+    let kinds: Vec<(&str, Vec<ProgramResult>)> = [("harnesses", false), ("whole programs", true)]
+        .into_iter()
+        .map(|(label, program)| {
+            (
+                label,
+                rs.iter()
+                    .filter(|r| r.program == program)
+                    .cloned()
+                    .collect(),
+            )
+        })
+        .collect();
+    if kinds.iter().all(|(_, v)| !v.is_empty()) {
+        for (label, v) in &kinds {
+            let (ls, lr, bs, br) = (
+                agg_of(v, sym, false),
+                agg_of(v, rnd, false),
+                agg_of(v, sym, true),
+                agg_of(v, rnd, true),
+            );
+            let planted: usize = v.iter().map(|r| r.planted.len()).sum();
+            let found_s: usize = v.iter().map(|r| r.symtest.planted_found).sum();
+            let found_r: usize = v.iter().map(|r| r.random.planted_found).sum();
+            let _ = writeln!(
+                m,
+                "| average of the {} {label} | | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {found_s}/{planted} / {found_r}/{planted} | | |",
+                v.len(),
+                ls.average,
+                lr.average,
+                bs.average,
+                br.average
+            );
+        }
+    }
+    let _ = writeln!(m);
     let ahead = rs
         .iter()
         .filter(|r| r.symtest.line_pct > r.random.line_pct + 1e-9)

@@ -224,6 +224,8 @@ pub struct ToolResult {
 #[derive(Clone, Debug, Serialize)]
 pub struct ProgramResult {
     pub name: String,
+    /// A whole program (`kind = "program"`) rather than a harness.
+    pub program: bool,
     pub source: PathBuf,
     pub planted: Vec<Expected>,
     pub symtest: ToolResult,
@@ -474,6 +476,7 @@ fn run_program(
     random.stats = read_json(&rnd_out.join("random-stats.json"))?;
     Ok(ProgramResult {
         name: t.name.clone(),
+        program: t.program,
         source: t
             .source
             .strip_prefix(root)
