@@ -19,6 +19,8 @@ pub struct CoverageSummary {
     /// Lines of the target's sources the engine claims.
     pub engine_lines: u64,
     pub warnings: Vec<String>,
+    /// Why gcovr wrote no HTML report, when it is installed and failed.
+    pub html_error: Option<String>,
 }
 
 /// The engine's claim (`coverage.json`) for one source file.
@@ -120,8 +122,9 @@ pub fn report(
         serde_json::to_string_pretty(&summary)?,
     )?;
     std::fs::write(dir.join("summary.txt"), text)?;
-    gcovr_html(t, nb, &dir.join("html"));
+    let html_error = gcovr_html(nb, &t.root, &dir.join("html"));
     Ok(CoverageSummary {
+        html_error,
         lines: (lc, lt),
         branches: (bc, bt),
         engine_lines: claimed_total,
@@ -129,22 +132,47 @@ pub fn report(
     })
 }
 
-/// gcovr HTML, when gcovr is installed (best effort: a missing gcovr is not an error).
-fn gcovr_html(t: &Target, nb: &NativeBuild, dir: &Path) {
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
+/// gcovr HTML, when gcovr is installed (best effort: a missing gcovr is not an
+/// error; a gcovr that fails is retried once, then its error is returned).
+fn gcovr_html(nb: &NativeBuild, root: &Path, dir: &Path) -> Option<String> {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Some(format!("cannot create {}: {e}", dir.display()));
     }
-    let _ = Command::new("gcovr")
-        .arg("--gcov-executable")
-        .arg(native::gcov_command())
-        .arg("-r")
-        .arg(&t.root)
-        .arg("--html-details")
-        .arg("-o")
-        .arg(dir.join("index.html"))
-        .arg(nb.dir.join("obj"))
-        .current_dir(&nb.dir)
-        .output();
+    let run = || {
+        Command::new("gcovr")
+            .arg("--gcov-executable")
+            .arg(native::gcov_command())
+            .arg("-r")
+            .arg(root)
+            .arg("--html-details")
+            .arg("-o")
+            .arg(dir.join("index.html"))
+            .arg(nb.dir.join("obj"))
+            .current_dir(&nb.dir)
+            .output()
+    };
+    let mut last = String::new();
+    for _ in 0..2 {
+        match run() {
+            // Not installed: no HTML, and nothing to say.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => last = e.to_string(),
+            Ok(o) if o.status.success() && dir.join("index.html").is_file() => return None,
+            Ok(o) => {
+                last = format!(
+                    "{}: {}",
+                    o.status,
+                    String::from_utf8_lossy(&o.stderr)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                )
+            }
+        }
+    }
+    Some(format!(
+        "gcovr could not write the HTML coverage report ({last})"
+    ))
 }
 
 /// False for a line holding only a closing brace or a function header.

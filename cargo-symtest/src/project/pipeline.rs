@@ -229,6 +229,13 @@ fn steps(
         });
     }
     r.soundness_warnings = cov.warnings;
+    if let Some(e) = cov.html_error {
+        send(Event::Message {
+            target: t.name.clone(),
+            level: Level::Warning,
+            text: e,
+        });
+    }
 
     // 5. outputs: kept tests renumbered, the suite
     phase(send, t, Phase::Emitting, format!("({} tests)", keep.len()));
