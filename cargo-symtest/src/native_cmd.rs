@@ -211,6 +211,16 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
             shim = Some(crate::shim::shim(&crate::paths::models_dir())?);
         }
         let v = replay_one(t, &a, shim.as_deref())?;
+        let compared = replayable(v.recorded);
+        match (compared, v.ok) {
+            (false, _) => unchecked += 1,
+            (true, true) => ok += 1,
+            (true, false) => bad += 1,
+        }
+        if a.json {
+            println!("{}", verdict_json(t, &v, compared));
+            continue;
+        }
         let mut notes = if v.run.injected.is_empty() {
             String::new()
         } else {
@@ -225,22 +235,10 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
         if a.keep_dirs {
             notes.push_str(&format!("  (kept {})", v.run.dir.display()));
         }
-        let compared = replayable(v.recorded);
-        if a.json {
-            let line = verdict_json(t, &v, compared);
-            match (compared, v.ok) {
-                (false, _) => unchecked += 1,
-                (true, true) => ok += 1,
-                (true, false) => bad += 1,
-            }
-            println!("{line}");
-            continue;
-        }
         let native = v.run.outcome;
-        if !replayable(v.recorded) {
+        if !compared {
             // Still run (the inputs are real, e.g. for coverage), but there is
             // no program behaviour to compare with.
-            unchecked += 1;
             let why = match v.recorded {
                 Some(r) => format!("engine recorded {r}, an engine limit"),
                 None => match early_reason(t) {
@@ -253,10 +251,8 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
         }
         let r = v.recorded.expect("replayable");
         if v.ok {
-            ok += 1;
             println!("{}: {native}  ok{notes}", t.display());
         } else {
-            bad += 1;
             let stdout = if v.stdout_differs {
                 "; stdout differs from the recorded one"
             } else {

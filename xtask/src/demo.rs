@@ -34,23 +34,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let src = root.join("tests").join("demo").join("tr.c");
     let bc = work.join("tr.bc");
     eprintln!("\n== 1. compile the example to LLVM bitcode (clang-19, UBSan checks on)");
-    util::run(
-        Command::new("clang-19")
-            .args([
-                "-emit-llvm",
-                "-c",
-                "-g",
-                "-O0",
-                "-Xclang",
-                "-disable-O0-optnone",
-            ])
-            .args(["-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero"])
-            .arg("-I")
-            .arg(root.join("libc-models").join("include"))
-            .arg(&src)
-            .arg("-o")
-            .arg(&bc),
-    )?;
+    crate::bench::compile(&src, &bc)?;
     let out = work.join("out");
     eprintln!("\n== 2. explore every path symbolically and write a test per new path and per bug");
     util::run(

@@ -64,6 +64,16 @@ fn report<'a>(rs: &'a [Value], name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no report for {name}: {rs:?}"))
 }
 
+/// `symtest-out/<target>/coverage/summary.json` of a pipeline run in `dir`.
+fn coverage_summary(dir: &Path, target: &str) -> Value {
+    let file = dir
+        .join("symtest-out")
+        .join(target)
+        .join("coverage/summary.json");
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
 fn make(dir: &Path, args: &[&str]) -> Output {
     Command::new("make")
         .args(args)
@@ -169,15 +179,7 @@ fn make_project_pipeline_suites_coverage_reports_and_gate() {
     // explored completely; for `spin`, halted at its budget, natively replayed tests
     // run on past where the engine stopped, so only "claimed => executed" holds.
     for t in ["ratio", "lookup", "classify", "spin"] {
-        let s: Value = serde_json::from_str(
-            &std::fs::read_to_string(
-                dir.join("symtest-out")
-                    .join(t)
-                    .join("coverage/summary.json"),
-            )
-            .unwrap(),
-        )
-        .unwrap();
+        let s = coverage_summary(&dir, t);
         assert!(s["lines_covered"].as_u64().unwrap() > 0, "{t}: {s}");
         for f in s["files"].as_array().unwrap() {
             assert_eq!(f["claimed_not_executed"], Value::Array(vec![]), "{t}: {f}");
@@ -666,15 +668,7 @@ fn program_target_runs_in_the_posix_environment_and_replays_natively() {
             (Some("ptr"), Some("main"))
         );
         assert_eq!(r["soundness_warnings"], Value::Array(vec![]), "{r}");
-        let s: Value = serde_json::from_str(
-            &std::fs::read_to_string(
-                dir.join("symtest-out")
-                    .join(t)
-                    .join("coverage/summary.json"),
-            )
-            .unwrap(),
-        )
-        .unwrap();
+        let s = coverage_summary(&dir, t);
         for f in s["files"].as_array().unwrap() {
             assert_eq!(f["claimed_not_executed"], Value::Array(vec![]), "{t}: {f}");
             assert_eq!(f["executed_not_claimed"], Value::Array(vec![]), "{t}: {f}");

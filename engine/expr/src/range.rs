@@ -91,14 +91,20 @@ pub(crate) fn disjoint(p: &ExprPool, a: ExprId, b: ExprId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ArrayId;
+
+    /// A one-byte symbolic array and its byte.
+    fn byte(p: &mut ExprPool) -> (ArrayId, ExprId) {
+        let a = p.new_array("b", 1);
+        let arr = p.array(a);
+        let i0 = p.const_u64(32, 0);
+        (a, p.select(arr, i0))
+    }
 
     #[test]
     fn ranges_of_index_shapes() {
         let mut p = ExprPool::new();
-        let a = p.new_array("ops", 4);
-        let arr = p.array(a);
-        let i0 = p.const_u64(32, 0);
-        let byte = p.select(arr, i0);
+        let (_, byte) = byte(&mut p);
         let x = p.zext(byte, 32);
         assert_eq!(urange(&p, x), Some((0, 255)));
         let five = p.const_u64(32, 5);
@@ -134,10 +140,7 @@ mod tests {
     #[test]
     fn ranges_are_sound() {
         let mut p = ExprPool::new();
-        let a = p.new_array("b", 1);
-        let arr = p.array(a);
-        let i0 = p.const_u64(32, 0);
-        let byte = p.select(arr, i0);
+        let (a, byte) = byte(&mut p);
         let x = p.zext(byte, 16);
         let c = |p: &mut ExprPool, v| p.const_u64(16, v);
         let (c3, c7, c200, c1000) = (c(&mut p, 3), c(&mut p, 7), c(&mut p, 200), c(&mut p, 1000));

@@ -71,6 +71,8 @@ pub fn engine_binary(release: bool) -> Result<PathBuf> {
         .join("cargo-symtest"))
 }
 
+/// Compiles C to bitcode with the engine's flags (the standard ones and the
+/// UBSan checks), against `libc-models/include`: for the demo and the benchmarks.
 pub(crate) fn compile(src: &Path, out: &Path) -> Result<()> {
     let root = paths::workspace_root();
     util::run(

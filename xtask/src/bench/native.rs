@@ -1,8 +1,9 @@
 //! Native builds of a benchmark program and replay of `.ktest` files:
 //! the measurement side of `cargo xtask bench`, the same for both tools.
 //!
-//! Two builds per program, both with gcc and both linked with the replay
-//! runtime (`libc-models/replay/symtest_replay.c`):
+//! Two builds per program (see [`build`]: a harness is built with gcc and
+//! linked with the replay runtime `libc-models/replay/symtest_replay.c`; a
+//! whole program is built as it is and replayed by `replay --native`):
 //! - the **gcov build** (`--coverage`, no sanitizers, so gcov counts only the
 //!   program's own branches; `tests/bench/native/gcov_flush.c` writes the
 //!   counters when a test crashes);
@@ -18,6 +19,7 @@
 
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
+use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -66,17 +68,41 @@ fn check(cmd: &mut Command) -> Result<()> {
 }
 
 /// Builds the gcov and sanitizer binaries of `src` under `work`.
-pub fn build(root: &Path, src: &Path, work: &Path) -> Result<Builds> {
+///
+/// A harness (`replay` is `None`) is built with gcc against
+/// `libc-models/include` and linked with the replay runtime, which reads
+/// `SYMTEST_KTEST`. A whole program (`replay` names the `cargo-symtest`
+/// binary whose `replay --native` rebuilds each test's world) is built as
+/// it is:
+/// - its gcov build with musl-gcc, the same musl the engine runs (so argv,
+///   stdio and getopt behave as they did during exploration);
+/// - its sanitizer build with gcc against glibc (ASan does not run on musl),
+///   with `tests/bench/native/san_options.c` for the sanitizers' options,
+///   since `replay --native` runs programs with an empty environment.
+///
+/// Both gcov builds get the crash flush (`gcov_flush.c`).
+pub fn build(root: &Path, src: &Path, work: &Path, replay: Option<&Path>) -> Result<Builds> {
+    let native = root.join("tests").join("bench").join("native");
     let include = root.join("libc-models").join("include");
     let runtime = root
         .join("libc-models")
         .join("replay")
         .join("symtest_replay.c");
-    let flush = root
-        .join("tests")
-        .join("bench")
-        .join("native")
-        .join("gcov_flush.c");
+    // What differs between a harness and a whole program.
+    let (cov_cc, include_args, runtime_srcs, san_extra) = match replay {
+        None => (
+            "gcc",
+            vec![OsString::from("-I"), include.into_os_string()],
+            vec![runtime.clone()],
+            runtime,
+        ),
+        Some(_) => (
+            "musl-gcc",
+            Vec::new(),
+            Vec::new(),
+            native.join("san_options.c"),
+        ),
+    };
     let cov_dir = work.join("gcov-build");
     if cov_dir.exists() {
         std::fs::remove_dir_all(&cov_dir)?;
@@ -88,77 +114,20 @@ pub fn build(root: &Path, src: &Path, work: &Path) -> Result<Builds> {
         .context("program file name")?;
     let obj = cov_dir.join(format!("{stem}.o"));
     check(
-        Command::new("gcc")
-            .args(["-g", "-O0", "--coverage", "-c", "-I"])
-            .arg(&include)
-            .arg(src)
-            .arg("-o")
-            .arg(&obj),
-    )?;
-    let cov_bin = cov_dir.join(format!("{stem}.gcov-bin"));
-    check(
-        Command::new("gcc")
-            .args(["-g", "-O0", "--coverage", "-I"])
-            .arg(&include)
-            .arg(&obj)
-            .arg(&runtime)
-            .arg(&flush)
-            .arg("-o")
-            .arg(&cov_bin),
-    )?;
-    let san_bin = work.join(format!("{stem}.san-bin"));
-    check(
-        Command::new("gcc")
-            .args(["-g", "-O0", "-fno-omit-frame-pointer"])
-            .arg(format!("-fsanitize=address,bounds,{UBSAN_CHECKS}"))
-            .arg("-fno-sanitize-recover=all")
-            .arg("-I")
-            .arg(&include)
-            .arg(src)
-            .arg(&runtime)
-            .arg("-o")
-            .arg(&san_bin),
-    )?;
-    Ok(Builds {
-        cov_dir,
-        cov_bin,
-        san_bin,
-        replay: None,
-    })
-}
-
-/// Builds the gcov and sanitizer binaries of the whole program `src`
-/// (a command-line utility run under symtest's POSIX environment):
-/// - the gcov build with musl-gcc, the same musl the engine runs (so argv,
-///   stdio and getopt behave as they did during exploration), plus the
-///   crash flush;
-/// - the sanitizer build with gcc against glibc (ASan does not run on musl),
-///   with `tests/bench/native/san_options.c` for its options, since
-///   `replay --native` runs programs with an empty environment.
-pub fn build_program(root: &Path, src: &Path, work: &Path, replay: &Path) -> Result<Builds> {
-    let native = root.join("tests").join("bench").join("native");
-    let cov_dir = work.join("gcov-build");
-    if cov_dir.exists() {
-        std::fs::remove_dir_all(&cov_dir)?;
-    }
-    std::fs::create_dir_all(&cov_dir)?;
-    let stem = src
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .context("program file name")?;
-    let obj = cov_dir.join(format!("{stem}.o"));
-    check(
-        Command::new("musl-gcc")
+        Command::new(cov_cc)
             .args(["-g", "-O0", "--coverage", "-c"])
+            .args(&include_args)
             .arg(src)
             .arg("-o")
             .arg(&obj),
     )?;
     let cov_bin = cov_dir.join(format!("{stem}.gcov-bin"));
     check(
-        Command::new("musl-gcc")
+        Command::new(cov_cc)
             .args(["-g", "-O0", "--coverage"])
+            .args(&include_args)
             .arg(&obj)
+            .args(&runtime_srcs)
             .arg(native.join("gcov_flush.c"))
             .arg("-o")
             .arg(&cov_bin),
@@ -169,8 +138,9 @@ pub fn build_program(root: &Path, src: &Path, work: &Path, replay: &Path) -> Res
             .args(["-g", "-O0", "-fno-omit-frame-pointer"])
             .arg(format!("-fsanitize=address,bounds,{UBSAN_CHECKS}"))
             .arg("-fno-sanitize-recover=all")
+            .args(&include_args)
             .arg(src)
-            .arg(native.join("san_options.c"))
+            .arg(&san_extra)
             .arg("-o")
             .arg(&san_bin),
     )?;
@@ -178,7 +148,7 @@ pub fn build_program(root: &Path, src: &Path, work: &Path, replay: &Path) -> Res
         cov_dir,
         cov_bin,
         san_bin,
-        replay: Some(replay.to_path_buf()),
+        replay: replay.map(Path::to_path_buf),
     })
 }
 

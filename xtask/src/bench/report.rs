@@ -38,7 +38,7 @@ pub fn aggregate(values: &[f64], covered: usize, total: usize) -> Aggregate {
 }
 
 fn agg_of(
-    rs: &[ProgramResult],
+    rs: &[&ProgramResult],
     tool: fn(&ProgramResult) -> &ToolResult,
     branches: bool,
 ) -> Aggregate {
@@ -61,6 +61,30 @@ fn agg_of(
         }
     });
     aggregate(&vals, c, t)
+}
+
+/// Line (l) and branch (b) aggregates of symtest (s) and random testing (r)
+/// over a set of programs, and the planted bugs each found.
+struct Summary {
+    ls: Aggregate,
+    lr: Aggregate,
+    bs: Aggregate,
+    br: Aggregate,
+    planted: usize,
+    found_s: usize,
+    found_r: usize,
+}
+
+fn summary(rs: &[&ProgramResult]) -> Summary {
+    Summary {
+        ls: agg_of(rs, sym, false),
+        lr: agg_of(rs, rnd, false),
+        bs: agg_of(rs, sym, true),
+        br: agg_of(rs, rnd, true),
+        planted: rs.iter().map(|r| r.planted.len()).sum(),
+        found_s: rs.iter().map(|r| r.symtest.planted_found).sum(),
+        found_r: rs.iter().map(|r| r.random.planted_found).sum(),
+    }
 }
 
 fn sym(r: &ProgramResult) -> &ToolResult {
@@ -166,15 +190,16 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
             r.random.tests
         );
     }
-    let planted: usize = rs.iter().map(|r| r.planted.len()).sum();
-    let found_s: usize = rs.iter().map(|r| r.symtest.planted_found).sum();
-    let found_r: usize = rs.iter().map(|r| r.random.planted_found).sum();
-    let (ls, lr, bs, br) = (
-        agg_of(rs, sym, false),
-        agg_of(rs, rnd, false),
-        agg_of(rs, sym, true),
-        agg_of(rs, rnd, true),
-    );
+    let all: Vec<&ProgramResult> = rs.iter().collect();
+    let Summary {
+        ls,
+        lr,
+        bs,
+        br,
+        planted,
+        found_s,
+        found_r,
+    } = summary(&all);
     let lines: usize = rs.iter().map(|r| r.symtest.lines_total).sum();
     let tests_s: usize = rs.iter().map(|r| r.symtest.tests).sum();
     let tests_r: usize = rs.iter().map(|r| r.random.tests).sum();
@@ -193,37 +218,23 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
         "| **median** | | {:.1}% | {:.1}% | {:.1}% | {:.1}% | | | |",
         ls.median, lr.median, bs.median, br.median
     );
-    let kinds: Vec<(&str, Vec<ProgramResult>)> = [("harnesses", false), ("whole programs", true)]
-        .into_iter()
-        .map(|(label, program)| {
-            (
-                label,
-                rs.iter()
-                    .filter(|r| r.program == program)
-                    .cloned()
-                    .collect(),
-            )
-        })
-        .collect();
-    if kinds.iter().all(|(_, v)| !v.is_empty()) {
-        for (label, v) in &kinds {
-            let (ls, lr, bs, br) = (
-                agg_of(v, sym, false),
-                agg_of(v, rnd, false),
-                agg_of(v, sym, true),
-                agg_of(v, rnd, true),
-            );
-            let planted: usize = v.iter().map(|r| r.planted.len()).sum();
-            let found_s: usize = v.iter().map(|r| r.symtest.planted_found).sum();
-            let found_r: usize = v.iter().map(|r| r.random.planted_found).sum();
+    let (programs, harnesses): (Vec<&ProgramResult>, Vec<&ProgramResult>) =
+        rs.iter().partition(|r| r.program);
+    if !programs.is_empty() && !harnesses.is_empty() {
+        for (label, v) in [("harnesses", &harnesses), ("whole programs", &programs)] {
+            let s = summary(v);
             let _ = writeln!(
                 m,
-                "| average of the {} {label} | | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {found_s}/{planted} / {found_r}/{planted} | | |",
+                "| average of the {} {label} | | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {}/{} / {}/{} | | |",
                 v.len(),
-                ls.average,
-                lr.average,
-                bs.average,
-                br.average
+                s.ls.average,
+                s.lr.average,
+                s.bs.average,
+                s.br.average,
+                s.found_s,
+                s.planted,
+                s.found_r,
+                s.planted
             );
         }
     }
@@ -348,20 +359,22 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
 pub fn write(out: &Path, rs: &[ProgramResult], command: &str, total_s: f64) -> Result<()> {
     let md = markdown(rs, command, total_s);
     std::fs::write(out.join("bench.md"), &md)?;
+    let all: Vec<&ProgramResult> = rs.iter().collect();
+    let s = summary(&all);
     let aggregate = json!({
         "symtest": {
-            "lines": agg_of(rs, sym, false),
-            "branches": agg_of(rs, sym, true),
-            "planted_found": rs.iter().map(|r| r.symtest.planted_found).sum::<usize>(),
+            "lines": s.ls,
+            "branches": s.bs,
+            "planted_found": s.found_s,
             "tests": rs.iter().map(|r| r.symtest.tests).sum::<usize>(),
         },
         "random": {
-            "lines": agg_of(rs, rnd, false),
-            "branches": agg_of(rs, rnd, true),
-            "planted_found": rs.iter().map(|r| r.random.planted_found).sum::<usize>(),
+            "lines": s.lr,
+            "branches": s.br,
+            "planted_found": s.found_r,
             "tests": rs.iter().map(|r| r.random.tests).sum::<usize>(),
         },
-        "planted": rs.iter().map(|r| r.planted.len()).sum::<usize>(),
+        "planted": s.planted,
     });
     let doc = json!({
         "command": command,

@@ -447,11 +447,7 @@ fn run_program(
     }
 
     // measurement
-    let builds = if t.program {
-        native::build_program(root, &t.source, &work, bin)?
-    } else {
-        native::build(root, &t.source, &work)?
-    };
+    let builds = native::build(root, &t.source, &work, t.program.then_some(bin))?;
     let mut symtest = measure(
         "symtest",
         t,

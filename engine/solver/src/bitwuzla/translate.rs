@@ -56,10 +56,8 @@ impl BitwuzlaSolver {
             BITWUZLA_KIND_AND as AND, BITWUZLA_KIND_BV_ADD as ADD, BITWUZLA_KIND_BV_MUL as MUL,
             BITWUZLA_KIND_BV_ULE as ULE, BITWUZLA_KIND_EQUAL as EQ, BITWUZLA_KIND_ITE as ITE,
         };
-        // SAFETY: live manager and term; bits 7..0 of a 32-bit index.
-        let low = Owned(unsafe {
-            bz::bitwuzla_mk_term1_indexed2(self.tm, bz::BITWUZLA_KIND_BV_EXTRACT, ix, 7, 0)
-        });
+        // Bits 7..0 of the index, for the runs of consecutive codes.
+        let mut low: Option<Owned> = None;
         let mut t = Owned(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, base, ix));
         for r in runs.iter().rev() {
             let lo = Owned(self.bv_u64(32, u64::from(r.lo)));
@@ -79,6 +77,18 @@ impl BitwuzlaSolver {
                 let offset = r
                     .first
                     .wrapping_sub(((u64::from(r.lo) % 256 * u64::from(r.step)) % 256) as u8);
+                let low = low.get_or_insert_with(|| {
+                    // SAFETY: live manager and term; bits 7..0 of a 32-bit index.
+                    Owned(unsafe {
+                        bz::bitwuzla_mk_term1_indexed2(
+                            self.tm,
+                            bz::BITWUZLA_KIND_BV_EXTRACT,
+                            ix,
+                            7,
+                            0,
+                        )
+                    })
+                });
                 let scaled = Owned(self.mk2(MUL, low.0, step.0));
                 let offset = Owned(self.bv_u64(8, u64::from(offset)));
                 Owned(self.mk2(ADD, scaled.0, offset.0))
@@ -255,7 +265,6 @@ impl BitwuzlaSolver {
                 // Read over writes: ite(index == i_n, v_n, ite(..., select(base, index))),
                 // outermost store first, instead of Bitwuzla's lemmas on demand
                 // (one refinement round per lemma on long store chains).
-                let (stores, base) = store_chain(pool, array);
                 let ix = bv(self, index);
                 let mut t = Owned(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, bv(self, base), ix));
                 for &(i, v) in stores.iter().rev() {
