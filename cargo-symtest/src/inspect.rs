@@ -8,6 +8,11 @@ use std::path::PathBuf;
 pub struct InspectArgs {
     /// LLVM 19 bitcode file (from `clang-19 -emit-llvm -c`).
     pub program: PathBuf,
+    /// List every construct the engine cannot execute (unsupported instructions,
+    /// intrinsics and inline assembly) with its function and source line, instead of
+    /// the function table; exit 1 if there is any.
+    #[arg(long)]
+    pub unsupported: bool,
 }
 
 pub fn run(a: InspectArgs) -> Result<u8> {
@@ -18,6 +23,18 @@ pub fn run(a: InspectArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
+    if a.unsupported {
+        let sites = module.unsupported();
+        for s in &sites {
+            println!("{}: {}: {}", module.describe_loc(s.loc), s.function, s.what);
+        }
+        println!(
+            "{}: {} unsupported construct(s)",
+            a.program.display(),
+            sites.len()
+        );
+        return Ok(u8::from(!sites.is_empty()));
+    }
     let summaries = module.summaries();
     println!(
         "{}: {} defined functions, {} declarations, {} globals, {} instructions",

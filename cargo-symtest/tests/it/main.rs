@@ -3,6 +3,7 @@
 mod bad_input;
 mod corpus;
 mod determinism;
+mod ir_completeness;
 mod limits;
 mod native_replay;
 mod posix;

@@ -10,15 +10,25 @@ use std::process::Output;
 #[allow(dead_code)]
 mod libc_key;
 
-/// musl's headers from the runtime `cargo xtask setup` built for these models.
-fn musl_include() -> PathBuf {
+/// The musl runtime `cargo xtask setup` built for these models.
+fn runtime_dir() -> PathBuf {
     let dir = libc_key::runtime_dir(&libc_key::cache_dir(), &models()).unwrap();
     assert!(
         dir.join("STAMP").exists(),
         "the musl runtime is not built ({}): run `cargo xtask setup`",
         dir.display()
     );
-    dir.join("include")
+    dir
+}
+
+/// musl's headers from the runtime.
+fn musl_include() -> PathBuf {
+    runtime_dir().join("include")
+}
+
+/// The runtime's bitcode (musl + the POSIX model).
+pub fn runtime_bitcode() -> PathBuf {
+    runtime_dir().join("runtime.bc")
 }
 
 fn program(name: &str, dir: &Path) -> PathBuf {

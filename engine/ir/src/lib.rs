@@ -597,6 +597,47 @@ impl Module {
     }
 }
 
+/// One construct the engine cannot execute, found in a loaded module: the state that
+/// reaches it ends with an `exec` error.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnsupportedSite {
+    pub function: String,
+    pub loc: Loc,
+    /// What it is: the instruction, the intrinsic's name or the inline assembly.
+    pub what: String,
+}
+
+impl Module {
+    /// Every unsupported instruction, intrinsic and (non-empty) inline assembly, in
+    /// module order.
+    pub fn unsupported(&self) -> Vec<UnsupportedSite> {
+        let mut out = Vec::new();
+        for f in &self.functions {
+            let Some(body) = &f.body else { continue };
+            for inst in &body.insts {
+                let what = match &inst.op {
+                    Op::Unsupported { what } => what.clone(),
+                    Op::Intrinsic {
+                        which: Intrinsic::Unsupported(name),
+                        ..
+                    } => format!("intrinsic {name}"),
+                    Op::Call {
+                        callee: Callee::InlineAsm(text),
+                        ..
+                    } if !text.trim().is_empty() => format!("inline assembly `{}`", text.trim()),
+                    _ => continue,
+                };
+                out.push(UnsupportedSite {
+                    function: f.name.clone(),
+                    loc: inst.loc,
+                    what,
+                });
+            }
+        }
+        out
+    }
+}
+
 /// Function-level statistics, as `cargo symtest` reports for a loaded module.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FunctionSummary {

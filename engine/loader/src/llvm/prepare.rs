@@ -6,6 +6,10 @@
 //!   one of the two LLVM allows);
 //! * `llvm.is.constant` becomes `false` and `llvm.objectsize` "unknown" (`-1`, or
 //!   `0` when asked for the minimum), as in KLEE;
+//! * `llvm.ptrmask` becomes `ptrtoint`/`and`/`inttoptr`, and the constrained
+//!   floating-point intrinsics (`llvm.experimental.constrained.*`, from code built
+//!   with `FENV_ACCESS ON`) their plain instructions (the engine's floating-point
+//!   environment is the default one);
 //! * if any instruction still produces a vector, LLVM's `scalarizer` pass splits
 //!   vector arithmetic, comparisons, selects, casts and phis into per-element scalar
 //!   instructions (optimised code is auto-vectorised even without `-march`).
@@ -22,7 +26,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::transforms::pass_builder::{
     LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMRunPasses,
 };
-use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate};
 
 use super::{Llvm, Opcode, TyKind, VKind, Val};
 
@@ -52,17 +56,83 @@ fn reduction_kind(name: &str) -> Option<Combine> {
     })
 }
 
-/// A call the preparation replaces.
-enum Rewrite<'m> {
-    /// An integer vector reduction: (vector operand, length, combine).
-    Reduce(Val<'m>, u64, Combine),
+/// A call the preparation replaces. Operands are read from the call only when it
+/// is rewritten: an earlier rewrite may have replaced one of them (one `fmuladd`
+/// feeding another), and the value seen at collection time is then erased.
+enum Rewrite {
+    /// An integer vector reduction (of operand 0): (length, combine).
+    Reduce(u64, Combine),
     /// `llvm.fmuladd(a, b, c)`.
-    FMulAdd(Val<'m>, Val<'m>, Val<'m>),
+    FMulAdd,
     /// Replaced by an integer constant of the call's type (all ones if `true`).
     Constant(bool),
+    /// `llvm.ptrmask(p, mask)`: `inttoptr(ptrtoint(p) & mask)`.
+    PtrMask,
+    /// A constrained floating-point intrinsic (`#pragma STDC FENV_ACCESS ON` code,
+    /// e.g. musl's `fma`, `lrintl`, `ilogb`): the plain instruction. The engine
+    /// runs in the default environment (round to nearest, exceptions masked), the
+    /// one the constrained forms leave their results unchanged in.
+    Constrained(Strict),
 }
 
-fn rewrite_of<'m>(inst: Val<'m>) -> Option<Rewrite<'m>> {
+/// The plain form of a constrained floating-point intrinsic.
+#[derive(Clone, Copy)]
+enum Strict {
+    /// Binary arithmetic (`fadd` ... `frem`) of operands 0 and 1.
+    Bin(LLVMOpcode),
+    /// A conversion of operand 0 to the call's type.
+    Cast(LLVMOpcode),
+    /// `fcmp`/`fcmps` of operands 0 and 1; the predicate is operand 2 (metadata).
+    Cmp,
+}
+
+fn constrained_kind(name: &str) -> Option<Rewrite> {
+    use LLVMOpcode::*;
+    let op = name
+        .strip_prefix("llvm.experimental.constrained.")?
+        .split('.')
+        .next()?;
+    Some(Rewrite::Constrained(match op {
+        "fadd" => Strict::Bin(LLVMFAdd),
+        "fsub" => Strict::Bin(LLVMFSub),
+        "fmul" => Strict::Bin(LLVMFMul),
+        "fdiv" => Strict::Bin(LLVMFDiv),
+        "frem" => Strict::Bin(LLVMFRem),
+        "fpext" => Strict::Cast(LLVMFPExt),
+        "fptrunc" => Strict::Cast(LLVMFPTrunc),
+        "sitofp" => Strict::Cast(LLVMSIToFP),
+        "uitofp" => Strict::Cast(LLVMUIToFP),
+        "fptosi" => Strict::Cast(LLVMFPToSI),
+        "fptoui" => Strict::Cast(LLVMFPToUI),
+        "fcmp" | "fcmps" => Strict::Cmp,
+        "fmuladd" => return Some(Rewrite::FMulAdd),
+        _ => return None,
+    }))
+}
+
+/// The predicate of a constrained comparison, from its metadata string.
+fn fcmp_predicate(name: &[u8]) -> Option<LLVMRealPredicate> {
+    use LLVMRealPredicate::*;
+    Some(match name {
+        b"oeq" => LLVMRealOEQ,
+        b"ogt" => LLVMRealOGT,
+        b"oge" => LLVMRealOGE,
+        b"olt" => LLVMRealOLT,
+        b"ole" => LLVMRealOLE,
+        b"one" => LLVMRealONE,
+        b"ord" => LLVMRealORD,
+        b"uno" => LLVMRealUNO,
+        b"ueq" => LLVMRealUEQ,
+        b"ugt" => LLVMRealUGT,
+        b"uge" => LLVMRealUGE,
+        b"ult" => LLVMRealULT,
+        b"ule" => LLVMRealULE,
+        b"une" => LLVMRealUNE,
+        _ => return None,
+    })
+}
+
+fn rewrite_of(inst: Val<'_>) -> Option<Rewrite> {
     if inst.opcode() != Some(Opcode::LLVMCall) {
         return None;
     }
@@ -73,11 +143,13 @@ fn rewrite_of<'m>(inst: Val<'m>) -> Option<Rewrite<'m>> {
     let name = callee.name();
     let int_result = matches!(inst.ty()?.kind(), TyKind::Int(_));
     if name.starts_with("llvm.fmuladd.") && inst.num_args() == 3 {
-        return Some(Rewrite::FMulAdd(
-            inst.operand(0)?,
-            inst.operand(1)?,
-            inst.operand(2)?,
-        ));
+        return Some(Rewrite::FMulAdd);
+    }
+    if name.starts_with("llvm.ptrmask.") && inst.num_args() == 2 {
+        return Some(Rewrite::PtrMask);
+    }
+    if let Some(r) = constrained_kind(&name) {
+        return Some(r);
     }
     if name.starts_with("llvm.is.constant.") && int_result {
         return Some(Rewrite::Constant(false));
@@ -96,7 +168,7 @@ fn rewrite_of<'m>(inst: Val<'m>) -> Option<Rewrite<'m>> {
     let len = vty.len();
     let elem_is_int = matches!(vty.elem()?.kind(), TyKind::Int(_));
     (vty.kind() == TyKind::Vector && elem_is_int && len > 0 && len <= 4096)
-        .then_some(Rewrite::Reduce(vector, len, combine))
+        .then_some(Rewrite::Reduce(len, combine))
 }
 
 /// Applies the rewrites described in the module documentation.
@@ -125,7 +197,9 @@ pub(crate) fn prepare(llvm: &mut Llvm<'_>) {
         // before each (live) call. Every replacement has the call's type: a
         // reduction combines elements of the vector operand, whose element type
         // is the result type; fmul/fadd of fmuladd's operands have its type;
-        // constants are built with the call's (integer) type. The call is erased
+        // constants are built with the call's (integer) type. Operands are read from
+        // the call as it is rewritten, so they are live (an earlier replacement
+        // updated them through RAUW). The call is erased
         // only after all its uses were replaced.
         unsafe {
             let b = LLVMCreateBuilderInContext(ctx);
@@ -135,14 +209,10 @@ pub(crate) fn prepare(llvm: &mut Llvm<'_>) {
                 LLVMPositionBuilderBefore(b, call.raw());
                 LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call.raw()));
                 let new = match rewrite {
-                    Rewrite::Reduce(vector, len, combine) => {
+                    Rewrite::Reduce(len, combine) => {
+                        let vector = LLVMGetOperand(call.raw(), 0);
                         let elem = |i: u64| {
-                            LLVMBuildExtractElement(
-                                b,
-                                vector.raw(),
-                                LLVMConstInt(i64t, i, 0),
-                                empty,
-                            )
+                            LLVMBuildExtractElement(b, vector, LLVMConstInt(i64t, i, 0), empty)
                         };
                         let mut acc = elem(0);
                         for i in 1..len {
@@ -157,13 +227,45 @@ pub(crate) fn prepare(llvm: &mut Llvm<'_>) {
                         }
                         acc
                     }
-                    Rewrite::FMulAdd(x, y, z) => {
-                        let m = LLVMBuildFMul(b, x.raw(), y.raw(), empty);
-                        LLVMBuildFAdd(b, m, z.raw(), empty)
+                    Rewrite::FMulAdd => {
+                        let arg = |i| LLVMGetOperand(call.raw(), i);
+                        let m = LLVMBuildFMul(b, arg(0), arg(1), empty);
+                        LLVMBuildFAdd(b, m, arg(2), empty)
                     }
                     Rewrite::Constant(ones) => {
                         let v = if ones { u64::MAX } else { 0 };
                         LLVMConstInt(LLVMTypeOf(call.raw()), v, ones as i32)
+                    }
+                    Rewrite::PtrMask => {
+                        let p = LLVMGetOperand(call.raw(), 0);
+                        let mask = LLVMGetOperand(call.raw(), 1);
+                        let int = LLVMBuildPtrToInt(b, p, LLVMTypeOf(mask), empty);
+                        let masked = LLVMBuildAnd(b, int, mask, empty);
+                        LLVMBuildIntToPtr(b, masked, LLVMTypeOf(call.raw()), empty)
+                    }
+                    Rewrite::Constrained(strict) => {
+                        let arg = |i| LLVMGetOperand(call.raw(), i);
+                        match strict {
+                            Strict::Bin(op) => LLVMBuildBinOp(b, op, arg(0), arg(1), empty),
+                            Strict::Cast(op) => {
+                                LLVMBuildCast(b, op, arg(0), LLVMTypeOf(call.raw()), empty)
+                            }
+                            Strict::Cmp => {
+                                let mut len = 0;
+                                let text = LLVMGetMDString(arg(2), &mut len);
+                                let pred = (!text.is_null())
+                                    .then(|| {
+                                        std::slice::from_raw_parts(text.cast::<u8>(), len as usize)
+                                    })
+                                    .and_then(fcmp_predicate);
+                                match pred {
+                                    Some(p) => LLVMBuildFCmp(b, p, arg(0), arg(1), empty),
+                                    // Unknown predicate: keep the call (it lowers
+                                    // to an unsupported intrinsic).
+                                    None => continue,
+                                }
+                            }
+                        }
                     }
                 };
                 LLVMReplaceAllUsesWith(call.raw(), new);
