@@ -5,7 +5,8 @@
 //! Constructs found this way, and the corpus program that uses each:
 //! `llvm.experimental.constrained.*` and `llvm.fmuladd` feeding `llvm.fmuladd`
 //! (`fp_fenv_ptrmask.c`; musl's fma/lrintl/ilogb and strtold), `llvm.ptrmask`
-//! (`fp_fenv_ptrmask.c`; musl's vfprintf).
+//! (`fp_fenv_ptrmask.c`; musl's vfprintf), `llvm.bitreverse` and
+//! `llvm.threadlocal.address` (`int_bitreverse_tls.c`).
 
 use std::path::PathBuf;
 

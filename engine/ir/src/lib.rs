@@ -245,6 +245,8 @@ pub enum Intrinsic {
     SMulWithOverflow,
     UMulWithOverflow,
     Bswap,
+    /// Bit `i` of the result is bit `bits - 1 - i` of the argument.
+    Bitreverse,
     Ctpop,
     /// (x, is_zero_poison)
     Ctlz,

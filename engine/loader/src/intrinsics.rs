@@ -37,6 +37,7 @@ fn classify(name: &str) -> (Intrinsic, Width) {
         ("llvm.smul.with.overflow", SMulWithOverflow, Width::Arg(0)),
         ("llvm.umul.with.overflow", UMulWithOverflow, Width::Arg(0)),
         ("llvm.bswap", Bswap, Width::Arg(0)),
+        ("llvm.bitreverse", Bitreverse, Width::Arg(0)),
         ("llvm.ctpop", Ctpop, Width::Arg(0)),
         ("llvm.ctlz", Ctlz, Width::Arg(0)),
         ("llvm.cttz", Cttz, Width::Arg(0)),
@@ -59,6 +60,8 @@ fn classify(name: &str) -> (Intrinsic, Width) {
         ("llvm.launder.invariant.group", Expect, Width::Arg(0)),
         ("llvm.strip.invariant.group", Expect, Width::Arg(0)),
         ("llvm.ssa.copy", Expect, Width::Arg(0)),
+        // A thread-local global's address in the one thread symtest runs.
+        ("llvm.threadlocal.address", Expect, Width::Arg(0)),
         ("llvm.assume", Assume, Width::None),
         ("llvm.stacksave", StackSave, Width::None),
         ("llvm.stackrestore", StackRestore, Width::None),

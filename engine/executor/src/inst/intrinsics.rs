@@ -66,6 +66,19 @@ impl Executor<'_> {
                 }
                 acc
             }
+            Intrinsic::Bitreverse => {
+                let x = arg(0)?;
+                // Concatenate the bits low to high: bit 0 ends up most significant.
+                let mut acc: Option<Value> = None;
+                for i in 0..bits {
+                    let bit = Ops::extract(pool, &x, i, 1);
+                    acc = Some(match acc {
+                        None => bit,
+                        Some(hi) => Ops::concat(pool, &hi, &bit),
+                    });
+                }
+                acc
+            }
             Intrinsic::Ctpop => {
                 let x = arg(0)?;
                 let mut acc = Value::from_u64(bits, 0);
