@@ -16,6 +16,7 @@ const CONFIGS: &[&str] = &[
     "all,-simplify",
     "all,-ivc",
     "all,-independence",
+    "all,-bounds",
     "all,-cex",
     "all,-cache",
 ];
@@ -127,6 +128,12 @@ fn layers_keep_the_exploration_of_parsers_and_table_lookups() {
         6_000,
     );
     same_exploration_under_every_configuration("classify", "tests/bench/solver/classify.c", 6_000);
+    // A loop over a symbolic bound (the bounds layer's queries).
+    same_exploration_under_every_configuration(
+        "loop_bound",
+        "tests/bench/solver/loop_bound.c",
+        3_000,
+    );
 }
 
 /// One path asks a hopeless query (factoring a 128-bit semiprime of two

@@ -1,7 +1,13 @@
 //! The solver optimization chain: which layers are on ([`LayerSet`]) and
 //! how they are stacked ([`build_chain`]).
 //!
-//! Order, outermost first: independence → cex → cache → backend.
+//! Order, outermost first: independence → bounds → cex → cache → backend.
+//!
+//! * The bounds layer ([`crate::BoundsSolver`]) right below independence: it
+//!   decides the groups that only bound one value (loop counters against a
+//!   symbolic bound) exactly, in microseconds, and passes everything else
+//!   on untouched. Measured on a loop `for (i = 1; i <= n; i++)` with `n`
+//!   symbolic (`--max-time 20`, release): see ARCHITECTURE.md.
 //!
 //! * Independence first, so the caches see the small independent groups:
 //!   a group untouched by a new branch condition recurs exactly, and a
@@ -42,14 +48,14 @@
 //!
 //! Every layer may be left out without changing any answer (Sat/Unsat),
 //! only speed and which model a satisfiable query gets (property-tested
-//! over all eight combinations).
+//! over all sixteen combinations).
 
-use crate::{CachingSolver, CexCachingSolver, IndependentSolver, Solver};
+use crate::{BoundsSolver, CachingSolver, CexCachingSolver, IndependentSolver, Solver};
 use std::fmt;
 use std::str::FromStr;
 
-/// Which optimization layers are enabled. `independence`, `cex` and
-/// `cache` are solver layers ([`build_chain`]); `rewrite`, `simplify` and
+/// Which optimization layers are enabled. `independence`, `bounds`, `cex`
+/// and `cache` are solver layers ([`build_chain`]); `rewrite`, `simplify` and
 /// `ivc` (implied value concretization) are carried for the expression
 /// and executor sides so one list configures all of them; `cex` also
 /// switches the executor's reuse of each state's last model.
@@ -67,6 +73,8 @@ pub struct LayerSet {
     pub cex: bool,
     /// Query-result cache ([`CachingSolver`]).
     pub cache: bool,
+    /// Exact interval reasoning on one bounded value ([`crate::BoundsSolver`]).
+    pub bounds: bool,
 }
 
 /// A layer list that [`LayerSet::parse`] rejects.
@@ -92,8 +100,15 @@ impl std::error::Error for LayerSetError {}
 
 impl LayerSet {
     /// Layer names in the order [`LayerSet::parse`] and `Display` use.
-    pub const NAMES: [&'static str; 6] =
-        ["rewrite", "simplify", "ivc", "independence", "cex", "cache"];
+    pub const NAMES: [&'static str; 7] = [
+        "rewrite",
+        "simplify",
+        "ivc",
+        "independence",
+        "bounds",
+        "cex",
+        "cache",
+    ];
 
     /// Every layer on.
     pub const fn all() -> LayerSet {
@@ -104,6 +119,7 @@ impl LayerSet {
             independence: true,
             cex: true,
             cache: true,
+            bounds: true,
         }
     }
 
@@ -116,6 +132,7 @@ impl LayerSet {
             independence: false,
             cex: false,
             cache: false,
+            bounds: false,
         }
     }
 
@@ -127,6 +144,7 @@ impl LayerSet {
             "independence" => &mut self.independence,
             "cex" => &mut self.cex,
             "cache" => &mut self.cache,
+            "bounds" => &mut self.bounds,
             _ => return None,
         })
     }
@@ -208,7 +226,7 @@ impl fmt::Display for LayerSet {
 }
 
 /// Stacks the enabled solver layers of `layers` on `backend`:
-/// independence → cex → cache → `backend` (outermost first). With no
+/// independence → bounds → cex → cache → `backend` (outermost first). With no
 /// solver layer enabled this is `backend` itself.
 pub fn build_chain(layers: &LayerSet, backend: Box<dyn Solver>) -> Box<dyn Solver> {
     let mut s = backend;
@@ -217,6 +235,9 @@ pub fn build_chain(layers: &LayerSet, backend: Box<dyn Solver>) -> Box<dyn Solve
     }
     if layers.cex {
         s = Box::new(CexCachingSolver::new(s));
+    }
+    if layers.bounds {
+        s = Box::new(BoundsSolver::new(s));
     }
     if layers.independence {
         s = Box::new(IndependentSolver::new(s));

@@ -8,6 +8,7 @@
 //!   implementing [`Solver`] that can be left out without changing any
 //!   answer, only speed:
 //!   [`IndependentSolver`] (constraint independence) →
+//!   [`BoundsSolver`] (one value's bounds, decided by intervals) →
 //!   [`CexCachingSolver`] (counter-example cache over a UBTree) →
 //!   [`CachingSolver`] (query-result cache) → [`BitwuzlaSolver`].
 //!   [`build_chain`] assembles it from a [`LayerSet`].
@@ -19,6 +20,9 @@ use symtest_bitwuzla_link as _;
 use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 mod bitwuzla;
+mod bounds;
+#[cfg(test)]
+mod bounds_tests;
 mod cache;
 mod cex_cache;
 mod chain;
@@ -36,6 +40,7 @@ mod ubtree;
 mod wellformed;
 
 pub use bitwuzla::{BitwuzlaMode, BitwuzlaSolver, MEMO_LIMIT, RECYCLE_QUERIES};
+pub use bounds::BoundsSolver;
 pub use cache::{CachingSolver, CACHE_MAX_ENTRIES};
 pub use cex_cache::{
     CexCachingSolver, CexStats, CEX_MAX_ENTRIES, CEX_MAX_KEY_ELEMS, CEX_MAX_SUBSET_TRIES,

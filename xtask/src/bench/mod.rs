@@ -200,12 +200,13 @@ fn engine() -> Result<()> {
 /// instruction budget). Programs with many queries of the shapes real code
 /// produces: the paper's `tr` (Figure 1), byte-wise parsing and character
 /// classes, reads through a lookup table at symbolic indices, independent
-/// branches, and two corpus programs.
+/// branches, a loop over a symbolic bound, and two corpus programs.
 const SOLVER_WORKLOAD: &[(&str, &str, u64)] = &[
     ("tr", "tests/demo/tr.c", 20_000),
     ("parse_kv", "tests/bench/solver/parse_kv.c", 200_000),
     ("classify", "tests/bench/solver/classify.c", 200_000),
     ("hex_decode", "tests/bench/solver/hex_decode.c", 20_000),
+    ("loop_bound", "tests/bench/solver/loop_bound.c", 30_000),
     ("fork_heavy", "tests/bench/engine/fork_heavy.c", 200_000),
     (
         "paper_tr_expand",
@@ -232,6 +233,7 @@ const SOLVER_CONFIGS: &[(&str, &str)] = &[
     ("none (all of §3.3 off)", "none"),
     ("base: rewrite,simplify,ivc", "rewrite,simplify,ivc"),
     ("+ independence", "rewrite,simplify,ivc,independence"),
+    ("+ bounds", "rewrite,simplify,ivc,bounds"),
     ("+ cex,cache", "rewrite,simplify,ivc,cex,cache"),
     ("all", "all"),
 ];
