@@ -25,6 +25,8 @@ pub struct SolverHandle {
     pub model_answers: u64,
     /// Time spent evaluating conditions under states' models.
     pub model_time: Duration,
+    /// Branches where the solver gave up and the path followed its model.
+    pub degraded: u64,
 }
 
 impl SolverHandle {
@@ -35,6 +37,7 @@ impl SolverHandle {
             time: Duration::ZERO,
             model_answers: 0,
             model_time: Duration::ZERO,
+            degraded: 0,
         }
     }
 

@@ -67,7 +67,12 @@ impl Executor<'_> {
                 break r;
             }
             if self.states.is_empty() {
-                break "all paths explored".to_string();
+                break match self.solver.degraded {
+                    0 => "all paths explored".to_string(),
+                    n => format!(
+                        "all remaining paths explored; {n} branch(es) followed the path's model after the solver gave up"
+                    ),
+                };
             }
             let id = {
                 let mut searcher =
@@ -234,6 +239,7 @@ impl Executor<'_> {
         s.chain_queries = self.solver.queries;
         s.solver_queries = self.solver.backend_queries();
         s.solver_time_s = self.solver.time.as_secs_f64();
+        s.solver_degraded = self.solver.degraded;
         s.solver_layers = self.solver.layer_stats(self.config.reuse_state_model);
         s.time_s = self.started.elapsed().as_secs_f64();
         s.covered_instructions = self.coverage.covered_instructions() as u64;

@@ -29,6 +29,9 @@ pub struct Stats {
     /// Queries that reached the solver backend.
     pub solver_queries: u64,
     pub solver_time_s: f64,
+    /// Branches where the solver gave up (timeout) and the path followed its
+    /// current model instead of ending.
+    pub solver_degraded: u64,
     pub time_s: f64,
     pub covered_instructions: u64,
     pub total_instructions: u64,

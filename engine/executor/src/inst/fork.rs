@@ -2,6 +2,7 @@
 //! implicit error branches at dangerous operations (§3.1).
 
 use crate::executor::Executor;
+use crate::query::SolverFailure;
 use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -43,8 +44,14 @@ impl Executor<'_> {
             return Ok(Branch::Only(b));
         }
         let not = Ops::not(&mut self.pool, cond);
-        let on_true = self.witness(st, cond)?;
-        let on_false = self.witness(st, &not)?;
+        let on_true = match self.witness(st, cond) {
+            Ok(w) => w,
+            Err(gave_up) => return self.follow_model(st, cond, gave_up),
+        };
+        let on_false = match self.witness(st, &not) {
+            Ok(w) => w,
+            Err(gave_up) => return self.follow_model(st, cond, gave_up),
+        };
         match (on_true.is_some(), on_false.is_some()) {
             (true, false) => Ok(Branch::Only(true)),
             (false, true) => Ok(Branch::Only(false)),
@@ -105,11 +112,15 @@ impl Executor<'_> {
             return Ok(Branch::Only(b));
         }
         let not = Ops::not(&mut self.pool, bad);
-        let Some(on_bad) = self.witness(st, bad)? else {
-            return Ok(Branch::Only(false));
+        let on_bad = match self.witness(st, bad) {
+            Ok(Some(w)) => w,
+            Ok(None) => return Ok(Branch::Only(false)),
+            Err(gave_up) => return self.follow_model(st, bad, gave_up),
         };
-        let Some(on_good) = self.witness(st, &not)? else {
-            return Ok(Branch::Only(true));
+        let on_good = match self.witness(st, &not) {
+            Ok(Some(w)) => w,
+            Ok(None) => return Ok(Branch::Only(true)),
+            Err(gave_up) => return self.follow_model(st, bad, gave_up),
         };
         let mut child = self.fork_state(st);
         st.model = on_bad;
@@ -121,6 +132,43 @@ impl Executor<'_> {
 }
 
 impl Executor<'_> {
+    /// The solver gave up deciding `cond` on this path (a timeout): instead of
+    /// ending the path, it follows the side its current model takes (a model of
+    /// the path condition, so that side is feasible), constrained to it. The
+    /// other side is not explored; each such branch is counted
+    /// (`solver_degraded` in the statistics) and warned about once. Without a
+    /// model (and none to be had) the path ends with the solver's failure.
+    fn follow_model(
+        &mut self,
+        st: &mut State,
+        cond: &Value,
+        gave_up: SolverFailure,
+    ) -> Exec<Branch> {
+        let Value::Symbolic(c) = cond else {
+            return Err(gave_up.into());
+        };
+        let model = match &st.model {
+            Some(m) => m.clone(),
+            None => match self.model(st) {
+                Ok(m) => m,
+                Err(_) => return Err(gave_up.into()),
+            },
+        };
+        let side = self.pool.eval(*c, &model).is_true();
+        let taken = if side {
+            cond.clone()
+        } else {
+            Ops::not(&mut self.pool, cond)
+        };
+        self.add_constraint(st, &taken);
+        self.solver.degraded += 1;
+        self.warn_once(format!(
+            "{}; paths follow their current model at such branches (the other side is not explored; counted as solver_degraded)",
+            gave_up.0
+        ));
+        Ok(Branch::Only(side))
+    }
+
     /// A concrete value for `v`, fixing it in the path condition (KLEE's
     /// concretization; used where the engine needs a number, e.g. a size).
     pub(crate) fn concretize(
