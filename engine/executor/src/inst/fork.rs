@@ -134,8 +134,9 @@ impl Executor<'_> {
 impl Executor<'_> {
     /// The solver gave up deciding `cond` on this path (a timeout): instead of
     /// ending the path, it follows the side its current model takes (a model of
-    /// the path condition, so that side is feasible), constrained to it. The
-    /// other side is not explored; each such branch is counted
+    /// the path condition, so that side is feasible), constrained to it, and the
+    /// symbolic inputs `cond` reads are concretized to the model. The other side
+    /// is not explored; each such branch is counted
     /// (`solver_degraded` in the statistics) and warned about once. Without a
     /// model (and none to be had) the path ends with the solver's failure.
     fn follow_model(
@@ -155,6 +156,22 @@ impl Executor<'_> {
             },
         };
         let side = self.pool.eval(*c, &model).is_true();
+        // The inputs the condition reads are fixed to the model's bytes, so
+        // what follows (typically more of the same digest or checksum) is
+        // concrete instead of one more query the solver gives up on.
+        let arrays = self.pool.arrays_in_slice(*c).to_vec();
+        for a in arrays {
+            let root = self.pool.array(a);
+            let bytes = model.bytes(a).to_vec();
+            for i in 0..self.pool.array_info(a).size {
+                let idx = self.pool.const_u64(32, u64::from(i));
+                let byte = self.pool.select(root, idx);
+                let v = bytes.get(i as usize).copied().unwrap_or(0);
+                let k = self.pool.const_u64(8, u64::from(v));
+                let eq = self.pool.eq(byte, k);
+                self.add_constraint(st, &Value::Symbolic(eq));
+            }
+        }
         let taken = if side {
             cond.clone()
         } else {
@@ -163,7 +180,7 @@ impl Executor<'_> {
         self.add_constraint(st, &taken);
         self.solver.degraded += 1;
         self.warn_once(format!(
-            "{}; paths follow their current model at such branches (the other side is not explored; counted as solver_degraded)",
+            "{}; the path follows its current model there, with the inputs the condition reads fixed to it (the other side is not explored; counted as solver_degraded)",
             gave_up.0
         ));
         Ok(Branch::Only(side))
