@@ -89,6 +89,98 @@ pub fn musl_include() -> Result<PathBuf> {
     )
 }
 
+/// clang-19's resource include directory (`clang-19 -print-resource-dir`),
+/// where its own headers live; `-nostdinc` would hide them.
+pub fn resource_include() -> Option<PathBuf> {
+    let out = Command::new(crate::replay::clang())
+        .arg("-print-resource-dir")
+        .output()
+        .ok()?;
+    let dir = String::from_utf8(out.stdout).ok()?;
+    let inc = PathBuf::from(dir.trim()).join("include");
+    inc.is_dir().then_some(inc)
+}
+
+/// The C sources among compiler arguments (words ending in `.c` that are not
+/// the value of an option), by position.
+fn sources(args: &[OsString]) -> Vec<usize> {
+    let takes_value = [
+        "-o", "-I", "-D", "-U", "-include", "-isystem", "-iquote", "-x", "-MF", "-MT",
+    ];
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let s = args[i].to_string_lossy();
+        if takes_value.contains(&s.as_ref()) {
+            i += 2;
+            continue;
+        }
+        if !s.starts_with('-') && s.ends_with(".c") {
+            out.push(i);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `cc a.c b.c -o prog.bc` (bitcode, no `-c`/`-S`/`-E`): each source compiled
+/// on its own, then one module linked with llvm-link-19, as a compiler driver
+/// compiles and links.
+fn compile_and_link(a: &CcArgs, srcs: &[usize]) -> Result<u8> {
+    let out_at = a.args.iter().position(|x| x == "-o");
+    let Some(out) = out_at.and_then(|i| a.args.get(i + 1)) else {
+        bail!("several sources: name the linked module with -o FILE.bc");
+    };
+    let common: Vec<OsString> = a
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            !srcs.contains(i) && Some(*i) != out_at && Some(*i) != out_at.map(|o| o + 1)
+        })
+        .map(|(_, x)| x.clone())
+        .collect();
+    let tmp = std::env::temp_dir().join(format!("symtest-cc-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    let result = (|| -> Result<u8> {
+        let mut parts = Vec::new();
+        for (k, &i) in srcs.iter().enumerate() {
+            let bc = tmp.join(format!("{k}.bc"));
+            let mut args = common.clone();
+            args.extend([
+                "-c".into(),
+                a.args[i].clone(),
+                "-o".into(),
+                bc.clone().into_os_string(),
+            ]);
+            let one = CcArgs {
+                native: false,
+                coverage: false,
+                print_command: a.print_command,
+                args,
+            };
+            let code = run_one(&one)?;
+            if code != 0 {
+                return Ok(code);
+            }
+            parts.push(bc);
+        }
+        let status = Command::new("llvm-link-19")
+            .args(&parts)
+            .arg("-o")
+            .arg(out)
+            .status()
+            .context("cannot run llvm-link-19 (install LLVM 19: `cargo xtask setup`)")?;
+        Ok(if status.success() {
+            0
+        } else {
+            crate::EXIT_BAD_INPUT
+        })
+    })();
+    let _ = std::fs::remove_dir_all(&tmp);
+    result
+}
+
 /// The command line for a build.
 pub fn command(a: &CcArgs) -> Result<Command> {
     let models = crate::paths::models_dir().join("include");
@@ -121,18 +213,28 @@ pub fn command(a: &CcArgs) -> Result<Command> {
         if !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
             cmd.arg("-c");
         }
-        cmd.arg("-nostdinc")
-            .arg("-isystem")
-            .arg(musl_include()?)
-            .arg("-I")
-            .arg(&models);
+        cmd.arg("-nostdinc").arg("-isystem").arg(musl_include()?);
+        // clang's own headers (cpuid.h, immintrin.h, stdarg.h, ...).
+        if let Some(res) = resource_include() {
+            cmd.arg("-isystem").arg(res);
+        }
+        cmd.arg("-I").arg(&models);
     }
     cmd.args(&a.args);
     Ok(cmd)
 }
 
 pub fn run(a: CcArgs) -> Result<u8> {
-    let mut cmd = command(&a)?;
+    let stage = ["-c", "-S", "-E"];
+    let srcs = sources(&a.args);
+    if !a.native && srcs.len() > 1 && !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
+        return compile_and_link(&a, &srcs);
+    }
+    run_one(&a)
+}
+
+fn run_one(a: &CcArgs) -> Result<u8> {
+    let mut cmd = command(a)?;
     if a.print_command {
         let words: Vec<String> = std::iter::once(cmd.get_program())
             .chain(cmd.get_args())

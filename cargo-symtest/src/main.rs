@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 bugs found where a mode asks for it (or a replay
 //! mismatch), 2 bad input or usage.
 
+mod capture;
 mod cc_cmd;
 mod exec;
 mod inspect;
@@ -59,6 +60,10 @@ enum Command {
     /// Compile C to bitcode for `exec` (or natively with --native, for
     /// `replay --native`) with symtest's headers and flags.
     Cc(cc_cmd::CcArgs),
+    /// Run a project's own build with the compiler, archiver and linker
+    /// interposed; write LLVM 19 bitcode per executable and static library,
+    /// compile_commands.json and manifest.json.
+    Capture(capture::CaptureArgs),
     /// Load a bitcode file and summarise its functions (blocks, instructions).
     Inspect(inspect::InspectArgs),
     /// Show the targets found (name, kind, package, where defined, sources).
@@ -88,6 +93,10 @@ fn quiet_broken_pipe() {
 }
 
 fn main() -> ExitCode {
+    // Started as `cc`, `ar`, ... from a capture's wrapper directory.
+    if let Some(code) = capture::wrapper::dispatch() {
+        return code;
+    }
     quiet_broken_pipe();
     // Invoked by cargo as `cargo-symtest symtest ...`.
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -111,6 +120,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(a)) => replay_cmd::run(a),
         Some(Command::Inspect(a)) => inspect::run(a),
         Some(Command::Cc(a)) => cc_cmd::run(a),
+        Some(Command::Capture(a)) => capture::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

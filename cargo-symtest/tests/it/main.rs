@@ -1,6 +1,7 @@
 //! End-to-end tests of the real `cargo-symtest` binary: one test binary, modules by concern.
 
 mod bad_input;
+mod capture;
 mod corpus;
 mod determinism;
 mod ir_completeness;

@@ -1,0 +1,111 @@
+//! The capture log: one JSON record per line, appended by the wrappers.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The environment variable naming the log file (its presence turns the
+/// wrappers on).
+pub const LOG_ENV: &str = "SYMTEST_CAPTURE_LOG";
+
+/// What one wrapper saw.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Record {
+    /// A C translation unit compiled to an object (and, if `bitcode` is set,
+    /// to bitcode).
+    Compile {
+        cwd: PathBuf,
+        compiler: String,
+        source: PathBuf,
+        object: PathBuf,
+        bitcode: Option<PathBuf>,
+        arguments: Vec<String>,
+        /// Why no bitcode was made.
+        error: Option<String>,
+    },
+    /// A source that is not C (assembly, C++): its object has no bitcode.
+    Foreign { source: PathBuf, object: PathBuf },
+    /// Members added to a static library.
+    Archive {
+        archive: PathBuf,
+        members: Vec<PathBuf>,
+    },
+    /// An executable (or shared library) linked from objects, archives and
+    /// `-L`/`-l` options, in command-line order.
+    Link {
+        cwd: PathBuf,
+        output: PathBuf,
+        inputs: Vec<String>,
+        shared: bool,
+    },
+}
+
+/// Reads every record of a log (lines that do not parse are skipped: a
+/// wrapper killed mid-write leaves at most a torn last line).
+pub fn read(path: &Path) -> std::io::Result<Vec<Record>> {
+    let text = std::fs::read_to_string(path).or_else(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Ok(String::new())
+        } else {
+            Err(e)
+        }
+    })?;
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect())
+}
+
+/// `base/p` with `.` and `..` resolved lexically (no file system access), so
+/// `app/../lib/libtok.a` and `lib/libtok.a` name the same file.
+pub fn normalize(base: &Path, p: &Path) -> PathBuf {
+    use std::path::Component;
+    let joined = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        base.join(p)
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether a file belongs to a configuration probe rather than the project:
+/// autoconf's `conftest*`, CMake's compiler identification (`CompilerIdC/`)
+/// and try-compile projects (`CMakeScratch/`, `CMakeTmp/`). Probes get no
+/// bitcode and no manifest entry.
+pub fn is_probe(p: &Path) -> bool {
+    p.file_name()
+        .is_some_and(|f| f.to_string_lossy().starts_with("conftest"))
+        || p.components().any(|c| {
+            let c = c.as_os_str().to_string_lossy();
+            c == "CMakeScratch" || c == "CMakeTmp" || c.starts_with("CompilerId")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_lexically() {
+        let b = Path::new("/p/app");
+        assert_eq!(
+            normalize(b, Path::new("../lib/x.a")),
+            PathBuf::from("/p/lib/x.a")
+        );
+        assert_eq!(
+            normalize(b, Path::new("./m.o")),
+            PathBuf::from("/p/app/m.o")
+        );
+        assert_eq!(normalize(b, Path::new("/abs/./y")), PathBuf::from("/abs/y"));
+    }
+}

@@ -1,0 +1,297 @@
+//! `cargo symtest capture`: real builds (plain Make with a static library in a
+//! subdirectory, a configure script that compiles and runs a test program,
+//! CMake with Ninja and with Make) turned into bitcode that the engine runs,
+//! each with a planted bug found in the captured program.
+
+use crate::support::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// A fresh copy of `tests/fixtures/NAME`.
+fn fixture(name: &str) -> PathBuf {
+    let dir = scratch(&format!("capture-{name}"));
+    copy_dir(&workspace().join("tests/fixtures").join(name), &dir);
+    dir
+}
+
+fn capture(dir: &Path, build: &[&str]) -> Output {
+    Command::new(bin())
+        .arg("capture")
+        .arg("-v")
+        .arg("--")
+        .args(build)
+        .current_dir(dir)
+        .output()
+        .expect("run cargo-symtest capture")
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("symtest-out/capture/manifest.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn output<'a>(m: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    m["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["output"] == name)
+        .unwrap_or_else(|| panic!("no output {name} in {m:#}"))
+}
+
+fn defined(bc: &Path) -> Vec<String> {
+    let o = Command::new("llvm-nm-19")
+        .args(["--defined-only", "-P"])
+        .arg(bc)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+/// Runs the captured program with musl and the POSIX model; the errors found.
+fn explore(dir: &Path, bc: &str, args: &[&str]) -> std::collections::BTreeSet<(String, u32)> {
+    let out = dir.join(format!("explore-{}", bc.replace('/', "_")));
+    let bc = dir.join("symtest-out/capture").join(bc);
+    let mut v = vec![
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--libc=musl",
+        "--posix-runtime",
+        "--max-time",
+        "60",
+        "--",
+    ];
+    v.extend_from_slice(args);
+    let o = symtest(&v);
+    assert!(
+        o.status.code() == Some(0) || o.status.code() == Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    reported_errors(&out)
+}
+
+#[test]
+fn make_project_with_a_static_library_in_a_subdirectory() {
+    let dir = fixture("capture-make");
+    let o = capture(&dir, &["make"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("captured 3 translation units, 2 outputs (2 with bitcode)"),
+        "{stderr}"
+    );
+    // The build itself still produced its native program.
+    let native = Command::new(dir.join("app/wordcount"))
+        .arg("a bb")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&native.stdout).starts_with("2 words"),
+        "{native:?}"
+    );
+    let m = manifest(&dir);
+    let lib = output(&m, "lib/libtok.a");
+    assert_eq!(lib["kind"], "static-library");
+    assert_eq!(
+        lib["sources"],
+        serde_json::json!(["lib/tokens.c", "lib/checksum.c"])
+    );
+    let app = output(&m, "app/wordcount");
+    assert_eq!(app["kind"], "executable");
+    assert_eq!(
+        app["inputs"],
+        serde_json::json!(["app/main.o", "lib/libtok.a"])
+    );
+    assert_eq!(app["bitcode"], "app/wordcount.bc");
+    // The archive resolved as a linker would: needed functions only.
+    let syms = defined(&dir.join("symtest-out/capture/app/wordcount.bc"));
+    for f in ["main", "tok_split", "tok_checksum"] {
+        assert!(syms.iter().any(|s| s == f), "{f} missing: {syms:?}");
+    }
+    assert!(!syms.iter().any(|s| s == "tok_unused"), "{syms:?}");
+    // compile_commands.json: one entry per translation unit, as clang tools read it.
+    let cc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("symtest-out/capture/compile_commands.json")).unwrap(),
+    )
+    .unwrap();
+    let entries = cc.as_array().unwrap();
+    assert_eq!(entries.len(), 3);
+    for e in entries {
+        assert!(Path::new(e["file"].as_str().unwrap()).is_absolute());
+        assert!(e["arguments"].as_array().unwrap().len() > 2);
+        assert!(e["directory"]
+            .as_str()
+            .unwrap()
+            .starts_with(dir.to_str().unwrap()));
+    }
+    let tokens = entries
+        .iter()
+        .find(|e| e["file"].as_str().unwrap().ends_with("tokens.c"))
+        .unwrap();
+    assert!(tokens["arguments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "-DTOK_MAX=8"));
+    // The planted out-of-bounds read (three words or more).
+    let errors = explore(&dir, "app/wordcount.bc", &["--sym-arg", "6"]);
+    assert!(errors.contains(&("ptr".to_string(), 14)), "{errors:?}");
+}
+
+#[test]
+fn configure_script_that_compiles_and_runs_a_test_program() {
+    let dir = fixture("capture-configure");
+    let o = capture(&dir, &["sh", "-c", "./configure && make"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    // The probe program was compiled and run through the wrapper.
+    let config = std::fs::read_to_string(dir.join("config.h")).unwrap();
+    assert!(config.contains("SIZEOF_LONG 8"), "{config}");
+    let m = manifest(&dir);
+    let outputs = m["outputs"].as_array().unwrap();
+    assert_eq!(outputs.len(), 1, "probes are not outputs: {m:#}");
+    assert_eq!(output(&m, "rot")["bitcode"], "rot.bc");
+    let errors = explore(&dir, "rot.bc", &["--sym-stdin", "3"]);
+    assert!(errors.contains(&("div".to_string(), 19)), "{errors:?}");
+}
+
+#[test]
+fn cmake_projects_with_ninja_and_make() {
+    for generator in ["Ninja", "Unix Makefiles"] {
+        let dir = fixture("capture-cmake");
+        let script = format!("cmake -S . -B build -G '{generator}' && cmake --build build");
+        let o = capture(&dir, &["sh", "-c", &script]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "[{generator}] {stderr}");
+        let m = manifest(&dir);
+        let names: Vec<&str> = m["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["output"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["build/libkvparse.a", "build/kvget"],
+            "[{generator}] compiler-identification and try-compile probes are left out"
+        );
+        let kv = output(&m, "build/kvget");
+        assert_eq!(kv["bitcode"], "build/kvget.bc");
+        let errors = explore(&dir, "build/kvget.bc", &["--sym-arg", "6"]);
+        assert!(
+            errors.contains(&("ptr".to_string(), 15)),
+            "[{generator}] {errors:?}"
+        );
+    }
+}
+
+#[test]
+fn a_failing_build_exits_2_and_keeps_the_previous_capture() {
+    let dir = fixture("capture-configure");
+    let o = capture(&dir, &["sh", "-c", "./configure && make"]);
+    assert!(o.status.success());
+    let before = std::fs::read_to_string(dir.join("symtest-out/capture/manifest.json")).unwrap();
+    let o = capture(&dir, &["sh", "-c", "echo compiling...; exit 3"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("failed"), "{stderr}");
+    // The build's own output is shown as it ran.
+    assert!(String::from_utf8_lossy(&o.stdout).contains("compiling..."));
+    let after = std::fs::read_to_string(dir.join("symtest-out/capture/manifest.json")).unwrap();
+    assert_eq!(before, after);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join("symtest-out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["capture"], "no staging directory left behind");
+    // Nothing compiled through the wrappers (an up-to-date build): an error.
+    let o = capture(&dir, &["true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("compiled nothing"));
+}
+
+#[test]
+fn assembly_sources_are_named_with_the_symbols_they_leave_undefined() {
+    let dir = scratch("capture-asm");
+    std::fs::write(
+        dir.join("main.c"),
+        "int asm_twice(int);\nint main(int argc, char **argv) { (void)argv; return asm_twice(argc); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("twice.s"),
+        "\t.text\n\t.globl asm_twice\nasm_twice:\n\tleal (%rdi,%rdi), %eax\n\tret\n\t.section .note.GNU-stack,\"\",@progbits\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("Makefile"),
+        "prog: main.o twice.o\n\t$(CC) main.o twice.o -o prog\n",
+    )
+    .unwrap();
+    let o = capture(&dir, &["make"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let m = manifest(&dir);
+    let prog = output(&m, "prog");
+    assert_eq!(prog["missing_bitcode"], serde_json::json!(["twice.o"]));
+    assert_eq!(
+        prog["undefined_from_missing"],
+        serde_json::json!(["asm_twice"])
+    );
+    assert!(stderr.contains("twice.s: not C"), "{stderr}");
+    assert!(stderr.contains("asm_twice"), "{stderr}");
+}
+
+#[test]
+fn cc_compiles_several_sources_into_one_module_and_reaches_clang_headers() {
+    let dir = fixture("capture-make");
+    let out = dir.join("wordcount.bc");
+    let o = symtest(&[
+        "cc",
+        "-DTOK_MAX=8",
+        "-I",
+        dir.join("lib").to_str().unwrap(),
+        dir.join("app/main.c").to_str().unwrap(),
+        dir.join("lib/tokens.c").to_str().unwrap(),
+        dir.join("lib/checksum.c").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let syms = defined(&out);
+    for f in ["main", "tok_split", "tok_checksum", "tok_unused"] {
+        assert!(syms.iter().any(|s| s == f), "{f}: {syms:?}");
+    }
+    // Several sources need -o.
+    let o = symtest(&["cc", "a.c", "b.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    // clang's resource headers stay reachable beside musl's.
+    let src = dir.join("cpu.c");
+    std::fs::write(
+        &src,
+        "#include <cpuid.h>\nint f(void) { unsigned a, b, c, d; return __get_cpuid(0, &a, &b, &c, &d); }\n",
+    )
+    .unwrap();
+    let bc = dir.join("cpu.bc");
+    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
