@@ -121,7 +121,10 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         reuse_state_model: layers.cex,
         ..Config::default()
     };
-    c.argv = std::iter::once(a.program.display().to_string())
+    // argv[0] is the program's name, as a shell gives it to the native program
+    // (`echo` for `src/echo.bc`): usage and error messages print it, and
+    // `replay --native` and the emitted suites run the program under that name.
+    c.argv = std::iter::once(program_name(&a.program))
         .chain(a.program_args.iter().cloned())
         .collect();
     if let Some(t) = a.max_time {
@@ -410,4 +413,17 @@ fn chrono_now() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     format!("{} (unix time)", t.as_secs())
+}
+
+/// The name a program built from `bitcode` runs under: its file name without
+/// the `.bc` extension.
+pub fn program_name(bitcode: &std::path::Path) -> String {
+    let name = bitcode
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "program".into());
+    match name.strip_suffix(".bc") {
+        Some(stem) if !stem.is_empty() => stem.to_string(),
+        _ => name,
+    }
 }

@@ -207,7 +207,7 @@ static int is_opt(const char *a, const char *name) {
 static int program_argv(char **argv, int max) {
   int argc = 1, k, n_args_seen = 0, sym_args = 0;
   char name[16];
-  argv[0] = (char *)"symtest_target";
+  argv[0] = (char *)symtest_program_name;
   for (k = 0; symtest_program_args[k] && argc < max - 1; k++) {
     const char *a = symtest_program_args[k];
     if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
@@ -389,7 +389,7 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
     abort();
   current = c;
   next_object = 0;
-  argv[0] = (char *)"symtest_target";
+  argv[0] = (char *)symtest_program_name;
   argv[1] = NULL;
   coverage_setup(c);
   if (symtest_target_is_program) {

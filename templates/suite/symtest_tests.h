@@ -30,6 +30,8 @@ extern const struct symtest_case symtest_cases[];
 extern const unsigned symtest_num_cases;
 /* 1 for a whole program (argv, stdin and files come from the objects), 0 for a harness. */
 extern const int symtest_target_is_program;
+/* argv[0] of the program: the name the engine ran it under. */
+extern const char *const symtest_program_name;
 /* A program's arguments as given to the engine (KLEE's --sym-arg N, --sym-args MIN
  * MAX N, --sym-files NUM N, --sym-stdin N, concrete arguments), NULL-terminated. */
 extern const char *const symtest_program_args[];

@@ -101,6 +101,13 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
         cases.len(),
         i32::from(target.kind == super::config::Kind::Program)
     );
+    // argv[0]: the name the engine ran the program under (its bitcode is
+    // `<target>.bc`).
+    let _ = writeln!(
+        s,
+        "const char *const symtest_program_name = {};",
+        c_string(&target.name)
+    );
     s.push_str("const char *const symtest_program_args[] = {");
     for a in &target.args {
         s.push_str(&c_string(a));

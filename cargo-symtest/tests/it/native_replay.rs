@@ -476,3 +476,48 @@ fn crashing_tests_keep_their_coverage() {
         "the crashing line was not counted: {line}"
     );
 }
+
+/// argv[0] is the program's name in the engine (the bitcode's file name
+/// without `.bc`) and in the native replay, so output that prints it (usage
+/// and error messages) replays as recorded.
+#[test]
+fn argv0_is_the_program_name_in_the_engine_and_natively() {
+    let dir = scratch("native_progname");
+    let src = workspace().join("tests/posix/progname.c");
+    let bc = dir.join("progname.bc");
+    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.join("out");
+    let o = symtest(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--libc=musl",
+        "--posix-runtime",
+        "--",
+        "--sym-args",
+        "0",
+        "1",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The engine's usage line names the program.
+    let usage = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json") && p.to_string_lossy().contains("test")
+        })
+        .any(|p| {
+            std::fs::read_to_string(&p)
+                .unwrap()
+                .contains("progname: missing operand")
+        });
+    assert!(usage, "no test recorded `progname: missing operand`");
+    let prog = native_build(&src, &dir, &[]);
+    let (code, text) = replay(&dir, &prog, &[&out], &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains(" 0 failed"), "{text}");
+    assert!(!text.contains("MISMATCH"), "{text}");
+}
