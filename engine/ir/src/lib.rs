@@ -626,7 +626,9 @@ impl Module {
                     Op::Call {
                         callee: Callee::InlineAsm(text),
                         ..
-                    } if !text.trim().is_empty() => format!("inline assembly `{}`", text.trim()),
+                    } if !text.trim().is_empty() && !is_cpu_feature_probe(text) => {
+                        format!("inline assembly `{}`", text.trim())
+                    }
                     _ => continue,
                 };
                 out.push(UnsupportedSite {
@@ -661,5 +663,44 @@ impl Module {
                 })
             })
             .collect()
+    }
+}
+
+/// Inline assembly that only asks the processor which features it has
+/// (`cpuid`, `xgetbv`): the executor answers it as a processor with no optional
+/// features.
+pub fn is_cpu_feature_probe(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c == ';' || c == '\n')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            let op = w.split_whitespace().next().unwrap_or("");
+            matches!(
+                op,
+                "cpuid" | "xgetbv" | "xchgq" | "xchgl" | "movq" | "movl" | "mov"
+            )
+        })
+        && words
+            .iter()
+            .any(|w| w.starts_with("cpuid") || w.starts_with("xgetbv"))
+}
+
+#[cfg(test)]
+mod cpu_probe_tests {
+    use super::is_cpu_feature_probe;
+
+    #[test]
+    fn recognises_cpuid_and_xgetbv() {
+        assert!(is_cpu_feature_probe("cpuid"));
+        assert!(is_cpu_feature_probe(
+            "xchgq %rbx, ${1:q}\n\tcpuid\n\txchgq %rbx, ${1:q}"
+        ));
+        assert!(is_cpu_feature_probe("xgetbv"));
+        assert!(!is_cpu_feature_probe("rdtsc"));
+        assert!(!is_cpu_feature_probe("mov $1,%rsp ; jmp *$0"));
+        assert!(!is_cpu_feature_probe("movq %rax, %rbx"));
     }
 }

@@ -9,8 +9,12 @@
 //! `cargo xtask bench solver`: the query optimizations of §3.3 in the form of
 //! the paper's Table 1 (see [`solver`]), written to `target/bench/solver.json`.
 //!
+//! `cargo xtask bench coreutils`: GNU coreutils 9.1 built through `cargo
+//! symtest capture`, 30 utilities with the paper's options (see [`coreutils`]).
+//!
 //! Benchmarks, not tests: numbers, no pass/fail.
 
+mod coreutils;
 mod gcov;
 mod native;
 mod plot;
@@ -26,17 +30,19 @@ use std::process::Command;
 
 pub const USAGE: &str =
     "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
-       cargo xtask bench engine|solver";
+       cargo xtask bench engine|solver
+       cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),
         Some("solver") => solver(),
+        Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, coreutils)\n{USAGE}"
         ))
         .into()),
     }
