@@ -6,6 +6,7 @@ pub mod atomics;
 pub mod calls;
 pub mod control;
 pub mod float;
+pub mod float_intrinsics;
 pub mod fork;
 pub mod intrinsics;
 pub mod memory_ops;
