@@ -9,8 +9,13 @@
 //! `cargo xtask bench solver`: the query optimizations of §3.3 in the form of
 //! the paper's Table 1 (see [`solver`]), written to `target/bench/solver.json`.
 //!
+//! `cargo xtask bench fp` (also at the end of `bench solver`): time per
+//! floating-point query against integer queries of the same shape (see
+//! [`fp`]), written to `target/bench/fp.json`.
+//!
 //! Benchmarks, not tests: numbers, no pass/fail.
 
+mod fp;
 mod gcov;
 mod native;
 mod plot;
@@ -26,17 +31,18 @@ use std::process::Command;
 
 pub const USAGE: &str =
     "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
-       cargo xtask bench engine|solver";
+       cargo xtask bench engine|solver|fp";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),
-        Some("solver") => solver(),
+        Some("solver") => solver().and_then(|()| fp::run()),
+        Some("fp") => fp::run(),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp)\n{USAGE}"
         ))
         .into()),
     }
