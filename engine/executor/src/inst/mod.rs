@@ -9,4 +9,5 @@ pub mod float;
 pub mod float_intrinsics;
 pub mod fork;
 pub mod intrinsics;
+pub mod libm;
 pub mod memory_ops;
