@@ -2,10 +2,12 @@
 //! symbolic operand builds a floating-point expression (`symtest_expr`'s
 //! IEEE nodes, solved with Bitwuzla's floating-point theory); constants
 //! fold with the same exact semantics (round to nearest even, canonical
-//! NaN results). `x86_fp80` (`long double`) is computed concretely through
-//! f64, a symbolic operand concretized with a warning, as is every
-//! operand under `--fp concrete` (`Config::symbolic_fp` off).
+//! NaN results). `x86_fp80` (`long double`) is computed concretely and
+//! exactly as the x87 does (`softfloat.rs`), a symbolic operand concretized
+//! with a warning, as is every operand under `--fp concrete`
+//! (`Config::symbolic_fp` off).
 
+use super::softfloat;
 use crate::executor::Executor;
 use crate::state::State;
 use crate::step::{Exec, StepCtx};
@@ -129,25 +131,22 @@ pub(crate) fn fcmp_expr(p: &mut ExprPool, pred: FloatPred, a: ExprId, b: ExprId)
     }
 }
 
-fn concrete_fcmp(pred: FloatPred, x: f64, y: f64) -> bool {
-    let uno = x.is_nan() || y.is_nan();
-    match pred {
-        FloatPred::False => false,
-        FloatPred::True => true,
-        FloatPred::Ord => !uno,
-        FloatPred::Uno => uno,
-        FloatPred::Oeq => !uno && x == y,
-        FloatPred::Ogt => !uno && x > y,
-        FloatPred::Oge => !uno && x >= y,
-        FloatPred::Olt => !uno && x < y,
-        FloatPred::Ole => !uno && x <= y,
-        FloatPred::One => !uno && x != y,
-        FloatPred::Ueq => uno || x == y,
-        FloatPred::Ugt => uno || x > y,
-        FloatPred::Uge => uno || x >= y,
-        FloatPred::Ult => uno || x < y,
-        FloatPred::Ule => uno || x <= y,
-        FloatPred::Une => uno || x != y,
+fn concrete_fcmp(pred: FloatPred, order: Option<std::cmp::Ordering>) -> bool {
+    use std::cmp::Ordering::*;
+    use FloatPred::*;
+    match (pred, order) {
+        (False, _) => false,
+        (True, _) => true,
+        (Uno | Ueq | Ugt | Uge | Ult | Ule | Une, None) => true,
+        (_, None) => false,
+        (Ord, _) => true,
+        (Uno, _) => false,
+        (Oeq | Ueq, Some(o)) => o == Equal,
+        (Ogt | Ugt, Some(o)) => o == Greater,
+        (Oge | Uge, Some(o)) => o != Less,
+        (Olt | Ult, Some(o)) => o == Less,
+        (Ole | Ule, Some(o)) => o != Greater,
+        (One | Une, Some(o)) => o != Equal,
     }
 }
 
@@ -179,8 +178,7 @@ impl Executor<'_> {
         let (lo, hi) = int_range(bits, signed);
         let bad = match v {
             Value::Concrete(b) => {
-                let t = to_f64(from, b).trunc();
-                Value::from_bool(!(t >= lo && t < hi))
+                Value::from_bool(softfloat::to_int(from, b, bits, signed).is_none())
             }
             Value::Symbolic(_) if !self.fp_symbolic(from) => return Ok(()),
             Value::Symbolic(e) => {
@@ -248,15 +246,7 @@ impl Executor<'_> {
         let y = self.fp_operand(st, b, ty)?;
         let r = match (&x, &y) {
             (Value::Concrete(x), Value::Concrete(y)) if ty == FloatTy::F80 => {
-                let (x, y) = (to_f64(ty, x), to_f64(ty, y));
-                let r = match op {
-                    FBinOp::Add => x + y,
-                    FBinOp::Sub => x - y,
-                    FBinOp::Mul => x * y,
-                    FBinOp::Div => x / y,
-                    FBinOp::Rem => x % y,
-                };
-                Value::Concrete(from_f64(ty, r))
+                Value::Concrete(softfloat::bin(ty, op, x, y))
             }
             (Value::Concrete(x), Value::Concrete(y)) => Value::Concrete(fp_bin_op(op).apply(x, y)),
             _ => {
@@ -298,7 +288,7 @@ impl Executor<'_> {
         let y = self.fp_operand(st, b, ty)?;
         let r = match (&x, &y) {
             (Value::Concrete(x), Value::Concrete(y)) => {
-                Value::from_bool(concrete_fcmp(pred, to_f64(ty, x), to_f64(ty, y)))
+                Value::from_bool(concrete_fcmp(pred, softfloat::compare(ty, x, y)))
             }
             _ => {
                 let (x, y) = (x.expr(&mut self.pool), y.expr(&mut self.pool));
@@ -363,11 +353,14 @@ impl Executor<'_> {
         }
         let x = self.concretize(st, &v, conv_what(op))?;
         let r = match op {
-            FCastOp::Convert { from, to } => from_f64(to, to_f64(from, &x)),
-            FCastOp::FpToSi { from, bits } => Bits::from_i128(bits, to_f64(from, &x) as i128),
-            FCastOp::FpToUi { from, bits } => Bits::from_u128(bits, to_f64(from, &x) as u128),
-            FCastOp::SiToFp { to, .. } => from_f64(to, x.to_i128() as f64),
-            FCastOp::UiToFp { to, .. } => from_f64(to, x.to_u128() as f64),
+            FCastOp::Convert { from, to } => softfloat::convert(from, to, &x),
+            FCastOp::FpToSi { from, bits } | FCastOp::FpToUi { from, bits } => {
+                let signed = matches!(op, FCastOp::FpToSi { .. });
+                // Out of range was reported above; what is left fits.
+                softfloat::to_int(from, &x, bits, signed).unwrap_or_else(|| Bits::zero(bits))
+            }
+            FCastOp::SiToFp { to, .. } => softfloat::from_int(&x, true, to),
+            FCastOp::UiToFp { to, .. } => softfloat::from_int(&x, false, to),
         };
         self.set(st, dest, Value::Concrete(r));
         Ok(())

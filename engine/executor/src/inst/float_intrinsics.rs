@@ -227,6 +227,12 @@ fn concrete(which: &Intrinsic, ty: FloatTy, c: &[Bits]) -> Bits {
             _ => unreachable!(),
         };
     }
+    if let Intrinsic::FUnary(op, _) = *which {
+        if let Some(r) = super::softfloat::round_integral(ty, op, &c[0]) {
+            return r;
+        }
+    }
+    // x86_fp80 sqrt, fma and min/max go through double.
     let x: Vec<f64> = c.iter().map(|b| to_f64(ty, b)).collect();
     from_f64(
         ty,

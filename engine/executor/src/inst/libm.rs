@@ -7,12 +7,13 @@
 //! definition (a harness without a libc) is computed too. The results are
 //! the library's, but for the sign and payload of NaNs (canonical here).
 
+use super::softfloat;
 use crate::executor::Executor;
 use crate::state::State;
 use crate::step::Exec;
 use crate::value::{Ops, Value};
 use symtest_expr::{BinOp, Bits, FpBinOp, FpUnOp};
-use symtest_ir::{FMinMax, FloatTy, FuncId, Intrinsic, Module};
+use symtest_ir::{FBinOp, FMinMax, FloatTy, FuncId, Intrinsic, Module};
 
 /// A math function computed as an expression.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -32,10 +33,17 @@ pub enum LibmIntrinsic {
     MinMax(FMinMax, FloatTy),
 }
 
-/// `sqrt` is the double function, `sqrtf` the float one.
+/// `sqrt` is the double function, `sqrtf` the float one; of the `long
+/// double` ones only those computed exactly by bit operations or
+/// `softfloat` (`fabsl`, `copysignl`, `fmodl`).
 fn by_name(name: &str) -> Option<LibmFn> {
+    let long = name
+        .strip_suffix('l')
+        .and_then(|base| by_base(base, FloatTy::F80))
+        .filter(|f| !matches!(f, LibmFn::Intrinsic(_)));
     name.strip_suffix('f')
         .and_then(|base| by_base(base, FloatTy::F32))
+        .or(long)
         .or_else(|| by_base(name, FloatTy::F64))
 }
 
@@ -138,6 +146,9 @@ impl Executor<'_> {
                 let x = self.fp_value(st, args[0].clone(), ty)?;
                 let y = self.fp_value(st, args[1].clone(), ty)?;
                 match (&x, &y) {
+                    (Value::Concrete(a), Value::Concrete(b)) if ty == FloatTy::F80 => {
+                        Value::Concrete(softfloat::bin(ty, FBinOp::Rem, a, b))
+                    }
                     (Value::Concrete(a), Value::Concrete(b)) => {
                         Value::Concrete(FpBinOp::Rem.apply(a, b))
                     }
@@ -176,6 +187,8 @@ mod tests {
         assert_eq!(by_name("fmod"), Some(LibmFn::Fmod(FloatTy::F64)));
         assert_eq!(by_name("modf"), None);
         assert_eq!(by_name("sqrtl"), None);
+        assert_eq!(by_name("fmodl"), Some(LibmFn::Fmod(FloatTy::F80)));
+        assert_eq!(by_name("fabsl"), Some(LibmFn::Fabs(FloatTy::F80)));
         assert_eq!(by_name("printf"), None);
     }
 }
