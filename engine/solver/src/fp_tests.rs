@@ -259,3 +259,89 @@ fn fp_queries_find_checked_models() {
         (-0.0f64).to_bits()
     );
 }
+
+/// A float read from array `a` (4 bytes), or a float constant.
+fn float_operand(p: &mut ExprPool, rng: &mut Rng, arrs: &[ArrayId]) -> ExprId {
+    if rng.below(3) == 0 {
+        let x = [0.0f32, -0.0, 1.5, -3.0, 100.0, 1e-40, f32::INFINITY][rng.below(7) as usize];
+        return p.const_u64(32, u64::from(x.to_bits()));
+    }
+    read_le(p, arrs[rng.below(arrs.len() as u64) as usize], 0, 4)
+}
+
+/// A random floating-point constraint: an ordered comparison of float
+/// arithmetic, a test on the result's bits, or a conversion to an integer.
+fn fp_atom(p: &mut ExprPool, rng: &mut Rng, arrs: &[ArrayId]) -> ExprId {
+    let x = float_operand(p, rng, arrs);
+    let y = float_operand(p, rng, arrs);
+    let v = match rng.below(4) {
+        0 => p.fbin(FpBinOp::Add, x, y),
+        1 => p.fbin(FpBinOp::Mul, x, y),
+        2 => p.fun(FpUnOp::Floor, x),
+        _ => x,
+    };
+    match rng.below(5) {
+        0 => {
+            let c = float_operand(p, rng, arrs);
+            p.fcmp(FpCmpOp::Lt, v, c)
+        }
+        1 => p.fcmp(FpCmpOp::Eq, v, y),
+        2 => {
+            // The sign bit of the result (its bit-vector form).
+            p.extract(v, 31, 1)
+        }
+        3 => {
+            let i = p.fconv(FpConvOp::ToSInt, v, 8);
+            let c = p.const_u64(8, rng.below(8));
+            p.eq(i, c)
+        }
+        _ => {
+            let c = p.fcmp(FpCmpOp::Le, v, v);
+            p.bool_not(c)
+        }
+    }
+}
+
+/// No combination of the chain's layers changes an answer on queries with
+/// floating-point terms (the property of `chain_tests`, on path-like
+/// families of floating-point constraints).
+#[test]
+fn every_layer_combination_agrees_on_fp_queries() {
+    use crate::chain_tests::{run_all_configs, Query};
+    let mut p = ExprPool::new();
+    let arrs: Vec<ArrayId> = (0..3).map(|i| p.new_array(&format!("f{i}"), 4)).collect();
+    let mut rng = Rng(0xf00d_0000_0000_0001);
+    let mut oracle = BitwuzlaSolver::new().unwrap();
+    let mut queries = Vec::new();
+    let mut sats = 0;
+    for _ in 0..5 {
+        let mut pc: Vec<ExprId> = Vec::new();
+        for _ in 0..6 {
+            let atom = fp_atom(&mut p, &mut rng, &arrs);
+            let mut q = pc.clone();
+            q.push(atom);
+            let sat = oracle.check(&p, &q, &arrs).unwrap().is_sat();
+            queries.push(Query {
+                asserts: q,
+                arrays: arrs.clone(),
+            });
+            let not = p.bool_not(atom);
+            let mut q = pc.clone();
+            q.push(not);
+            sats += usize::from(sat) + usize::from(oracle.check(&p, &q, &arrs).unwrap().is_sat());
+            queries.push(Query {
+                asserts: q,
+                arrays: arrs.clone(),
+            });
+            pc.push(if sat { atom } else { not });
+        }
+    }
+    // Both answers occur.
+    assert!(
+        sats > queries.len() / 5 && sats < queries.len(),
+        "{sats}/{}",
+        queries.len()
+    );
+    let results = run_all_configs(&p, &queries);
+    assert_eq!(results.len(), 8);
+}
