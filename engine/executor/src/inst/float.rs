@@ -16,76 +16,14 @@ use crate::value::{Ops, Value};
 use symtest_expr::{int_range, BinOp, Bits, ExprId, ExprPool, FpBinOp, FpCmpOp, FpConvOp, FpUnOp};
 use symtest_ir::{FBinOp, FCastOp, FloatPred, FloatTy, Operand, Reg};
 
+/// The value of `b` (of format `ty`) as an f64, rounded to nearest even.
 pub(crate) fn to_f64(ty: FloatTy, b: &Bits) -> f64 {
-    match ty {
-        FloatTy::F32 => f32::from_bits(b.to_u64() as u32) as f64,
-        FloatTy::F64 => f64::from_bits(b.to_u64()),
-        FloatTy::F80 => f80_to_f64(b.to_u128()),
-    }
+    f64::from_bits(softfloat::convert(ty, FloatTy::F64, b).to_u64())
 }
 
+/// `x` in format `ty`, rounded to nearest even.
 pub(crate) fn from_f64(ty: FloatTy, x: f64) -> Bits {
-    match ty {
-        FloatTy::F32 => Bits::from_u64(32, (x as f32).to_bits() as u64),
-        FloatTy::F64 => Bits::from_u64(64, x.to_bits()),
-        FloatTy::F80 => Bits::from_u128(80, f64_to_f80(x)),
-    }
-}
-
-/// x87 extended precision (1 sign, 15 exponent, 64 mantissa with explicit integer bit).
-fn f80_to_f64(v: u128) -> f64 {
-    let sign = (v >> 79) & 1;
-    let exp = ((v >> 64) & 0x7fff) as i32;
-    let mant = v as u64;
-    let s = if sign == 1 { -1.0 } else { 1.0 };
-    if exp == 0 && mant == 0 {
-        return s * 0.0;
-    }
-    if exp == 0x7fff {
-        return if mant << 1 == 0 {
-            s * f64::INFINITY
-        } else {
-            f64::NAN
-        };
-    }
-    // Scale in steps so tiny and huge exponents do not under/overflow early.
-    let mut r = mant as f64;
-    let mut k = exp - 16383 - 63;
-    while k < -1000 {
-        r *= 2f64.powi(-1000);
-        k += 1000;
-    }
-    while k > 1000 {
-        r *= 2f64.powi(1000);
-        k -= 1000;
-    }
-    s * r * 2f64.powi(k)
-}
-
-fn f64_to_f80(x: f64) -> u128 {
-    let sign: u128 = if x.is_sign_negative() { 1 } else { 0 };
-    if x == 0.0 {
-        return sign << 79;
-    }
-    if x.is_nan() {
-        return (0x7fffu128 << 64) | (0xC000_0000_0000_0000u128);
-    }
-    if x.is_infinite() {
-        return (sign << 79) | (0x7fffu128 << 64) | (1u128 << 63);
-    }
-    let bits = x.abs().to_bits();
-    let mut exp = ((bits >> 52) & 0x7ff) as i32;
-    let mut frac = bits & ((1u64 << 52) - 1);
-    if exp == 0 {
-        // Subnormal double: normalise.
-        let shift = frac.leading_zeros() - 11;
-        frac <<= shift;
-        frac &= (1u64 << 52) - 1;
-        exp = 1 - shift as i32;
-    }
-    let mant = (1u64 << 63) | (frac << 11);
-    let e80 = (exp - 1023 + 16383) as u128;
-    (sign << 79) | (e80 << 64) | mant as u128
+    softfloat::convert(FloatTy::F64, ty, &Bits::from_u64(64, x.to_bits()))
 }
 
 fn fp_bin_op(op: FBinOp) -> FpBinOp {
@@ -374,9 +312,50 @@ mod tests {
     #[test]
     fn f80_round_trips_common_values() {
         for x in [0.0, 1.0, -2.5, std::f64::consts::PI, 1e300, -1e-300, 5e-324] {
-            assert_eq!(f80_to_f64(f64_to_f80(x)), x, "{x}");
+            assert_eq!(to_f64(FloatTy::F80, &from_f64(FloatTy::F80, x)), x, "{x}");
         }
         // 1.0L: exponent 16383, explicit integer bit.
-        assert_eq!(f64_to_f80(1.0), (16383u128 << 64) | (1u128 << 63));
+        assert_eq!(
+            from_f64(FloatTy::F80, 1.0).to_u128(),
+            (16383u128 << 64) | (1u128 << 63)
+        );
+    }
+
+    #[test]
+    fn every_predicate_from_the_ordered_comparisons() {
+        use std::cmp::Ordering;
+        let preds = [
+            FloatPred::Oeq,
+            FloatPred::Ogt,
+            FloatPred::Oge,
+            FloatPred::Olt,
+            FloatPred::Ole,
+            FloatPred::One,
+            FloatPred::Ord,
+            FloatPred::Ueq,
+            FloatPred::Ugt,
+            FloatPred::Uge,
+            FloatPred::Ult,
+            FloatPred::Ule,
+            FloatPred::Une,
+            FloatPred::Uno,
+        ];
+        let xs = [0.0, -0.0, 1.0, -1.0, f64::INFINITY, f64::NAN];
+        let mut p = ExprPool::new();
+        for &x in &xs {
+            for &y in &xs {
+                let (a, b) = (p.const_u64(64, x.to_bits()), p.const_u64(64, y.to_bits()));
+                let order = x.partial_cmp(&y);
+                for pred in preds {
+                    let e = fcmp_expr(&mut p, pred, a, b);
+                    let folded = p.as_const(e).unwrap().is_true();
+                    assert_eq!(folded, concrete_fcmp(pred, order), "{pred:?} {x} {y}");
+                }
+                let uno = order.is_none();
+                assert_eq!(concrete_fcmp(FloatPred::Ult, order), uno || x < y);
+                assert_eq!(concrete_fcmp(FloatPred::One, order), !uno && x != y);
+                assert_eq!(order == Some(Ordering::Equal), x == y);
+            }
+        }
     }
 }
