@@ -12,7 +12,7 @@
 //! extract at a precomputed bit offset.
 
 use rustc_hash::FxHashMap;
-pub use symtest_expr::Bits;
+pub use symtest_expr::{Bits, FpUnOp};
 
 /// A virtual register of a function: parameters are `0..params.len()`, then one per
 /// value-producing instruction.
@@ -142,6 +142,16 @@ impl FloatTy {
             FloatTy::F80 => 80,
         }
     }
+}
+
+/// The minimum/maximum intrinsics: `*num` return the other operand when one
+/// is NaN; `minimum`/`maximum` propagate NaN. Both order -0 below +0.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FMinMax {
+    MinNum,
+    MaxNum,
+    Minimum,
+    Maximum,
 }
 
 /// Floating-point binary operations.
@@ -278,6 +288,15 @@ pub enum Intrinsic {
     FAbs(FloatTy),
     /// `llvm.copysign`: magnitude of the first argument, sign of the second.
     CopySign(FloatTy),
+    /// `llvm.sqrt`, `floor`, `ceil`, `trunc`, `rint`/`nearbyint`/`roundeven`
+    /// (ties to even), `round` (ties away from zero).
+    FUnary(FpUnOp, FloatTy),
+    /// `llvm.fma`: `a * b + c` with one rounding.
+    Fma(FloatTy),
+    /// `llvm.minnum`/`maxnum`/`minimum`/`maximum`.
+    FMinMax(FMinMax, FloatTy),
+    /// `llvm.is.fpclass(x, i32 mask)`: width-1 result.
+    IsFpClass(FloatTy),
     /// lifetime markers, `dbg.*`, `donothing`, `sideeffect`, fences of no consequence.
     Nop,
     /// Anything else: executing it ends the state with an `exec` error.

@@ -126,6 +126,13 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let module = self.module;
         let func = module.function(f);
+        if let Some(v) = self.call_libm(st, f, &args)? {
+            if let (Some(d), Some(bits)) = (dest, ret_bits) {
+                let v = Ops::resize(&mut self.pool, &v, bits);
+                st.set_reg(d, v);
+            }
+            return Ok(());
+        }
         if let Some(special) = self.special_for(f) {
             return self.call_special(st, ctx, dest, special, &args, ret_bits);
         }
