@@ -90,6 +90,12 @@ pub struct ExecArgs {
     /// (a new instance per query). Changes speed, never answers.
     #[arg(long, value_name = "MODE", default_value = "pushpop", value_parser = ["pushpop", "assumptions", "fresh"])]
     pub solver_mode: String,
+    /// Floating point: `symbolic` (float and double operations on symbolic
+    /// values are solved with Bitwuzla's floating-point theory) or `concrete`
+    /// (symbolic operands are concretized to one value with a warning).
+    /// `long double` is concrete either way.
+    #[arg(long, value_name = "MODE", default_value = "symbolic", value_parser = ["symbolic", "concrete"])]
+    pub fp: String,
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -119,6 +125,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         simplify_constraints: layers.simplify,
         implied_value_concretization: layers.ivc,
         reuse_state_model: layers.cex,
+        symbolic_fp: a.fp == "symbolic",
         ..Config::default()
     };
     // argv[0] is the program's name, as a shell gives it to the native program

@@ -346,6 +346,8 @@ fn classify_ubsan(message: &str) -> ErrorKind {
         "negation of",
         "shift exponent",
         "left shift of",
+        // float-cast-overflow: fptosi/fptoui of a value that does not fit.
+        "is outside the range of representable values",
     ];
     const PTR: &[&str] = &[
         "null pointer",

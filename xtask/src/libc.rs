@@ -180,64 +180,14 @@ fn link(objs: &[PathBuf], out: &Path, work: &Path) -> Result<()> {
     .with_context(|| format!("linking {}", out.display()))
 }
 
-/// The unpacked musl source, fetched once with `apt-get source` from a private
-/// sources list (the machine's apt configuration is not touched).
+/// The unpacked musl source, fetched once (see [`crate::debsrc`]).
 fn musl_source() -> Result<PathBuf> {
-    let dir = paths::cache_dir().join(format!("musl-{MUSL_VERSION}-src"));
-    if dir.join("VERSION").exists() {
-        return Ok(dir);
-    }
-    // Private to this process: concurrent setups must not share apt's lists.
-    let apt = paths::cache_dir().join(format!("apt-src-{}", std::process::id()));
-    let lists = apt.join("lists");
-    fs::create_dir_all(lists.join("partial"))?;
-    let sources = apt.join("sources.list");
-    fs::write(
-        &sources,
-        "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] \
-         http://deb.debian.org/debian bookworm main\n",
-    )?;
-    let opts = |c: &mut Command| {
-        c.arg("-o")
-            .arg(format!("Dir::Etc::SourceList={}", sources.display()))
-            .arg("-o")
-            .arg("Dir::Etc::SourceParts=-")
-            .arg("-o")
-            .arg(format!("Dir::State::Lists={}", lists.display()))
-            .arg("-o")
-            .arg("APT::Sandbox::User=root");
-    };
-    let mut update = Command::new("apt-get");
-    opts(&mut update);
-    update.arg("update");
-    util::run_logged(&mut update, &apt.join("update.log"))
-        .context("fetching the Debian source index for musl (is deb.debian.org reachable?)")?;
-    let fetch = apt.join("fetch");
-    if fetch.exists() {
-        fs::remove_dir_all(&fetch)?;
-    }
-    fs::create_dir_all(&fetch)?;
-    let mut source = Command::new("apt-get");
-    opts(&mut source);
-    source
-        .args(["source", &format!("musl={MUSL_VERSION}-1")])
-        .current_dir(&fetch);
-    util::run_logged(&mut source, &apt.join("source.log"))
-        .context("`apt-get source musl` failed (dpkg-dev installed?)")?;
-    let unpacked = fetch.join(format!("musl-{MUSL_VERSION}"));
-    if !unpacked.join("VERSION").exists() {
-        bail!("apt-get source musl did not unpack {}", unpacked.display());
-    }
-    if !dir.join("VERSION").exists() {
-        if dir.exists() {
-            fs::remove_dir_all(&dir)?;
-        }
-        if fs::rename(&unpacked, &dir).is_err() && !dir.join("VERSION").exists() {
-            bail!("could not move the musl source into {}", dir.display());
-        }
-    }
-    fs::remove_dir_all(&apt).ok();
-    Ok(dir)
+    crate::debsrc::fetch(
+        "musl",
+        &format!("{MUSL_VERSION}-1"),
+        &format!("musl-{MUSL_VERSION}"),
+        "VERSION",
+    )
 }
 
 /// The headers musl's Makefile generates: bits/alltypes.h, bits/syscall.h, version.h.

@@ -5,6 +5,7 @@
 
 mod bench;
 mod bitwuzla;
+mod debsrc;
 mod demo;
 mod libc;
 mod libc_key;

@@ -40,15 +40,6 @@ pub struct CaptureArgs {
     pub build: Vec<OsString>,
 }
 
-/// autoconf cache answers for CPU-feature probes (GNU coreutils' `wc` and
-/// `cksum`): the code they select uses `cpuid`/AVX2/PCLMUL intrinsics the
-/// engine cannot execute. Set unless the environment already sets them.
-const CONFIGURE_ANSWERS: &[(&str, &str)] = &[
-    ("utils_cv_avx2_intrinsic_exists", "no"),
-    ("utils_cv_pclmul_intrinsic_exists", "no"),
-    ("utils_cv_avx512_intrinsic_exists", "no"),
-];
-
 fn staging_for(out: &Path) -> PathBuf {
     let name = out
         .file_name()
@@ -155,11 +146,6 @@ fn capture_into(
                     cmd.env(var, default);
                 }
             }
-        }
-    }
-    for (var, value) in CONFIGURE_ANSWERS {
-        if std::env::var_os(var).is_none() {
-            cmd.env(var, value);
         }
     }
     let words: Vec<String> = a

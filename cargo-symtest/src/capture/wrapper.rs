@@ -243,7 +243,8 @@ fn parse(args: &[OsString]) -> Compile {
                 || s == "-funsigned-char"
                 || s == "-fsigned-char"
                 || s == "-pthread"
-                || s.starts_with("-fshort-") =>
+                || s.starts_with("-fshort-")
+                || (s.starts_with("-m") && !s.starts_with("-mf")) =>
             {
                 c.cflags.push(a.clone())
             }

@@ -115,6 +115,10 @@ pub struct Config {
     /// Source files whose lines count in the reported line coverage (the
     /// program's own when a libc is linked in); `None`: every file.
     pub coverage_files: Option<Vec<String>>,
+    /// `--fp symbolic` (default): float and double operations on symbolic
+    /// operands build floating-point expressions; off (`--fp concrete`):
+    /// such operands are concretized with a warning.
+    pub symbolic_fp: bool,
 }
 
 impl Default for Config {
@@ -146,6 +150,7 @@ impl Default for Config {
             external_calls_concrete: false,
             reuse_state_model: true,
             coverage_files: None,
+            symbolic_fp: true,
         }
     }
 }

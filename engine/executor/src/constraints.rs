@@ -81,6 +81,26 @@ fn subst(
             let a = s(a, pool);
             pool.sext(a, w)
         }
+        Node::FBin(op, a, b) => {
+            let (a, b) = (s(a, pool), s(b, pool));
+            pool.fbin(op, a, b)
+        }
+        Node::FUn(op, a) => {
+            let a = s(a, pool);
+            pool.fun(op, a)
+        }
+        Node::FFma(a, b, c) => {
+            let (a, b, c) = (s(a, pool), s(b, pool), s(c, pool));
+            pool.ffma(a, b, c)
+        }
+        Node::FCmp(op, a, b) => {
+            let (a, b) = (s(a, pool), s(b, pool));
+            pool.fcmp(op, a, b)
+        }
+        Node::FConv(op, a, w) => {
+            let a = s(a, pool);
+            pool.fconv(op, a, w)
+        }
     };
     memo.insert(e, r);
     r

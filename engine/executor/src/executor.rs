@@ -44,6 +44,8 @@ pub struct Executor<'m> {
     pub(crate) initial: Option<State>,
     /// Special handler per function, resolved once.
     pub(crate) specials: Vec<Option<crate::special::Special>>,
+    /// `<math.h>` function per function computed as an expression, resolved once.
+    pub(crate) libm: Vec<Option<crate::inst::libm::LibmFn>>,
 }
 
 impl<'m> Executor<'m> {
@@ -88,6 +90,7 @@ impl<'m> Executor<'m> {
             started: Instant::now(),
             initial: None,
             specials: crate::special::table(module, config.external_calls_concrete),
+            libm: crate::inst::libm::table(module),
             config,
         };
         let mut memory = AddressSpace::default();

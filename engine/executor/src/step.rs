@@ -91,7 +91,7 @@ impl Executor<'_> {
             Op::FNeg { a, ty } => self.exec_fneg(st, dest, *a, *ty),
             Op::FCmp { pred, a, b, ty } => self.exec_fcmp(st, dest, *pred, *a, *b, *ty),
             Op::Cast { op, a, to_bits, .. } => self.exec_cast(st, dest, *op, *a, *to_bits),
-            Op::FCast { op, a } => self.exec_fcast(st, dest, *op, *a),
+            Op::FCast { op, a } => self.exec_fcast(st, ctx, dest, *op, *a),
             Op::Select { cond, t, f, .. } => self.exec_select(st, dest, *cond, *t, *f),
             Op::Alloca {
                 elem_bytes,

@@ -155,6 +155,30 @@ impl Printer<'_, '_, '_> {
                 self.expr(a, true)?;
                 write!(self.f, ")")
             }
+            Node::FBin(op, a, b) => {
+                write!(self.f, "(F{op:?} w{w} ")?;
+                self.pair(a, b, true)
+            }
+            Node::FCmp(op, a, b) => {
+                write!(self.f, "(FO{op:?} ")?;
+                self.pair(a, b, true)
+            }
+            Node::FUn(op, a) => {
+                write!(self.f, "(F{op:?} w{w} ")?;
+                self.expr(a, true)?;
+                write!(self.f, ")")
+            }
+            Node::FConv(op, a, _) => {
+                write!(self.f, "(F{op:?} w{w} ")?;
+                self.expr(a, true)?;
+                write!(self.f, ")")
+            }
+            Node::FFma(a, b, c) => {
+                write!(self.f, "(FFma w{w} ")?;
+                self.expr(a, true)?;
+                write!(self.f, " ")?;
+                self.pair(b, c, true)
+            }
         }
     }
 

@@ -131,6 +131,11 @@ impl<'a> Evaluator<'a> {
             Node::Extract { expr, lo, width } => v(*expr).extract(*lo, *width),
             Node::ZExt(a, w) => v(*a).zext(*w),
             Node::SExt(a, w) => v(*a).sext(*w),
+            Node::FBin(op, a, b) => op.apply(v(*a), v(*b)),
+            Node::FUn(op, a) => op.apply(v(*a)),
+            Node::FFma(a, b, c) => crate::fp::fma(v(*a), v(*b), v(*c)),
+            Node::FCmp(op, a, b) => Bits::from_bool(op.apply(v(*a), v(*b))),
+            Node::FConv(op, a, w) => op.apply(v(*a), *w),
         })
     }
 

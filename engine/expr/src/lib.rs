@@ -13,11 +13,15 @@
 //!   value) read with `select` through chains of `store`s.
 //! * [`Assignment`] + [`ExprPool::eval`]: solver-independent concrete
 //!   evaluation, used to check models.
+//! * Floating point: IEEE bit patterns (width 32: float, 64: double) with
+//!   operator nodes (`FBin`, `FUn`, `FFma`, `FCmp`, `FConv`) whose exact
+//!   semantics are in the `fp` module (round to nearest even, canonical NaN).
 //! * [`ExprPool::display`]: a kquery-like printer.
 
 mod bits;
 mod display;
 mod eval;
+mod fp;
 mod ops;
 mod pool;
 mod range;
@@ -30,4 +34,8 @@ mod testutil;
 pub use bits::Bits;
 pub use display::ExprDisplay;
 pub use eval::{Assignment, Evaluator};
+pub use fp::{
+    canonical_nan, conv_widths_ok, fma, format, int_range, is_fp_width, FpBinOp, FpCmpOp, FpConvOp,
+    FpUnOp,
+};
 pub use pool::{ArrayId, ArrayInfo, BinOp, CmpOp, ExprId, ExprPool, Node};

@@ -1,6 +1,7 @@
 //! Expression nodes, the hash-consing [`ExprPool`] and its builder API.
 
 use crate::bits::Bits;
+use crate::fp::{FpBinOp, FpCmpOp, FpConvOp, FpUnOp};
 pub use crate::ops::{BinOp, CmpOp};
 use crate::rewrite;
 use rustc_hash::FxHashMap;
@@ -86,6 +87,16 @@ pub enum Node {
     ZExt(ExprId, u32),
     /// Sign-extension to the given width.
     SExt(ExprId, u32),
+    /// Floating-point arithmetic on IEEE bit patterns (width 32 or 64).
+    FBin(FpBinOp, ExprId, ExprId),
+    /// Floating-point unary operator (width 32 or 64).
+    FUn(FpUnOp, ExprId),
+    /// Fused multiply-add `a * b + c` (width 32 or 64).
+    FFma(ExprId, ExprId, ExprId),
+    /// Ordered floating-point comparison; width 1.
+    FCmp(FpCmpOp, ExprId, ExprId),
+    /// Conversion from or to floating point, giving the given width.
+    FConv(FpConvOp, ExprId, u32),
 }
 
 impl Node {
@@ -100,10 +111,18 @@ impl Node {
                 value,
             } => v.extend([array, index, value]),
             Node::Select { array, index } => v.extend([array, index]),
-            Node::Not(a) | Node::ZExt(a, _) | Node::SExt(a, _) => v.push(a),
+            Node::Not(a)
+            | Node::ZExt(a, _)
+            | Node::SExt(a, _)
+            | Node::FUn(_, a)
+            | Node::FConv(_, a, _) => v.push(a),
             Node::Extract { expr, .. } => v.push(expr),
-            Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Concat(a, b) => v.extend([a, b]),
-            Node::Ite(c, t, e) => v.extend([c, t, e]),
+            Node::Bin(_, a, b)
+            | Node::Cmp(_, a, b)
+            | Node::Concat(a, b)
+            | Node::FBin(_, a, b)
+            | Node::FCmp(_, a, b) => v.extend([a, b]),
+            Node::Ite(c, t, e) | Node::FFma(c, t, e) => v.extend([c, t, e]),
         }
         v
     }

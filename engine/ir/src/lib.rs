@@ -12,7 +12,7 @@
 //! extract at a precomputed bit offset.
 
 use rustc_hash::FxHashMap;
-pub use symtest_expr::Bits;
+pub use symtest_expr::{Bits, FpUnOp};
 
 /// A virtual register of a function: parameters are `0..params.len()`, then one per
 /// value-producing instruction.
@@ -142,6 +142,16 @@ impl FloatTy {
             FloatTy::F80 => 80,
         }
     }
+}
+
+/// The minimum/maximum intrinsics: `*num` return the other operand when one
+/// is NaN; `minimum`/`maximum` propagate NaN. Both order -0 below +0.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FMinMax {
+    MinNum,
+    MaxNum,
+    Minimum,
+    Maximum,
 }
 
 /// Floating-point binary operations.
@@ -278,6 +288,15 @@ pub enum Intrinsic {
     FAbs(FloatTy),
     /// `llvm.copysign`: magnitude of the first argument, sign of the second.
     CopySign(FloatTy),
+    /// `llvm.sqrt`, `floor`, `ceil`, `trunc`, `rint`/`nearbyint`/`roundeven`
+    /// (ties to even), `round` (ties away from zero).
+    FUnary(FpUnOp, FloatTy),
+    /// `llvm.fma`: `a * b + c` with one rounding.
+    Fma(FloatTy),
+    /// `llvm.minnum`/`maxnum`/`minimum`/`maximum`.
+    FMinMax(FMinMax, FloatTy),
+    /// `llvm.is.fpclass(x, i32 mask)`: width-1 result.
+    IsFpClass(FloatTy),
     /// lifetime markers, `dbg.*`, `donothing`, `sideeffect`, fences of no consequence.
     Nop,
     /// Anything else: executing it ends the state with an `exec` error.
@@ -626,7 +645,9 @@ impl Module {
                     Op::Call {
                         callee: Callee::InlineAsm(text),
                         ..
-                    } if !text.trim().is_empty() => format!("inline assembly `{}`", text.trim()),
+                    } if !text.trim().is_empty() && !is_cpu_feature_probe(text) => {
+                        format!("inline assembly `{}`", text.trim())
+                    }
                     _ => continue,
                 };
                 out.push(UnsupportedSite {
@@ -661,5 +682,44 @@ impl Module {
                 })
             })
             .collect()
+    }
+}
+
+/// Inline assembly that only asks the processor which features it has
+/// (`cpuid`, `xgetbv`): the executor answers it as a processor with no optional
+/// features.
+pub fn is_cpu_feature_probe(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c == ';' || c == '\n')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            let op = w.split_whitespace().next().unwrap_or("");
+            matches!(
+                op,
+                "cpuid" | "xgetbv" | "xchgq" | "xchgl" | "movq" | "movl" | "mov"
+            )
+        })
+        && words
+            .iter()
+            .any(|w| w.starts_with("cpuid") || w.starts_with("xgetbv"))
+}
+
+#[cfg(test)]
+mod cpu_probe_tests {
+    use super::is_cpu_feature_probe;
+
+    #[test]
+    fn recognises_cpuid_and_xgetbv() {
+        assert!(is_cpu_feature_probe("cpuid"));
+        assert!(is_cpu_feature_probe(
+            "xchgq %rbx, ${1:q}\n\tcpuid\n\txchgq %rbx, ${1:q}"
+        ));
+        assert!(is_cpu_feature_probe("xgetbv"));
+        assert!(!is_cpu_feature_probe("rdtsc"));
+        assert!(!is_cpu_feature_probe("mov $1,%rsp ; jmp *$0"));
+        assert!(!is_cpu_feature_probe("movq %rax, %rbx"));
     }
 }

@@ -1,6 +1,6 @@
 //! Calls: direct, indirect and inline-asm callees, and LLVM intrinsics.
 
-use symtest_ir::{Callee, Intrinsic, Op};
+use symtest_ir::{Callee, FloatTy, Intrinsic, Op};
 
 use crate::instructions::L;
 use crate::llvm::{Opcode, TyKind, VKind, Val};
@@ -168,6 +168,38 @@ fn lower_args(l: &mut L<'_, '_>) -> R<(Vec<symtest_ir::Operand>, Vec<u32>)> {
     Ok((args, bits))
 }
 
+type MakeFloatIntrinsic = fn(FloatTy) -> Intrinsic;
+
+/// The floating-point intrinsics overloaded on their first argument's type
+/// (scalar float, double or x86_fp80; vector overloads stay unsupported).
+fn float_intrinsic(name: &str) -> Option<MakeFloatIntrinsic> {
+    use symtest_ir::{FMinMax, FpUnOp};
+    let table: &[(&str, MakeFloatIntrinsic)] = &[
+        ("llvm.sqrt", |t| Intrinsic::FUnary(FpUnOp::Sqrt, t)),
+        ("llvm.floor", |t| Intrinsic::FUnary(FpUnOp::Floor, t)),
+        ("llvm.ceil", |t| Intrinsic::FUnary(FpUnOp::Ceil, t)),
+        ("llvm.trunc", |t| Intrinsic::FUnary(FpUnOp::Trunc, t)),
+        ("llvm.rint", |t| Intrinsic::FUnary(FpUnOp::RoundEven, t)),
+        ("llvm.nearbyint", |t| {
+            Intrinsic::FUnary(FpUnOp::RoundEven, t)
+        }),
+        ("llvm.roundeven", |t| {
+            Intrinsic::FUnary(FpUnOp::RoundEven, t)
+        }),
+        ("llvm.round", |t| Intrinsic::FUnary(FpUnOp::RoundAway, t)),
+        ("llvm.fma", Intrinsic::Fma),
+        ("llvm.minnum", |t| Intrinsic::FMinMax(FMinMax::MinNum, t)),
+        ("llvm.maxnum", |t| Intrinsic::FMinMax(FMinMax::MaxNum, t)),
+        ("llvm.minimum", |t| Intrinsic::FMinMax(FMinMax::Minimum, t)),
+        ("llvm.maximum", |t| Intrinsic::FMinMax(FMinMax::Maximum, t)),
+        ("llvm.is.fpclass", Intrinsic::IsFpClass),
+    ];
+    table
+        .iter()
+        .find(|(base, _)| is(name, base))
+        .map(|&(_, make)| make)
+}
+
 fn lower_intrinsic(l: &mut L<'_, '_>, name: &str, ret_bits: Option<u32>) -> R<Op> {
     let (mut which, width) = classify(name);
     if name.starts_with("llvm.fabs.") {
@@ -179,6 +211,12 @@ fn lower_intrinsic(l: &mut L<'_, '_>, name: &str, ret_bits: Option<u32>) -> R<Op
     if name.starts_with("llvm.copysign.") {
         which = match l.val(0).ok().and_then(|v| l.cx.float_ty(v.ty()).ok()) {
             Some(ty) => Intrinsic::CopySign(ty),
+            None => Intrinsic::Unsupported(name.to_string()),
+        };
+    }
+    if let Some(make) = float_intrinsic(name) {
+        which = match l.val(0).ok().and_then(|v| l.cx.float_ty(v.ty()).ok()) {
+            Some(ty) => make(ty),
             None => Intrinsic::Unsupported(name.to_string()),
         };
     }
@@ -235,6 +273,9 @@ mod tests {
         assert_eq!(classify("llvm.ubsantrap").0, Intrinsic::Trap);
         assert_eq!(classify("llvm.va_start.p0").0, Intrinsic::VaStart);
         assert_eq!(classify("llvm.stacksave.p0").0, Intrinsic::StackSave);
+        assert!(float_intrinsic("llvm.sqrt.f64").is_some());
+        assert!(float_intrinsic("llvm.is.fpclass.f32").is_some());
+        assert!(float_intrinsic("llvm.roundx.f32").is_none());
         assert_eq!(
             classify("llvm.sqrt.f64").0,
             Intrinsic::Unsupported("llvm.sqrt.f64".into())

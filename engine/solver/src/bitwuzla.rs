@@ -71,6 +71,7 @@ use std::ffi::CStr;
 use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
+mod fp;
 mod translate;
 
 type Term = bz::BitwuzlaTerm;
@@ -115,6 +116,14 @@ pub struct BitwuzlaSolver {
     pool_uid: u64,
     bv: FxHashMap<ExprId, Term>,
     boolean: FxHashMap<ExprId, Term>,
+    fp: FxHashMap<ExprId, Term>,
+    /// Definitions `to_fp(b) = r` of the fresh bit-vector constants that
+    /// stand for the IEEE bits of floating-point results (see
+    /// `translate.rs`), in creation order.
+    fp_defs: Vec<Term>,
+    /// How many of `fp_defs` are asserted (at the bottom level) on the
+    /// persistent instance.
+    fp_defs_asserted: usize,
     sorts: FxHashMap<u32, Sort>,
     array_sort: Sort,
     stats: SolverStats,
@@ -149,11 +158,13 @@ impl Drop for Instance {
     }
 }
 
-/// Translation request: the Boolean or the bit-vector form of a node.
+/// Translation request: the Boolean, bit-vector or floating-point form of
+/// a node (the last for width-32/64 operands of floating-point nodes).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Want {
     Bool,
     Bv,
+    Fp,
 }
 
 impl BitwuzlaSolver {
@@ -181,6 +192,9 @@ impl BitwuzlaSolver {
             pool_uid: 0,
             bv: FxHashMap::default(),
             boolean: FxHashMap::default(),
+            fp: FxHashMap::default(),
+            fp_defs: Vec::new(),
+            fp_defs_asserted: 0,
             sorts: FxHashMap::default(),
             array_sort: 0,
             stats: SolverStats::default(),
@@ -202,7 +216,7 @@ impl BitwuzlaSolver {
 
     /// Number of memoised translations (Boolean and bit-vector).
     pub fn memo_len(&self) -> usize {
-        self.bv.len() + self.boolean.len()
+        self.bv.len() + self.boolean.len() + self.fp.len()
     }
 
     /// (Re)creates the options and, unless in fresh mode, the instance.
@@ -245,6 +259,7 @@ impl BitwuzlaSolver {
             self.persistent = std::ptr::null_mut();
             self.stack.clear();
         }
+        self.fp_defs_asserted = 0;
     }
 
     /// Drops all terms (new term manager) and the persistent instance.
@@ -259,6 +274,8 @@ impl BitwuzlaSolver {
         }
         self.bv.clear();
         self.boolean.clear();
+        self.fp.clear();
+        self.fp_defs.clear();
         self.sorts.clear();
         self.array_sort = 0;
         if self.tm.is_null() {
@@ -355,6 +372,23 @@ impl BitwuzlaSolver {
         // deletes the instance and clears the push stack first); the
         // assumption array is valid for `len` elements.
         let res = unsafe {
+            // The definitions of floating-point result bits hold in every
+            // model (each constrains its own fresh constant only), so they
+            // are asserted once per instance, below every push level.
+            if self.mode == BitwuzlaMode::Fresh {
+                for &d in &self.fp_defs {
+                    bz::bitwuzla_assert(bzla, d);
+                }
+            } else if self.fp_defs_asserted < self.fp_defs.len() {
+                if !self.stack.is_empty() {
+                    bz::bitwuzla_pop(bzla, self.stack.len() as u64);
+                    self.stack.clear();
+                }
+                for &d in &self.fp_defs[self.fp_defs_asserted..] {
+                    bz::bitwuzla_assert(bzla, d);
+                }
+                self.fp_defs_asserted = self.fp_defs.len();
+            }
             if self.mode == BitwuzlaMode::PushPop {
                 let (last, prefix) = terms.split_last_mut().expect("at least one term");
                 // Keep the pushed levels this query agrees with, in order.

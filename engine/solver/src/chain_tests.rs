@@ -344,7 +344,7 @@ fn check_model(p: &ExprPool, q: &Query, m: &Assignment, what: &str) {
 /// Runs `queries` through every configuration; all must agree on
 /// satisfiability and give valid models. Returns each configuration's
 /// layer stats.
-fn run_all_configs(p: &ExprPool, queries: &[Query]) -> Vec<(LayerSet, Vec<LayerStats>)> {
+pub(crate) fn run_all_configs(p: &ExprPool, queries: &[Query]) -> Vec<(LayerSet, Vec<LayerStats>)> {
     let configs = all_configs();
     let mut reference: Vec<bool> = Vec::new();
     let mut out = Vec::new();

@@ -29,6 +29,8 @@ mod chain;
 #[cfg(test)]
 mod chain_tests;
 mod error;
+#[cfg(test)]
+mod fp_tests;
 mod independence;
 #[cfg(test)]
 mod independence_tests;

@@ -6,7 +6,7 @@ use crate::{BitwuzlaSolver, CachingSolver, SatResult, Solver, SolverError};
 use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, Assignment, BinOp, Bits, CmpOp, ExprId, ExprPool};
 
-fn read_le(p: &mut ExprPool, a: ArrayId, base: u64, n: u64) -> ExprId {
+pub(crate) fn read_le(p: &mut ExprPool, a: ArrayId, base: u64, n: u64) -> ExprId {
     let arr = p.array(a);
     let mut v: Option<ExprId> = None;
     for i in 0..n {
@@ -21,7 +21,7 @@ fn read_le(p: &mut ExprPool, a: ArrayId, base: u64, n: u64) -> ExprId {
 }
 
 /// Asserts Sat and that the model satisfies every assertion.
-fn expect_sat(
+pub(crate) fn expect_sat(
     s: &mut impl Solver,
     p: &ExprPool,
     asserts: &[ExprId],
@@ -41,7 +41,7 @@ fn expect_sat(
     }
 }
 
-fn expect_unsat(s: &mut impl Solver, p: &ExprPool, asserts: &[ExprId]) {
+pub(crate) fn expect_unsat(s: &mut impl Solver, p: &ExprPool, asserts: &[ExprId]) {
     let r = s.check(p, asserts, &[]).expect("solver error");
     assert_eq!(r, SatResult::Unsat);
 }

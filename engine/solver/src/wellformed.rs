@@ -3,7 +3,7 @@
 //! aborts the process on ill-sorted terms) and store-chain analysis.
 
 use crate::SolverError;
-use symtest_expr::{ExprId, ExprPool, Node};
+use symtest_expr::{conv_widths_ok, is_fp_width, ExprId, ExprPool, Node};
 
 /// Longest store chain a symbolic-index read is expanded over.
 pub(crate) const READ_OVER_WRITE_LIMIT: usize = 1024;
@@ -119,6 +119,14 @@ pub(crate) fn check_sorts(pool: &ExprPool, id: ExprId) -> Result<(), SolverError
             bvs(expr) && width >= 1 && lo.checked_add(width).is_some_and(|e| e <= w(expr))
         }
         Node::ZExt(a, to) | Node::SExt(a, to) => bvs(a) && to >= w(a),
+        Node::FBin(_, a, b) | Node::FCmp(_, a, b) => {
+            bvs(a) && bvs(b) && is_fp_width(w(a)) && w(a) == w(b)
+        }
+        Node::FUn(_, a) => bvs(a) && is_fp_width(w(a)),
+        Node::FFma(a, b, c) => {
+            bvs(a) && bvs(b) && bvs(c) && is_fp_width(w(a)) && w(a) == w(b) && w(a) == w(c)
+        }
+        Node::FConv(op, a, to) => bvs(a) && conv_widths_ok(op, w(a), to),
     };
     if ok {
         Ok(())

@@ -9,8 +9,17 @@
 //! `cargo xtask bench solver`: the query optimizations of §3.3 in the form of
 //! the paper's Table 1 (see [`solver`]), written to `target/bench/solver.json`.
 //!
+//! `cargo xtask bench coreutils`: GNU coreutils 9.1 built through `cargo
+//! symtest capture`, 30 utilities with the paper's options (see [`coreutils`]).
+//!
+//! `cargo xtask bench fp` (also at the end of `bench solver`): time per
+//! floating-point query against integer queries of the same shape (see
+//! [`fp`]), written to `target/bench/fp.json`.
+//!
 //! Benchmarks, not tests: numbers, no pass/fail.
 
+mod coreutils;
+mod fp;
 mod gcov;
 mod native;
 mod plot;
@@ -26,17 +35,20 @@ use std::process::Command;
 
 pub const USAGE: &str =
     "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
-       cargo xtask bench engine|solver";
+       cargo xtask bench engine|solver|fp
+       cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),
-        Some("solver") => solver(),
+        Some("solver") => solver().and_then(|()| fp::run()),
+        Some("fp") => fp::run(),
+        Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp, coreutils)\n{USAGE}"
         ))
         .into()),
     }

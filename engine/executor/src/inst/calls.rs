@@ -30,6 +30,15 @@ impl Executor<'_> {
         match callee {
             Callee::Direct(f) => self.call_function(st, ctx, dest, *f, vals, arg_bits, ret_bits),
             Callee::InlineAsm(text) if text.trim().is_empty() => Ok(()), // compiler barrier
+            Callee::InlineAsm(text) if symtest_ir::is_cpu_feature_probe(text) => {
+                // `cpuid`/`xgetbv`: a processor with no optional features, so
+                // programs take their portable code paths (the ones the engine
+                // executes).
+                if let Some(bits) = ret_bits {
+                    self.set(st, dest, Value::from_u64(bits, 0));
+                }
+                Ok(())
+            }
             Callee::InlineAsm(text) => Err(Stop::error(
                 ErrorKind::Exec,
                 format!("inline assembly cannot be executed: `{}`", text.trim()),
@@ -117,6 +126,13 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let module = self.module;
         let func = module.function(f);
+        if let Some(v) = self.call_libm(st, f, &args)? {
+            if let (Some(d), Some(bits)) = (dest, ret_bits) {
+                let v = Ops::resize(&mut self.pool, &v, bits);
+                st.set_reg(d, v);
+            }
+            return Ok(());
+        }
         if let Some(special) = self.special_for(f) {
             return self.call_special(st, ctx, dest, special, &args, ret_bits);
         }

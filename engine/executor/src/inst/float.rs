@@ -1,89 +1,174 @@
-//! Floating point, computed concretely (a symbolic operand is concretized with a
-//! warning; symbolic floating point is future work). `x86_fp80` goes through f64.
+//! Floating point. `float` and `double` are symbolic: an operation on a
+//! symbolic operand builds a floating-point expression (`symtest_expr`'s
+//! IEEE nodes, solved with Bitwuzla's floating-point theory); constants
+//! fold with the same exact semantics (round to nearest even, canonical
+//! NaN results). `x86_fp80` (`long double`) is computed concretely and
+//! exactly as the x87 does (`softfloat.rs`), a symbolic operand concretized
+//! with a warning, as is every operand under `--fp concrete`
+//! (`Config::symbolic_fp` off).
 
+use super::softfloat;
 use crate::executor::Executor;
 use crate::state::State;
-use crate::step::Exec;
-use crate::value::Value;
-use symtest_expr::Bits;
+use crate::step::{Exec, StepCtx};
+use crate::termination::ErrorKind;
+use crate::value::{Ops, Value};
+use symtest_expr::{int_range, BinOp, Bits, ExprId, ExprPool, FpBinOp, FpCmpOp, FpConvOp, FpUnOp};
 use symtest_ir::{FBinOp, FCastOp, FloatPred, FloatTy, Operand, Reg};
 
-fn to_f64(ty: FloatTy, b: &Bits) -> f64 {
-    match ty {
-        FloatTy::F32 => f32::from_bits(b.to_u64() as u32) as f64,
-        FloatTy::F64 => f64::from_bits(b.to_u64()),
-        FloatTy::F80 => f80_to_f64(b.to_u128()),
+/// The value of `b` (of format `ty`) as an f64, rounded to nearest even.
+pub(crate) fn to_f64(ty: FloatTy, b: &Bits) -> f64 {
+    f64::from_bits(softfloat::convert(ty, FloatTy::F64, b).to_u64())
+}
+
+/// `x` in format `ty`, rounded to nearest even.
+pub(crate) fn from_f64(ty: FloatTy, x: f64) -> Bits {
+    softfloat::convert(FloatTy::F64, ty, &Bits::from_u64(64, x.to_bits()))
+}
+
+fn fp_bin_op(op: FBinOp) -> FpBinOp {
+    match op {
+        FBinOp::Add => FpBinOp::Add,
+        FBinOp::Sub => FpBinOp::Sub,
+        FBinOp::Mul => FpBinOp::Mul,
+        FBinOp::Div => FpBinOp::Div,
+        FBinOp::Rem => FpBinOp::Rem,
     }
 }
 
-fn from_f64(ty: FloatTy, x: f64) -> Bits {
-    match ty {
-        FloatTy::F32 => Bits::from_u64(32, (x as f32).to_bits() as u64),
-        FloatTy::F64 => Bits::from_u64(64, x.to_bits()),
-        FloatTy::F80 => Bits::from_u128(80, f64_to_f80(x)),
+/// `fcmp pred a, b` from the three ordered comparisons (float/double).
+pub(crate) fn fcmp_expr(p: &mut ExprPool, pred: FloatPred, a: ExprId, b: ExprId) -> ExprId {
+    use FloatPred::*;
+    let mut f = |op: FpCmpOp, x: ExprId, y: ExprId| p.fcmp(op, x, y);
+    let (r, negate) = match pred {
+        False => return p.false_(),
+        True => return p.true_(),
+        Oeq => (f(FpCmpOp::Eq, a, b), false),
+        Une => (f(FpCmpOp::Eq, a, b), true),
+        Olt => (f(FpCmpOp::Lt, a, b), false),
+        Uge => (f(FpCmpOp::Lt, a, b), true),
+        Ole => (f(FpCmpOp::Le, a, b), false),
+        Ugt => (f(FpCmpOp::Le, a, b), true),
+        Ogt => (f(FpCmpOp::Lt, b, a), false),
+        Ule => (f(FpCmpOp::Lt, b, a), true),
+        Oge => (f(FpCmpOp::Le, b, a), false),
+        Ult => (f(FpCmpOp::Le, b, a), true),
+        One | Ueq => {
+            let (lt, gt) = (f(FpCmpOp::Lt, a, b), f(FpCmpOp::Lt, b, a));
+            (p.bool_or(lt, gt), pred == Ueq)
+        }
+        Ord | Uno => {
+            let (x, y) = (f(FpCmpOp::Eq, a, a), f(FpCmpOp::Eq, b, b));
+            (p.bool_and(x, y), pred == Uno)
+        }
+    };
+    if negate {
+        p.bool_not(r)
+    } else {
+        r
     }
 }
 
-/// x87 extended precision (1 sign, 15 exponent, 64 mantissa with explicit integer bit).
-fn f80_to_f64(v: u128) -> f64 {
-    let sign = (v >> 79) & 1;
-    let exp = ((v >> 64) & 0x7fff) as i32;
-    let mant = v as u64;
-    let s = if sign == 1 { -1.0 } else { 1.0 };
-    if exp == 0 && mant == 0 {
-        return s * 0.0;
+fn concrete_fcmp(pred: FloatPred, order: Option<std::cmp::Ordering>) -> bool {
+    use std::cmp::Ordering::*;
+    use FloatPred::*;
+    match (pred, order) {
+        (False, _) => false,
+        (True, _) => true,
+        (Uno | Ueq | Ugt | Uge | Ult | Ule | Une, None) => true,
+        (_, None) => false,
+        (Ord, _) => true,
+        (Uno, _) => false,
+        (Oeq | Ueq, Some(o)) => o == Equal,
+        (Ogt | Ugt, Some(o)) => o == Greater,
+        (Oge | Uge, Some(o)) => o != Less,
+        (Olt | Ult, Some(o)) => o == Less,
+        (Ole | Ule, Some(o)) => o != Greater,
+        (One | Une, Some(o)) => o != Equal,
     }
-    if exp == 0x7fff {
-        return if mant << 1 == 0 {
-            s * f64::INFINITY
-        } else {
-            f64::NAN
-        };
-    }
-    // Scale in steps so tiny and huge exponents do not under/overflow early.
-    let mut r = mant as f64;
-    let mut k = exp - 16383 - 63;
-    while k < -1000 {
-        r *= 2f64.powi(-1000);
-        k += 1000;
-    }
-    while k > 1000 {
-        r *= 2f64.powi(1000);
-        k -= 1000;
-    }
-    s * r * 2f64.powi(k)
 }
 
-fn f64_to_f80(x: f64) -> u128 {
-    let sign: u128 = if x.is_sign_negative() { 1 } else { 0 };
-    if x == 0.0 {
-        return sign << 79;
+fn conv_what(op: FCastOp) -> &'static str {
+    match op {
+        FCastOp::SiToFp { .. } | FCastOp::UiToFp { .. } => "integer converted to floating point",
+        _ => "floating-point operand",
     }
-    if x.is_nan() {
-        return (0x7fffu128 << 64) | (0xC000_0000_0000_0000u128);
-    }
-    if x.is_infinite() {
-        return (sign << 79) | (0x7fffu128 << 64) | (1u128 << 63);
-    }
-    let bits = x.abs().to_bits();
-    let mut exp = ((bits >> 52) & 0x7ff) as i32;
-    let mut frac = bits & ((1u64 << 52) - 1);
-    if exp == 0 {
-        // Subnormal double: normalise.
-        let shift = frac.leading_zeros() - 11;
-        frac <<= shift;
-        frac &= (1u64 << 52) - 1;
-        exp = 1 - shift as i32;
-    }
-    let mant = (1u64 << 63) | (frac << 11);
-    let e80 = (exp - 1023 + 16383) as u128;
-    (sign << 79) | (e80 << 64) | mant as u128
 }
 
 impl Executor<'_> {
-    fn float_operand(&mut self, st: &mut State, o: Operand) -> Exec<Bits> {
+    /// `fptosi`/`fptoui` of a value whose truncation does not fit the
+    /// integer type (or of NaN) is undefined behaviour (UBSan's
+    /// float-cast-overflow, which the native replay build checks): such a
+    /// value is an `overflow` error path; the state continues with the
+    /// values that fit.
+    fn check_conversion_range(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        v: &Value,
+        from: FloatTy,
+        bits: u32,
+        signed: bool,
+    ) -> Exec<()> {
+        if !(1..=128).contains(&bits) {
+            return Ok(());
+        }
+        let (lo, hi) = int_range(bits, signed);
+        let bad = match v {
+            Value::Concrete(b) => {
+                Value::from_bool(softfloat::to_int(from, b, bits, signed).is_none())
+            }
+            Value::Symbolic(_) if !self.fp_symbolic(from) => return Ok(()),
+            Value::Symbolic(e) => {
+                let p = &mut self.pool;
+                let w = from.bits();
+                let konst = |p: &mut ExprPool, x: f64| {
+                    if w == 32 {
+                        p.const_u64(32, u64::from((x as f32).to_bits()))
+                    } else {
+                        p.const_u64(64, x.to_bits())
+                    }
+                };
+                let t = p.fun(FpUnOp::Trunc, *e);
+                let (lo, hi) = (konst(p, lo), konst(p, hi));
+                let above = p.fcmp(FpCmpOp::Le, lo, t);
+                let below = p.fcmp(FpCmpOp::Lt, t, hi);
+                let fits = p.bool_and(above, below);
+                let bad = p.bool_not(fits);
+                Value::from_expr(p, bad)
+            }
+        };
+        let what = if signed { "fptosi" } else { "fptoui" };
+        self.check_error(
+            st,
+            ctx,
+            &bad,
+            ErrorKind::Overflow,
+            &format!("floating-point value out of the range of i{bits} ({what})"),
+        )
+    }
+
+    /// Is `ty` computed symbolically (float/double under `--fp symbolic`)?
+    pub(crate) fn fp_symbolic(&self, ty: FloatTy) -> bool {
+        self.config.symbolic_fp && ty != FloatTy::F80
+    }
+
+    /// The operand's value; concretized (with a warning) unless `ty` is
+    /// computed symbolically.
+    pub(crate) fn fp_value(&mut self, st: &mut State, v: Value, ty: FloatTy) -> Exec<Value> {
+        if v.is_concrete() || self.fp_symbolic(ty) {
+            return Ok(v);
+        }
+        Ok(Value::Concrete(self.concretize(
+            st,
+            &v,
+            "floating-point operand",
+        )?))
+    }
+
+    fn fp_operand(&mut self, st: &mut State, o: Operand, ty: FloatTy) -> Exec<Value> {
         let v = self.operand(st, o)?;
-        self.concretize(st, &v, "floating-point operand")
+        self.fp_value(st, v, ty)
     }
 
     pub(crate) fn exec_fbin(
@@ -95,36 +180,24 @@ impl Executor<'_> {
         b: Operand,
         ty: FloatTy,
     ) -> Exec<()> {
-        let x = self.float_operand(st, a)?;
-        let y = self.float_operand(st, b)?;
-        let r = if ty == FloatTy::F32 {
-            let (x, y) = (
-                f32::from_bits(x.to_u64() as u32),
-                f32::from_bits(y.to_u64() as u32),
-            );
-            let r = match op {
-                FBinOp::Add => x + y,
-                FBinOp::Sub => x - y,
-                FBinOp::Mul => x * y,
-                FBinOp::Div => x / y,
-                FBinOp::Rem => x % y,
-            };
-            Bits::from_u64(32, r.to_bits() as u64)
-        } else {
-            let (x, y) = (to_f64(ty, &x), to_f64(ty, &y));
-            let r = match op {
-                FBinOp::Add => x + y,
-                FBinOp::Sub => x - y,
-                FBinOp::Mul => x * y,
-                FBinOp::Div => x / y,
-                FBinOp::Rem => x % y,
-            };
-            from_f64(ty, r)
+        let x = self.fp_operand(st, a, ty)?;
+        let y = self.fp_operand(st, b, ty)?;
+        let r = match (&x, &y) {
+            (Value::Concrete(x), Value::Concrete(y)) if ty == FloatTy::F80 => {
+                Value::Concrete(softfloat::bin(ty, op, x, y))
+            }
+            (Value::Concrete(x), Value::Concrete(y)) => Value::Concrete(fp_bin_op(op).apply(x, y)),
+            _ => {
+                let (x, y) = (x.expr(&mut self.pool), y.expr(&mut self.pool));
+                let e = self.pool.fbin(fp_bin_op(op), x, y);
+                Value::from_expr(&self.pool, e)
+            }
         };
-        self.set(st, dest, Value::Concrete(r));
+        self.set(st, dest, r);
         Ok(())
     }
 
+    /// `fneg` flips the sign bit (NaN payloads kept), symbolic or not.
     pub(crate) fn exec_fneg(
         &mut self,
         st: &mut State,
@@ -132,10 +205,11 @@ impl Executor<'_> {
         a: Operand,
         ty: FloatTy,
     ) -> Exec<()> {
-        let x = self.float_operand(st, a)?;
-        let sign = ty.bits() - 1;
-        let r = x.xor(&Bits::from_u64(ty.bits(), 1).shl(&Bits::from_u64(ty.bits(), sign as u64)));
-        self.set(st, dest, Value::Concrete(r));
+        let x = self.operand(st, a)?;
+        let w = ty.bits();
+        let sign = Bits::from_u64(w, 1).shl(&Bits::from_u64(w, u64::from(w - 1)));
+        let r = Ops::bin(&mut self.pool, BinOp::Xor, &x, &Value::Concrete(sign));
+        self.set(st, dest, r);
         Ok(())
     }
 
@@ -148,60 +222,83 @@ impl Executor<'_> {
         b: Operand,
         ty: FloatTy,
     ) -> Exec<()> {
-        let x = to_f64(ty, &self.float_operand(st, a)?);
-        let y = to_f64(ty, &self.float_operand(st, b)?);
-        let uno = x.is_nan() || y.is_nan();
-        let r = match pred {
-            FloatPred::False => false,
-            FloatPred::True => true,
-            FloatPred::Ord => !uno,
-            FloatPred::Uno => uno,
-            FloatPred::Oeq => !uno && x == y,
-            FloatPred::Ogt => !uno && x > y,
-            FloatPred::Oge => !uno && x >= y,
-            FloatPred::Olt => !uno && x < y,
-            FloatPred::Ole => !uno && x <= y,
-            FloatPred::One => !uno && x != y,
-            FloatPred::Ueq => uno || x == y,
-            FloatPred::Ugt => uno || x > y,
-            FloatPred::Uge => uno || x >= y,
-            FloatPred::Ult => uno || x < y,
-            FloatPred::Ule => uno || x <= y,
-            FloatPred::Une => uno || x != y,
+        let x = self.fp_operand(st, a, ty)?;
+        let y = self.fp_operand(st, b, ty)?;
+        let r = match (&x, &y) {
+            (Value::Concrete(x), Value::Concrete(y)) => {
+                Value::from_bool(concrete_fcmp(pred, softfloat::compare(ty, x, y)))
+            }
+            _ => {
+                let (x, y) = (x.expr(&mut self.pool), y.expr(&mut self.pool));
+                let e = fcmp_expr(&mut self.pool, pred, x, y);
+                Value::from_expr(&self.pool, e)
+            }
         };
-        self.set(st, dest, Value::from_bool(r));
+        self.set(st, dest, r);
         Ok(())
     }
 
     pub(crate) fn exec_fcast(
         &mut self,
         st: &mut State,
+        ctx: &mut StepCtx,
         dest: Option<Reg>,
         op: FCastOp,
         a: Operand,
     ) -> Exec<()> {
         let v = self.operand(st, a)?;
+        if let FCastOp::FpToSi { from, bits } | FCastOp::FpToUi { from, bits } = op {
+            let signed = matches!(op, FCastOp::FpToSi { .. });
+            self.check_conversion_range(st, ctx, &v, from, bits, signed)?;
+        }
+        // The expression form of the cast, when both sides are float or
+        // double and integers have at most 128 bits.
+        let (conv, to, fty) = match op {
+            FCastOp::Convert { from, to } => (FpConvOp::Resize, to.bits(), [from, to]),
+            FCastOp::FpToSi { from, bits } => (FpConvOp::ToSInt, bits, [from, from]),
+            FCastOp::FpToUi { from, bits } => (FpConvOp::ToUInt, bits, [from, from]),
+            FCastOp::SiToFp { to, .. } => (FpConvOp::FromSInt, to.bits(), [to, to]),
+            FCastOp::UiToFp { to, .. } => (FpConvOp::FromUInt, to.bits(), [to, to]),
+        };
+        let int_bits = match op {
+            FCastOp::FpToSi { bits, .. }
+            | FCastOp::FpToUi { bits, .. }
+            | FCastOp::SiToFp { bits, .. }
+            | FCastOp::UiToFp { bits, .. } => bits,
+            FCastOp::Convert { .. } => 1,
+        };
+        let exact = !fty.contains(&FloatTy::F80) && (1..=128).contains(&int_bits);
+        if let FCastOp::Convert { from, to } = op {
+            if from == to {
+                self.set(st, dest, v);
+                return Ok(());
+            }
+        }
+        if exact {
+            let r = match &v {
+                Value::Symbolic(e) if self.config.symbolic_fp => {
+                    let e = self.pool.fconv(conv, *e, to);
+                    Value::from_expr(&self.pool, e)
+                }
+                _ => {
+                    let what = conv_what(op);
+                    let b = self.concretize(st, &v, what)?;
+                    Value::Concrete(conv.apply(&b, to))
+                }
+            };
+            self.set(st, dest, r);
+            return Ok(());
+        }
+        let x = self.concretize(st, &v, conv_what(op))?;
         let r = match op {
-            FCastOp::Convert { from, to } => {
-                let x = self.concretize(st, &v, "floating-point operand")?;
-                from_f64(to, to_f64(from, &x))
+            FCastOp::Convert { from, to } => softfloat::convert(from, to, &x),
+            FCastOp::FpToSi { from, bits } | FCastOp::FpToUi { from, bits } => {
+                let signed = matches!(op, FCastOp::FpToSi { .. });
+                // Out of range was reported above; what is left fits.
+                softfloat::to_int(from, &x, bits, signed).unwrap_or_else(|| Bits::zero(bits))
             }
-            FCastOp::FpToSi { from, bits } => {
-                let x = to_f64(from, &self.concretize(st, &v, "floating-point operand")?);
-                Bits::from_i128(bits, x as i128)
-            }
-            FCastOp::FpToUi { from, bits } => {
-                let x = to_f64(from, &self.concretize(st, &v, "floating-point operand")?);
-                Bits::from_u128(bits, x as u128)
-            }
-            FCastOp::SiToFp { to, .. } => {
-                let x = self.concretize(st, &v, "integer converted to floating point")?;
-                from_f64(to, x.to_i128() as f64)
-            }
-            FCastOp::UiToFp { to, .. } => {
-                let x = self.concretize(st, &v, "integer converted to floating point")?;
-                from_f64(to, x.to_u128() as f64)
-            }
+            FCastOp::SiToFp { to, .. } => softfloat::from_int(&x, true, to),
+            FCastOp::UiToFp { to, .. } => softfloat::from_int(&x, false, to),
         };
         self.set(st, dest, Value::Concrete(r));
         Ok(())
@@ -215,9 +312,50 @@ mod tests {
     #[test]
     fn f80_round_trips_common_values() {
         for x in [0.0, 1.0, -2.5, std::f64::consts::PI, 1e300, -1e-300, 5e-324] {
-            assert_eq!(f80_to_f64(f64_to_f80(x)), x, "{x}");
+            assert_eq!(to_f64(FloatTy::F80, &from_f64(FloatTy::F80, x)), x, "{x}");
         }
         // 1.0L: exponent 16383, explicit integer bit.
-        assert_eq!(f64_to_f80(1.0), (16383u128 << 64) | (1u128 << 63));
+        assert_eq!(
+            from_f64(FloatTy::F80, 1.0).to_u128(),
+            (16383u128 << 64) | (1u128 << 63)
+        );
+    }
+
+    #[test]
+    fn every_predicate_from_the_ordered_comparisons() {
+        use std::cmp::Ordering;
+        let preds = [
+            FloatPred::Oeq,
+            FloatPred::Ogt,
+            FloatPred::Oge,
+            FloatPred::Olt,
+            FloatPred::Ole,
+            FloatPred::One,
+            FloatPred::Ord,
+            FloatPred::Ueq,
+            FloatPred::Ugt,
+            FloatPred::Uge,
+            FloatPred::Ult,
+            FloatPred::Ule,
+            FloatPred::Une,
+            FloatPred::Uno,
+        ];
+        let xs = [0.0, -0.0, 1.0, -1.0, f64::INFINITY, f64::NAN];
+        let mut p = ExprPool::new();
+        for &x in &xs {
+            for &y in &xs {
+                let (a, b) = (p.const_u64(64, x.to_bits()), p.const_u64(64, y.to_bits()));
+                let order = x.partial_cmp(&y);
+                for pred in preds {
+                    let e = fcmp_expr(&mut p, pred, a, b);
+                    let folded = p.as_const(e).unwrap().is_true();
+                    assert_eq!(folded, concrete_fcmp(pred, order), "{pred:?} {x} {y}");
+                }
+                let uno = order.is_none();
+                assert_eq!(concrete_fcmp(FloatPred::Ult, order), uno || x < y);
+                assert_eq!(concrete_fcmp(FloatPred::One, order), !uno && x != y);
+                assert_eq!(order == Some(Ordering::Equal), x == y);
+            }
+        }
     }
 }

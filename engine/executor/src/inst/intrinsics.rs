@@ -225,6 +225,10 @@ impl Executor<'_> {
                     Some(magnitude)
                 }
             }
+            Intrinsic::FUnary(..)
+            | Intrinsic::Fma(_)
+            | Intrinsic::FMinMax(..)
+            | Intrinsic::IsFpClass(_) => Some(self.exec_fp_intrinsic(st, which, a)?),
             Intrinsic::Unsupported(name) => {
                 return Err(Stop::error(
                     ErrorKind::Exec,

@@ -9,7 +9,19 @@ use crate::SolverError;
 use bitwuzla_sys as bz;
 use rustc_hash::FxHashMap;
 use std::ffi::CString;
-use symtest_expr::{BinOp, CmpOp, ExprId, ExprPool, Node};
+use symtest_expr::{BinOp, CmpOp, ExprId, ExprPool, FpCmpOp, FpConvOp, Node};
+
+/// Does `n` compute a floating-point value (translated in FP form first)?
+pub(super) fn is_fp_valued(n: &Node) -> bool {
+    match n {
+        Node::FBin(..) | Node::FUn(..) | Node::FFma(..) => true,
+        Node::FConv(op, ..) => matches!(
+            op,
+            FpConvOp::Resize | FpConvOp::FromSInt | FpConvOp::FromUInt
+        ),
+        _ => false,
+    }
+}
 
 impl BitwuzlaSolver {
     // All return one owned reference.
@@ -140,13 +152,23 @@ impl BitwuzlaSolver {
         match want {
             Want::Bool => &self.boolean,
             Want::Bv => &self.bv,
+            Want::Fp => &self.fp,
         }
     }
 
     /// Dependencies of translating `id` in form `want`.
     pub(super) fn deps(pool: &ExprPool, id: ExprId, want: Want, out: &mut Vec<(ExprId, Want)>) {
-        use Want::{Bool, Bv};
+        use Want::{Bool, Bv, Fp};
         match (want, pool.node(id)) {
+            (Fp, n) if is_fp_valued(n) => match *n {
+                Node::FConv(FpConvOp::FromSInt | FpConvOp::FromUInt, a, _) => out.push((a, Bv)),
+                _ => out.extend(n.children().into_iter().map(|c| (c, Fp))),
+            },
+            (Fp, _) => out.push((id, Bv)),
+            (Bool, Node::FCmp(_, a, b)) => out.extend([(*a, Fp), (*b, Fp)]),
+            (Bv, n) if is_fp_valued(n) => out.push((id, Fp)),
+            (Bv, Node::FConv(_, a, _)) => out.push((*a, Fp)),
+            (Bv, Node::FCmp(..)) => out.push((id, Bool)),
             (_, Node::Const(_) | Node::Array(_)) => {}
             (Bool, Node::Cmp(_, a, b)) => out.extend([(*a, Bv), (*b, Bv)]),
             (Bool, Node::Not(a)) => out.push((*a, Bool)),
@@ -187,6 +209,7 @@ impl BitwuzlaSolver {
                 match w {
                     Want::Bool => self.boolean.insert(id, t),
                     Want::Bv => self.bv.insert(id, t),
+                    Want::Fp => self.fp.insert(id, t),
                 };
                 continue;
             }
@@ -212,6 +235,14 @@ impl BitwuzlaSolver {
         check_sorts(pool, id)?;
         let bv = |s: &Self, e: ExprId| s.bv[&e];
         let bl = |s: &Self, e: ExprId| s.boolean[&e];
+        if want == Want::Fp {
+            return self.build_fp(pool, id);
+        }
+        if want == Want::Bv {
+            if let Some(t) = self.build_fp_bits(pool, id) {
+                return Ok(t);
+            }
+        }
         if want == Want::Bool {
             if pool.width(id) != 1 {
                 return Err(malformed(id, "Boolean use of a wide expression"));
@@ -219,6 +250,14 @@ impl BitwuzlaSolver {
             return Ok(match *pool.node(id) {
                 Node::Const(ref b) => self.bool_const(b.is_true()),
                 Node::Cmp(op, a, b) => self.mk2(cmp_kind(op), bv(self, a), bv(self, b)),
+                Node::FCmp(op, a, b) => {
+                    let kind = match op {
+                        FpCmpOp::Eq => bz::BITWUZLA_KIND_FP_EQUAL,
+                        FpCmpOp::Lt => bz::BITWUZLA_KIND_FP_LT,
+                        FpCmpOp::Le => bz::BITWUZLA_KIND_FP_LEQ,
+                    };
+                    self.mk2(kind, self.fp[&a], self.fp[&b])
+                }
                 Node::Not(a) => self.mk1(bz::BITWUZLA_KIND_NOT, bl(self, a)),
                 Node::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
                     let kind = match op {
@@ -282,7 +321,7 @@ impl BitwuzlaSolver {
             ),
             Node::Not(a) => self.mk1(bz::BITWUZLA_KIND_BV_NOT, bv(self, a)),
             Node::Bin(op, a, b) => self.mk2(bin_kind(op), bv(self, a), bv(self, b)),
-            Node::Cmp(..) => {
+            Node::Cmp(..) | Node::FCmp(..) => {
                 let (one, zero) = (Owned(self.bv_u64(1, 1)), Owned(self.bv_u64(1, 0)));
                 self.mk3(bz::BITWUZLA_KIND_ITE, bl(self, id), one.0, zero.0)
             }
@@ -319,6 +358,9 @@ impl BitwuzlaSolver {
                     // SAFETY: live manager/term, positive extension amount.
                     unsafe { bz::bitwuzla_mk_term1_indexed1(self.tm, kind, t, by) }
                 }
+            }
+            Node::FBin(..) | Node::FUn(..) | Node::FFma(..) | Node::FConv(..) => {
+                unreachable!("floating-point nodes are built by build_fp_bits")
             }
         })
     }

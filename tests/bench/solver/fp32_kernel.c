@@ -1,0 +1,3 @@
+/* See num_kernel.h: the single-precision variant. */
+typedef float NUM;
+#include "num_kernel.h"

@@ -1,0 +1,3 @@
+/* See num_kernel.h: the floating-point variant. */
+typedef double NUM;
+#include "num_kernel.h"

@@ -1,0 +1,3 @@
+/* See num_kernel.h: the integer variant. */
+typedef long NUM;
+#include "num_kernel.h"
