@@ -690,7 +690,7 @@ impl Module {
 /// features.
 pub fn is_cpu_feature_probe(text: &str) -> bool {
     let words: Vec<&str> = text
-        .split(|c: char| c == ';' || c == '\n')
+        .split([';', '\n'])
         .map(str::trim)
         .filter(|w| !w.is_empty())
         .collect();
