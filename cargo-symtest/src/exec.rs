@@ -277,7 +277,7 @@ impl EventSink for Sink {
 }
 
 fn progress_line(s: &Stats) -> String {
-    format!(
+    let mut line = format!(
         "{:.0}s  {} instr  {} states  {} paths  {} tests  {} errors  lines {}/{}",
         s.time_s,
         s.instructions,
@@ -287,7 +287,11 @@ fn progress_line(s: &Stats) -> String {
         s.errors,
         s.covered_lines,
         s.total_lines
-    )
+    );
+    if s.states_dropped > 0 {
+        line.push_str(&format!("  {} dropped (memory cap)", s.states_dropped));
+    }
+    line
 }
 
 pub fn run(a: ExecArgs) -> Result<u8> {

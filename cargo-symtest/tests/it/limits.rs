@@ -133,3 +133,29 @@ fn memory_cap_drops_states_and_time_limit_stops() {
     assert!(s["time_s"].as_f64().unwrap() >= 1.9, "{s}");
     assert!(took < 10.0, "--max-time 2 took {took:.1}s");
 }
+
+/// When the memory cap dropped states, the run never claims "all paths
+/// explored": the halt reason (and the progress line) count the drops.
+#[test]
+fn drops_at_the_memory_cap_are_named_in_the_halt_reason() {
+    let dir = scratch("memory_halt");
+    let src = dir.join("fan.c");
+    std::fs::write(
+        &src,
+        "#include \"symtest.h\"\nint main(void) {\n  unsigned char b[8];\n  symtest_make_symbolic(b, sizeof b, \"b\");\n  int n = 0;\n  for (int i = 0; i < 8; i++) {\n    if (b[i] > 100) n++;\n    for (volatile int k = 0; k < 300; k++) {}\n  }\n  return n;\n}\n",
+    )
+    .unwrap();
+    let bc = compile(&src, &dir, &[]).unwrap();
+    let out = dir.join("out");
+    let s = run(&bc, &out, &["--max-memory", "1", "--search", "bfs"]);
+    let dropped = s["states_dropped"].as_u64().unwrap();
+    assert!(dropped > 0, "{s}");
+    let info = std::fs::read_to_string(out.join("info")).unwrap();
+    assert!(
+        info.contains(&format!(
+            "halt reason: all remaining paths explored; {dropped} state(s) dropped by the memory cap"
+        )),
+        "{info}"
+    );
+    assert!(!info.contains("halt reason: all paths explored"), "{info}");
+}

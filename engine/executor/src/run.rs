@@ -67,11 +67,23 @@ impl Executor<'_> {
                 break r;
             }
             if self.states.is_empty() {
-                break match self.solver.degraded {
-                    0 => "all paths explored".to_string(),
-                    n => format!(
-                        "all remaining paths explored; {n} branch(es) followed the path's model after the solver gave up"
-                    ),
+                let mut lost = Vec::new();
+                if self.stats.states_dropped > 0 {
+                    lost.push(format!(
+                        "{} state(s) dropped by the memory cap",
+                        self.stats.states_dropped
+                    ));
+                }
+                if self.solver.degraded > 0 {
+                    lost.push(format!(
+                        "{} branch(es) followed the path's model after the solver gave up",
+                        self.solver.degraded
+                    ));
+                }
+                break if lost.is_empty() {
+                    "all paths explored".to_string()
+                } else {
+                    format!("all remaining paths explored; {}", lost.join("; "))
                 };
             }
             let id = {
@@ -179,8 +191,12 @@ impl Executor<'_> {
         None
     }
 
-    /// Above `--max-memory`, drops states at random, sparing those that recently
-    /// covered new code (seed 001, ch. 3.1).
+    /// Above `--max-memory`, drops a quarter of the states, sparing those that
+    /// recently covered new code (seed 001, ch. 3.1) and, among the others,
+    /// keeping those nearest to uncovered code: the states whose current
+    /// function can reach no uncovered instruction go first, then the farthest
+    /// (ties in a seeded random order). Every drop is counted and named in the
+    /// halt reason.
     fn check_memory(&mut self) {
         let mb = current_rss_mb();
         self.stats.memory_peak_mb = self.stats.memory_peak_mb.max(mb);
@@ -205,11 +221,24 @@ impl Executor<'_> {
             candidates = ids;
         }
         let to_drop = (self.states.len() / 4).max(1).min(candidates.len());
-        let mut dropped = Vec::new();
-        for _ in 0..to_drop {
-            let k = self.rng.below(candidates.len() as u64) as usize;
-            dropped.push(candidates.swap_remove(k));
+        // Seeded shuffle, then a stable sort by distance (farthest first).
+        for i in (1..candidates.len()).rev() {
+            let j = self.rng.below(i as u64 + 1) as usize;
+            candidates.swap(i, j);
         }
+        let mut keyed: Vec<(u32, StateId)> = candidates
+            .into_iter()
+            .map(|id| {
+                let d = self.states[&id]
+                    .stack
+                    .last()
+                    .and_then(|f| self.coverage.md2u(self.module, f.func, f.pc))
+                    .unwrap_or(u32::MAX);
+                (d, id)
+            })
+            .collect();
+        keyed.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
+        let dropped: Vec<StateId> = keyed.into_iter().take(to_drop).map(|(_, id)| id).collect();
         for id in &dropped {
             if let Some(st) = self.states.remove(id) {
                 self.stats.states_dropped += 1;
