@@ -611,3 +611,31 @@ fn posix_runs_are_deterministic() {
     assert!(runs[0].len() >= 4, "{} tests", runs[0].len());
     assert!(runs[0] == runs[1], "two runs wrote different tests");
 }
+
+/// posix_memalign/aligned_alloc at page alignment and reallocarray (with its
+/// overflow check) work in the engine as natively: every path exits as the
+/// native program does, with no memory error, and replays natively.
+#[test]
+fn aligned_allocation_and_reallocarray() {
+    let dir = scratch("posix-aligned");
+    let bc = program("aligned.c", &dir);
+    let out = dir.join("out");
+    let o = exec(&bc, &out, true, &[], &["--sym-stdin", "1"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let ts = tests(&out);
+    let mut codes: Vec<i64> = ts.iter().filter_map(exit_code).collect();
+    codes.sort();
+    assert_eq!(codes, [0, 1], "{stderr}");
+    assert!(reported_errors(&out).is_empty(), "{stderr}");
+    let src = workspace().join("tests/posix/aligned.c");
+    let prog = crate::native_replay::native_build(&src, &dir, &[]);
+    let r = std::process::Command::new(bin())
+        .args(["replay", "--native"])
+        .arg(&prog)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{text}");
+    assert!(text.contains("2 passed, 0 failed"), "{text}");
+}

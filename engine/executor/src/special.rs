@@ -27,6 +27,9 @@ pub enum Special {
     PrintExpr,
     Warning,
     Malloc,
+    /// `__symtest_aligned_malloc(align, size)`: the musl runtime's aligned
+    /// allocation family (`aligned_alloc`, `posix_memalign`, `memalign`).
+    AlignedMalloc,
     Calloc,
     Realloc,
     Free,
@@ -122,6 +125,7 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
     } else {
         match name {
             "malloc" => Malloc,
+            "__symtest_aligned_malloc" => AlignedMalloc,
             "calloc" => Calloc,
             "realloc" => Realloc,
             "free" => Free,
@@ -294,6 +298,26 @@ impl Executor<'_> {
                 let size = arg(0)?.clone();
                 let p = self.malloc(st, ctx, &size, false)?;
                 ret(self, st, p);
+                Ok(())
+            }
+            Special::AlignedMalloc => {
+                let align = self
+                    .concretize(st, arg(0)?, "allocation alignment")?
+                    .to_u64();
+                let n = self.concretize(st, arg(1)?, "allocation size")?.to_u64();
+                let v = if n > self.config.max_alloc_size || align > 4096 {
+                    self.warn_once(format!(
+                        "aligned allocation of {n} bytes at {align} refused (returns NULL); limits are --max-alloc-size and 4096-byte alignment"
+                    ));
+                    Value::from_u64(64, 0)
+                } else {
+                    let loc = self.current_loc(st);
+                    let name =
+                        format!("heap object allocated at {}", self.module.describe_loc(loc));
+                    let obj = st.memory.allocate(n, align, ObjKind::Heap, name, loc);
+                    Value::from_u64(64, obj.base)
+                };
+                ret(self, st, v);
                 Ok(())
             }
             Special::Calloc => {

@@ -32,29 +32,41 @@ void __libc_free(void *p)
 	free(p);
 }
 
-/* The engine aligns every allocation to 16 bytes. */
+/* The engine aligns every allocation to 16 bytes; larger alignments (up to a
+ * page, 4096) are placed by the engine itself, so the object still starts at
+ * the pointer returned (free and bounds checks see a whole object). */
+void *__symtest_aligned_malloc(size_t align, size_t len);
+
+static void *aligned(size_t align, size_t len)
+{
+	if (align <= 16)
+		return malloc(len);
+	if (align > 4096) {
+		errno = ENOMEM;
+		return 0;
+	}
+	void *p = __symtest_aligned_malloc(align, len);
+	if (!p)
+		errno = ENOMEM;
+	return p;
+}
+
 void *aligned_alloc(size_t align, size_t len)
 {
 	if ((align & -align) != align) {
 		errno = EINVAL;
 		return 0;
 	}
-	if (align > 16) {
-		errno = ENOMEM;
-		return 0;
-	}
-	return malloc(len);
+	return aligned(align, len);
 }
 
 int posix_memalign(void **res, size_t align, size_t len)
 {
 	if (align < sizeof(void *) || (align & -align) != align)
 		return EINVAL;
-	if (align > 16)
-		return ENOMEM;
-	void *p = malloc(len);
+	void *p = aligned(align, len);
 	if (!p)
-		return errno;
+		return ENOMEM;
 	*res = p;
 	return 0;
 }
@@ -62,4 +74,14 @@ int posix_memalign(void **res, size_t align, size_t len)
 void *memalign(size_t align, size_t len)
 {
 	return aligned_alloc(align, len);
+}
+
+/* reallocarray (musl 1.2.3 has it in src/malloc, which the runtime leaves out). */
+void *reallocarray(void *p, size_t m, size_t n)
+{
+	if (n && m > (size_t)-1 / n) {
+		errno = ENOMEM;
+		return 0;
+	}
+	return realloc(p, m * n);
 }
