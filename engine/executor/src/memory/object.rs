@@ -39,12 +39,68 @@ impl MemoryObject {
     }
 }
 
+/// Symbolic bytes of an object: (offset, 8-bit expression), sorted by offset.
+/// Writes mostly go forward through a buffer, so appends are the common case.
+#[derive(Clone, Debug, Default)]
+struct SymBytes(Vec<(u32, ExprId)>);
+
+impl SymBytes {
+    fn position(&self, off: usize) -> Result<usize, usize> {
+        self.0.binary_search_by_key(&(off as u32), |&(o, _)| o)
+    }
+
+    fn get(&self, off: usize) -> Option<ExprId> {
+        if self.0.is_empty() {
+            return None;
+        }
+        self.position(off).ok().map(|i| self.0[i].1)
+    }
+
+    fn set(&mut self, off: usize, e: ExprId) {
+        if self.0.last().is_none_or(|&(o, _)| (o as usize) < off) {
+            self.0.push((off as u32, e));
+            return;
+        }
+        match self.position(off) {
+            Ok(i) => self.0[i].1 = e,
+            Err(i) => self.0.insert(i, (off as u32, e)),
+        }
+    }
+
+    /// Is any byte of `off..off + n` symbolic?
+    fn any_in(&self, off: usize, n: usize) -> bool {
+        if self.0.is_empty() {
+            return false;
+        }
+        let i = self.position(off).unwrap_or_else(|i| i);
+        self.0.get(i).is_some_and(|&(o, _)| (o as usize) < off + n)
+    }
+
+    fn remove_range(&mut self, off: usize, n: usize) {
+        if !self.any_in(off, n) {
+            return;
+        }
+        let start = self.position(off).unwrap_or_else(|i| i);
+        let end = self.position(off + n).unwrap_or_else(|i| i);
+        self.0.drain(start..end);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(usize, ExprId) -> bool) {
+        self.0.retain(|&(o, e)| keep(o as usize, e));
+    }
+}
+
 /// The contents of one object in one state (copied on first write after a fork).
 #[derive(Clone, Debug)]
 pub struct ObjectState {
     concrete: Vec<u8>,
-    /// Per-byte symbolic values, allocated on the first symbolic write.
-    symbolic: Option<Vec<Option<ExprId>>>,
+    /// The bytes that hold symbolic values (sparse: a state that copied a few
+    /// symbolic bytes into a large buffer pays for those bytes only).
+    symbolic: SymBytes,
     /// Array expression holding the whole contents once flushed.
     flushed: Option<ExprId>,
     pub read_only: bool,
@@ -54,7 +110,7 @@ impl ObjectState {
     pub fn new(size: usize) -> ObjectState {
         ObjectState {
             concrete: vec![0; size],
-            symbolic: None,
+            symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
         }
@@ -63,7 +119,7 @@ impl ObjectState {
     pub fn with_bytes(bytes: Vec<u8>) -> ObjectState {
         ObjectState {
             concrete: bytes,
-            symbolic: None,
+            symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
         }
@@ -75,21 +131,15 @@ impl ObjectState {
             let e = pool.select(arr, idx);
             return Value::from_expr(pool, e);
         }
-        if let Some(sym) = &self.symbolic {
-            if let Some(e) = sym[off] {
-                return Value::Symbolic(e);
-            }
+        if let Some(e) = self.symbolic.get(off) {
+            return Value::Symbolic(e);
         }
         Value::from_u64(8, self.concrete[off] as u64)
     }
 
     /// Reads `n` bytes at a concrete offset as a little-endian value of `8 * n` bits.
     pub fn read(&self, pool: &mut ExprPool, off: usize, n: usize) -> Value {
-        let fast = self.flushed.is_none()
-            && self
-                .symbolic
-                .as_ref()
-                .is_none_or(|s| s[off..off + n].iter().all(|b| b.is_none()));
+        let fast = self.flushed.is_none() && !self.symbolic.any_in(off, n);
         if fast {
             return Value::Concrete(Bits::from_bytes_le(
                 (n * 8) as u32,
@@ -114,14 +164,9 @@ impl ObjectState {
         match v {
             Value::Concrete(b) => {
                 self.concrete[off] = b.to_u64() as u8;
-                if let Some(sym) = &mut self.symbolic {
-                    sym[off] = None;
-                }
+                self.symbolic.remove_range(off, 1);
             }
-            Value::Symbolic(e) => {
-                let size = self.concrete.len();
-                self.symbolic.get_or_insert_with(|| vec![None; size])[off] = Some(e);
-            }
+            Value::Symbolic(e) => self.symbolic.set(off, e),
         }
     }
 
@@ -134,9 +179,7 @@ impl ObjectState {
                 let bytes = b.to_bytes_le();
                 self.concrete[off..off + n].copy_from_slice(&bytes[..n]);
             }
-            if let Some(sym) = &mut self.symbolic {
-                sym[off..off + n].iter_mut().for_each(|s| *s = None);
-            }
+            self.symbolic.remove_range(off, n);
             return;
         }
         for i in 0..n {
@@ -159,7 +202,7 @@ impl ObjectState {
             arr = pool.store(arr, idx, ve);
         }
         self.flushed = Some(arr);
-        self.symbolic = None;
+        self.symbolic = SymBytes::default();
         arr
     }
 
@@ -208,24 +251,19 @@ impl ObjectState {
 
     /// Does the object hold per-byte symbolic values (and is not flushed)?
     pub fn has_symbolic_bytes(&self) -> bool {
-        self.flushed.is_none()
-            && self
-                .symbolic
-                .as_ref()
-                .is_some_and(|s| s.iter().any(|b| b.is_some()))
+        self.flushed.is_none() && !self.symbolic.is_empty()
     }
 
     /// Replaces symbolic bytes that are exactly one of `values`' keys by the value.
     pub fn replace_symbolic_bytes(&mut self, values: &rustc_hash::FxHashMap<ExprId, u8>) {
-        let Some(sym) = &mut self.symbolic else {
-            return;
-        };
-        for (off, b) in sym.iter_mut().enumerate() {
-            if let Some(v) = b.and_then(|e| values.get(&e)) {
-                self.concrete[off] = *v;
-                *b = None;
+        let concrete = &mut self.concrete;
+        self.symbolic.retain(|off, e| match values.get(&e) {
+            Some(v) => {
+                concrete[off] = *v;
+                false
             }
-        }
+            None => true,
+        });
     }
 
     /// Concrete bytes if the object holds no symbolic byte in `off..off + n`.
@@ -233,10 +271,8 @@ impl ObjectState {
         if self.flushed.is_some() {
             return None;
         }
-        if let Some(sym) = &self.symbolic {
-            if sym[off..off + n].iter().any(|b| b.is_some()) {
-                return None;
-            }
+        if self.symbolic.any_in(off, n) {
+            return None;
         }
         Some(&self.concrete[off..off + n])
     }
@@ -283,5 +319,58 @@ mod tests {
             o.read(&mut pool, 0, 4).expr(&mut pool),
             pool.const_u64(32, 0x11223344)
         );
+    }
+
+    #[test]
+    fn sparse_symbolic_bytes_match_a_dense_model() {
+        let mut pool = ExprPool::new();
+        let a = pool.new_array("a", 64);
+        let root = pool.array(a);
+        let exprs: Vec<ExprId> = (0..64)
+            .map(|i| {
+                let idx = pool.const_u64(32, i);
+                pool.select(root, idx)
+            })
+            .collect();
+        let mut sparse = SymBytes::default();
+        let mut dense: Vec<Option<ExprId>> = vec![None; 64];
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for step in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let off = (x % 64) as usize;
+            let n = 1 + ((x >> 8) % 8) as usize;
+            match (x >> 16) % 4 {
+                0 | 1 => {
+                    sparse.set(off, exprs[(x >> 20) as usize % 64]);
+                    dense[off] = Some(exprs[(x >> 20) as usize % 64]);
+                }
+                2 => {
+                    let n = n.min(64 - off);
+                    sparse.remove_range(off, n);
+                    dense[off..off + n].iter_mut().for_each(|b| *b = None);
+                }
+                _ => {
+                    let drop = exprs[(x >> 24) as usize % 64];
+                    sparse.retain(|_, e| e != drop);
+                    dense.iter_mut().for_each(|b| {
+                        if *b == Some(drop) {
+                            *b = None
+                        }
+                    });
+                }
+            }
+            for o in 0..64 {
+                assert_eq!(sparse.get(o), dense[o], "step {step} offset {o}");
+            }
+            let n = n.min(64 - off);
+            assert_eq!(
+                sparse.any_in(off, n),
+                dense[off..off + n].iter().any(Option::is_some),
+                "step {step}"
+            );
+            assert_eq!(sparse.is_empty(), dense.iter().all(Option::is_none));
+        }
     }
 }
