@@ -361,8 +361,8 @@ mod tests {
                     });
                 }
             }
-            for o in 0..64 {
-                assert_eq!(sparse.get(o), dense[o], "step {step} offset {o}");
+            for (o, want) in dense.iter().enumerate() {
+                assert_eq!(sparse.get(o), *want, "step {step} offset {o}");
             }
             let n = n.min(64 - off);
             assert_eq!(
