@@ -2,8 +2,7 @@
  * (64-bit significand, round to nearest even): values that double cannot
  * tell apart stay apart, the bytes of 0.1L are the x87's, and 64-bit
  * integers convert exactly. Every assert holds natively; computing through
- * double would fail the first. Integer input only (a symbolic long double
- * operand would be concretized).
+ * double would fail the first.
  *
  * Paths: k < 2 (1), k >= 2 (1). */
 #include "symtest.h"

@@ -7,13 +7,12 @@
 //! definition (a harness without a libc) is computed too. The results are
 //! the library's, but for the sign and payload of NaNs (canonical here).
 
-use super::softfloat;
 use crate::executor::Executor;
 use crate::state::State;
 use crate::step::Exec;
 use crate::value::{Ops, Value};
-use symtest_expr::{BinOp, Bits, FpBinOp, FpUnOp};
-use symtest_ir::{FBinOp, FMinMax, FloatTy, FuncId, Intrinsic, Module};
+use symtest_expr::{softfloat, BinOp, Bits, FpBinOp, FpUnOp};
+use symtest_ir::{FMinMax, FloatTy, FuncId, Intrinsic, Module};
 
 /// A math function computed as an expression.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -147,7 +146,7 @@ impl Executor<'_> {
                 let y = self.fp_value(st, args[1].clone(), ty)?;
                 match (&x, &y) {
                     (Value::Concrete(a), Value::Concrete(b)) if ty == FloatTy::F80 => {
-                        Value::Concrete(softfloat::bin(ty, FBinOp::Rem, a, b))
+                        Value::Concrete(softfloat::bin(80, FpBinOp::Rem, a, b))
                     }
                     (Value::Concrete(a), Value::Concrete(b)) => {
                         Value::Concrete(FpBinOp::Rem.apply(a, b))
