@@ -24,8 +24,6 @@ int main(void) {
   u.l = 0.1L;
   symtest_assert(u.c[0] == 0xcd && u.c[1] == 0xcc && u.c[7] == 0xcc);
   symtest_assert(u.c[8] == 0xfb && u.c[9] == 0x3f);
-  long double r = __builtin_fmodl(1e300L, 3.0L);
-  symtest_assert(r == (long double)__builtin_fmod(1e300, 3.0));
   long double h = 0x1p62L + 1.5L;
   symtest_assert(__builtin_floorl(h) == 0x1p62L + 1.0L);
   symtest_assert(__builtin_roundl(h) == 0x1p62L + 2.0L);
