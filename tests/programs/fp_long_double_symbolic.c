@@ -1,10 +1,11 @@
-/* A symbolic long double (x86_fp80, 64-bit significand): the solver works
- * in the (15, 64) format, the x87's. There is an x with x * 3 == 1 (the
+/* A symbolic long double (x86_fp80, 64-bit significand; `--fp full`): the
+ * solver works in the (15, 64) format, the x87's. There is an x with x * 3 == 1 (the
  * rounded third), and one just above 1 that double cannot hold.
  *
  * Paths: x NaN or < 0 (1), > 2 (1), x * 3 == 1 (1 error), x <= 1 (1),
  * 1 < x with (double)x == 1 (1 error), with (double)x != 1 (1). */
 #include "symtest.h"
+// OPTIONS: --fp full
 
 int main(void) {
   long double x;

@@ -16,7 +16,7 @@ const VARIANTS: &[(&str, &str, &str)] = &[
     ("long", "int_kernel.c", "symbolic"),
     ("float", "fp32_kernel.c", "symbolic"),
     ("int", "int32_kernel.c", "symbolic"),
-    ("long double", "fp80_kernel.c", "symbolic"),
+    ("long double, --fp full", "fp80_kernel.c", "full"),
     ("double, --fp concrete", "fp_kernel.c", "concrete"),
 ];
 

@@ -3,9 +3,10 @@
 //! expression (`symtest_expr`'s IEEE nodes, solved with Bitwuzla's
 //! floating-point theory); constants fold with the same exact semantics
 //! (round to nearest even, canonical NaN results), constant long doubles
-//! through `symtest_expr::softfloat` with the x87's NaN rules. Under
-//! `--fp concrete` (`Config::symbolic_fp` off) a symbolic operand is
-//! concretized with a warning.
+//! through `symtest_expr::softfloat` with the x87's NaN rules. A symbolic
+//! long double operand is concretized with a warning unless `--fp full`
+//! (`Config::symbolic_long_double`); under `--fp concrete`
+//! (`Config::symbolic_fp` off) every symbolic operand is.
 
 use crate::executor::Executor;
 use crate::state::State;
@@ -123,7 +124,10 @@ impl Executor<'_> {
             Value::Concrete(b) => {
                 Value::from_bool(softfloat::to_int(from.bits(), b, bits, signed).is_none())
             }
-            Value::Symbolic(_) if !self.fp_symbolic(from) => return Ok(()),
+            Value::Symbolic(_) if !self.fp_symbolic(from) => {
+                let b = self.concretize(st, v, "floating-point operand")?;
+                Value::from_bool(softfloat::to_int(from.bits(), &b, bits, signed).is_none())
+            }
             Value::Symbolic(e) => {
                 let p = &mut self.pool;
                 let w = from.bits();
@@ -153,8 +157,7 @@ impl Executor<'_> {
 
     /// Is `ty` computed symbolically (float/double under `--fp symbolic`)?
     pub(crate) fn fp_symbolic(&self, ty: FloatTy) -> bool {
-        let _ = ty;
-        self.config.symbolic_fp
+        self.config.symbolic_fp && (ty != FloatTy::F80 || self.config.symbolic_long_double)
     }
 
     /// The operand's value; concretized (with a warning) unless `ty` is
@@ -280,7 +283,7 @@ impl Executor<'_> {
         }
         if exact {
             let r = match &v {
-                Value::Symbolic(e) if self.config.symbolic_fp => {
+                Value::Symbolic(e) if fty.iter().all(|&t| self.fp_symbolic(t)) => {
                     let e = self.pool.fconv(conv, *e, to);
                     Value::from_expr(&self.pool, e)
                 }

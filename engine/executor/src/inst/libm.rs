@@ -118,7 +118,7 @@ impl Executor<'_> {
             return Ok(None);
         };
         let symbolic = args.iter().any(|a| !a.is_concrete());
-        if args.len() < arity(lf) || !symbolic || !self.config.symbolic_fp {
+        if args.len() < arity(lf) || !symbolic || !self.fp_symbolic(float_ty(lf)) {
             return Ok(None);
         }
         let ty = float_ty(lf);
