@@ -93,9 +93,9 @@ pub struct ExecArgs {
     /// Floating point: `symbolic` (float and double operations on symbolic
     /// values are solved with Bitwuzla's floating-point theory; a symbolic
     /// long double is concretized with a warning), `full` (long double is
-    /// symbolic too: its queries cost about 4x those of double, and musl
-    /// formats doubles through long double) or `concrete` (every symbolic
-    /// floating-point operand is concretized to one value with a warning).
+    /// symbolic too; slow where musl formats doubles through long double, as
+    /// in printf("%f")) or `concrete` (every symbolic floating-point operand
+    /// is concretized to one value with a warning).
     #[arg(long, value_name = "MODE", default_value = "symbolic", value_parser = ["symbolic", "full", "concrete"])]
     pub fp: String,
     /// Print only errors.

@@ -120,10 +120,9 @@ pub struct Config {
     /// such operands are concretized with a warning.
     pub symbolic_fp: bool,
     /// `--fp full`: long double (x86_fp80) is symbolic too. Off by default:
-    /// its queries cost about 4x those of double, and musl formats every
-    /// double through long double (`printf("%f")` of a symbolic double then
-    /// spends its time in the solver); a symbolic long double operand is
-    /// concretized with a warning instead.
+    /// musl formats every double through long double (`printf("%f")` of a
+    /// symbolic double then spends its time in the solver); a symbolic long
+    /// double operand is concretized with a warning instead.
     pub symbolic_long_double: bool,
 }
 
