@@ -91,10 +91,12 @@ pub struct ExecArgs {
     #[arg(long, value_name = "MODE", default_value = "pushpop", value_parser = ["pushpop", "assumptions", "fresh"])]
     pub solver_mode: String,
     /// Floating point: `symbolic` (float and double operations on symbolic
-    /// values are solved with Bitwuzla's floating-point theory) or `concrete`
-    /// (symbolic operands are concretized to one value with a warning).
-    /// `long double` is concrete either way.
-    #[arg(long, value_name = "MODE", default_value = "symbolic", value_parser = ["symbolic", "concrete"])]
+    /// values are solved with Bitwuzla's floating-point theory; a symbolic
+    /// long double is concretized with a warning), `full` (long double is
+    /// symbolic too; slow where musl formats doubles through long double, as
+    /// in printf("%f")) or `concrete` (every symbolic floating-point operand
+    /// is concretized to one value with a warning).
+    #[arg(long, value_name = "MODE", default_value = "symbolic", value_parser = ["symbolic", "full", "concrete"])]
     pub fp: String,
     /// Print only errors.
     #[arg(short, long)]
@@ -125,7 +127,8 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         simplify_constraints: layers.simplify,
         implied_value_concretization: layers.ivc,
         reuse_state_model: layers.cex,
-        symbolic_fp: a.fp == "symbolic",
+        symbolic_fp: a.fp != "concrete",
+        symbolic_long_double: a.fp == "full",
         ..Config::default()
     };
     // argv[0] is the program's name, as a shell gives it to the native program

@@ -455,6 +455,16 @@ mod tests {
     }
 
     #[test]
+    fn float_cast_overflow_is_an_overflow() {
+        let stderr = "t.c:15:15: runtime error: 3.22123e+09 is outside the range of \
+                      representable values of type 'int'\n";
+        assert_eq!(
+            classify(exited(1), stderr),
+            Outcome::Error(ErrorKind::Overflow)
+        );
+    }
+
+    #[test]
     fn classify_plain_statuses() {
         assert_eq!(classify(exited(0), ""), Outcome::Exit(0));
         assert_eq!(

@@ -119,6 +119,11 @@ pub struct Config {
     /// operands build floating-point expressions; off (`--fp concrete`):
     /// such operands are concretized with a warning.
     pub symbolic_fp: bool,
+    /// `--fp full`: long double (x86_fp80) is symbolic too. Off by default:
+    /// musl formats every double through long double (`printf("%f")` of a
+    /// symbolic double then spends its time in the solver); a symbolic long
+    /// double operand is concretized with a warning instead.
+    pub symbolic_long_double: bool,
 }
 
 impl Default for Config {
@@ -151,6 +156,7 @@ impl Default for Config {
             reuse_state_model: true,
             coverage_files: None,
             symbolic_fp: true,
+            symbolic_long_double: false,
         }
     }
 }

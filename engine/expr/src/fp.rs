@@ -3,7 +3,8 @@
 //!
 //! Floating-point values are ordinary bit-vector expressions holding IEEE
 //! bit patterns: width 32 is binary32 (`float`), width 64 is binary64
-//! (`double`); no other width is a floating-point operand. Arithmetic
+//! (`double`), width 80 is x86_fp80 (`long double`, computed by
+//! `softfloat`); no other width is a floating-point operand. Arithmetic
 //! rounds to nearest, ties to even (round-to-integral operators name their
 //! mode). Every NaN an operator produces is the canonical quiet NaN
 //! ([`canonical_nan`]: sign clear, quiet bit set, payload zero), so results
@@ -17,6 +18,7 @@
 //! 0 for unsigned ones, in the solver too.
 
 use crate::bits::Bits;
+use crate::softfloat;
 
 /// Binary arithmetic on two operands of the same format.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -77,27 +79,40 @@ pub enum FpConvOp {
     ToUInt,
 }
 
-/// Is `w` the width of a floating-point format (32 or 64)?
+/// Is `w` the width of a floating-point format (32, 64 or 80)?
 pub fn is_fp_width(w: u32) -> bool {
-    w == 32 || w == 64
+    w == 32 || w == 64 || w == 80
 }
 
-/// The canonical quiet NaN of width `w` (32 or 64).
+/// The canonical quiet NaN of width `w` (32, 64: positive; 80: the x87's
+/// negative "real indefinite", what its invalid operations produce).
 pub fn canonical_nan(w: u32) -> Bits {
-    if w == 32 {
-        Bits::from_u64(32, 0x7fc0_0000)
-    } else {
-        Bits::from_u64(64, 0x7ff8_0000_0000_0000)
+    match w {
+        32 => Bits::from_u64(32, 0x7fc0_0000),
+        64 => Bits::from_u64(64, 0x7ff8_0000_0000_0000),
+        _ => Bits::from_u128(80, 0xffff_c000_0000_0000_0000),
     }
 }
 
 /// Exponent and significand widths (SMT-LIB: significand includes the
-/// hidden bit) of the format of width `w`.
+/// hidden bit) of the format of width `w`. x86_fp80 stores its integer
+/// bit; its value has the precision of an IEEE-style (15, 64) format.
 pub fn format(w: u32) -> (u32, u32) {
-    if w == 32 {
-        (8, 24)
+    match w {
+        32 => (8, 24),
+        64 => (11, 53),
+        _ => (15, 64),
+    }
+}
+
+/// x86_fp80 results: `softfloat`'s with any NaN made canonical.
+fn canon80(b: Bits) -> Bits {
+    let v = b.to_u128();
+    let nan = (v >> 64) & 0x7fff == 0x7fff && v & ((1 << 63) - 1) != 0;
+    if nan {
+        canonical_nan(80)
     } else {
-        (11, 53)
+        b
     }
 }
 
@@ -149,9 +164,12 @@ impl FpBinOp {
         FpBinOp::Rem,
     ];
 
-    /// Applies the operator to IEEE bit patterns of width 32 or 64.
+    /// Applies the operator to bit patterns of width 32, 64 or 80.
     pub fn apply(self, a: &Bits, b: &Bits) -> Bits {
         let w = a.width();
+        if w == 80 {
+            return canon80(softfloat::bin(80, self, a, b));
+        }
         if w == 32 {
             let (x, y) = (as_f32(a), as_f32(b));
             f32_bits(match self {
@@ -185,9 +203,15 @@ impl FpUnOp {
         FpUnOp::RoundAway,
     ];
 
-    /// Applies the operator to an IEEE bit pattern of width 32 or 64.
+    /// Applies the operator to a bit pattern of width 32, 64 or 80.
     pub fn apply(self, a: &Bits) -> Bits {
         let w = a.width();
+        if w == 80 {
+            return canon80(match softfloat::round_integral(80, self, a) {
+                Some(r) => r,
+                None => softfloat::sqrt(80, a),
+            });
+        }
         match self {
             FpUnOp::Sqrt => per_format!(w, |x| x.sqrt(), a),
             FpUnOp::Floor => per_format!(w, |x| x.floor(), a),
@@ -201,6 +225,9 @@ impl FpUnOp {
 
 /// Fused multiply-add `a * b + c` with one rounding.
 pub fn fma(a: &Bits, b: &Bits, c: &Bits) -> Bits {
+    if a.width() == 80 {
+        return canon80(softfloat::fma(80, a, b, c));
+    }
     if a.width() == 32 {
         f32_bits(as_f32(a).mul_add(as_f32(b), as_f32(c)))
     } else {
@@ -214,6 +241,17 @@ impl FpCmpOp {
 
     /// Applies the comparison to IEEE bit patterns of width 32 or 64.
     pub fn apply(self, a: &Bits, b: &Bits) -> bool {
+        if a.width() == 80 {
+            let o = softfloat::compare(80, a, b);
+            return match self {
+                FpCmpOp::Eq => o == Some(std::cmp::Ordering::Equal),
+                FpCmpOp::Lt => o == Some(std::cmp::Ordering::Less),
+                FpCmpOp::Le => matches!(
+                    o,
+                    Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+                ),
+            };
+        }
         // Both formats widen to f64 exactly, NaN stays NaN.
         let (x, y) = if a.width() == 32 {
             (f64::from(as_f32(a)), f64::from(as_f32(b)))
@@ -225,6 +263,16 @@ impl FpCmpOp {
             FpCmpOp::Lt => x < y,
             FpCmpOp::Le => x <= y,
         }
+    }
+}
+
+/// What a conversion to an integer gives for NaN or out-of-range values:
+/// the minimum signed integer (x86's "integer indefinite"), or 0.
+pub fn indefinite(to: u32, signed: bool) -> Bits {
+    if signed {
+        Bits::from_u64(to, 1).shl(&Bits::from_u64(to, u64::from(to - 1)))
+    } else {
+        Bits::zero(to)
     }
 }
 
@@ -241,6 +289,26 @@ pub fn int_range(bits: u32, signed: bool) -> (f64, f64) {
 impl FpConvOp {
     /// Applies the conversion to `a`, giving a value of width `to`.
     pub fn apply(self, a: &Bits, to: u32) -> Bits {
+        let from = a.width();
+        if from == 80 || (to == 80 && self != FpConvOp::ToSInt && self != FpConvOp::ToUInt) {
+            return match self {
+                FpConvOp::Resize => {
+                    let r = softfloat::convert(from, to, a);
+                    if FpCmpOp::Eq.apply(&r, &r) {
+                        r
+                    } else {
+                        canonical_nan(to)
+                    }
+                }
+                FpConvOp::FromSInt | FpConvOp::FromUInt => {
+                    softfloat::from_int(a, self == FpConvOp::FromSInt, to)
+                }
+                FpConvOp::ToSInt | FpConvOp::ToUInt => {
+                    let signed = self == FpConvOp::ToSInt;
+                    softfloat::to_int(80, a, to, signed).unwrap_or_else(|| indefinite(to, signed))
+                }
+            };
+        }
         match self {
             FpConvOp::Resize => {
                 if to == 64 {
@@ -275,11 +343,7 @@ impl FpConvOp {
                 let t = x.trunc();
                 let (lo, hi) = int_range(to, signed);
                 if !(t >= lo && t < hi) {
-                    return if signed {
-                        Bits::from_u64(to, 1).shl(&Bits::from_u64(to, u64::from(to - 1)))
-                    } else {
-                        Bits::zero(to)
-                    };
+                    return indefinite(to, signed);
                 }
                 if signed {
                     Bits::from_i128(to, t as i128)

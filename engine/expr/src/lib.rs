@@ -13,9 +13,11 @@
 //!   value) read with `select` through chains of `store`s.
 //! * [`Assignment`] + [`ExprPool::eval`]: solver-independent concrete
 //!   evaluation, used to check models.
-//! * Floating point: IEEE bit patterns (width 32: float, 64: double) with
-//!   operator nodes (`FBin`, `FUn`, `FFma`, `FCmp`, `FConv`) whose exact
-//!   semantics are in the `fp` module (round to nearest even, canonical NaN).
+//! * Floating point: IEEE bit patterns (width 32: float, 64: double, 80:
+//!   x86_fp80) with operator nodes (`FBin`, `FUn`, `FFma`, `FCmp`, `FConv`)
+//!   whose exact semantics are in the `fp` module (round to nearest even,
+//!   canonical NaN) and [`softfloat`] (exact arithmetic in any of the three
+//!   formats, as the x87 computes x86_fp80).
 //! * [`ExprPool::display`]: a kquery-like printer.
 
 mod bits;
@@ -26,6 +28,7 @@ mod ops;
 mod pool;
 mod range;
 mod rewrite;
+pub mod softfloat;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -60,6 +60,11 @@
 //!   temporary terms (model reads) are released right after use; the
 //!   instance, options and term manager are deleted on drop / reset, so
 //!   nothing leaks across queries.
+//! * Floating-point nodes use Bitwuzla's floating-point theory
+//!   (`bitwuzla/fp.rs`): operands are `to_fp` of their bits, and the bits
+//!   of a result are a fresh constant defined by `to_fp(b) = r`; the
+//!   definitions are asserted once per instance, below every push level
+//!   (the path prefix is popped and re-pushed when new ones appear).
 //! * Bitwuzla aborts the process on API misuse, so expressions are checked
 //!   for well-sortedness before any term is built ([`SolverError::Malformed`]).
 
@@ -118,8 +123,8 @@ pub struct BitwuzlaSolver {
     boolean: FxHashMap<ExprId, Term>,
     fp: FxHashMap<ExprId, Term>,
     /// Definitions `to_fp(b) = r` of the fresh bit-vector constants that
-    /// stand for the IEEE bits of floating-point results (see
-    /// `translate.rs`), in creation order.
+    /// stand for the bits of floating-point results (see `bitwuzla/fp.rs`),
+    /// in creation order.
     fp_defs: Vec<Term>,
     /// How many of `fp_defs` are asserted (at the bottom level) on the
     /// persistent instance.
@@ -159,7 +164,7 @@ impl Drop for Instance {
 }
 
 /// Translation request: the Boolean, bit-vector or floating-point form of
-/// a node (the last for width-32/64 operands of floating-point nodes).
+/// a node (the last for the operands of floating-point nodes).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Want {
     Bool,
@@ -214,7 +219,7 @@ impl BitwuzlaSolver {
         self.recycle_queries = n.max(1);
     }
 
-    /// Number of memoised translations (Boolean and bit-vector).
+    /// Number of memoised translations (Boolean, bit-vector, floating-point).
     pub fn memo_len(&self) -> usize {
         self.bv.len() + self.boolean.len() + self.fp.len()
     }

@@ -4,7 +4,9 @@
 
 use crate::tests::{expect_sat, expect_unsat, read_le};
 use crate::{BitwuzlaMode, BitwuzlaSolver, SatResult, Solver};
-use symtest_expr::{ArrayId, Assignment, ExprId, ExprPool, FpBinOp, FpCmpOp, FpConvOp, FpUnOp};
+use symtest_expr::{
+    softfloat, ArrayId, Assignment, Bits, ExprId, ExprPool, FpBinOp, FpCmpOp, FpConvOp, FpUnOp,
+};
 
 struct Rng(u64);
 
@@ -36,20 +38,22 @@ const EDGES: [f64; 12] = [
     -7.0,
 ];
 
-/// A float or double operand: an input (bytes 0..8 or 8..16 of `a`, or the
-/// low half of one as a float), a constant, or a random operator over them.
+/// The constant `x` in the format of width `w`.
+fn fconst(p: &mut ExprPool, w: u32, x: f64) -> ExprId {
+    let b = softfloat::convert(64, w, &Bits::from_u64(64, x.to_bits()));
+    p.constant(b)
+}
+
+/// A float, double or x86_fp80 operand: an input (the bytes at offset 0 or
+/// 12 of `a`), a constant, or a random operator over them.
 fn random_fp(p: &mut ExprPool, rng: &mut Rng, a: ArrayId, w: u32, depth: u32) -> ExprId {
     if depth == 0 || rng.below(3) == 0 {
         return match rng.below(4) {
             0 => {
                 let x = EDGES[rng.below(EDGES.len() as u64) as usize];
-                if w == 32 {
-                    p.const_u64(32, u64::from((x as f32).to_bits()))
-                } else {
-                    p.const_u64(64, x.to_bits())
-                }
+                fconst(p, w, x)
             }
-            k => read_le(p, a, 8 * (k % 2), u64::from(w / 8)),
+            k => read_le(p, a, 12 * (k % 2), u64::from(w / 8)),
         };
     }
     let d = depth - 1;
@@ -65,7 +69,7 @@ fn random_fp(p: &mut ExprPool, rng: &mut Rng, a: ArrayId, w: u32, depth: u32) ->
         }
         2 => {
             let op = FpUnOp::ALL[rng.below(6) as usize];
-            let op = if w == 64 && op == FpUnOp::Sqrt {
+            let op = if w != 32 && op == FpUnOp::Sqrt {
                 FpUnOp::Trunc
             } else {
                 op
@@ -74,7 +78,11 @@ fn random_fp(p: &mut ExprPool, rng: &mut Rng, a: ArrayId, w: u32, depth: u32) ->
             p.fun(op, x)
         }
         3 => {
-            let x = random_fp(p, rng, a, 96 - w, d);
+            let from = [32, 64, 80]
+                .into_iter()
+                .filter(|&f| f != w)
+                .nth(rng.below(2) as usize);
+            let x = random_fp(p, rng, a, from.unwrap(), d);
             p.fconv(FpConvOp::Resize, x, w)
         }
         4 => {
@@ -105,6 +113,8 @@ fn random_fp(p: &mut ExprPool, rng: &mut Rng, a: ArrayId, w: u32, depth: u32) ->
     }
 }
 
+/// Two 12-byte slots, each holding a float, double or x86_fp80 (random
+/// bytes after it).
 fn input_bytes(rng: &mut Rng, round: usize) -> Vec<u8> {
     let mut v = Vec::new();
     for k in 0..2 {
@@ -113,13 +123,14 @@ fn input_bytes(rng: &mut Rng, round: usize) -> Vec<u8> {
         } else {
             EDGES[rng.below(EDGES.len() as u64) as usize]
         };
-        if rng.below(2) == 0 {
-            // A float in the low half.
-            v.extend((x as f32).to_bits().to_le_bytes());
-            v.extend((rng.next() as u32).to_le_bytes());
-        } else {
-            v.extend(x.to_bits().to_le_bytes());
-        }
+        let mut slot: Vec<u8> = (0..12).map(|_| rng.next() as u8).collect();
+        let bytes = match rng.below(3) {
+            0 => (x as f32).to_bits().to_le_bytes().to_vec(),
+            1 => x.to_bits().to_le_bytes().to_vec(),
+            _ => softfloat::convert(64, 80, &Bits::from_u64(64, x.to_bits())).to_bytes_le(),
+        };
+        slot[..bytes.len()].copy_from_slice(&bytes);
+        v.extend(slot);
     }
     v
 }
@@ -137,7 +148,7 @@ fn fp_translation_agrees_with_eval() {
         let mut rng = Rng(0x5eed_f10a_7000_0001);
         let mut p = ExprPool::new();
         p.set_simplify(simplify);
-        let a = p.new_array("in", 16);
+        let a = p.new_array("in", 24);
         let mut s = BitwuzlaSolver::with_mode(mode).unwrap();
         let rounds = if mode == BitwuzlaMode::PushPop {
             30
@@ -145,7 +156,7 @@ fn fp_translation_agrees_with_eval() {
             10
         };
         for round in 0..rounds {
-            let w = [32, 64][rng.below(2) as usize];
+            let w = [32, 64, 80][rng.below(3) as usize];
             let x = random_fp(&mut p, &mut rng, a, w, 3);
             let e = match rng.below(4) {
                 0 => {

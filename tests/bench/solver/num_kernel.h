@@ -1,8 +1,8 @@
 /* The kernel of the floating-point cost benchmark (`cargo xtask bench fp`):
  * included by fp_kernel.c (NUM = double), int_kernel.c (long),
- * fp32_kernel.c (float) and int32_kernel.c (int), so
- * both explore the same control structure over the same number of
- * symbolic inputs, and the queries differ only in their theory. */
+ * fp32_kernel.c (float), int32_kernel.c (int) and fp80_kernel.c (long
+ * double), so all explore the same control structure over the same number
+ * of symbolic inputs, and the queries differ only in their theory. */
 #include "symtest.h"
 
 int main(void) {

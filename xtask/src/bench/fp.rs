@@ -1,8 +1,8 @@
 //! `cargo xtask bench fp` (also run at the end of `bench solver`): the cost
 //! of floating-point queries. One kernel (`tests/bench/solver/num_kernel.h`)
-//! is explored with `double` and with `long` inputs, and with `float` and
-//! `int` (same control structure, same number of symbolic bytes, all
-//! solver layers), and the time per query that reaches Bitwuzla is
+//! is explored with `double` and with `long` inputs, with `float` and
+//! `int`, and with `long double` (same control structure, all solver
+//! layers), and the time per query that reaches Bitwuzla is
 //! compared; `--fp concrete` on the double variant shows what symbolic
 //! floating point adds to a run (it concretizes instead).
 
@@ -16,6 +16,7 @@ const VARIANTS: &[(&str, &str, &str)] = &[
     ("long", "int_kernel.c", "symbolic"),
     ("float", "fp32_kernel.c", "symbolic"),
     ("int", "int32_kernel.c", "symbolic"),
+    ("long double, --fp full", "fp80_kernel.c", "full"),
     ("double, --fp concrete", "fp_kernel.c", "concrete"),
 ];
 

@@ -1,30 +1,22 @@
-//! Floating point. `float` and `double` are symbolic: an operation on a
-//! symbolic operand builds a floating-point expression (`symtest_expr`'s
-//! IEEE nodes, solved with Bitwuzla's floating-point theory); constants
-//! fold with the same exact semantics (round to nearest even, canonical
-//! NaN results). `x86_fp80` (`long double`) is computed concretely and
-//! exactly as the x87 does (`softfloat.rs`), a symbolic operand concretized
-//! with a warning, as is every operand under `--fp concrete`
-//! (`Config::symbolic_fp` off).
+//! Floating point. `float`, `double` and `long double` (x86_fp80) are
+//! symbolic: an operation on a symbolic operand builds a floating-point
+//! expression (`symtest_expr`'s IEEE nodes, solved with Bitwuzla's
+//! floating-point theory); constants fold with the same exact semantics
+//! (round to nearest even, canonical NaN results), constant long doubles
+//! through `symtest_expr::softfloat` with the x87's NaN rules. A symbolic
+//! long double operand is concretized with a warning unless `--fp full`
+//! (`Config::symbolic_long_double`); under `--fp concrete`
+//! (`Config::symbolic_fp` off) every symbolic operand is.
 
-use super::softfloat;
 use crate::executor::Executor;
 use crate::state::State;
 use crate::step::{Exec, StepCtx};
 use crate::termination::ErrorKind;
 use crate::value::{Ops, Value};
-use symtest_expr::{int_range, BinOp, Bits, ExprId, ExprPool, FpBinOp, FpCmpOp, FpConvOp, FpUnOp};
+use symtest_expr::{
+    int_range, softfloat, BinOp, Bits, ExprId, ExprPool, FpBinOp, FpCmpOp, FpConvOp, FpUnOp,
+};
 use symtest_ir::{FBinOp, FCastOp, FloatPred, FloatTy, Operand, Reg};
-
-/// The value of `b` (of format `ty`) as an f64, rounded to nearest even.
-pub(crate) fn to_f64(ty: FloatTy, b: &Bits) -> f64 {
-    f64::from_bits(softfloat::convert(ty, FloatTy::F64, b).to_u64())
-}
-
-/// `x` in format `ty`, rounded to nearest even.
-pub(crate) fn from_f64(ty: FloatTy, x: f64) -> Bits {
-    softfloat::convert(FloatTy::F64, ty, &Bits::from_u64(64, x.to_bits()))
-}
 
 fn fp_bin_op(op: FBinOp) -> FpBinOp {
     match op {
@@ -88,6 +80,20 @@ fn concrete_fcmp(pred: FloatPred, order: Option<std::cmp::Ordering>) -> bool {
     }
 }
 
+/// A cast of a constant through `softfloat` (exact, x87 NaN rules).
+fn concrete_cast(op: FCastOp, x: &Bits) -> Bits {
+    match op {
+        FCastOp::Convert { from, to } => softfloat::convert(from.bits(), to.bits(), x),
+        FCastOp::FpToSi { from, bits } | FCastOp::FpToUi { from, bits } => {
+            let signed = matches!(op, FCastOp::FpToSi { .. });
+            // Out of range was reported before; what is left fits.
+            softfloat::to_int(from.bits(), x, bits, signed).unwrap_or_else(|| Bits::zero(bits))
+        }
+        FCastOp::SiToFp { to, .. } => softfloat::from_int(x, true, to.bits()),
+        FCastOp::UiToFp { to, .. } => softfloat::from_int(x, false, to.bits()),
+    }
+}
+
 fn conv_what(op: FCastOp) -> &'static str {
     match op {
         FCastOp::SiToFp { .. } | FCastOp::UiToFp { .. } => "integer converted to floating point",
@@ -116,18 +122,19 @@ impl Executor<'_> {
         let (lo, hi) = int_range(bits, signed);
         let bad = match v {
             Value::Concrete(b) => {
-                Value::from_bool(softfloat::to_int(from, b, bits, signed).is_none())
+                Value::from_bool(softfloat::to_int(from.bits(), b, bits, signed).is_none())
             }
-            Value::Symbolic(_) if !self.fp_symbolic(from) => return Ok(()),
+            Value::Symbolic(_) if !self.fp_symbolic(from) => {
+                let b = self.concretize(st, v, "floating-point operand")?;
+                Value::from_bool(softfloat::to_int(from.bits(), &b, bits, signed).is_none())
+            }
             Value::Symbolic(e) => {
                 let p = &mut self.pool;
                 let w = from.bits();
+                // Powers of two: exact in every format (2^128 is +inf in float).
                 let konst = |p: &mut ExprPool, x: f64| {
-                    if w == 32 {
-                        p.const_u64(32, u64::from((x as f32).to_bits()))
-                    } else {
-                        p.const_u64(64, x.to_bits())
-                    }
+                    let b = softfloat::convert(64, w, &Bits::from_u64(64, x.to_bits()));
+                    p.constant(b)
                 };
                 let t = p.fun(FpUnOp::Trunc, *e);
                 let (lo, hi) = (konst(p, lo), konst(p, hi));
@@ -150,7 +157,7 @@ impl Executor<'_> {
 
     /// Is `ty` computed symbolically (float/double under `--fp symbolic`)?
     pub(crate) fn fp_symbolic(&self, ty: FloatTy) -> bool {
-        self.config.symbolic_fp && ty != FloatTy::F80
+        self.config.symbolic_fp && (ty != FloatTy::F80 || self.config.symbolic_long_double)
     }
 
     /// The operand's value; concretized (with a warning) unless `ty` is
@@ -184,7 +191,7 @@ impl Executor<'_> {
         let y = self.fp_operand(st, b, ty)?;
         let r = match (&x, &y) {
             (Value::Concrete(x), Value::Concrete(y)) if ty == FloatTy::F80 => {
-                Value::Concrete(softfloat::bin(ty, op, x, y))
+                Value::Concrete(softfloat::bin(80, fp_bin_op(op), x, y))
             }
             (Value::Concrete(x), Value::Concrete(y)) => Value::Concrete(fp_bin_op(op).apply(x, y)),
             _ => {
@@ -226,7 +233,7 @@ impl Executor<'_> {
         let y = self.fp_operand(st, b, ty)?;
         let r = match (&x, &y) {
             (Value::Concrete(x), Value::Concrete(y)) => {
-                Value::from_bool(concrete_fcmp(pred, softfloat::compare(ty, x, y)))
+                Value::from_bool(concrete_fcmp(pred, softfloat::compare(ty.bits(), x, y)))
             }
             _ => {
                 let (x, y) = (x.expr(&mut self.pool), y.expr(&mut self.pool));
@@ -251,8 +258,8 @@ impl Executor<'_> {
             let signed = matches!(op, FCastOp::FpToSi { .. });
             self.check_conversion_range(st, ctx, &v, from, bits, signed)?;
         }
-        // The expression form of the cast, when both sides are float or
-        // double and integers have at most 128 bits.
+        // The expression form of the cast, when integers have at most 128
+        // bits; concrete x86_fp80 conversions keep the x87's NaN payloads.
         let (conv, to, fty) = match op {
             FCastOp::Convert { from, to } => (FpConvOp::Resize, to.bits(), [from, to]),
             FCastOp::FpToSi { from, bits } => (FpConvOp::ToSInt, bits, [from, from]),
@@ -267,7 +274,7 @@ impl Executor<'_> {
             | FCastOp::UiToFp { bits, .. } => bits,
             FCastOp::Convert { .. } => 1,
         };
-        let exact = !fty.contains(&FloatTy::F80) && (1..=128).contains(&int_bits);
+        let exact = (1..=128).contains(&int_bits);
         if let FCastOp::Convert { from, to } = op {
             if from == to {
                 self.set(st, dest, v);
@@ -276,9 +283,13 @@ impl Executor<'_> {
         }
         if exact {
             let r = match &v {
-                Value::Symbolic(e) if self.config.symbolic_fp => {
+                Value::Symbolic(e) if fty.iter().all(|&t| self.fp_symbolic(t)) => {
                     let e = self.pool.fconv(conv, *e, to);
                     Value::from_expr(&self.pool, e)
+                }
+                _ if fty.contains(&FloatTy::F80) => {
+                    let x = self.concretize(st, &v, conv_what(op))?;
+                    Value::Concrete(concrete_cast(op, &x))
                 }
                 _ => {
                     let what = conv_what(op);
@@ -290,17 +301,7 @@ impl Executor<'_> {
             return Ok(());
         }
         let x = self.concretize(st, &v, conv_what(op))?;
-        let r = match op {
-            FCastOp::Convert { from, to } => softfloat::convert(from, to, &x),
-            FCastOp::FpToSi { from, bits } | FCastOp::FpToUi { from, bits } => {
-                let signed = matches!(op, FCastOp::FpToSi { .. });
-                // Out of range was reported above; what is left fits.
-                softfloat::to_int(from, &x, bits, signed).unwrap_or_else(|| Bits::zero(bits))
-            }
-            FCastOp::SiToFp { to, .. } => softfloat::from_int(&x, true, to),
-            FCastOp::UiToFp { to, .. } => softfloat::from_int(&x, false, to),
-        };
-        self.set(st, dest, Value::Concrete(r));
+        self.set(st, dest, Value::Concrete(concrete_cast(op, &x)));
         Ok(())
     }
 }
@@ -311,14 +312,13 @@ mod tests {
 
     #[test]
     fn f80_round_trips_common_values() {
+        let ld = |x: f64| softfloat::convert(64, 80, &Bits::from_u64(64, x.to_bits()));
         for x in [0.0, 1.0, -2.5, std::f64::consts::PI, 1e300, -1e-300, 5e-324] {
-            assert_eq!(to_f64(FloatTy::F80, &from_f64(FloatTy::F80, x)), x, "{x}");
+            let back = softfloat::convert(80, 64, &ld(x));
+            assert_eq!(f64::from_bits(back.to_u64()), x, "{x}");
         }
         // 1.0L: exponent 16383, explicit integer bit.
-        assert_eq!(
-            from_f64(FloatTy::F80, 1.0).to_u128(),
-            (16383u128 << 64) | (1u128 << 63)
-        );
+        assert_eq!(ld(1.0).to_u128(), (16383u128 << 64) | (1u128 << 63));
     }
 
     #[test]

@@ -5,13 +5,12 @@
 //! `minnum`/`maxnum`/`minimum`/`maximum` and `is.fpclass` are built from
 //! comparisons and bit tests, so they need no solver support of their own.
 
-use super::float::{from_f64, to_f64};
 use crate::executor::Executor;
 use crate::state::State;
 use crate::step::{Exec, Stop};
 use crate::termination::ErrorKind;
 use crate::value::Value;
-use symtest_expr::{canonical_nan, fma, Bits, ExprId, ExprPool, FpCmpOp, FpUnOp};
+use symtest_expr::{canonical_nan, fma, softfloat, Bits, ExprId, ExprPool, FpCmpOp};
 use symtest_ir::{FMinMax, FloatTy, Intrinsic};
 
 /// `llvm.is.fpclass` test bits.
@@ -118,42 +117,6 @@ fn minmax_expr(p: &mut ExprPool, op: FMinMax, a: ExprId, b: ExprId) -> ExprId {
     }
 }
 
-/// The same on concrete f64 values (x86_fp80 goes through f64).
-fn minmax_f64(op: FMinMax, x: f64, y: f64) -> f64 {
-    let min = matches!(op, FMinMax::MinNum | FMinMax::Minimum);
-    if x.is_nan() || y.is_nan() {
-        return match op {
-            FMinMax::MinNum | FMinMax::MaxNum if !x.is_nan() => x,
-            FMinMax::MinNum | FMinMax::MaxNum if !y.is_nan() => y,
-            _ => f64::NAN,
-        };
-    }
-    if x == y {
-        let neg = if min {
-            x.is_sign_negative() || y.is_sign_negative()
-        } else {
-            x.is_sign_negative() && y.is_sign_negative()
-        };
-        return if neg { -x.abs() } else { x.abs() };
-    }
-    if (x < y) == min {
-        x
-    } else {
-        y
-    }
-}
-
-fn unary_f64(op: FpUnOp, x: f64) -> f64 {
-    match op {
-        FpUnOp::Sqrt => x.sqrt(),
-        FpUnOp::Floor => x.floor(),
-        FpUnOp::Ceil => x.ceil(),
-        FpUnOp::Trunc => x.trunc(),
-        FpUnOp::RoundEven => x.round_ties_even(),
-        FpUnOp::RoundAway => x.round(),
-    }
-}
-
 impl Executor<'_> {
     pub(crate) fn exec_fp_intrinsic(
         &mut self,
@@ -209,45 +172,55 @@ impl Executor<'_> {
     }
 }
 
-/// A floating-point intrinsic on constants.
+/// A floating-point intrinsic on constants (x86_fp80 through `softfloat`,
+/// with the x87's NaN rules).
 fn concrete(which: &Intrinsic, ty: FloatTy, c: &[Bits]) -> Bits {
-    if ty != FloatTy::F80 {
-        return match *which {
-            Intrinsic::FUnary(op, _) => op.apply(&c[0]),
-            Intrinsic::Fma(_) => fma(&c[0], &c[1], &c[2]),
-            Intrinsic::FMinMax(op, _) => {
-                // Exact: the result is an operand, a zero or NaN.
-                let r = minmax_f64(op, to_f64(ty, &c[0]), to_f64(ty, &c[1]));
-                if r.is_nan() {
-                    canonical_nan(ty.bits())
-                } else {
-                    from_f64(ty, r)
-                }
-            }
-            _ => unreachable!(),
-        };
-    }
-    if let Intrinsic::FUnary(op, _) = *which {
-        if let Some(r) = super::softfloat::round_integral(ty, op, &c[0]) {
-            return r;
+    let w = ty.bits();
+    match *which {
+        Intrinsic::FUnary(op, _) if ty == FloatTy::F80 => {
+            softfloat::round_integral(w, op, &c[0]).unwrap_or_else(|| softfloat::sqrt(w, &c[0]))
         }
+        Intrinsic::FUnary(op, _) => op.apply(&c[0]),
+        Intrinsic::Fma(_) if ty == FloatTy::F80 => softfloat::fma(w, &c[0], &c[1], &c[2]),
+        Intrinsic::Fma(_) => fma(&c[0], &c[1], &c[2]),
+        Intrinsic::FMinMax(op, _) => {
+            let mut p = ExprPool::new();
+            let (a, b) = (p.constant(c[0].clone()), p.constant(c[1].clone()));
+            let e = minmax_expr(&mut p, op, a, b);
+            p.as_const(e).expect("constants fold").clone()
+        }
+        _ => unreachable!("not a floating-point intrinsic"),
     }
-    // x86_fp80 sqrt, fma and min/max go through double.
-    let x: Vec<f64> = c.iter().map(|b| to_f64(ty, b)).collect();
-    from_f64(
-        ty,
-        match *which {
-            Intrinsic::FUnary(op, _) => unary_f64(op, x[0]),
-            Intrinsic::Fma(_) => x[0].mul_add(x[1], x[2]),
-            Intrinsic::FMinMax(op, _) => minmax_f64(op, x[0], x[1]),
-            _ => unreachable!(),
-        },
-    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The semantics of `minmax_expr`, on f64 (the test's oracle).
+    fn minmax_f64(op: FMinMax, x: f64, y: f64) -> f64 {
+        let min = matches!(op, FMinMax::MinNum | FMinMax::Minimum);
+        if x.is_nan() || y.is_nan() {
+            return match op {
+                FMinMax::MinNum | FMinMax::MaxNum if !x.is_nan() => x,
+                FMinMax::MinNum | FMinMax::MaxNum if !y.is_nan() => y,
+                _ => f64::NAN,
+            };
+        }
+        if x == y {
+            let neg = if min {
+                x.is_sign_negative() || y.is_sign_negative()
+            } else {
+                x.is_sign_negative() && y.is_sign_negative()
+            };
+            return if neg { -x.abs() } else { x.abs() };
+        }
+        if (x < y) == min {
+            x
+        } else {
+            y
+        }
+    }
 
     const EDGES: [f64; 10] = [
         0.0,

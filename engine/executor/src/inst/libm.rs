@@ -3,17 +3,18 @@
 //! `fmin`/`fmax`, `fmod`): a call with a symbolic float or double argument
 //! is computed as the floating-point expression it denotes instead of
 //! running the library's bit-level code (musl's `sqrt` is a loop of integer
-//! operations the solver would have to invert), and a call of one with no
-//! definition (a harness without a libc) is computed too. The results are
-//! the library's, but for the sign and payload of NaNs (canonical here).
+//! operations the solver would have to invert), also when no libc defines
+//! it (a harness). With concrete arguments the call is an ordinary one (the
+//! library's code, or an undefined function under `--external-calls`).
+//! The results are the library's, but for the sign and payload of NaNs
+//! (canonical here).
 
-use super::softfloat;
 use crate::executor::Executor;
 use crate::state::State;
 use crate::step::Exec;
 use crate::value::{Ops, Value};
-use symtest_expr::{BinOp, Bits, FpBinOp, FpUnOp};
-use symtest_ir::{FBinOp, FMinMax, FloatTy, FuncId, Intrinsic, Module};
+use symtest_expr::{softfloat, BinOp, Bits, FpBinOp, FpUnOp};
+use symtest_ir::{FMinMax, FloatTy, FuncId, Intrinsic, Module};
 
 /// A math function computed as an expression.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,8 +106,8 @@ pub fn table(module: &Module) -> Vec<Option<LibmFn>> {
 
 impl Executor<'_> {
     /// The result of math function `f`'s call with `args` when it is
-    /// computed as an expression (a symbolic argument under `--fp symbolic`,
-    /// or no definition); `None`: run the function.
+    /// computed as an expression (a symbolic argument under `--fp
+    /// symbolic`); `None`: call the function.
     pub(crate) fn call_libm(
         &mut self,
         st: &mut State,
@@ -116,9 +117,8 @@ impl Executor<'_> {
         let Some(lf) = self.libm[f.0 as usize] else {
             return Ok(None);
         };
-        let defined = self.module.function(f).body.is_some();
         let symbolic = args.iter().any(|a| !a.is_concrete());
-        if args.len() < arity(lf) || (defined && !(symbolic && self.config.symbolic_fp)) {
+        if args.len() < arity(lf) || !symbolic || !self.fp_symbolic(float_ty(lf)) {
             return Ok(None);
         }
         let ty = float_ty(lf);
@@ -147,7 +147,7 @@ impl Executor<'_> {
                 let y = self.fp_value(st, args[1].clone(), ty)?;
                 match (&x, &y) {
                     (Value::Concrete(a), Value::Concrete(b)) if ty == FloatTy::F80 => {
-                        Value::Concrete(softfloat::bin(ty, FBinOp::Rem, a, b))
+                        Value::Concrete(softfloat::bin(80, FpBinOp::Rem, a, b))
                     }
                     (Value::Concrete(a), Value::Concrete(b)) => {
                         Value::Concrete(FpBinOp::Rem.apply(a, b))

@@ -11,4 +11,3 @@ pub mod fork;
 pub mod intrinsics;
 pub mod libm;
 pub mod memory_ops;
-pub mod softfloat;

@@ -18,7 +18,8 @@ use crate::SolverError;
 use bitwuzla_sys as bz;
 use std::ffi::CString;
 use symtest_expr::{
-    canonical_nan, format, int_range, Bits, ExprId, ExprPool, FpBinOp, FpConvOp, FpUnOp, Node,
+    canonical_nan, format, int_range, softfloat, Bits, ExprId, ExprPool, FpBinOp, FpConvOp, FpUnOp,
+    Node,
 };
 
 impl BitwuzlaSolver {
@@ -27,8 +28,32 @@ impl BitwuzlaSolver {
         Owned(unsafe { bz::bitwuzla_mk_rm_value(self.tm, mode) })
     }
 
-    /// `to_fp` of the IEEE bit pattern `t` of width `w`.
-    fn fp_of_bits(&self, t: Term, w: u32) -> Term {
+    fn extract(&self, t: Term, hi: u32, lo: u32) -> Owned {
+        // SAFETY: live manager/term; `lo <= hi < width(t)` by construction.
+        Owned(unsafe {
+            bz::bitwuzla_mk_term1_indexed2(
+                self.tm,
+                bz::BITWUZLA_KIND_BV_EXTRACT,
+                t,
+                u64::from(hi),
+                u64::from(lo),
+            )
+        })
+    }
+
+    /// `to_fp` of the bit pattern `t` of width `w`. An x86_fp80 pattern
+    /// drops its integer bit (a (15, 64) value), with the x87's readings of
+    /// non-canonical patterns: a pseudo-denormal (exponent 0, integer bit
+    /// set) is the normal number of exponent 1; an unnormal (integer bit
+    /// clear under a non-zero, non-maximal exponent) is NaN.
+    fn fp_of_bits(&mut self, t: Term, w: u32) -> Term {
+        if w == 80 {
+            return self.fp_of_x87(t);
+        }
+        self.fp_of_ieee(t, w)
+    }
+
+    fn fp_of_ieee(&self, t: Term, w: u32) -> Term {
         let (eb, sb) = format(w);
         // SAFETY: live manager/term; `t` is a bit-vector of width eb + sb.
         unsafe {
@@ -42,14 +67,71 @@ impl BitwuzlaSolver {
         }
     }
 
+    fn fp_of_x87(&mut self, t: Term) -> Term {
+        use bz::{
+            BITWUZLA_KIND_AND as AND, BITWUZLA_KIND_BV_CONCAT as CONCAT, BITWUZLA_KIND_EQUAL as EQ,
+            BITWUZLA_KIND_ITE as ITE, BITWUZLA_KIND_NOT as NOT,
+        };
+        let sign = self.extract(t, 79, 79);
+        let exp = self.extract(t, 78, 64);
+        let int = self.extract(t, 63, 63);
+        let frac = self.extract(t, 62, 0);
+        let (zero, one, max) = (
+            Owned(self.bv_u64(15, 0)),
+            Owned(self.bv_u64(15, 1)),
+            Owned(self.bv_u64(15, 0x7fff)),
+        );
+        let bit1 = Owned(self.bv_u64(1, 1));
+        let int_set = Owned(self.mk2(EQ, int.0, bit1.0));
+        let exp_zero = Owned(self.mk2(EQ, exp.0, zero.0));
+        let exp_max = Owned(self.mk2(EQ, exp.0, max.0));
+        let pseudo = Owned(self.mk2(AND, exp_zero.0, int_set.0));
+        let exp = Owned(self.mk3(ITE, pseudo.0, one.0, exp.0));
+        let special = Owned(self.mk2(bz::BITWUZLA_KIND_OR, exp_zero.0, exp_max.0));
+        let ordinary = Owned(self.mk1(NOT, special.0));
+        let int_clear = Owned(self.mk1(NOT, int_set.0));
+        let unnormal = Owned(self.mk2(AND, ordinary.0, int_clear.0));
+        let hi = Owned(self.mk2(CONCAT, sign.0, exp.0));
+        let ieee = Owned(self.mk2(CONCAT, hi.0, frac.0));
+        let (eb, sb) = format(80);
+        // SAFETY: live manager/term; `ieee` has eb + sb = 79 bits.
+        let value = Owned(unsafe {
+            bz::bitwuzla_mk_term1_indexed2(
+                self.tm,
+                bz::BITWUZLA_KIND_FP_TO_FP_FROM_BV,
+                ieee.0,
+                u64::from(eb),
+                u64::from(sb),
+            )
+        });
+        let nan_bits = Owned(self.bv_const(&canonical_nan(80)));
+        let nan = self.fp_of_x87_nan(nan_bits.0);
+        let nan = Owned(nan);
+        self.mk3(ITE, unnormal.0, nan.0, value.0)
+    }
+
+    /// The NaN value (the canonical x86_fp80 NaN read as (15, 64)).
+    fn fp_of_x87_nan(&mut self, nan_bits: Term) -> Term {
+        let sign = self.extract(nan_bits, 79, 64);
+        let frac = self.extract(nan_bits, 62, 0);
+        let ieee = Owned(self.mk2(bz::BITWUZLA_KIND_BV_CONCAT, sign.0, frac.0));
+        let (eb, sb) = format(80);
+        // SAFETY: live manager/term; 79 bits.
+        unsafe {
+            bz::bitwuzla_mk_term1_indexed2(
+                self.tm,
+                bz::BITWUZLA_KIND_FP_TO_FP_FROM_BV,
+                ieee.0,
+                u64::from(eb),
+                u64::from(sb),
+            )
+        }
+    }
+
     /// The floating-point constant `v` (exactly representable) of width `w`.
     fn fp_const(&mut self, w: u32, v: f64) -> Owned {
-        let bits = if w == 32 {
-            u64::from((v as f32).to_bits())
-        } else {
-            v.to_bits()
-        };
-        let b = Owned(self.bv_u64(w, bits));
+        let bits = softfloat::convert(64, w, &Bits::from_u64(64, v.to_bits()));
+        let b = Owned(self.bv_const(&bits));
         Owned(self.fp_of_bits(b.0, w))
     }
 
@@ -138,16 +220,33 @@ impl BitwuzlaSolver {
         if is_fp_valued(node) {
             let w = pool.width(id);
             let r = self.fp[&id];
-            let sort = self.bv_sort(w);
+            // x86_fp80: the (15, 64) bits, the integer bit added below.
+            let bw = if w == 80 { 79 } else { w };
+            let sort = self.bv_sort(bw);
             let name = CString::new(format!("fpbits{}", id.index())).expect("no NUL");
             // SAFETY: live manager and sort; `name` outlives the call.
             let b = Owned(unsafe { bz::bitwuzla_mk_const(self.tm, sort, name.as_ptr()) });
-            let back = Owned(self.fp_of_bits(b.0, w));
+            let back = Owned(self.fp_of_ieee(b.0, if w == 80 { 79 } else { w }));
             let def = self.mk2(bz::BITWUZLA_KIND_EQUAL, back.0, r);
             self.fp_defs.push(def);
+            let bits = if w == 80 {
+                // sign and exponent, the integer bit (set unless the
+                // exponent is 0), the fraction.
+                let hi = self.extract(b.0, 78, 63);
+                let exp = self.extract(b.0, 77, 63);
+                let zero = Owned(self.bv_u64(15, 0));
+                let exp_zero = Owned(self.mk2(bz::BITWUZLA_KIND_EQUAL, exp.0, zero.0));
+                let (b0, b1) = (Owned(self.bv_u64(1, 0)), Owned(self.bv_u64(1, 1)));
+                let int = Owned(self.mk3(bz::BITWUZLA_KIND_ITE, exp_zero.0, b0.0, b1.0));
+                let frac = self.extract(b.0, 62, 0);
+                let top = Owned(self.mk2(bz::BITWUZLA_KIND_BV_CONCAT, hi.0, int.0));
+                Owned(self.mk2(bz::BITWUZLA_KIND_BV_CONCAT, top.0, frac.0))
+            } else {
+                Owned(self.copy(b.0))
+            };
             let nan = Owned(self.mk1(bz::BITWUZLA_KIND_FP_IS_NAN, r));
             let canon = Owned(self.bv_const(&canonical_nan(w)));
-            return Some(self.mk3(bz::BITWUZLA_KIND_ITE, nan.0, canon.0, b.0));
+            return Some(self.mk3(bz::BITWUZLA_KIND_ITE, nan.0, canon.0, bits.0));
         }
         let Node::FConv(op @ (FpConvOp::ToSInt | FpConvOp::ToUInt), a, to) = *node else {
             return None;

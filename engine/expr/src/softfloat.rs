@@ -8,9 +8,41 @@
 //! significand when both are NaN); conversions keep a NaN's sign and the
 //! top bits of its payload.
 
+//!
+//! Formats are named by width: 32 (binary32), 64 (binary64), 80 (x87
+//! extended, explicit integer bit).
+
+use crate::bits::Bits;
+use crate::fp::{FpBinOp as FBinOp, FpUnOp};
 use std::cmp::Ordering;
-use symtest_expr::Bits;
-use symtest_ir::{FBinOp, FloatTy, FpUnOp};
+
+/// A format by width (32, 64 or 80).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[allow(clippy::upper_case_acronyms)]
+enum FloatTy {
+    F32,
+    F64,
+    F80,
+}
+
+impl FloatTy {
+    fn of(w: u32) -> FloatTy {
+        match w {
+            32 => FloatTy::F32,
+            64 => FloatTy::F64,
+            80 => FloatTy::F80,
+            _ => panic!("no floating-point format of width {w}"),
+        }
+    }
+
+    fn bits(self) -> u32 {
+        match self {
+            FloatTy::F32 => 32,
+            FloatTy::F64 => 64,
+            FloatTy::F80 => 80,
+        }
+    }
+}
 
 /// Width of the intermediate integers.
 const W: u32 = 512;
@@ -307,7 +339,8 @@ fn rem(ty: FloatTy, a: Val, b: Val) -> Bits {
 }
 
 /// `a op b` in format `ty` (exact, rounded once).
-pub(crate) fn bin(ty: FloatTy, op: FBinOp, a: &Bits, b: &Bits) -> Bits {
+pub fn bin(w: u32, op: FBinOp, a: &Bits, b: &Bits) -> Bits {
+    let ty = FloatTy::of(w);
     let (x, y) = (unpack(ty, a), unpack(ty, b));
     if let Some(n) = nan_of(ty, &x, &y) {
         return n;
@@ -329,8 +362,71 @@ fn negate(v: Val) -> Val {
     }
 }
 
+/// Fused multiply-add `a * b + c`, rounded once.
+pub fn fma(w: u32, a: &Bits, b: &Bits, c: &Bits) -> Bits {
+    let ty = FloatTy::of(w);
+    let (x, y, z) = (unpack(ty, a), unpack(ty, b), unpack(ty, c));
+    if let Some(n) = nan_of(ty, &x, &y) {
+        return n;
+    }
+    if let Val::Nan(n, p) = z {
+        return pack_nan(ty, n, p);
+    }
+    let product = match (x, y) {
+        (Val::Inf(p), Val::Num(q, m, _)) | (Val::Num(q, m, _), Val::Inf(p)) => {
+            if m.is_zero() {
+                return indefinite(ty);
+            }
+            Val::Inf(p != q)
+        }
+        (Val::Inf(p), Val::Inf(q)) => Val::Inf(p != q),
+        (Val::Num(p, m, e), Val::Num(q, n, f)) => Val::Num(p != q, m.mul(&n), e + f),
+        _ => unreachable!("NaN operands are handled first"),
+    };
+    add(ty, product, z)
+}
+
+/// The square root, correctly rounded.
+pub fn sqrt(w: u32, a: &Bits) -> Bits {
+    let ty = FloatTy::of(w);
+    match unpack(ty, a) {
+        Val::Nan(n, p) => pack_nan(ty, n, p),
+        Val::Inf(false) => pack_inf(ty, false),
+        Val::Num(n, m, e) if m.is_zero() => round_pack(ty, n, &m, e),
+        Val::Inf(true) | Val::Num(true, _, _) => indefinite(ty),
+        Val::Num(false, m, e) => {
+            // m * 2^s with at least 2p + 2 bits and e - s even.
+            let n = i64::from(m.width() - m.leading_zeros());
+            let mut s = 140 - n;
+            if (e - s) % 2 != 0 {
+                s += 1;
+            }
+            let big = shl(&m, s as u32);
+            let q = isqrt(&big);
+            let exact = q.mul(&q) == big;
+            let q = shl(&q, 1).or(&wide(u128::from(!exact)));
+            round_pack(ty, false, &q, (e - s) / 2 - 1)
+        }
+    }
+}
+
+/// The integer square root (floor) by Newton's iteration.
+fn isqrt(n: &Bits) -> Bits {
+    let bits = n.width() - n.leading_zeros();
+    let mut x = shl(&wide(1), bits.div_ceil(2));
+    loop {
+        let y = x.add(&n.udiv(&x));
+        let y = lshr(&y, 1);
+        if !y.ult(&x) {
+            return x;
+        }
+        x = y;
+    }
+}
+
 /// The order of `a` and `b` (`None` if either is NaN).
-pub(crate) fn compare(ty: FloatTy, a: &Bits, b: &Bits) -> Option<Ordering> {
+pub fn compare(w: u32, a: &Bits, b: &Bits) -> Option<Ordering> {
+    let ty = FloatTy::of(w);
     let key = |v: Val| -> Option<(i8, i64, Bits)> {
         // A sortable key: sign class, then magnitude (normalised).
         match v {
@@ -365,7 +461,8 @@ pub(crate) fn compare(ty: FloatTy, a: &Bits, b: &Bits) -> Option<Ordering> {
 
 /// `x` rounded to an integral value (`op` one of the rounding operators;
 /// `Sqrt` is not one and returns `None`).
-pub(crate) fn round_integral(ty: FloatTy, op: FpUnOp, x: &Bits) -> Option<Bits> {
+pub fn round_integral(w: u32, op: FpUnOp, x: &Bits) -> Option<Bits> {
+    let ty = FloatTy::of(w);
     let Val::Num(neg, m, e) = unpack(ty, x) else {
         return Some(match unpack(ty, x) {
             Val::Nan(n, p) => pack_nan(ty, n, p),
@@ -409,7 +506,8 @@ pub(crate) fn round_integral(ty: FloatTy, op: FpUnOp, x: &Bits) -> Option<Bits> 
 }
 
 /// Converts between formats (exact or rounded to nearest even).
-pub(crate) fn convert(from: FloatTy, to: FloatTy, x: &Bits) -> Bits {
+pub fn convert(from: u32, to: u32, x: &Bits) -> Bits {
+    let (from, to) = (FloatTy::of(from), FloatTy::of(to));
     match unpack(from, x) {
         Val::Nan(n, p) => pack_nan(to, n, p),
         Val::Inf(n) => pack_inf(to, n),
@@ -418,7 +516,8 @@ pub(crate) fn convert(from: FloatTy, to: FloatTy, x: &Bits) -> Bits {
 }
 
 /// The integer `x` (signed or not, `bits` wide) converted to `to`.
-pub(crate) fn from_int(x: &Bits, signed: bool, to: FloatTy) -> Bits {
+pub fn from_int(x: &Bits, signed: bool, to: u32) -> Bits {
+    let to = FloatTy::of(to);
     let neg = signed && x.sign_bit();
     let w = x.width().max(W);
     let mag = if signed { x.sext(w) } else { x.zext(w) };
@@ -428,7 +527,8 @@ pub(crate) fn from_int(x: &Bits, signed: bool, to: FloatTy) -> Bits {
 
 /// `x` truncated toward zero as a `bits`-bit integer, `None` if NaN,
 /// infinite or out of range.
-pub(crate) fn to_int(from: FloatTy, x: &Bits, bits: u32, signed: bool) -> Option<Bits> {
+pub fn to_int(from: u32, x: &Bits, bits: u32, signed: bool) -> Option<Bits> {
+    let from = FloatTy::of(from);
     let Val::Num(neg, m, e) = unpack(from, x) else {
         return None;
     };
@@ -469,11 +569,11 @@ mod tests {
     }
 
     fn ld(x: f64) -> Bits {
-        convert(FloatTy::F64, FloatTy::F80, &d(x))
+        convert(64, 80, &d(x))
     }
 
     fn back(x: &Bits) -> f64 {
-        f64::from_bits(convert(FloatTy::F80, FloatTy::F64, x).to_u64())
+        f64::from_bits(convert(80, 64, x).to_u64())
     }
 
     #[test]
@@ -499,18 +599,14 @@ mod tests {
                     (FBinOp::Div, x / y),
                     (FBinOp::Rem, x % y),
                 ] {
-                    let got = bin(FloatTy::F64, op, &d(x), &d(y));
+                    let got = bin(64, op, &d(x), &d(y));
                     if want.is_nan() {
                         assert!(f64::from_bits(got.to_u64()).is_nan(), "{op:?} {x} {y}");
                     } else {
                         assert_eq!(got.to_u64(), want.to_bits(), "{op:?} {x} {y}");
                     }
                 }
-                assert_eq!(
-                    compare(FloatTy::F64, &d(x), &d(y)),
-                    x.partial_cmp(&y),
-                    "{x} {y}"
-                );
+                assert_eq!(compare(64, &d(x), &d(y)), x.partial_cmp(&y), "{x} {y}");
             }
         }
     }
@@ -519,55 +615,44 @@ mod tests {
     fn extended_precision_keeps_64_bits() {
         // 1 + 2^-60 exists in x86_fp80 (not in double).
         let tiny = ld(2f64.powi(-60));
-        let s = bin(FloatTy::F80, FBinOp::Add, &ld(1.0), &tiny);
+        let s = bin(80, FBinOp::Add, &ld(1.0), &tiny);
         assert_ne!(s, ld(1.0));
-        assert_eq!(compare(FloatTy::F80, &s, &ld(1.0)), Some(Ordering::Greater));
-        let r = bin(FloatTy::F80, FBinOp::Sub, &s, &ld(1.0));
+        assert_eq!(compare(80, &s, &ld(1.0)), Some(Ordering::Greater));
+        let r = bin(80, FBinOp::Sub, &s, &ld(1.0));
         assert_eq!(back(&r), 2f64.powi(-60));
         // 1/3 in 64 bits: 0xAAAA...AAAB x 2^-65, times 3 rounds back to 1.
-        let third = bin(FloatTy::F80, FBinOp::Div, &ld(1.0), &ld(3.0));
+        let third = bin(80, FBinOp::Div, &ld(1.0), &ld(3.0));
         assert_eq!(third.to_u128(), 0x3ffd_aaaa_aaaa_aaaa_aaab);
-        assert_eq!(bin(FloatTy::F80, FBinOp::Mul, &third, &ld(3.0)), ld(1.0));
+        assert_eq!(bin(80, FBinOp::Mul, &third, &ld(3.0)), ld(1.0));
         // 1.0L, 0.1L as an x87 stores them.
         assert_eq!(ld(1.0).to_u128(), 0x3fff_8000_0000_0000_0000);
-        let tenth = bin(FloatTy::F80, FBinOp::Div, &ld(1.0), &ld(10.0));
+        let tenth = bin(80, FBinOp::Div, &ld(1.0), &ld(10.0));
         assert_eq!(tenth.to_u128(), 0x3ffb_cccc_cccc_cccc_cccd);
         // Rounded to double: 0.1.
         assert_eq!(back(&tenth), 0.1);
         // Invalid operations give the negative indefinite NaN.
         let inf = ld(f64::INFINITY);
-        let nan = bin(FloatTy::F80, FBinOp::Sub, &inf, &inf);
+        let nan = bin(80, FBinOp::Sub, &inf, &inf);
         assert_eq!(nan.to_u128(), 0xffff_c000_0000_0000_0000);
-        assert_eq!(compare(FloatTy::F80, &nan, &nan), None);
+        assert_eq!(compare(80, &nan, &nan), None);
         // Integers: 2^63 + 1 is exact in x86_fp80.
-        let big = from_int(&Bits::from_u64(64, (1 << 63) + 1), false, FloatTy::F80);
-        assert_eq!(
-            to_int(FloatTy::F80, &big, 64, false).unwrap().to_u64(),
-            (1 << 63) + 1
-        );
-        assert!(to_int(FloatTy::F80, &big, 64, true).is_none());
-        let m = from_int(&Bits::from_i64(32, -7), true, FloatTy::F80);
+        let big = from_int(&Bits::from_u64(64, (1 << 63) + 1), false, 80);
+        assert_eq!(to_int(80, &big, 64, false).unwrap().to_u64(), (1 << 63) + 1);
+        assert!(to_int(80, &big, 64, true).is_none());
+        let m = from_int(&Bits::from_i64(32, -7), true, 80);
         assert_eq!(back(&m), -7.0);
+        assert_eq!(to_int(80, &ld(-7.9), 32, true).unwrap().to_i64(), -7);
         assert_eq!(
-            to_int(FloatTy::F80, &ld(-7.9), 32, true).unwrap().to_i64(),
-            -7
-        );
-        assert_eq!(
-            to_int(FloatTy::F80, &ld(-2147483648.5), 32, true)
-                .unwrap()
-                .to_i64(),
+            to_int(80, &ld(-2147483648.5), 32, true).unwrap().to_i64(),
             i64::from(i32::MIN)
         );
-        assert!(to_int(FloatTy::F80, &ld(-2147483649.0), 32, true).is_none());
+        assert!(to_int(80, &ld(-2147483649.0), 32, true).is_none());
         // Subnormal doubles survive the round trip through x86_fp80.
         assert_eq!(back(&ld(5e-324)), 5e-324);
         // Rounding to integral beyond double's precision.
-        let big = from_int(&Bits::from_u64(64, (1 << 62) + 1), false, FloatTy::F80);
-        let half = bin(FloatTy::F80, FBinOp::Add, &big, &ld(0.5));
-        assert_eq!(
-            round_integral(FloatTy::F80, FpUnOp::Floor, &half),
-            Some(big.clone())
-        );
+        let big = from_int(&Bits::from_u64(64, (1 << 62) + 1), false, 80);
+        let half = bin(80, FBinOp::Add, &big, &ld(0.5));
+        assert_eq!(round_integral(80, FpUnOp::Floor, &half), Some(big.clone()));
         for (x, op, want) in [
             (2.5, FpUnOp::RoundEven, 2.0),
             (2.5, FpUnOp::RoundAway, 3.0),
@@ -578,11 +663,24 @@ mod tests {
             (3.5, FpUnOp::RoundEven, 4.0),
             (1e-300, FpUnOp::Ceil, 1.0),
         ] {
-            let r = round_integral(FloatTy::F80, op, &ld(x)).unwrap();
+            let r = round_integral(80, op, &ld(x)).unwrap();
             assert_eq!(back(&r).to_bits(), f64::to_bits(want), "{op:?}({x})");
         }
+        // sqrt and fma, checked on doubles against Rust.
+        for x in [2.0, 0.5, 1e-310, 3.0, 1e300, 0.0, -0.0] {
+            let r = sqrt(64, &d(x));
+            assert_eq!(r.to_u64(), x.sqrt().to_bits(), "sqrt {x}");
+        }
+        assert!(f64::from_bits(sqrt(64, &d(-1.0)).to_u64()).is_nan());
+        let e = 1.0 + 2f64.powi(-30);
+        assert_eq!(
+            fma(64, &d(e), &d(e), &d(-1.0)).to_u64(),
+            e.mul_add(e, -1.0).to_bits()
+        );
+        // sqrt(2) in 64 bits: 0xB504F333F9DE6484 (rounded down).
+        assert_eq!(sqrt(80, &ld(2.0)).to_u128(), 0x3fff_b504_f333_f9de_6484);
         // fmod is exact across a huge exponent difference.
-        let r = bin(FloatTy::F80, FBinOp::Rem, &ld(1e300), &ld(3.0));
+        let r = bin(80, FBinOp::Rem, &ld(1e300), &ld(3.0));
         assert_eq!(back(&r), 1e300 % 3.0);
     }
 }
