@@ -629,6 +629,33 @@ mod tests {
             serde_json::from_str(&std::fs::read_to_string(out.join("coreutils.json")).unwrap())
                 .unwrap();
         assert!(json["builds"]["capture_make_s"].as_f64().unwrap() > 0.0);
+        // IR completeness on real code: each quick utility's captured module,
+        // also optimised at -O1..-O3, holds no construct the engine cannot run.
+        let capture = out.join("build-bitcode/symtest-out/capture/src");
+        let bin = super::super::engine_binary(false).unwrap();
+        for name in QUICK {
+            let bc = capture.join(format!("{name}.bc"));
+            for level in ["-O0", "-O1", "-O2", "-O3"] {
+                let module = if level == "-O0" {
+                    bc.clone()
+                } else {
+                    let o = out.join(format!("{name}{level}.bc"));
+                    util::run(Command::new("opt-19").arg(level).arg(&bc).arg("-o").arg(&o))
+                        .unwrap();
+                    o
+                };
+                let r = Command::new(&bin)
+                    .args(["inspect", "--unsupported"])
+                    .arg(&module)
+                    .output()
+                    .unwrap();
+                assert!(
+                    r.status.success(),
+                    "{name} {level}: {}",
+                    String::from_utf8_lossy(&r.stdout)
+                );
+            }
+        }
         // Options are checked before anything runs.
         assert!(Options::parse(&["--only".into(), "ls".into()]).is_err());
         assert!(Options::parse(&["--budget".into(), "1e300".into()]).is_err());
