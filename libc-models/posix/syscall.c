@@ -6,6 +6,9 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -266,6 +269,54 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 		return 0;
 	case SYS_sched_getaffinity:
 		return -ENOSYS;
+	case SYS_sysinfo: {
+		/* A fixed machine: 4 GiB of memory, half free, up one day. */
+		struct sysinfo *si = (struct sysinfo *)a;
+		memset(si, 0, sizeof *si);
+		si->uptime = 86400;
+		si->totalram = 4UL << 30;
+		si->freeram = 2UL << 30;
+		si->procs = 1;
+		si->mem_unit = 1;
+		return 0;
+	}
+	case SYS_getrlimit:
+	case SYS_prlimit64: {
+		/* prlimit64(pid, resource, new, old); getrlimit(resource, old). */
+		int res = (int)(n == SYS_getrlimit ? a : b);
+		struct rlimit *old = (struct rlimit *)(n == SYS_getrlimit ? b : d);
+		if (n == SYS_prlimit64 && c)
+			return -EPERM; /* limits are not changed */
+		if (old) {
+			old->rlim_cur = old->rlim_max = RLIM_INFINITY;
+			if (res == RLIMIT_NOFILE)
+				old->rlim_cur = old->rlim_max = 1024;
+			else if (res == RLIMIT_STACK)
+				old->rlim_cur = 8UL << 20;
+		}
+		return 0;
+	}
+	case SYS_setrlimit:
+		return -EPERM;
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep:
+		return 0; /* time does not pass: the clock is fixed */
+	case SYS_statfs:
+	case SYS_fstatfs: {
+		/* One local ext4-like file system. */
+		struct statfs *f = (struct statfs *)b;
+		memset(f, 0, sizeof *f);
+		f->f_type = 0xEF53;
+		f->f_bsize = 4096;
+		f->f_frsize = 4096;
+		f->f_blocks = 1UL << 20;
+		f->f_bfree = 1UL << 19;
+		f->f_bavail = 1UL << 19;
+		f->f_files = 1UL << 16;
+		f->f_ffree = 1UL << 15;
+		f->f_namelen = 255;
+		return 0;
+	}
 	case SYS_getrandom: {
 		/* Deterministic "randomness". */
 		memset((void *)a, 0x5a, (size_t)b);

@@ -639,3 +639,30 @@ fn aligned_allocation_and_reallocarray() {
     assert!(r.status.success(), "{text}");
     assert!(text.contains("2 passed, 0 failed"), "{text}");
 }
+
+/// sysinfo, getrlimit, statfs and nanosleep are modelled (no unmodelled
+/// system call warning) and answer as a real machine does: the program's
+/// paths replay natively with the same outcomes and output.
+#[test]
+fn system_queries_of_real_utilities_are_modelled() {
+    let dir = scratch("posix-sysquery");
+    let bc = program("sysquery.c", &dir);
+    let out = dir.join("out");
+    let o = exec(&bc, &out, true, &[], &["--sym-stdin", "1"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("unmodelled"), "{stderr}");
+    let mut codes: Vec<i64> = tests(&out).iter().filter_map(exit_code).collect();
+    codes.sort();
+    assert_eq!(codes, [0, 3], "{stderr}");
+    let src = workspace().join("tests/posix/sysquery.c");
+    let prog = crate::native_replay::native_build(&src, &dir, &[]);
+    let r = std::process::Command::new(bin())
+        .args(["replay", "--native"])
+        .arg(&prog)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{text}");
+    assert!(text.contains("2 passed, 0 failed"), "{text}");
+}
