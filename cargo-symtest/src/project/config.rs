@@ -191,6 +191,22 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
                 format!("two targets are named `{name}`"),
             ));
         }
+        for (key, values) in [
+            ("defines", &t.defines),
+            ("cflags", &t.cflags),
+            ("include", &t.include),
+            ("args", &t.args),
+        ] {
+            for v in values {
+                if let Some(why) = super::escape::unrepresentable(v) {
+                    return Err(err(
+                        t.name.span(),
+                        key,
+                        format!("{v:?} {why} (target `{name}`)"),
+                    ));
+                }
+            }
+        }
         if t.sources.get_ref().is_empty() {
             return Err(err(
                 t.sources.span(),

@@ -215,6 +215,25 @@ fn resolve(
                 .into());
             }
             for f in found {
+                let shown = f
+                    .strip_prefix(&root)
+                    .unwrap_or(&f)
+                    .to_string_lossy()
+                    .into_owned();
+                if let Some(c) = super::escape::unsafe_file_name(&shown) {
+                    return Err(ConfigError {
+                        file: file.to_path_buf(),
+                        line: Some(config::line_of(text, t.sources.span().start)),
+                        key: Some("sources".into()),
+                        message: format!(
+                            "`{shown}` (matched by `{pat}`) has {c:?} in its name, which the \
+                             generated Makefile cannot name safely: rename the file or \
+                             narrow the glob (target `{}`)",
+                            t.name.get_ref()
+                        ),
+                    }
+                    .into());
+                }
                 if !sources.contains(&f) {
                     sources.push(f);
                 }

@@ -127,7 +127,10 @@ pub fn injects_failures(target: &Target) -> bool {
 }
 
 /// The Makefile and CMake snippet, with paths relative to the suite directory.
+/// Every value is quoted for its file (see [`super::escape`]); the
+/// configuration and discovery refused what cannot be quoted.
 fn build_files(target: &Target, suite: &Path) -> (String, String) {
+    use super::escape::{cmake_arg, make_shell_word};
     let rel = |p: &Path| relative(p, suite).display().to_string();
     let sources: Vec<String> = target
         .sources
@@ -137,33 +140,49 @@ fn build_files(target: &Target, suite: &Path) -> (String, String) {
     let mut cpp: Vec<String> = target
         .include
         .iter()
-        .map(|i| format!("-I$(SUITE_DIR)/{}", rel(i)))
+        .map(|i| format!("-I$(SUITE_DIR)/{}", make_shell_word(&rel(i))))
         .collect();
-    cpp.extend(target.defines.iter().map(|d| format!("-D{d}")));
+    cpp.extend(
+        target
+            .defines
+            .iter()
+            .map(|d| make_shell_word(&format!("-D{d}"))),
+    );
+    let cflags: Vec<String> = target.cflags.iter().map(|f| make_shell_word(f)).collect();
     let make = MAKEFILE_IN
         .replace("@NAME@", &target.name)
         .replace("@SOURCES@", &sources.join(" "))
         .replace("@CPPFLAGS@", &cpp.join(" "))
-        .replace("@CFLAGS@", &target.cflags.join(" "))
+        .replace("@CFLAGS@", &cflags.join(" "))
         .replace(
             "@PREFER_MUSL@",
             if injects_failures(target) { "1" } else { "" },
         );
-    let cm_sources: Vec<String> = target
-        .sources
-        .iter()
-        .map(|s| format!("${{SYMTEST_{}_DIR}}/{}", target.name, rel(s)))
-        .collect();
-    let cm_inc: Vec<String> = target
-        .include
-        .iter()
-        .map(|i| format!("${{SYMTEST_{}_DIR}}/{}", target.name, rel(i)))
-        .collect();
+    let dir = format!("${{SYMTEST_{}_DIR}}/", target.name);
+    let quoted_under_dir = |p: &Path| {
+        // The directory variable stays a reference; the rest is literal.
+        let q = cmake_arg(&rel(p));
+        format!("\"{dir}{}", &q[1..])
+    };
+    let cm_sources: Vec<String> = target.sources.iter().map(|s| quoted_under_dir(s)).collect();
+    let cm_inc: Vec<String> = target.include.iter().map(|i| quoted_under_dir(i)).collect();
+    // CMake's Makefile generators cannot carry every character of a compile
+    // definition (`#`), so the defines reach CMake builds as a header the code
+    // is compiled with (`-include`), which holds any value exactly.
+    let defines_header = if target.defines.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "target_compile_options(symtest_{}_code PRIVATE -include {})",
+            target.name,
+            cmake_arg(&format!("{dir}symtest_defines.h")).replace("\\$", "$")
+        )
+    };
     let cmake = CMAKE_IN
         .replace("@NAME@", &target.name)
         .replace("@CMAKE_SOURCES@", &cm_sources.join(" "))
         .replace("@CMAKE_INCLUDES@", &cm_inc.join(" "))
-        .replace("@CMAKE_DEFINES@", &target.defines.join(" "));
+        .replace("@CMAKE_DEFINES_HEADER@", &defines_header);
     (make, cmake)
 }
 
@@ -186,6 +205,17 @@ pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result
     Ok(())
 }
 
+/// `#define` lines for the target's defines (`NAME=VALUE`, or `NAME` as 1),
+/// as `-D` gives them.
+fn defines_header(target: &Target) -> String {
+    let mut h = String::from("/* The target's defines (symtest.toml), for CMake builds. */\n");
+    for d in &target.defines {
+        let (name, value) = d.split_once('=').unwrap_or((d, "1"));
+        let _ = writeln!(h, "#define {name} {value}");
+    }
+    h
+}
+
 /// Writes the whole suite to `target.suite_dir`, replacing the previous one atomically.
 pub fn write_suite(target: &Target, cases: &[SuiteCase]) -> Result<()> {
     let dest = &target.suite_dir;
@@ -198,6 +228,7 @@ pub fn write_suite(target: &Target, cases: &[SuiteCase]) -> Result<()> {
     let (make, cmake) = build_files(target, dest);
     std::fs::write(staging.join("Makefile"), make)?;
     std::fs::write(staging.join("symtest.cmake"), cmake)?;
+    std::fs::write(staging.join("symtest_defines.h"), defines_header(target))?;
     std::fs::write(staging.join(".gitignore"), "symtest_suite\n*.o\n")?;
     replace_dir(&staging, dest)
 }

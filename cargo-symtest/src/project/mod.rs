@@ -9,6 +9,7 @@ pub mod config;
 mod coverage;
 mod discovery;
 mod emit;
+mod escape;
 mod explore;
 mod fsutil;
 mod gcov;

@@ -4,6 +4,7 @@ mod bad_input;
 mod capture;
 mod corpus;
 mod determinism;
+mod hardening;
 mod ir_completeness;
 mod limits;
 mod native_replay;
