@@ -61,6 +61,11 @@ pub struct TargetTable {
     pub suite_dir: Option<String>,
 }
 
+/// The longest time budget accepted anywhere (about 115 days): every duration
+/// is checked against it before it becomes a `Duration` (which panics on
+/// values it cannot hold) or reaches the engine.
+pub const MAX_SECONDS: f64 = 1e7;
+
 /// UBSan checks the bitcode gets unless a target says otherwise.
 pub const DEFAULT_SANITIZE: &[&str] =
     &["signed-integer-overflow", "shift", "integer-divide-by-zero"];
@@ -216,11 +221,11 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
         }
         if let Some(mt) = &t.max_time {
             let v = *mt.get_ref();
-            if !v.is_finite() || v <= 0.0 {
+            if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
                 return Err(err(
                     mt.span(),
                     "max-time",
-                    format!("must be a positive number of seconds (got {v})"),
+                    format!("must be a positive number of seconds up to {MAX_SECONDS:e} (got {v})"),
                 ));
             }
         }

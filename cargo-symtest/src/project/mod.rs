@@ -169,8 +169,11 @@ fn budget_of(a: &ProjectArgs, t: &Target, targets: usize, jobs: usize) -> f64 {
 pub fn run(a: ProjectArgs) -> Result<u8> {
     for (name, v) in [("max-time", a.max_time), ("total-time", a.total_time)] {
         if let Some(v) = v {
-            if !v.is_finite() || v <= 0.0 {
-                eprintln!("error: --{name} must be a positive number of seconds (got {v})");
+            if !v.is_finite() || v <= 0.0 || v > config::MAX_SECONDS {
+                eprintln!(
+                    "error: --{name} must be a positive number of seconds up to {:e} (got {v})",
+                    config::MAX_SECONDS
+                );
                 return Ok(crate::EXIT_BAD_INPUT);
             }
         }

@@ -155,3 +155,55 @@ fn values_no_build_file_can_carry_are_refused() {
     );
     assert_eq!(pwned(&dir), Vec::<String>::new());
 }
+
+/// Durations out of range are usage errors (exit 2) wherever they are given,
+/// never a panic or a failed target.
+#[test]
+fn durations_out_of_range_are_bad_input() {
+    let dir = scratch("hardening-durations");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/ok.c"),
+        HARNESS.replace("PW, BQ, DD, HASH, SEMI, BS, PCT, SP, UNI, Q", "\"a\""),
+    )
+    .unwrap();
+    for (flag, v) in [
+        ("--total-time", "1e300"),
+        ("--max-time", "1e300"),
+        ("--max-time", "5e9"),
+        ("--max-time", "NaN"),
+    ] {
+        std::fs::write(
+            dir.join("symtest.toml"),
+            "[[target]]\nname = \"t\"\nkind = \"harness\"\nsources = [\"src/*.c\"]\n",
+        )
+        .unwrap();
+        let o = Command::new(bin())
+            .args([flag, v])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag} {v}: {}", text(&o));
+        assert!(
+            !String::from_utf8_lossy(&o.stderr).contains("panicked"),
+            "{}",
+            text(&o)
+        );
+    }
+    for v in ["1e300", "5e9", "-1"] {
+        std::fs::write(
+            dir.join("symtest.toml"),
+            format!("[[target]]\nname = \"t\"\nkind = \"harness\"\nsources = [\"src/*.c\"]\nmax-time = {v}\n"),
+        )
+        .unwrap();
+        let o = Command::new(bin()).current_dir(&dir).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "max-time = {v}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("symtest.toml:5") && err.contains("max-time"),
+            "{err}"
+        );
+    }
+    let o = symtest(&["exec", "nothing.bc", "--max-time", "1e300"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
