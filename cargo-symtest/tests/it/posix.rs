@@ -627,17 +627,7 @@ fn aligned_allocation_and_reallocarray() {
     codes.sort();
     assert_eq!(codes, [0, 1], "{stderr}");
     assert!(reported_errors(&out).is_empty(), "{stderr}");
-    let src = workspace().join("tests/posix/aligned.c");
-    let prog = crate::native_replay::native_build(&src, &dir, &[]);
-    let r = std::process::Command::new(bin())
-        .args(["replay", "--native"])
-        .arg(&prog)
-        .arg(&out)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&r.stdout);
-    assert!(r.status.success(), "{text}");
-    assert!(text.contains("2 passed, 0 failed"), "{text}");
+    replays_natively("aligned.c", &dir, &out, 2);
 }
 
 /// sysinfo, getrlimit, statfs and nanosleep are modelled (no unmodelled
@@ -654,15 +644,24 @@ fn system_queries_of_real_utilities_are_modelled() {
     let mut codes: Vec<i64> = tests(&out).iter().filter_map(exit_code).collect();
     codes.sort();
     assert_eq!(codes, [0, 3], "{stderr}");
-    let src = workspace().join("tests/posix/sysquery.c");
-    let prog = crate::native_replay::native_build(&src, &dir, &[]);
+    replays_natively("sysquery.c", &dir, &out, 2);
+}
+
+/// Builds `tests/posix/NAME` natively and replays the tests of `out` on it:
+/// all `passed` of them pass.
+fn replays_natively(name: &str, dir: &Path, out: &Path, passed: usize) {
+    let src = workspace().join("tests/posix").join(name);
+    let prog = crate::native_replay::native_build(&src, dir, &[]);
     let r = std::process::Command::new(bin())
         .args(["replay", "--native"])
         .arg(&prog)
-        .arg(&out)
+        .arg(out)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&r.stdout);
     assert!(r.status.success(), "{text}");
-    assert!(text.contains("2 passed, 0 failed"), "{text}");
+    assert!(
+        text.contains(&format!("{passed} passed, 0 failed")),
+        "{text}"
+    );
 }
