@@ -30,6 +30,8 @@ pub enum Special {
     /// `__symtest_aligned_malloc(align, size)`: the musl runtime's aligned
     /// allocation family (`aligned_alloc`, `posix_memalign`, `memalign`).
     AlignedMalloc,
+    /// `malloc_usable_size(p)`: the size of the heap object at `p`.
+    MallocUsableSize,
     Calloc,
     Realloc,
     Free,
@@ -126,6 +128,7 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
         match name {
             "malloc" => Malloc,
             "__symtest_aligned_malloc" => AlignedMalloc,
+            "malloc_usable_size" => MallocUsableSize,
             "calloc" => Calloc,
             "realloc" => Realloc,
             "free" => Free,
@@ -318,6 +321,24 @@ impl Executor<'_> {
                     Value::from_u64(64, obj.base)
                 };
                 ret(self, st, v);
+                Ok(())
+            }
+            Special::MallocUsableSize => {
+                let p = self
+                    .concretize(st, arg(0)?, "malloc_usable_size pointer")?
+                    .to_u64();
+                let n =
+                    match st.memory.get(p) {
+                        _ if p == 0 => 0,
+                        Some(e) if !e.freed && e.object.kind == ObjKind::Heap => e.object.size,
+                        _ => return Err(Stop::error(
+                            ErrorKind::Ptr,
+                            format!(
+                                "malloc_usable_size of 0x{p:x}, which is not a live heap object"
+                            ),
+                        )),
+                    };
+                ret(self, st, Value::from_u64(64, n));
                 Ok(())
             }
             Special::Calloc => {
