@@ -327,17 +327,18 @@ impl Executor<'_> {
                 let p = self
                     .concretize(st, arg(0)?, "malloc_usable_size pointer")?
                     .to_u64();
-                let n =
-                    match st.memory.get(p) {
-                        _ if p == 0 => 0,
-                        Some(e) if !e.freed && e.object.kind == ObjKind::Heap => e.object.size,
-                        _ => return Err(Stop::error(
+                let n = match st.memory.get(p) {
+                    _ if p == 0 => 0,
+                    Some(e) if !e.freed && e.object.kind == ObjKind::Heap => e.object.size,
+                    _ => {
+                        return Err(Stop::error(
                             ErrorKind::Ptr,
                             format!(
                                 "malloc_usable_size of 0x{p:x}, which is not a live heap object"
                             ),
-                        )),
-                    };
+                        ))
+                    }
+                };
                 ret(self, st, Value::from_u64(64, n));
                 Ok(())
             }
