@@ -18,6 +18,10 @@ pub struct CaptureArgs {
     /// uses (always so when it uses musl-gcc).
     #[arg(long)]
     pub musl: bool,
+    /// Keep what the previous capture in DIR recorded: objects this build does
+    /// not recompile (an incremental build) keep their bitcode.
+    #[arg(long)]
+    pub append: bool,
     /// Print one line per captured output at the end.
     #[arg(short, long)]
     pub verbose: bool,
@@ -34,6 +38,7 @@ pub fn run(a: CaptureArgs) -> Result<u8> {
         musl: a.musl,
         build: a.build.clone(),
         quiet_build: false,
+        append: a.append,
     };
     match capture::capture(&options) {
         Ok(manifest) => {
@@ -76,4 +81,7 @@ fn report(a: &CaptureArgs, root: &Path, out: &Path, m: &Manifest) {
         with_bc,
         shown.display()
     );
+    if a.append {
+        eprintln!("({} records from this build)", m.recorded_now);
+    }
 }

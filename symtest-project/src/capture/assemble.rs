@@ -39,6 +39,9 @@ pub struct Manifest {
     pub root: String,
     /// The build command.
     pub build: Vec<String>,
+    /// Records this build added (compiles, archives, links); the rest come
+    /// from the previous capture (`append`).
+    pub recorded_now: usize,
     pub outputs: Vec<Output>,
     /// One entry per translation unit: source, object, bitcode, flags.
     pub compiles: Vec<CompileEntry>,
@@ -52,6 +55,9 @@ pub struct CompileEntry {
     pub bitcode: Option<String>,
     pub directory: String,
     pub arguments: Vec<String>,
+    /// The arguments that matter for translating the source (`-D`, `-I`,
+    /// `-std=`, ...), as the bitcode compile used them.
+    pub flags: Vec<String>,
 }
 
 /// `compile_commands.json` entry, the format clang tools read.
@@ -88,7 +94,9 @@ fn index(records: Vec<Record>) -> Logged {
         let probe = match &r {
             Record::Compile { object, .. } | Record::Foreign { object, .. } => is_probe(object),
             Record::Archive { archive, .. } => is_probe(archive),
-            Record::Link { output, .. } => is_probe(output),
+            // rustc links through `cc` too (build scripts, tests, binaries of
+            // a cargo build): not C outputs.
+            Record::Link { output, inputs, .. } => is_probe(output) || is_rust_link(inputs),
         };
         if probe {
             continue;
@@ -116,6 +124,13 @@ fn index(records: Vec<Record>) -> Logged {
         }
     }
     l
+}
+
+/// Whether a link's inputs are rustc's (`.rlib`, codegen units `*.rcgu.o`).
+fn is_rust_link(inputs: &[String]) -> bool {
+    inputs
+        .iter()
+        .any(|i| i.ends_with(".rlib") || i.ends_with(".rcgu.o"))
 }
 
 /// Links `inputs` into `out` with llvm-link-19; `libraries` follow with
@@ -406,6 +421,7 @@ pub fn assemble(
             }),
             directory: cwd.to_string_lossy().into_owned(),
             arguments: arguments.clone(),
+            flags: super::wrapper::translation_flags(arguments),
         });
         commands.push(CompileCommand {
             directory: cwd.to_string_lossy().into_owned(),
@@ -432,6 +448,7 @@ pub fn assemble(
         version: 1,
         root: root.to_string_lossy().into_owned(),
         build: build.to_vec(),
+        recorded_now: 0,
         outputs,
         compiles,
         warnings,

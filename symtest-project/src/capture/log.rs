@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 /// wrappers on).
 pub const LOG_ENV: &str = "SYMTEST_CAPTURE_LOG";
 
+/// The log's name in the capture directory.
+pub const LOG_FILE: &str = "capture.log";
+
 /// What one wrapper saw.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -79,16 +82,21 @@ pub fn normalize(base: &Path, p: &Path) -> PathBuf {
 }
 
 /// Whether a file belongs to a configuration probe rather than the project:
-/// autoconf's `conftest*`, CMake's compiler identification (`CompilerIdC/`)
+/// autoconf's `conftest*`, cc-rs's flag checks, CMake's compiler identification (`CompilerIdC/`)
 /// and try-compile projects (`CMakeScratch/`, `CMakeTmp/`). Probes get no
 /// bitcode and no manifest entry.
 pub fn is_probe(p: &Path) -> bool {
-    p.file_name()
-        .is_some_and(|f| f.to_string_lossy().starts_with("conftest"))
-        || p.components().any(|c| {
-            let c = c.as_os_str().to_string_lossy();
-            c == "CMakeScratch" || c == "CMakeTmp" || c.starts_with("CompilerId")
-        })
+    p.file_name().is_some_and(|f| {
+        let f = f.to_string_lossy();
+        // cc-rs (the `cc` crate of Rust build scripts) probes flags with
+        // `flag_check.c` and the compiler with `detect_compiler_family.c`.
+        f.starts_with("conftest")
+            || f.starts_with("flag_check")
+            || f.starts_with("detect_compiler_family")
+    }) || p.components().any(|c| {
+        let c = c.as_os_str().to_string_lossy();
+        c == "CMakeScratch" || c == "CMakeTmp" || c.starts_with("CompilerId")
+    })
 }
 
 #[cfg(test)]

@@ -11,6 +11,13 @@
 //! ([`log`]); compiles also make bitcode ([`wrapper`]). After a successful
 //! build [`assemble`] links the modules. The directory appears whole or not
 //! at all: it is built under a staging name and renamed at the end.
+//!
+//! The wrapper directory (`.<DIR name>.bin` beside `DIR`) stays after the
+//! build, since build systems such as CMake record the compiler's absolute
+//! path: started from there without a capture running, the wrappers only pass
+//! their arguments to the real tool. With [`CaptureOptions::append`] a capture
+//! starts from the records and bitcode of the previous one, so an incremental
+//! (or up-to-date) build still describes every output.
 
 pub mod assemble;
 pub mod log;
@@ -37,6 +44,9 @@ pub struct CaptureOptions {
     /// Collect the build's output (both streams) instead of letting it reach
     /// the terminal; it is handed back in [`CaptureError::BuildFailed`].
     pub quiet_build: bool,
+    /// Keep what the previous capture in `out` recorded (objects the build
+    /// does not recompile this time keep their bitcode).
+    pub append: bool,
 }
 
 /// Why a capture produced nothing (the previous capture directory is intact).
@@ -88,12 +98,12 @@ pub fn capture(o: &CaptureOptions) -> Result<assemble::Manifest, CaptureError> {
     }
     let staging = staging_for(&out);
     let _ = std::fs::remove_dir_all(&staging);
-    let bin = staging.join(".bin");
+    let bin = wrapper_dir(&out);
     let store = staging.join("objects");
     std::fs::create_dir_all(&bin).with_context(|| format!("creating {}", bin.display()))?;
     std::fs::create_dir_all(&store).with_context(|| format!("creating {}", store.display()))?;
-    let result = capture_into(o, &staging, &bin, &store);
-    let _ = std::fs::remove_dir_all(&bin);
+    let result = seed(o, &out, &staging, &store)
+        .and_then(|previous| capture_into(o, previous, &staging, &bin, &store));
     match result {
         Ok(manifest) => {
             publish(&staging, &out)?;
@@ -106,13 +116,47 @@ pub fn capture(o: &CaptureOptions) -> Result<assemble::Manifest, CaptureError> {
     }
 }
 
-/// Runs the build under the wrappers and assembles.
-fn capture_into(
+/// The directory of wrappers for the capture directory `out`: `.<name>.bin`
+/// beside it.
+pub fn wrapper_dir(out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "capture".into());
+    out.with_file_name(format!(".{name}.bin"))
+}
+
+/// With `append`, copies the previous capture's log and bitcode store into
+/// the staging directory; the number of records it held.
+fn seed(
     o: &CaptureOptions,
+    out: &Path,
     staging: &Path,
-    bin: &Path,
     store: &Path,
-) -> Result<assemble::Manifest, CaptureError> {
+) -> Result<usize, CaptureError> {
+    if !o.append || !out.join(log::LOG_FILE).is_file() {
+        return Ok(0);
+    }
+    let old_store = out.join("objects");
+    if let Ok(entries) = std::fs::read_dir(&old_store) {
+        for e in entries.flatten() {
+            let to = store.join(e.file_name());
+            if std::fs::hard_link(e.path(), &to).is_err() {
+                std::fs::copy(e.path(), &to)
+                    .with_context(|| format!("copying {}", e.path().display()))?;
+            }
+        }
+    }
+    let log = staging.join(log::LOG_FILE);
+    std::fs::copy(out.join(log::LOG_FILE), &log)
+        .with_context(|| format!("copying {}", out.join(log::LOG_FILE).display()))?;
+    Ok(log::read(&log).map(|r| r.len()).unwrap_or(0))
+}
+
+/// Puts a symbolic link to this binary in `bin` for each tool the machine has
+/// (a wrapper for a missing one would make a configure script believe it
+/// exists), replacing links left by an earlier capture.
+fn install_wrappers(bin: &Path) -> Result<(), CaptureError> {
     let me = std::env::current_exe().context("locating the cargo-symtest binary")?;
     let tools = wrapper::COMPILERS
         .iter()
@@ -122,14 +166,36 @@ fn capture_into(
         .chain(wrapper::PASS_THROUGH);
     let path = std::env::var_os("PATH").unwrap_or_default();
     for t in tools {
-        // Only tools the machine has: a wrapper for a missing one would make
-        // a configure script believe it exists.
-        if std::env::split_paths(&path).any(|d| d.join(t).is_file()) {
-            std::os::unix::fs::symlink(&me, bin.join(t))
-                .with_context(|| format!("creating the {t} wrapper"))?;
+        let dest = bin.join(t);
+        let real = std::env::split_paths(&path)
+            .filter(|d| d.as_path() != bin)
+            .any(|d| d.join(t).is_file());
+        if !real {
+            let _ = std::fs::remove_file(&dest);
+            continue;
         }
+        let tmp = bin.join(format!(".{t}.{}", std::process::id()));
+        let _ = std::fs::remove_file(&tmp);
+        std::os::unix::fs::symlink(&me, &tmp)
+            .with_context(|| format!("creating the {t} wrapper"))?;
+        std::fs::rename(&tmp, &dest).with_context(|| format!("creating the {t} wrapper"))?;
     }
-    let log = staging.join("capture.log");
+    std::fs::write(bin.join(wrapper::MARKER), "symtest capture wrappers\n")
+        .with_context(|| format!("writing {}", bin.join(wrapper::MARKER).display()))?;
+    Ok(())
+}
+
+/// Runs the build under the wrappers and assembles.
+fn capture_into(
+    o: &CaptureOptions,
+    previous: usize,
+    staging: &Path,
+    bin: &Path,
+    store: &Path,
+) -> Result<assemble::Manifest, CaptureError> {
+    install_wrappers(bin)?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let log = staging.join(log::LOG_FILE);
     let Some((program, args)) = o.build.split_first() else {
         return Err(anyhow::anyhow!("no build command").into());
     };
@@ -203,16 +269,27 @@ fn capture_into(
             output,
         });
     }
-    let records = log::read(&log).context("reading the capture log")?;
+    let mut records = log::read(&log).context("reading the capture log")?;
     if records.is_empty() {
         return Err(CaptureError::NothingCompiled { command, notes });
     }
-    let mut manifest = assemble::assemble(&o.root, &words, records, staging)?;
-    if !notes.is_empty() {
-        notes.append(&mut manifest.warnings);
-        manifest.warnings = notes;
-        assemble::write_manifest(staging, &manifest)?;
+    let recompiled = records.len() - previous.min(records.len());
+    // Bitcode is found in this capture's store (the records of an earlier
+    // capture name the store it had while it was being built).
+    for r in &mut records {
+        if let log::Record::Compile { bitcode, .. } = r {
+            *bitcode = bitcode
+                .as_ref()
+                .and_then(|b| b.file_name())
+                .map(|n| store.join(n))
+                .filter(|b| b.is_file());
+        }
     }
+    let mut manifest = assemble::assemble(&o.root, &words, records, staging)?;
+    manifest.recorded_now = recompiled;
+    notes.append(&mut manifest.warnings);
+    manifest.warnings = notes;
+    assemble::write_manifest(staging, &manifest)?;
     Ok(manifest)
 }
 

@@ -38,11 +38,22 @@ pub const ASSEMBLERS: &[&str] = &["as"];
 /// Names it only passes through.
 pub const PASS_THROUGH: &[&str] = &["ranlib"];
 
-/// If this process was started as one of the wrappers (under capture), runs
-/// it and returns its exit code.
+/// The file that marks a wrapper directory.
+pub const MARKER: &str = ".symtest-wrappers";
+
+/// If this process was started as one of the wrappers, runs it and returns its
+/// exit code: under a capture (`SYMTEST_CAPTURE_LOG` set) it records, else
+/// (a build system that remembered the wrapper's path, as CMake does) it only
+/// runs the real tool.
 pub fn dispatch() -> Option<ExitCode> {
-    std::env::var_os(LOG_ENV)?;
     let argv0 = std::env::args_os().next()?;
+    let capturing = std::env::var_os(LOG_ENV).is_some();
+    let dir = Path::new(&argv0)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty());
+    if !capturing && !dir.is_some_and(|d| d.join(MARKER).is_file()) {
+        return None;
+    }
     let name = Path::new(&argv0).file_name()?.to_str()?.to_string();
     let known = COMPILERS
         .iter()
@@ -55,7 +66,32 @@ pub fn dispatch() -> Option<ExitCode> {
         return None;
     }
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if !capturing {
+        return Some(pass_through(&name, dir, &args));
+    }
     Some(run(&name, &args))
+}
+
+/// Runs the real tool (the first `name` on `PATH` outside the wrapper
+/// directory `ours`) and records nothing.
+fn pass_through(name: &str, ours: Option<&Path>, args: &[OsString]) -> ExitCode {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let ours = ours.and_then(|d| d.canonicalize().ok());
+    let real = std::env::split_paths(&path)
+        .filter(|d| d.canonicalize().ok() != ours)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file());
+    let Some(real) = real else {
+        eprintln!("symtest wrapper: no `{name}` on PATH");
+        return ExitCode::from(127);
+    };
+    match Command::new(&real).args(args).status() {
+        Ok(s) => ExitCode::from(s.code().unwrap_or(1).clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!("symtest wrapper: cannot run {}: {e}", real.display());
+            ExitCode::from(127)
+        }
+    }
 }
 
 fn run(name: &str, args: &[OsString]) -> ExitCode {
@@ -261,6 +297,13 @@ fn parse(args: &[OsString]) -> Compile {
         i += 1;
     }
     c
+}
+
+/// The arguments of a compiler command line that matter for translating a C
+/// source: include directories, macros, language standard, target options.
+pub fn translation_flags(args: &[String]) -> Vec<String> {
+    let os: Vec<OsString> = args.iter().map(OsString::from).collect();
+    lossy(&parse(&os).cflags)
 }
 
 /// Records of one compiler invocation: a compile record per C source (with
