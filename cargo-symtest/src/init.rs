@@ -1,8 +1,11 @@
 //! `cargo symtest init`: a commented starter `symtest.toml` and an example harness;
-//! `--make` also installs `symtest.mk`, `--ci` the GitHub Actions workflow.
+//! `--make` also installs `symtest.mk`, `--ci` the GitHub Actions workflow;
+//! `--from-build -- BUILD...` runs the project's build under capture and writes
+//! one program target per executable it produced.
 
 use anyhow::{Context, Result};
 use clap::Args;
+use std::ffi::OsString;
 use std::path::Path;
 
 #[derive(Args, Debug)]
@@ -16,6 +19,13 @@ pub struct InitArgs {
     /// Overwrite files that exist.
     #[arg(long)]
     pub force: bool,
+    /// Run the project's build (the command after `--`) under capture and write
+    /// a symtest.toml with one program target per executable it produced.
+    #[arg(long, requires = "build")]
+    pub from_build: bool,
+    /// The build command (after `--`), with --from-build.
+    #[arg(last = true, value_name = "BUILD_COMMAND", requires = "from_build")]
+    pub build: Vec<OsString>,
 }
 
 pub const SYMTEST_MK: &str = include_str!("../../templates/symtest.mk");
@@ -83,7 +93,9 @@ pub fn run(a: InitArgs) -> Result<u8> {
     let dir = std::env::current_dir()?;
     let mut files: Vec<(&str, &str)> = Vec::new();
     let config = dir.join("symtest.toml");
-    if !config.exists() || a.force {
+    if a.from_build {
+        // Written by from_build, after the build.
+    } else if !config.exists() || a.force {
         files.push(("symtest.toml", STARTER));
         files.push(("symtest/example_harness.c", HARNESS));
     } else if !a.make && !a.ci {
@@ -109,6 +121,12 @@ pub fn run(a: InitArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     }
+    if a.from_build {
+        let code = from_build(&a, &dir)?;
+        if code != 0 {
+            return Ok(code);
+        }
+    }
     for (f, text) in files {
         if !write_new(&dir.join(f), text, a.force)? {
             return Ok(crate::EXIT_BAD_INPUT);
@@ -119,5 +137,133 @@ pub fn run(a: InitArgs) -> Result<u8> {
             "        Note add `include symtest.mk` to your Makefile, then run `make symtest`"
         );
     }
+    Ok(0)
+}
+
+/// A TOML basic string (JSON's escapes are TOML's).
+fn toml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// A target name from an executable's path: its file name, or the path with
+/// `/` as `-` when two executables share a file name.
+fn target_names(executables: &[String]) -> Vec<String> {
+    let clean = |s: &str| -> String {
+        let n: String = s
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        n.trim_start_matches('.').to_string()
+    };
+    let base = |p: &str| clean(p.rsplit('/').next().unwrap_or(p));
+    executables
+        .iter()
+        .map(|e| {
+            let b = base(e);
+            if executables.iter().filter(|o| base(o) == b).count() > 1 || b.is_empty() {
+                clean(&e.replace('/', "-"))
+            } else {
+                b
+            }
+        })
+        .collect()
+}
+
+/// `symtest.toml` with one program target per executable.
+fn from_build_config(command: &[String], executables: &[String]) -> String {
+    let build = format!(
+        "[{}]",
+        command
+            .iter()
+            .map(|w| toml_string(w))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut s = format!(
+        "# symtest.toml - written by `cargo symtest init --from-build -- {}`:\n\
+         # one target per executable the build produced. `cargo symtest` runs the\n\
+         # build again under capture (an up-to-date build reuses what was recorded)\n\
+         # and tests each executable with a symbolic environment (`args`, KLEE's\n\
+         # --sym-args/--sym-files/--sym-stdin). Paths are relative to this file.\n",
+        command.join(" ")
+    );
+    for (name, exe) in target_names(executables).iter().zip(executables) {
+        s.push_str(&format!(
+            "\n[[target]]\nname = {}\nkind = \"program\"\nbuild = {build}\nbinary = {}\n\
+             # up to 2 arguments of up to 4 bytes, a file A of 8 bytes, 8 bytes of stdin\n\
+             args = [\"--sym-args\", \"0\", \"2\", \"4\", \"--sym-files\", \"1\", \"8\", \"--sym-stdin\", \"8\"]\n\
+             max-time = 60\n",
+            toml_string(name),
+            toml_string(exe)
+        ));
+    }
+    s
+}
+
+/// `cargo symtest init --from-build -- BUILD...`.
+fn from_build(a: &InitArgs, dir: &Path) -> Result<u8> {
+    let config = dir.join("symtest.toml");
+    if config.exists() && !a.force {
+        eprintln!(
+            "error: {} exists (use --force to overwrite)",
+            config.display()
+        );
+        return Ok(crate::EXIT_BAD_INPUT);
+    }
+    let command: Vec<String> = a
+        .build
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let project = symtest_project::discovery::Project {
+        root: dir.to_path_buf(),
+        targets: Vec::new(),
+        searched: Vec::new(),
+        cargo: dir.join("Cargo.toml").is_file(),
+    };
+    let (_, build_root) = symtest_project::run::locations(&project, None, None)?;
+    let produced = match symtest_project::from_build::produced(dir, &build_root, &command) {
+        Ok(p) => p,
+        Err(symtest_project::Error::BadInput(m)) => {
+            eprintln!("error: {m}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    for w in &produced.warnings {
+        eprintln!("warning: {w}");
+    }
+    if produced.executables.is_empty() {
+        eprintln!(
+            "error: the build `{}` linked no executable with bitcode{}",
+            command.join(" "),
+            if produced.libraries.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; it made the static libraries {}: test one through a harness \
+                     (kind = \"harness\", library = \"...\", sources = [\"your_harness.c\"])",
+                    produced.libraries.join(", ")
+                )
+            }
+        );
+        return Ok(crate::EXIT_BAD_INPUT);
+    }
+    symtest_project::fsutil::write_atomic(
+        &config,
+        from_build_config(&command, &produced.executables).as_bytes(),
+    )?;
+    eprintln!(
+        "     Created {} ({} targets: {})",
+        config.display(),
+        produced.executables.len(),
+        target_names(&produced.executables).join(", ")
+    );
     Ok(0)
 }

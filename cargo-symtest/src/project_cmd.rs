@@ -115,6 +115,13 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
         }
         Err(e) => {
             reporter.clear();
+            if let symtest_project::Error::BuildFailed { output, .. } = &e {
+                // The build's own output first, as it would have appeared.
+                eprint!("{output}");
+                if !output.is_empty() && !output.ends_with('\n') {
+                    eprintln!();
+                }
+            }
             eprintln!("error: {e:#}");
             Ok(symtest_project::EXIT_BAD_INPUT)
         }
@@ -131,11 +138,20 @@ pub fn list(s: SelectArgs) -> Result<u8> {
         }
     };
     for t in &project.targets {
-        let files: Vec<String> = t
+        let mut files: Vec<String> = t
             .sources
             .iter()
             .map(|f| fsutil::relative(f, &project.root).display().to_string())
             .collect();
+        if let Some(b) = &t.build {
+            // A target from a build: its output, and the build that makes it.
+            files.push(format!(
+                "{} = {:?} from `{}`",
+                b.key(),
+                b.written,
+                b.command.join(" ")
+            ));
+        }
         println!(
             "{}\t{}\t{}{}:{}\t{}",
             t.name,

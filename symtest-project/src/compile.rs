@@ -44,8 +44,48 @@ pub fn common_args(t: &Target, models_include: &Path) -> Vec<String> {
     a
 }
 
+/// The module of a target from a build: the captured executable's (as
+/// `dir/<name>.bc`, so the program runs under the target's name, as its suite
+/// does), or the harness compiled and linked with the captured library
+/// (`--only-needed`, as a linker takes members from an archive).
+pub fn from_capture(
+    t: &Target,
+    captured: &crate::from_build::Captured,
+    models_include: &Path,
+    dir: &Path,
+) -> Result<PathBuf, CompileError> {
+    if t.kind == Kind::Harness {
+        return link_sources(t, models_include, dir, Some(&captured.bitcode));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| CompileError {
+        command: format!("mkdir {}", dir.display()),
+        diagnostics: e.to_string(),
+    })?;
+    let linked = dir.join(format!("{}.bc", t.name));
+    std::fs::copy(&captured.bitcode, &linked).map_err(|e| CompileError {
+        command: format!(
+            "copying {} to {}",
+            captured.bitcode.display(),
+            linked.display()
+        ),
+        diagnostics: e.to_string(),
+    })?;
+    Ok(linked)
+}
+
 /// Compiles each source to `dir/NN_stem.bc` and links them into `dir/<name>.bc`.
 pub fn to_bitcode(t: &Target, models_include: &Path, dir: &Path) -> Result<PathBuf, CompileError> {
+    link_sources(t, models_include, dir, None)
+}
+
+/// The target's sources compiled and linked, then `library` (a module) with
+/// `--only-needed`.
+fn link_sources(
+    t: &Target,
+    models_include: &Path,
+    dir: &Path,
+    library: Option<&Path>,
+) -> Result<PathBuf, CompileError> {
     std::fs::create_dir_all(dir).map_err(|e| CompileError {
         command: format!("mkdir {}", dir.display()),
         diagnostics: e.to_string(),
@@ -79,8 +119,25 @@ pub fn to_bitcode(t: &Target, models_include: &Path, dir: &Path) -> Result<PathB
         objects.push(out);
     }
     let linked = dir.join(format!("{}.bc", t.name));
-    let mut cmd = Command::new(tool("SYMTEST_LLVM_LINK", "llvm-link-19"));
-    cmd.args(&objects).arg("-o").arg(&linked);
+    let link = || Command::new(tool("SYMTEST_LLVM_LINK", "llvm-link-19"));
+    let Some(lib) = library else {
+        let mut cmd = link();
+        cmd.args(&objects).arg("-o").arg(&linked);
+        run(cmd)?;
+        return Ok(linked);
+    };
+    // llvm-link applies --only-needed to every file after the first: link the
+    // harness whole first, then what it needs of the library.
+    let own = dir.join(format!("{}.own.bc", t.name));
+    let mut cmd = link();
+    cmd.args(&objects).arg("-o").arg(&own);
+    run(cmd)?;
+    let mut cmd = link();
+    cmd.arg(&own)
+        .arg("--only-needed")
+        .arg(lib)
+        .arg("-o")
+        .arg(&linked);
     run(cmd)?;
     Ok(linked)
 }

@@ -34,7 +34,18 @@ pub struct TargetTable {
     pub name: Spanned<String>,
     pub kind: Kind,
     /// Globs relative to the config file's directory (`*`, `?`, `**`).
-    pub sources: Spanned<Vec<String>>,
+    /// Optional for a target from a build (`build`): a program's sources come
+    /// from the build; a harness lists only its own files.
+    pub sources: Option<Spanned<Vec<String>>>,
+    /// The project's own build command, run from the project root under
+    /// `cargo symtest capture` (`["make", "-j2"]`, `["cargo", "build"]`).
+    pub build: Option<Spanned<Vec<String>>>,
+    /// `program` from a build: the executable the build links (a path relative
+    /// to the config file's directory, e.g. `src/echo`).
+    pub binary: Option<Spanned<String>>,
+    /// `harness` from a build: the static library the build makes (a path, or a
+    /// file name found among the build's outputs, e.g. `libfoo.a`).
+    pub library: Option<Spanned<String>>,
     #[serde(default)]
     pub include: Vec<String>,
     #[serde(default)]
@@ -212,13 +223,7 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
                 }
             }
         }
-        if t.sources.get_ref().is_empty() {
-            return Err(err(
-                t.sources.span(),
-                "sources",
-                "a target needs at least one source file or glob".into(),
-            ));
-        }
+        check_build(t, &err)?;
         if let Some(mt) = &t.max_time {
             let v = *mt.get_ref();
             if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
@@ -231,6 +236,104 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
         }
     }
     Ok(())
+}
+
+/// The keys of a target from a build (`build`, `binary`, `library`) and its
+/// `sources`, together.
+fn check_build(
+    t: &TargetTable,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let name = t.name.get_ref();
+    let sources_empty = t.sources.as_ref().is_none_or(|s| s.get_ref().is_empty());
+    let Some(build) = &t.build else {
+        for (key, v) in [("binary", &t.binary), ("library", &t.library)] {
+            if let Some(v) = v {
+                return Err(err(
+                    v.span(),
+                    key,
+                    format!("`{key}` names an output of the project's build: give the build command as `build` (e.g. build = [\"make\"]) (target `{name}`)"),
+                ));
+            }
+        }
+        return match &t.sources {
+            Some(s) if sources_empty => Err(err(
+                s.span(),
+                "sources",
+                "a target needs at least one source file or glob".into(),
+            )),
+            Some(_) => Ok(()),
+            None => Err(err(
+                t.name.span(),
+                "sources",
+                format!("target `{name}` needs `sources` (its C files), or `build` with `binary`/`library` to take them from the project's build"),
+            )),
+        };
+    };
+    if build.get_ref().is_empty() || build.get_ref()[0].trim().is_empty() {
+        return Err(err(
+            build.span(),
+            "build",
+            "the build command is empty (e.g. build = [\"make\", \"-j2\"])".into(),
+        ));
+    }
+    for w in build.get_ref() {
+        if w.contains('\n') || w.contains('\0') {
+            return Err(err(
+                build.span(),
+                "build",
+                format!("{w:?} holds a line break or NUL (target `{name}`)"),
+            ));
+        }
+    }
+    match (t.kind, &t.binary, &t.library) {
+        (_, Some(_), Some(l)) => Err(err(
+            l.span(),
+            "library",
+            format!("target `{name}` names both `binary` and `library`: one target tests one output"),
+        )),
+        (Kind::Program, None, Some(l)) => Err(err(
+            l.span(),
+            "library",
+            format!("a `program` target runs an executable: name it with `binary`, or make target `{name}` kind = \"harness\" to test the library through a harness"),
+        )),
+        (Kind::Harness, Some(b), None) => Err(err(
+            b.span(),
+            "binary",
+            format!("a `harness` target runs a harness against a library: name it with `library`, or make target `{name}` kind = \"program\" to run the executable"),
+        )),
+        (Kind::Program, None, None) => Err(err(
+            build.span(),
+            "binary",
+            format!("target `{name}` has `build` but no `binary`: name the executable the build links (e.g. binary = \"src/echo\")"),
+        )),
+        (Kind::Harness, None, None) => Err(err(
+            build.span(),
+            "library",
+            format!("target `{name}` has `build` but no `library`: name the static library the build makes (e.g. library = \"libfoo.a\")"),
+        )),
+        (Kind::Program, Some(_), None) => match &t.sources {
+            Some(s) => Err(err(
+                s.span(),
+                "sources",
+                format!("`sources` and `build` together: program target `{name}` takes its sources from the build (remove `sources`, or `build` and `binary`)"),
+            )),
+            None => Ok(()),
+        },
+        (Kind::Harness, None, Some(_)) => match &t.sources {
+            Some(_) if !sources_empty => Ok(()),
+            Some(s) => Err(err(
+                s.span(),
+                "sources",
+                "a harness needs at least one source file or glob (the harness itself)".into(),
+            )),
+            None => Err(err(
+                build.span(),
+                "sources",
+                format!("harness target `{name}` needs `sources`: the harness file(s) that call the library"),
+            )),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -260,6 +363,46 @@ mod tests {
         let cfg = parse_config_file(Path::new("s.toml"), text).unwrap();
         let e = validate(Path::new("s.toml"), text, &cfg).unwrap_err();
         assert_eq!((e.line, e.key.as_deref()), (Some(2), Some("name")), "{e}");
+    }
+
+    #[test]
+    fn targets_from_a_build() {
+        let check = |body: &str| {
+            let text = format!("[[target]]\nname = \"t\"\n{body}");
+            let cfg = parse_config_file(Path::new("s.toml"), &text).unwrap();
+            validate(Path::new("s.toml"), &text, &cfg).map_err(|e| (e.line, e.key.unwrap()))
+        };
+        assert!(check("kind = \"program\"\nbuild = [\"make\"]\nbinary = \"src/echo\"\n").is_ok());
+        assert!(check(
+            "kind = \"harness\"\nbuild = [\"make\"]\nlibrary = \"libfoo.a\"\nsources = [\"h.c\"]\n"
+        )
+        .is_ok());
+        let e = |l: usize, k: &str| Err((Some(l), k.to_string()));
+        assert_eq!(
+            check("kind = \"program\"\nbuild = [\"make\"]\nbinary = \"p\"\nsources = [\"a.c\"]\n"),
+            e(6, "sources")
+        );
+        assert_eq!(
+            check("kind = \"harness\"\nbuild = [\"make\"]\nlibrary = \"l.a\"\n"),
+            e(4, "sources")
+        );
+        assert_eq!(
+            check("kind = \"harness\"\nbuild = [\"make\"]\nbinary = \"p\"\nsources = [\"h.c\"]\n"),
+            e(5, "binary")
+        );
+        assert_eq!(
+            check("kind = \"program\"\nbinary = \"p\"\nsources = [\"a.c\"]\n"),
+            e(4, "binary")
+        );
+        assert_eq!(
+            check("kind = \"program\"\nbuild = [\"make\"]\nbinary = \"p\"\nlibrary = \"l.a\"\n"),
+            e(6, "library")
+        );
+        assert_eq!(check("kind = \"program\"\n"), e(2, "sources"));
+        assert_eq!(
+            check("kind = \"program\"\nbuild = [\"\"]\nbinary = \"p\"\n"),
+            e(4, "build")
+        );
     }
 
     #[test]

@@ -30,6 +30,41 @@ pub struct Target {
     pub entry_point: Option<String>,
     pub exec_args: Vec<String>,
     pub suite_dir: PathBuf,
+    /// A target from the project's build (`build` with `binary` or `library`).
+    pub build: Option<BuildSpec>,
+}
+
+/// What a target from a build tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Artifact {
+    /// `binary`: an executable the build links (absolute path).
+    Binary(PathBuf),
+    /// `library`: a static library the build makes (absolute path; when no
+    /// output has that path, an output with that file name).
+    Library(PathBuf),
+}
+
+/// A target's `build`, `binary` / `library`.
+#[derive(Clone, Debug)]
+pub struct BuildSpec {
+    /// The build command, run from the project root under capture.
+    pub command: Vec<String>,
+    /// The line of `build`.
+    pub command_line: usize,
+    pub artifact: Artifact,
+    /// `binary` / `library` as written, and the line it is on.
+    pub written: String,
+    pub line: usize,
+}
+
+impl BuildSpec {
+    /// `binary` or `library`.
+    pub fn key(&self) -> &'static str {
+        match self.artifact {
+            Artifact::Binary(_) => "binary",
+            Artifact::Library(_) => "library",
+        }
+    }
 }
 
 /// What discovery found, and where it looked.
@@ -199,12 +234,19 @@ fn resolve(
         let t = spanned.get_ref();
         let line = config::line_of(text, spanned.span().start);
         let mut sources = Vec::new();
-        for pat in t.sources.get_ref() {
+        let (patterns, sources_line) = match &t.sources {
+            Some(s) => (
+                s.get_ref().as_slice(),
+                config::line_of(text, s.span().start),
+            ),
+            None => (&[][..], line),
+        };
+        for pat in patterns {
             let found = glob::expand(&root, pat);
             if found.is_empty() {
                 return Err(ConfigError {
                     file: file.to_path_buf(),
-                    line: Some(config::line_of(text, t.sources.span().start)),
+                    line: Some(sources_line),
                     key: Some("sources".into()),
                     message: format!(
                         "`{pat}` matches no file under {} (target `{}`)",
@@ -223,7 +265,7 @@ fn resolve(
                 if let Some(c) = crate::escape::unsafe_file_name(&shown) {
                     return Err(ConfigError {
                         file: file.to_path_buf(),
-                        line: Some(config::line_of(text, t.sources.span().start)),
+                        line: Some(sources_line),
                         key: Some("sources".into()),
                         message: format!(
                             "`{shown}` (matched by `{pat}`) has {c:?} in its name, which the \
@@ -240,6 +282,20 @@ fn resolve(
             }
         }
         let name = t.name.get_ref().clone();
+        let build = t.build.as_ref().and_then(|b| {
+            let (written, artifact) = match (&t.binary, &t.library) {
+                (Some(p), _) => (p, Artifact::Binary(root.join(p.get_ref()))),
+                (None, Some(p)) => (p, Artifact::Library(root.join(p.get_ref()))),
+                (None, None) => return None,
+            };
+            Some(BuildSpec {
+                command: b.get_ref().clone(),
+                command_line: config::line_of(text, b.span().start),
+                artifact,
+                written: written.get_ref().clone(),
+                line: config::line_of(text, written.span().start),
+            })
+        });
         out.push(Target {
             kind: t.kind,
             package: package.clone(),
@@ -270,6 +326,7 @@ fn resolve(
                     .unwrap_or_else(|| format!("tests/symtest/{name}")),
             ),
             name,
+            build,
         });
     }
     Ok(out)

@@ -6,6 +6,7 @@
 use crate::discovery::Target;
 use crate::fsutil::{relative, replace_dir};
 use crate::testcases::{EngineTest, Outcome};
+use crate::units::{Arg, NativeInputs, Unit};
 use anyhow::{Context, Result};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -151,9 +152,15 @@ fn build_files(target: &Target, suite: &Path) -> (String, String) {
     let cflags: Vec<String> = target.cflags.iter().map(|f| make_shell_word(f)).collect();
     let make = MAKEFILE_IN
         .replace("@NAME@", &target.name)
+        .replace("@BUILD_NOTE@", "")
         .replace("@SOURCES@", &sources.join(" "))
         .replace("@CPPFLAGS@", &cpp.join(" "))
         .replace("@CFLAGS@", &cflags.join(" "))
+        .replace(
+            "@COMPILE@",
+            "\t$(CC) $(CFLAGS) $(SANITIZE) $(CPPFLAGS_TARGET) $(TARGET_CFLAGS) -Dmain=symtest_target_main -c $(SOURCES)",
+        )
+        .replace("@LINK@", "$(notdir $(SOURCES:.c=.o))")
         .replace(
             "@PREFER_MUSL@",
             if injects_failures(target) { "1" } else { "" },
@@ -186,6 +193,96 @@ fn build_files(target: &Target, suite: &Path) -> (String, String) {
     (make, cmake)
 }
 
+/// The Makefile of a target from a build: each unit compiled with the flags
+/// the project's build recorded (paths inside the project relative to the
+/// suite), static libraries rebuilt from their members, then linked as the
+/// build linked the program.
+fn build_makefile(target: &Target, inputs: &NativeInputs, root: &Path, suite: &Path) -> String {
+    use crate::escape::make_shell_word;
+    let file = |p: &Path| -> String {
+        if p.starts_with(root) {
+            format!(
+                "$(SUITE_DIR)/{}",
+                make_shell_word(&relative(p, suite).display().to_string())
+            )
+        } else {
+            make_shell_word(&p.display().to_string())
+        }
+    };
+    let args = |u: &Unit| -> String {
+        u.args
+            .iter()
+            .map(|a| match a {
+                Arg::Word(w) => make_shell_word(w),
+                Arg::Path { flag, path } if path.starts_with(root) => {
+                    format!("{flag}{}", file(path))
+                }
+                Arg::Path { flag, path } => make_shell_word(&format!("{flag}{}", path.display())),
+                Arg::SuiteDir => "-I$(SUITE_DIR)".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut compile = Vec::new();
+    let mut link = Vec::new();
+    let mut n = 0usize;
+    let mut object = |u: &Unit, compile: &mut Vec<String>| -> String {
+        let stem = u
+            .source
+            .file_stem()
+            .map_or("src".into(), |x| x.to_string_lossy().into_owned());
+        let o = format!("symtest_u{n:02}_{stem}.o");
+        n += 1;
+        let flags = args(u);
+        let sep = if flags.is_empty() { "" } else { " " };
+        compile.push(format!(
+            "\t$(CC) $(CFLAGS) $(SANITIZE){sep}{flags} -Dmain=symtest_target_main -c {} -o {o}",
+            file(&u.source)
+        ));
+        o
+    };
+    for u in &inputs.units {
+        link.push(object(u, &mut compile));
+    }
+    link.extend(inputs.objects.iter().map(|o| file(o)));
+    for (k, a) in inputs.archives.iter().enumerate() {
+        let mut members: Vec<String> = a.members.iter().map(|u| object(u, &mut compile)).collect();
+        members.extend(a.objects.iter().map(|o| file(o)));
+        let stem = a
+            .path
+            .file_stem()
+            .map_or("lib".into(), |x| x.to_string_lossy().into_owned());
+        let lib = format!("symtest_a{k:02}_{stem}.a");
+        compile.push(format!("\trm -f {lib}"));
+        compile.push(format!("\t$(AR) rcs {lib} {}", members.join(" ")));
+        link.push(lib);
+    }
+    link.extend(inputs.libs.iter().map(|l| make_shell_word(l)));
+    let sources: Vec<String> = inputs.all_units().map(|u| file(&u.source)).collect();
+    let build = target
+        .build
+        .as_ref()
+        .map(|b| b.command.join(" "))
+        .unwrap_or_default();
+    let note = format!(
+        "# The code under test is compiled with the compile commands the project's\n\
+         # build recorded (`{build}`), from the project's tree: run that build first\n\
+         # (it makes the generated headers such as config.h).\n"
+    );
+    MAKEFILE_IN
+        .replace("@NAME@", &target.name)
+        .replace("@BUILD_NOTE@", &note)
+        .replace("@SOURCES@", &sources.join(" "))
+        .replace("@CPPFLAGS@", "")
+        .replace("@CFLAGS@", "")
+        .replace("@COMPILE@", &compile.join("\n"))
+        .replace("@LINK@", &link.join(" "))
+        .replace(
+            "@PREFER_MUSL@",
+            if injects_failures(target) { "1" } else { "" },
+        )
+}
+
 /// Writes the runner sources (not the build files) into `dir` (coverage builds use this).
 pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
@@ -216,8 +313,16 @@ fn defines_header(target: &Target) -> String {
     h
 }
 
-/// Writes the whole suite to `target.suite_dir`, replacing the previous one atomically.
-pub fn write_suite(target: &Target, cases: &[SuiteCase]) -> Result<()> {
+/// Writes the whole suite to `target.suite_dir`, replacing the previous one
+/// atomically. A target from a build (`from_build`) gets a Makefile of the
+/// recorded compile commands of `inputs` (paths inside `root` relative to the
+/// suite) and no CMake snippet.
+pub fn write_suite(
+    target: &Target,
+    inputs: &NativeInputs,
+    root: Option<&Path>,
+    cases: &[SuiteCase],
+) -> Result<()> {
     let dest = &target.suite_dir;
     let parent = dest.parent().context("suite directory has no parent")?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
@@ -225,10 +330,20 @@ pub fn write_suite(target: &Target, cases: &[SuiteCase]) -> Result<()> {
     let _ = std::fs::remove_dir_all(&staging);
     write_sources(&staging, target, cases)?;
     // Paths in the build files are relative to the final directory.
-    let (make, cmake) = build_files(target, dest);
-    std::fs::write(staging.join("Makefile"), make)?;
-    std::fs::write(staging.join("symtest.cmake"), cmake)?;
-    std::fs::write(staging.join("symtest_defines.h"), defines_header(target))?;
-    std::fs::write(staging.join(".gitignore"), "symtest_suite\n*.o\n")?;
+    match root {
+        Some(root) => {
+            std::fs::write(
+                staging.join("Makefile"),
+                build_makefile(target, inputs, root, dest),
+            )?;
+        }
+        None => {
+            let (make, cmake) = build_files(target, dest);
+            std::fs::write(staging.join("Makefile"), make)?;
+            std::fs::write(staging.join("symtest.cmake"), cmake)?;
+            std::fs::write(staging.join("symtest_defines.h"), defines_header(target))?;
+        }
+    }
+    std::fs::write(staging.join(".gitignore"), "symtest_suite\n*.o\n*.a\n")?;
     replace_dir(&staging, dest)
 }

@@ -2,7 +2,7 @@
 //! flags and draws events; everything a project run does is here.
 //!
 //! Stages (each a function over plain data):
-//! - [`capture`]: a project's own build with the compiler, archiver and linker
+//! - [`capture`] + [`from_build`]: a project's own build with the compiler, archiver and linker
 //!   interposed → bitcode per executable and static library, a manifest;
 //! - [`discovery`] + [`config`]: the targets of `symtest.toml` /
 //!   `[package.metadata.symtest]`;
@@ -26,6 +26,7 @@ pub mod discovery;
 pub mod emit;
 pub mod escape;
 pub mod explore;
+pub mod from_build;
 pub mod fsutil;
 pub mod gcov;
 pub mod glob;
@@ -41,6 +42,7 @@ pub mod runtime;
 pub mod sarif;
 pub mod testcases;
 pub mod toolchain;
+pub mod units;
 
 pub use run::{run, select, Finished, RunOptions, Selection};
 
@@ -55,6 +57,9 @@ pub enum Error {
     /// Bad input: options, a selection that finds nothing (exit code 2).
     #[error("{0}")]
     BadInput(String),
+    /// The project's build failed (exit code 2): `output` is what it printed.
+    #[error("{message}")]
+    BuildFailed { message: String, output: String },
     /// A configuration error at file:line:key (exit code 2).
     #[error(transparent)]
     Config(#[from] config::ConfigError),

@@ -10,10 +10,10 @@
 //! libc the engine runs, so the runner replays the failures exactly (the linked
 //! shim `symtest_fail.c`); UBSan in trap mode then replaces AddressSanitizer.
 
-use crate::compile::common_args;
 use crate::discovery::Target;
 use crate::emit::{self, SuiteCase};
 use crate::gcov::{self, FileCoverage};
+use crate::units::{render_native, NativeInputs, Unit};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -127,6 +127,14 @@ fn clang() -> String {
         .unwrap_or_else(|| "clang-19".into())
 }
 
+/// The archiver for rebuilt static libraries: `$SYMTEST_AR`, else `llvm-ar-19`.
+fn ar() -> String {
+    std::env::var("SYMTEST_AR")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "llvm-ar-19".into())
+}
+
 fn gcov_tool() -> (String, Vec<String>) {
     match std::env::var("SYMTEST_GCOV").ok().filter(|v| !v.is_empty()) {
         Some(v) => {
@@ -157,10 +165,11 @@ fn run(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
-/// Builds the coverage binary in `dir` (recreated).
+/// Builds the coverage binary in `dir` (recreated) from the target's units
+/// (its sources, or the recorded compile commands of a target from a build).
 pub fn build(
     target: &Target,
-    models_include: &Path,
+    inputs: &NativeInputs,
     dir: &Path,
     cases: &[SuiteCase],
 ) -> Result<NativeBuild, String> {
@@ -235,32 +244,58 @@ pub fn build(
         objs_all.push(compat_o);
     }
     let mut objects = Vec::new();
-    for (i, s) in target.sources.iter().enumerate() {
-        let stem = s
+    let mut n = 0usize;
+    let mut compile =
+        |u: &Unit, objects: &mut Vec<(PathBuf, PathBuf)>| -> Result<PathBuf, String> {
+            let stem = u
+                .source
+                .file_stem()
+                .map_or("src".into(), |x| x.to_string_lossy().into_owned());
+            let o = obj.join(format!("{n:02}_{stem}.o"));
+            n += 1;
+            run(Command::new(clang())
+                .args(base)
+                .args(&libc)
+                .args(&sanitize)
+                .arg("--coverage")
+                .arg("-Dmain=symtest_target_main")
+                .args(render_native(&u.args, &src))
+                .arg("-c")
+                .arg(&u.source)
+                .arg("-o")
+                .arg(&o)
+                .current_dir(&target.root))?;
+            objects.push((u.source.clone(), o.clone()));
+            Ok(o)
+        };
+    for u in &inputs.units {
+        objs_all.push(compile(u, &mut objects)?);
+    }
+    objs_all.extend(inputs.objects.iter().cloned());
+    // Each static library rebuilt from its members, linked as an archive (the
+    // linker takes the members the program needs, as in the project's build).
+    let mut archives = Vec::new();
+    for (k, a) in inputs.archives.iter().enumerate() {
+        let mut members = Vec::new();
+        for u in &a.members {
+            members.push(compile(u, &mut objects)?);
+        }
+        members.extend(a.objects.iter().cloned());
+        let stem = a
+            .path
             .file_stem()
-            .map_or("src".into(), |x| x.to_string_lossy().into_owned());
-        let o = obj.join(format!("{i:02}_{stem}.o"));
-        run(Command::new(clang())
-            .args(base)
-            .args(&libc)
-            .args(&sanitize)
-            .arg("--coverage")
-            .arg("-Dmain=symtest_target_main")
-            .arg(format!("-I{}", src.display()))
-            .args(common_args(target, models_include))
-            .arg("-c")
-            .arg(s)
-            .arg("-o")
-            .arg(&o)
-            .current_dir(&target.root))?;
-        objs_all.push(o.clone());
-        objects.push((s.clone(), o));
+            .map_or("lib".into(), |x| x.to_string_lossy().into_owned());
+        let lib = obj.join(format!("{k:02}_{stem}.a"));
+        run(Command::new(ar()).arg("rcs").arg(&lib).args(&members))?;
+        archives.push(lib);
     }
     let exe = dir.join("symtest_suite");
     match &musl {
         Some(m) => run(Command::new(clang())
             .args(&m.link_pre)
             .args(&objs_all)
+            .args(&archives)
+            .args(&inputs.libs)
             .args(&m.link_post)
             .arg("-o")
             .arg(&exe))?,
@@ -268,6 +303,8 @@ pub fn build(
             .arg(NATIVE_SANITIZE)
             .arg("--coverage")
             .args(&objs_all)
+            .args(&archives)
+            .args(&inputs.libs)
             .arg("-o")
             .arg(&exe))?,
     }

@@ -6,12 +6,15 @@ use crate::baseline::{self, Bug};
 use crate::coverage;
 use crate::discovery::Target;
 use crate::emit::{self, SuiteCase};
+use crate::from_build::Captured;
 use crate::fsutil::{replace_dir, write_atomic};
 use crate::progress::{Event, Level, Phase};
 use crate::report::{KeptTest, Status, TargetReport};
 use crate::testcases::{self, EngineTest, Outcome};
+use crate::units::NativeInputs;
 use crate::{compile, explore, minimize, native};
 use anyhow::{Context, Result};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -21,6 +24,8 @@ pub struct Ctx {
     pub build_root: PathBuf,
     pub models_include: PathBuf,
     pub emit: bool,
+    /// The captured output of each target from a build, by target name.
+    pub captured: HashMap<String, Captured>,
 }
 
 type Send<'a> = &'a (dyn Fn(Event) + Sync);
@@ -83,14 +88,27 @@ fn steps(
     started: Instant,
 ) -> Result<()> {
     let build = ctx.build_root.join(&t.name);
+    let captured = ctx.captured.get(&t.name);
+    let inputs = match captured {
+        Some(c) => c.native.clone(),
+        None => NativeInputs::of_sources(t),
+    };
     // 1. bitcode
-    phase(
-        send,
-        t,
-        Phase::Compiling,
-        format!("({}, {} source files)", t.kind.as_str(), t.sources.len()),
-    );
-    let bc = match compile::to_bitcode(t, &ctx.models_include, &build.join("bc")) {
+    let detail = match captured {
+        Some(c) => format!(
+            "({}, {} from the build, {} source files)",
+            t.kind.as_str(),
+            c.output,
+            inputs.all_units().count()
+        ),
+        None => format!("({}, {} source files)", t.kind.as_str(), t.sources.len()),
+    };
+    phase(send, t, Phase::Compiling, detail);
+    let compiled = match captured {
+        Some(c) => compile::from_capture(t, c, &ctx.models_include, &build.join("bc")),
+        None => compile::to_bitcode(t, &ctx.models_include, &build.join("bc")),
+    };
+    let bc = match compiled {
         Ok(bc) => bc,
         Err(e) => {
             r.status = Status::CompileError;
@@ -178,7 +196,7 @@ fn steps(
             description: describe(test, b.map(|i| &bugs[i])),
         })
         .collect();
-    let nb = native::build(t, &ctx.models_include, &build.join("native"), &all_cases)
+    let nb = native::build(t, &inputs, &build.join("native"), &all_cases)
         .map_err(|e| anyhow::anyhow!("native coverage build failed:\n{e}"))?;
     let names: Vec<&str> = tests.iter().map(|x| x.name.as_str()).collect();
     let sets = minimize::per_test(&nb, &names, 3, 2).map_err(anyhow::Error::msg)?;
@@ -290,7 +308,12 @@ fn steps(
         serde_json::to_string_pretty(&minimize_json)?.as_bytes(),
     )?;
     if ctx.emit {
-        emit::write_suite(t, &suite_cases)?;
+        emit::write_suite(
+            t,
+            &inputs,
+            captured.map(|_| ctx.root.as_path()),
+            &suite_cases,
+        )?;
         r.suite_dir = Some(t.suite_dir.clone());
     }
     r.total_s = started.elapsed().as_secs_f64();

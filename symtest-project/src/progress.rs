@@ -7,6 +7,7 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
+    Capturing,
     Compiling,
     Exploring,
     Minimizing,
@@ -18,6 +19,7 @@ impl Phase {
     /// The status word of the phase (`Compiling`, ...).
     pub fn verb(self) -> &'static str {
         match self {
+            Phase::Capturing => "Capturing",
             Phase::Compiling => "Compiling",
             Phase::Exploring => "Exploring",
             Phase::Minimizing => "Minimizing",

@@ -6,7 +6,9 @@
 use crate::discovery::{self, DiscoveryOptions, Project, Target};
 use crate::progress::Event;
 use crate::report::{self, Status, TargetReport};
-use crate::{baseline, config, fsutil, junit, pipeline, sarif, Error, EXIT_BAD_INPUT, EXIT_FOUND};
+use crate::{
+    baseline, config, from_build, fsutil, junit, pipeline, sarif, Error, EXIT_BAD_INPUT, EXIT_FOUND,
+};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex};
@@ -103,6 +105,31 @@ pub fn select(s: &Selection) -> Result<Project, Error> {
     Ok(project)
 }
 
+/// Where the results go (`--out-dir`, default `symtest-out/` at the project
+/// root) and where intermediate builds and captures go (`--target-dir`/symtest,
+/// the workspace's `target/symtest`, or `symtest-out/.build`).
+pub fn locations(
+    project: &Project,
+    out_dir: Option<&Path>,
+    target_dir: Option<&Path>,
+) -> Result<(PathBuf, PathBuf), Error> {
+    let cwd = cwd()?;
+    let abs = |p: &Path| {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            cwd.join(p)
+        }
+    };
+    let out_root = out_dir.map_or_else(|| project.root.join("symtest-out"), abs);
+    let build_root = match target_dir {
+        Some(d) => abs(d).join("symtest"),
+        None if project.cargo => project.root.join("target").join("symtest"),
+        None => out_root.join(".build"),
+    };
+    Ok((out_root, build_root))
+}
+
 fn parse_partition(s: &str) -> Option<(usize, usize)> {
     let (k, n) = s.split_once('/')?;
     let (k, n) = (k.trim().parse().ok()?, n.trim().parse().ok()?);
@@ -162,34 +189,24 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(project.targets.len().max(1));
-    let cwd = cwd()?;
-    let abs = |p: &Path| {
-        if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            cwd.join(p)
-        }
-    };
-    let out_root = a
-        .out_dir
-        .as_deref()
-        .map_or_else(|| project.root.join("symtest-out"), abs);
-    let build_root = match &a.target_dir {
-        Some(d) => abs(d).join("symtest"),
-        None if project.cargo => project.root.join("target").join("symtest"),
-        None => out_root.join(".build"),
-    };
+    let (out_root, build_root) =
+        locations(&project, a.out_dir.as_deref(), a.target_dir.as_deref())?;
+    let n_targets = project.targets.len();
+    on_event(Event::Started { targets: n_targets });
+    let models_include = crate::paths::models_dir().join("include");
+    // Targets from a build: each build runs once, before any target, so a
+    // failing build stops the run with nothing written.
+    let captured = from_build::capture_all(&project.root, &project.targets, &build_root, on_event)?;
     std::fs::create_dir_all(&out_root)
         .with_context(|| format!("creating {}", out_root.display()))?;
     let ctx = pipeline::Ctx {
         root: project.root.clone(),
         out_root,
         build_root,
-        models_include: crate::paths::models_dir().join("include"),
+        models_include,
         emit: !a.no_emit,
+        captured,
     };
-    let n_targets = project.targets.len();
-    on_event(Event::Started { targets: n_targets });
     let queue: Mutex<Vec<(usize, &Target)>> =
         Mutex::new(project.targets.iter().enumerate().rev().collect());
     let (tx, rx) = mpsc::channel::<Event>();
@@ -343,6 +360,7 @@ mod tests {
             entry_point: None,
             exec_args: vec![],
             suite_dir: dir,
+            build: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! End-to-end tests of the real `cargo-symtest` binary: one test binary, modules by concern.
 
 mod bad_input;
+mod build_targets;
 mod capture;
 mod corpus;
 mod determinism;

@@ -109,3 +109,42 @@ pub fn native_coverage_build(src: &Path, dir: &Path, name: &str) -> PathBuf {
     }
     exe
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// A fresh copy of `tests/fixtures/NAME` in the scratch directory `scratch_name`.
+pub fn copy_fixture(name: &str, scratch_name: &str) -> PathBuf {
+    let d = scratch(scratch_name);
+    copy_dir(&workspace().join("tests/fixtures").join(name), &d);
+    d
+}
+
+/// Runs the binary with `args` in `dir`.
+pub fn symtest_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run cargo-symtest")
+}
+
+/// Status, stdout and stderr of a run, for assertion messages.
+pub fn shown(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}

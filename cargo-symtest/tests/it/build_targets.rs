@@ -1,0 +1,388 @@
+//! Targets from a project's own build (`build` with `binary` or `library` in
+//! symtest.toml): a Make project with a static library and a program in
+//! subdirectories (both a program target and a harness against the library,
+//! captured once, also through `make symtest`), a CMake project, a
+//! configure-style project whose configure compiles and runs a probe, and a
+//! Cargo workspace whose build script compiles C with the `cc` crate. Each:
+//! the planted bug found, gcov coverage of the build's own sources, the suite
+//! emitted from the recorded compile commands and `make test` run on it
+//! (failing while the bug is there, passing once it is fixed); bad input.
+
+use crate::support::*;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn make(dir: &Path, args: &[&str]) -> Output {
+    Command::new("make")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run make")
+}
+
+fn read_json(p: &Path) -> Value {
+    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The report of `target` in `symtest-out/summary.json`.
+fn report(dir: &Path, target: &str) -> Value {
+    let all = read_json(&dir.join("symtest-out/summary.json"));
+    all["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == target)
+        .unwrap_or_else(|| panic!("no report for {target}: {all:#}"))
+        .clone()
+}
+
+/// The one bug of a report: (kind, function, file, line).
+fn only_bug(r: &Value) -> (String, String, String, u64) {
+    let bugs = r["bugs"].as_array().unwrap();
+    assert_eq!(bugs.len(), 1, "{r:#}");
+    let b = &bugs[0];
+    (
+        b["kind"].as_str().unwrap().into(),
+        b["function"].as_str().unwrap().into(),
+        b["file"].as_str().unwrap().into(),
+        b["line"].as_u64().unwrap(),
+    )
+}
+
+/// gcov's (covered, total) lines of `file` (relative to the project root).
+fn file_lines(dir: &Path, target: &str, file: &str) -> (u64, u64) {
+    let s = read_json(
+        &dir.join("symtest-out")
+            .join(target)
+            .join("coverage/summary.json"),
+    );
+    let f = s["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == file)
+        .unwrap_or_else(|| panic!("{file} not measured: {s:#}"));
+    assert_eq!(
+        f["claimed_not_executed"],
+        Value::Array(vec![]),
+        "{target}: {f}"
+    );
+    (
+        f["lines_covered"].as_u64().unwrap(),
+        f["lines_total"].as_u64().unwrap(),
+    )
+}
+
+/// The emitted suite builds with make; its tests that do not document a bug
+/// pass; the one that documents `bug_name` fails while the bug is there.
+fn suite_replays(dir: &Path, target: &str, bug_name: &str) {
+    let suite = dir.join("tests/symtest").join(target);
+    let o = make(&suite, &[]);
+    assert!(o.status.success(), "{target}: {}", shown(&o));
+    let o = make(&suite, &["test-no-bugs"]);
+    assert!(o.status.success(), "{target}: {}", shown(&o));
+    let o = make(&suite, &["test"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        !o.status.success() && out.contains(&format!("{bug_name} ... FAILED: BUG still present")),
+        "{target}: {}",
+        shown(&o)
+    );
+}
+
+/// After the bug is fixed in the project's sources, the suite (rebuilt from
+/// the same recorded compile commands) passes whole.
+fn suite_passes(dir: &Path, target: &str) {
+    let suite = dir.join("tests/symtest").join(target);
+    let _ = make(&suite, &["clean"]);
+    let o = make(&suite, &["test"]);
+    assert!(o.status.success(), "{target}: {}", shown(&o));
+}
+
+fn replace_in(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "{}: {from}", file.display());
+    std::fs::write(file, text.replace(from, to)).unwrap();
+}
+
+/// `make symtest` on a Make project whose symtest.toml names the program its
+/// build links and the library it makes (with a harness): one capture for both.
+#[test]
+fn make_project_program_and_library_from_one_build() {
+    let dir = copy_fixture("capture-make", "build-make");
+    let o = symtest_in(&dir, &["init", "--make"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let mut top = std::fs::read_to_string(dir.join("Makefile")).unwrap();
+    top.push_str("-include symtest.mk\n");
+    std::fs::write(dir.join("Makefile"), top).unwrap();
+    let o = make(
+        &dir,
+        &[
+            "symtest",
+            &format!("SYMTEST={}", bin().display()),
+            "SYMTEST_MAX_TIME=20",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(!err.contains("native replay differs"), "{err}");
+    // One build, captured once for both targets.
+    let captures: Vec<_> = std::fs::read_dir(dir.join("symtest-out/.build/capture"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert_eq!(captures.len(), 1, "{err}");
+    assert_eq!(err.matches("Capturing").count(), 2, "{err}");
+    // The program: the planted out-of-bounds read of app/main.c.
+    let r = report(&dir, "wordcount");
+    assert_eq!(
+        only_bug(&r),
+        ("ptr".into(), "main".into(), "app/main.c".into(), 14)
+    );
+    assert_eq!(r["soundness_warnings"], Value::Array(vec![]), "{r:#}");
+    // Coverage of the program's own file and of the library it links.
+    for f in ["app/main.c", "lib/tokens.c", "lib/checksum.c"] {
+        let (c, n) = file_lines(&dir, "wordcount", f);
+        assert!(c > 0 && n > 0, "{f}: {c}/{n}");
+    }
+    // The harness against the library: the bug is found in the library's code.
+    let r = report(&dir, "tok");
+    assert_eq!(
+        only_bug(&r),
+        ("ptr".into(), "tok_split".into(), "lib/tokens.c".into(), 12)
+    );
+    let (c, n) = file_lines(&dir, "tok", "lib/tokens.c");
+    assert!(c >= 10 && n >= c, "{c}/{n}");
+    // The suites, from the recorded compile commands (-DTOK_MAX=8, -I../lib).
+    let makefile = std::fs::read_to_string(dir.join("tests/symtest/tok/Makefile")).unwrap();
+    assert!(makefile.contains("-DTOK_MAX=8"), "{makefile}");
+    suite_replays(&dir, "wordcount", "_bug_ptr_in_main");
+    suite_replays(&dir, "tok", "_bug_ptr_in_tok_split");
+    // Fixed in the project, the suites pass.
+    replace_in(
+        &dir.join("app/main.c"),
+        "n >= 3 ? words[n] :",
+        "n >= 3 ? words[2] :",
+    );
+    replace_in(
+        &dir.join("tests/tok_harness.c"),
+        "tok_split(s, words, 3)",
+        "tok_split(s, words, 2)",
+    );
+    suite_passes(&dir, "wordcount");
+    suite_passes(&dir, "tok");
+}
+
+/// A CMake project: the program the CMake build links. The second run's build
+/// is up to date: the capture keeps what the first recorded, and the CMake
+/// cache, which remembers the wrapper's path, keeps working outside symtest.
+#[test]
+fn cmake_project_program_from_its_build() {
+    let dir = copy_fixture("capture-cmake", "build-cmake");
+    let o = symtest_in(&dir, &["--max-time", "20"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let r = report(&dir, "kvget");
+    assert_eq!(
+        only_bug(&r),
+        ("ptr".into(), "main".into(), "src/main.c".into(), 15)
+    );
+    for f in ["src/main.c", "src/kv.c"] {
+        let (c, n) = file_lines(&dir, "kvget", f);
+        assert!(c > 0 && n > 0, "{f}: {c}/{n}");
+    }
+    let makefile = std::fs::read_to_string(dir.join("tests/symtest/kvget/Makefile")).unwrap();
+    assert!(makefile.contains("KV_SEP="), "{makefile}");
+    suite_replays(&dir, "kvget", "_bug_ptr_in_main");
+    // Up to date: nothing recompiled, the same bug from the kept capture.
+    let o = symtest_in(&dir, &["--max-time", "10", "--no-emit"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    assert_eq!(only_bug(&report(&dir, "kvget")).3, 15);
+    // The CMake cache names the wrapper: without a capture it only passes through.
+    std::fs::write(
+        dir.join("src/kv.c"),
+        std::fs::read_to_string(dir.join("src/kv.c")).unwrap() + "\n",
+    )
+    .unwrap();
+    let o = Command::new("cmake")
+        .args(["--build", "build"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", shown(&o));
+    replace_in(
+        &dir.join("src/main.c"),
+        "memcpy(out, v, (size_t)n + 1);",
+        "if (n > 2) return 3; memcpy(out, v, (size_t)n + 1);",
+    );
+    suite_passes(&dir, "kvget");
+}
+
+/// A configure-style project: configure compiles and runs a probe, the build
+/// makes the program. A failing build shows its output and exits 2, leaving
+/// the previous results as they were.
+#[test]
+fn configure_project_program_and_a_failing_build() {
+    let dir = copy_fixture("capture-configure", "build-configure");
+    let o = symtest_in(&dir, &["--max-time", "20"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    // The probe ran through the wrappers and configured the build.
+    let config = std::fs::read_to_string(dir.join("config.h")).unwrap();
+    assert!(config.contains("SIZEOF_LONG 8"), "{config}");
+    let r = report(&dir, "rot");
+    assert_eq!(
+        only_bug(&r),
+        ("div".into(), "main".into(), "rot.c".into(), 19)
+    );
+    let (c, n) = file_lines(&dir, "rot", "rot.c");
+    assert!(c > 0 && c <= n, "{c}/{n}");
+    suite_replays(&dir, "rot", "_bug_div_in_main");
+    // A failing build: its own output, exit 2, nothing written.
+    let summary = std::fs::read(dir.join("symtest-out/summary.json")).unwrap();
+    let kept = std::fs::read(dir.join("symtest-out/rot/summary.json")).unwrap();
+    let vectors = std::fs::read(dir.join("tests/symtest/rot/symtest_tests.c")).unwrap();
+    let good = std::fs::read_to_string(dir.join("rot.c")).unwrap();
+    std::fs::write(dir.join("rot.c"), format!("{good}\nint broken(\n")).unwrap();
+    let o = symtest_in(&dir, &["--max-time", "5", "--message-format", "json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("rot.c:"), "the compiler's diagnostics: {err}");
+    assert!(
+        err.contains(
+            "symtest.toml:6: key `build`: the build command `sh -c ./configure && make` failed"
+        ),
+        "{err}"
+    );
+    // The build's output went to stderr: stdout holds only JSON events.
+    for line in String::from_utf8_lossy(&o.stdout).lines() {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+    assert_eq!(
+        std::fs::read(dir.join("symtest-out/summary.json")).unwrap(),
+        summary
+    );
+    assert_eq!(
+        std::fs::read(dir.join("symtest-out/rot/summary.json")).unwrap(),
+        kept
+    );
+    assert_eq!(
+        std::fs::read(dir.join("tests/symtest/rot/symtest_tests.c")).unwrap(),
+        vectors
+    );
+    let leftovers: Vec<String> = std::fs::read_dir(dir.join("symtest-out/.build/capture"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    std::fs::write(dir.join("rot.c"), &good).unwrap();
+    replace_in(
+        &dir.join("rot.c"),
+        "100 / (zs - 2)",
+        "(zs == 2 ? 0 : 100 / (zs - 2))",
+    );
+    suite_passes(&dir, "rot");
+}
+
+/// A Cargo workspace: `cargo build` runs the build script, which compiles the
+/// vendored C with the `cc` crate; the static library it makes is a target
+/// with no list of its sources.
+#[test]
+fn cargo_build_script_library_is_a_target_without_source_list() {
+    let dir = copy_fixture("cargo-ws", "build-cargo");
+    std::fs::write(
+        dir.join("clib/symtest.toml"),
+        "[[target]]\nname = \"parse-lib\"\nkind = \"harness\"\nbuild = [\"cargo\", \"build\"]\n\
+         library = \"libparse.a\"\nsources = [\"symtest/parse_harness.c\"]\ninclude = [\"csrc\"]\n\
+         max-time = 10\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &["--target", "parse-lib"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let r = report(&dir, "parse-lib");
+    let (kind, _, file, _) = only_bug(&r);
+    assert_eq!(
+        (kind.as_str(), file.as_str()),
+        ("assert", "clib/symtest/parse_harness.c")
+    );
+    let (c, n) = file_lines(&dir, "parse-lib", "clib/csrc/parse.c");
+    assert!(c > 0 && n > 0, "{c}/{n}");
+    // The build's objects: the library the cc crate archived in OUT_DIR.
+    let makefile =
+        std::fs::read_to_string(dir.join("clib/tests/symtest/parse-lib/Makefile")).unwrap();
+    assert!(makefile.contains("csrc/parse.c"), "{makefile}");
+    let suite = dir.join("clib/tests/symtest/parse-lib");
+    assert!(make(&suite, &[]).status.success());
+    let o = make(&suite, &["test-no-bugs"]);
+    assert!(o.status.success(), "{}", shown(&o));
+}
+
+/// `init --from-build`: one program target per executable, which the pipeline
+/// then runs from the capture init made (the build is up to date by then).
+#[test]
+fn init_from_build_writes_one_target_per_executable() {
+    let dir = copy_fixture("capture-make", "build-init");
+    let o = symtest_in(&dir, &["init", "--from-build", "--", "make"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "symtest.toml exists: {}",
+        shown(&o)
+    );
+    assert!(!dir.join("app/wordcount").exists(), "nothing ran");
+    std::fs::remove_file(dir.join("symtest.toml")).unwrap();
+    let o = symtest_in(&dir, &["init", "--from-build", "--", "make"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let o = symtest_in(&dir, &["list"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("wordcount\tprogram\tsymtest.toml:")
+            && lines[0].ends_with("binary = \"app/wordcount\" from `make`"),
+        "{out}"
+    );
+    let o = symtest_in(&dir, &["--max-time", "10", "--no-emit"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    assert_eq!(report(&dir, "wordcount")["status"], "ok");
+}
+
+/// Configuration errors name file:line:key; an output the build did not make
+/// is an error listing what it made.
+#[test]
+fn build_targets_bad_input() {
+    let dir = copy_fixture("capture-configure", "build-bad-input");
+    let config = |body: &str| {
+        std::fs::write(
+            dir.join("symtest.toml"),
+            format!("[[target]]\nname = \"rot\"\nkind = \"program\"\n{body}"),
+        )
+        .unwrap()
+    };
+    let fails = |needle: &str| {
+        let o = symtest_in(&dir, &["--max-time", "5"]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+        assert!(err.contains(needle), "expected {needle:?}: {}", shown(&o));
+    };
+    config("build = [\"make\"]\nbinary = \"rot\"\nsources = [\"rot.c\"]\n");
+    fails("symtest.toml:6: key `sources`: `sources` and `build` together");
+    config("build = [\"make\"]\n");
+    fails("symtest.toml:4: key `binary`: target `rot` has `build` but no `binary`");
+    config("sources = [\"rot.c\"]\nbinary = \"rot\"\n");
+    fails("symtest.toml:5: key `binary`: `binary` names an output of the project's build");
+    config("build = [\"make\"]\nlibrary = \"librot.a\"\n");
+    fails("symtest.toml:5: key `library`: a `program` target runs an executable");
+    config("build = []\nbinary = \"rot\"\n");
+    fails("symtest.toml:4: key `build`: the build command is empty");
+    assert!(
+        !dir.join("rot").exists(),
+        "no build ran on a configuration error"
+    );
+    config("build = [\"sh\", \"-c\", \"./configure && make\"]\nbinary = \"rot13\"\n");
+    fails("symtest.toml:5: key `binary`: the build `sh -c ./configure && make` did not produce `rot13` (target `rot`); it produced: rot");
+    assert!(!dir.join("symtest-out/summary.json").exists());
+}

@@ -1,0 +1,390 @@
+//! Targets from the project's own build (`build` with `binary` or `library`):
+//! one capture per distinct build command for all its targets, then per
+//! target the module to explore and the recorded compile commands of the code
+//! in it (what the native coverage build and the emitted suite compile).
+
+use crate::capture::assemble::{Manifest, Output};
+use crate::capture::{self, CaptureError, CaptureOptions};
+use crate::config::Kind;
+use crate::discovery::{Artifact, BuildSpec, Target};
+use crate::escape::{unrepresentable, unsafe_file_name};
+use crate::fsutil::relative;
+use crate::progress::{Event, Phase};
+use crate::units::{self, Archive, Arg, NativeInputs, Unit};
+use crate::Error;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A target's share of a capture.
+#[derive(Clone, Debug)]
+pub struct Captured {
+    /// The captured module: the executable's (`binary`) or the library's.
+    pub bitcode: PathBuf,
+    /// What the native builds compile and link (harness sources included).
+    pub native: NativeInputs,
+    /// The capture directory (bitcode, `compile_commands.json`, `manifest.json`).
+    pub capture_dir: PathBuf,
+    /// The output as the manifest names it (relative to the project root).
+    pub output: String,
+}
+
+/// Where the pipeline keeps the capture of a build command: one directory per
+/// command (and header set), so each keeps its records from run to run.
+pub fn capture_dir(build_root: &Path, command: &[String], musl: bool) -> PathBuf {
+    let mut slug: String = command
+        .join("-")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    let key = format!("{}\0{musl}", command.join("\0"));
+    let hash = crate::capture::wrapper::path_hash(Path::new(&key));
+    slug.push_str(&format!("-{:08x}", hash as u32));
+    if musl {
+        slug.push_str("-musl");
+    }
+    build_root.join("capture").join(slug)
+}
+
+/// Captures every build the targets name (once per command) and resolves each
+/// target's output. Bad input (a failing build, an output the build did not
+/// produce) is an error before any target runs.
+pub fn capture_all(
+    root: &Path,
+    targets: &[Target],
+    build_root: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<HashMap<String, Captured>, Error> {
+    let mut groups: Vec<(&[String], Vec<&Target>)> = Vec::new();
+    for t in targets {
+        let Some(b) = &t.build else { continue };
+        match groups.iter_mut().find(|(c, _)| *c == b.command.as_slice()) {
+            Some((_, ts)) => ts.push(t),
+            None => groups.push((&b.command, vec![t])),
+        }
+    }
+    let mut out = HashMap::new();
+    for (command, ts) in groups {
+        // The engine runs programs with musl: their bitcode is compiled
+        // against musl's headers (as `capture --musl`).
+        let musl = ts.iter().any(|t| t.kind == Kind::Program);
+        let dir = capture_dir(build_root, command, musl);
+        for t in &ts {
+            on_event(Event::Phase {
+                target: t.name.clone(),
+                phase: Phase::Capturing,
+                detail: format!("(`{}`)", command.join(" ")),
+            });
+        }
+        let options = CaptureOptions {
+            root: root.to_path_buf(),
+            out: dir.clone(),
+            musl,
+            build: command.iter().map(Into::into).collect(),
+            quiet_build: true,
+            append: true,
+        };
+        let first = ts[0];
+        let place = format!(
+            "{}:{}: key `build`",
+            first.config_file.display(),
+            first.build.as_ref().map_or(first.line, |b| b.command_line)
+        );
+        let manifest = match capture::capture(&options) {
+            Ok(m) => m,
+            Err(CaptureError::BuildFailed { output, .. }) => {
+                return Err(Error::BuildFailed {
+                    message: format!(
+                        "{place}: the build command `{}` failed; no target was run \
+                         (its output is above)",
+                        command.join(" ")
+                    ),
+                    output: output.unwrap_or_default(),
+                })
+            }
+            Err(e @ CaptureError::NothingCompiled { .. }) => {
+                return Err(Error::BadInput(format!(
+                    "{place}: {e}\n  symtest must see the compiles once: clean the build \
+                     (e.g. `make clean`) and run again; later runs reuse what it recorded"
+                )))
+            }
+            Err(e) => return Err(Error::BadInput(format!("{place}: {e}"))),
+        };
+        for t in ts {
+            let spec = t.build.as_ref().expect("grouped by build");
+            let c = resolve(root, &dir, &manifest, t, spec)?;
+            out.insert(t.name.clone(), c);
+        }
+    }
+    Ok(out)
+}
+
+/// What a build produced, for `cargo symtest init --from-build`.
+#[derive(Debug, Default)]
+pub struct Produced {
+    /// Executables with bitcode (relative to the root), in the manifest's order.
+    pub executables: Vec<String>,
+    /// Static libraries with bitcode.
+    pub libraries: Vec<String>,
+    /// Outputs without bitcode, with why (the capture's warnings).
+    pub warnings: Vec<String>,
+    /// Where the capture went (the pipeline reuses it).
+    pub capture_dir: PathBuf,
+}
+
+/// Runs `command` from `root` under capture, where the pipeline keeps the
+/// capture of that build for program targets (so its first run reuses what
+/// this one recorded), and lists what the build produced. The build's output
+/// goes to the terminal.
+pub fn produced(root: &Path, build_root: &Path, command: &[String]) -> Result<Produced, Error> {
+    let dir = capture_dir(build_root, command, true);
+    let options = CaptureOptions {
+        root: root.to_path_buf(),
+        out: dir.clone(),
+        musl: true,
+        build: command.iter().map(Into::into).collect(),
+        quiet_build: false,
+        append: true,
+    };
+    let m = match capture::capture(&options) {
+        Ok(m) => m,
+        Err(e @ (CaptureError::BuildFailed { .. } | CaptureError::NothingCompiled { .. })) => {
+            return Err(Error::BadInput(e.to_string()))
+        }
+        Err(e) => return Err(Error::Other(anyhow::Error::new(e))),
+    };
+    let with_bc = |kind: &str| -> Vec<String> {
+        m.outputs
+            .iter()
+            .filter(|o| o.kind == kind && o.bitcode.is_some())
+            .map(|o| o.output.clone())
+            .collect()
+    };
+    Ok(Produced {
+        executables: with_bc("executable"),
+        libraries: with_bc("static-library"),
+        warnings: m.warnings.clone(),
+        capture_dir: dir,
+    })
+}
+
+/// The message for an output the build did not produce.
+fn not_produced(t: &Target, spec: &BuildSpec, kind: &str, produced: &[&Output]) -> Error {
+    let list = if produced.is_empty() {
+        format!("it produced no {kind}")
+    } else {
+        format!(
+            "it produced: {}",
+            produced
+                .iter()
+                .map(|o| o.output.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    Error::BadInput(format!(
+        "{}:{}: key `{}`: the build `{}` did not produce `{}` (target `{}`); {list}",
+        t.config_file.display(),
+        spec.line,
+        spec.key(),
+        spec.command.join(" "),
+        spec.written,
+        t.name,
+    ))
+}
+
+/// The output a target names: by path, else (one) by file name or trailing
+/// path components among outputs that exist.
+fn find<'m>(root: &Path, outputs: &[&'m Output], wanted: &Path, written: &str) -> Vec<&'m Output> {
+    let abs = |o: &Output| crate::capture::log::normalize(root, Path::new(&o.output));
+    let wanted = crate::capture::log::normalize(root, wanted);
+    let exact: Vec<&Output> = outputs
+        .iter()
+        .copied()
+        .filter(|o| abs(o) == wanted)
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    let tail = Path::new(written);
+    outputs
+        .iter()
+        .copied()
+        .filter(|o| abs(o).ends_with(tail) && abs(o).exists())
+        .collect()
+}
+
+fn resolve(
+    root: &Path,
+    dir: &Path,
+    m: &Manifest,
+    t: &Target,
+    spec: &BuildSpec,
+) -> Result<Captured, Error> {
+    let (kind, wanted) = match &spec.artifact {
+        Artifact::Binary(p) => ("executable", p),
+        Artifact::Library(p) => ("static-library", p),
+    };
+    let of_kind: Vec<&Output> = m.outputs.iter().filter(|o| o.kind == kind).collect();
+    let found = find(root, &of_kind, wanted, &spec.written);
+    let output = match found.as_slice() {
+        [] => {
+            let what = if kind == "executable" {
+                "executable"
+            } else {
+                "static library"
+            };
+            return Err(not_produced(t, spec, what, &of_kind));
+        }
+        [o] => *o,
+        many => {
+            return Err(Error::BadInput(format!(
+                "{}:{}: key `{}`: `{}` names several outputs of the build: {}; give its path (target `{}`)",
+                t.config_file.display(),
+                spec.line,
+                spec.key(),
+                spec.written,
+                many.iter().map(|o| o.output.as_str()).collect::<Vec<_>>().join(", "),
+                t.name
+            )))
+        }
+    };
+    let Some(bc) = &output.bitcode else {
+        let why: Vec<&String> = m
+            .warnings
+            .iter()
+            .filter(|w| w.starts_with(&output.output))
+            .collect();
+        return Err(Error::BadInput(format!(
+            "{}:{}: key `{}`: the build produced `{}` but no bitcode of it (target `{}`){}",
+            t.config_file.display(),
+            spec.line,
+            spec.key(),
+            output.output,
+            t.name,
+            why.iter().map(|w| format!("\n  {w}")).collect::<String>()
+        )));
+    };
+    let mut native = NativeInputs::default();
+    match &spec.artifact {
+        Artifact::Binary(_) => {
+            for input in &output.inputs {
+                match m
+                    .outputs
+                    .iter()
+                    .find(|o| &o.output == input && o.kind == "static-library")
+                {
+                    Some(lib) => native.archives.push(archive(root, m, lib)),
+                    None => match unit_of(root, m, input) {
+                        Some(u) => native.units.push(u),
+                        None => native.objects.push(root.join(input)),
+                    },
+                }
+            }
+            native.libs = output.external_libraries.clone();
+        }
+        Artifact::Library(_) => {
+            native.units = t
+                .sources
+                .iter()
+                .map(|s| units::harness_unit(t, s))
+                .collect();
+            native.archives.push(archive(root, m, output));
+        }
+    }
+    check_nameable(root, t, &native)?;
+    Ok(Captured {
+        bitcode: dir.join(bc),
+        native,
+        capture_dir: dir.to_path_buf(),
+        output: output.output.clone(),
+    })
+}
+
+/// The unit that made `object` (relative to the root), from its compile entry.
+fn unit_of(root: &Path, m: &Manifest, object: &str) -> Option<Unit> {
+    let c = m.compiles.iter().find(|c| c.object == object)?;
+    Some(Unit {
+        source: crate::capture::log::normalize(root, Path::new(&c.source)),
+        args: units::recorded_args(&c.flags, Path::new(&c.directory)),
+    })
+}
+
+fn archive(root: &Path, m: &Manifest, lib: &Output) -> Archive {
+    let mut a = Archive {
+        path: root.join(&lib.output),
+        members: Vec::new(),
+        objects: Vec::new(),
+    };
+    for member in &lib.inputs {
+        match unit_of(root, m, member) {
+            Some(u) => a.members.push(u),
+            None => a.objects.push(root.join(member)),
+        }
+    }
+    a
+}
+
+/// The generated Makefile names every file and flag: refuse what it cannot.
+fn check_nameable(root: &Path, t: &Target, n: &NativeInputs) -> Result<(), Error> {
+    let bad = |what: String| {
+        Err(Error::BadInput(format!(
+            "target `{}`: {what}, which the generated suite cannot name",
+            t.name
+        )))
+    };
+    let files = n
+        .all_units()
+        .map(|u| &u.source)
+        .chain(&n.objects)
+        .chain(n.archives.iter().flat_map(|a| a.objects.iter()));
+    for f in files {
+        let shown = relative(f, root).display().to_string();
+        if let Some(c) = unsafe_file_name(&shown) {
+            return bad(format!("`{shown}` has {c:?} in its name"));
+        }
+    }
+    for u in n.all_units() {
+        for a in &u.args {
+            let text = match a {
+                Arg::Word(w) => w.clone(),
+                Arg::Path { path, .. } => path.display().to_string(),
+                Arg::SuiteDir => continue,
+            };
+            if let Some(why) = unrepresentable(&text) {
+                return bad(format!(
+                    "a compile flag of {} {text:?} {why}",
+                    relative(&u.source, root).display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_capture_directory_per_command() {
+        let b = Path::new("/b");
+        let make = ["make".to_string(), "-j2".to_string()];
+        let a = capture_dir(b, &make, false);
+        assert!(a.starts_with("/b/capture"));
+        assert!(a
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("make--j2-"));
+        assert_eq!(a, capture_dir(b, &make, false));
+        assert_ne!(a, capture_dir(b, &make, true));
+        assert_ne!(a, capture_dir(b, &["make".to_string()], false));
+    }
+}
