@@ -11,7 +11,8 @@
 //! - [`native`] + [`minimize`]: the native coverage build, per-test gcov, set cover;
 //! - [`coverage`]: gcov of the kept tests, claim vs. gcov;
 //! - [`emit`]: the native regression suite;
-//! - [`pipeline`] strings them together per target, [`run`] over all targets
+//! - [`stages`] are these as typed functions (`compile` → `explore` → `minimize`
+//!   → `replay` → `emit`), [`pipeline`] strings them together per target, [`run`] over all targets
 //!   (workers, summary, baseline gate, SARIF, JUnit), reporting [`progress::Event`]s.
 //!
 //! Library errors are [`Error`]; bad input (exit code 2) is [`Error::BadInput`]
@@ -40,6 +41,7 @@ pub mod report;
 pub mod run;
 pub mod runtime;
 pub mod sarif;
+pub mod stages;
 pub mod testcases;
 pub mod toolchain;
 pub mod units;

@@ -1,0 +1,307 @@
+//! The stages of one target's pipeline, each a function from plain data to
+//! plain data: [`compile`] → [`explore`] → [`minimize`] → [`replay`] →
+//! [`emit`]. [`crate::pipeline`] runs them in order, reports progress and
+//! fills the target's report; the capture before them is
+//! [`crate::from_build`].
+
+use crate::baseline::{self, Bug};
+use crate::compile::{self, CompileError};
+use crate::coverage::{self, CoverageSummary};
+use crate::discovery::Target;
+use crate::emit::{self, SuiteCase};
+use crate::explore;
+use crate::fsutil::write_atomic;
+use crate::minimize;
+use crate::native::{self, NativeBuild};
+use crate::progress::Live;
+use crate::report::KeptTest;
+use crate::testcases::{self, EngineTest, Outcome};
+use crate::units::NativeInputs;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// What every stage of a target needs to know.
+pub struct TargetCtx<'a> {
+    pub target: &'a Target,
+    /// The project root (bug identities, gcov file names, suite paths).
+    pub root: &'a Path,
+    /// The target's intermediate directory (`<build root>/<name>`).
+    pub build: PathBuf,
+    pub models_include: &'a Path,
+    /// The target's share of a capture (a target from a build).
+    pub captured: Option<&'a crate::from_build::Captured>,
+}
+
+/// The module to explore and what the native builds compile.
+pub struct Compiled {
+    pub bitcode: PathBuf,
+    pub inputs: NativeInputs,
+}
+
+/// Bitcode of the target: its sources compiled and linked, or the captured
+/// module (with the harness linked in).
+pub fn compile(c: &TargetCtx) -> Result<Compiled, CompileError> {
+    let t = c.target;
+    let dir = c.build.join("bc");
+    let (bitcode, inputs) = match c.captured {
+        Some(cap) => (
+            compile::from_capture(t, cap, c.models_include, &dir)?,
+            cap.native.clone(),
+        ),
+        None => (
+            compile::to_bitcode(t, c.models_include, &dir)?,
+            NativeInputs::of_sources(t),
+        ),
+    };
+    Ok(Compiled { bitcode, inputs })
+}
+
+/// What the engine left: its tests, with the bugs they show.
+pub struct Explored {
+    /// The engine's output directory.
+    pub run_dir: PathBuf,
+    pub elapsed_s: f64,
+    /// The watchdog stopped the engine: no statistics or coverage claim.
+    pub overran: bool,
+    /// `stats.json` and `coverage.json` (empty objects after an overrun).
+    pub stats: serde_json::Value,
+    pub claim: serde_json::Value,
+    pub halt_reason: Option<String>,
+    pub tests: Vec<EngineTest>,
+    /// Unique bugs, and for each test the index of its bug.
+    pub bugs: Vec<Bug>,
+    pub bug_of: Vec<Option<usize>>,
+}
+
+impl Explored {
+    /// Paths the engine completed.
+    pub fn paths(&self) -> u64 {
+        self.stats
+            .get("paths_completed")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+    }
+
+    /// The first test of each bug (the minimizer keeps them).
+    pub fn bug_representatives(&self) -> Vec<usize> {
+        (0..self.bugs.len())
+            .filter_map(|b| self.bug_of.iter().position(|x| *x == Some(b)))
+            .collect()
+    }
+
+    /// What a test shows, for reports and the suite.
+    pub fn describe(&self, i: usize) -> String {
+        describe(&self.tests[i], self.bug_of[i].map(|b| &self.bugs[b]))
+    }
+}
+
+/// Why exploration produced nothing usable.
+#[derive(Debug)]
+pub struct EngineFailed {
+    pub elapsed_s: f64,
+    pub message: String,
+}
+
+/// The engine in its own process, then its tests read back and their bugs
+/// identified.
+pub fn explore(
+    c: &TargetCtx,
+    compiled: &Compiled,
+    budget_s: f64,
+    live: impl FnMut(Live),
+) -> Result<std::result::Result<Explored, EngineFailed>> {
+    let t = c.target;
+    let run_dir = c.build.join("run");
+    let res = explore::run(t, &compiled.bitcode, &run_dir, budget_s, live);
+    if let Err(message) = res.status {
+        return Ok(Err(EngineFailed {
+            elapsed_s: res.elapsed_s,
+            message,
+        }));
+    }
+    let (stats, claim) = if res.overran {
+        (serde_json::json!({}), serde_json::json!({}))
+    } else {
+        (
+            read_json(&run_dir.join("stats.json"))?,
+            read_json(&run_dir.join("coverage.json"))?,
+        )
+    };
+    let halt_reason = std::fs::read_to_string(run_dir.join("info"))
+        .ok()
+        .and_then(|i| {
+            i.lines()
+                .find_map(|l| l.strip_prefix("halt reason: ").map(str::to_string))
+        });
+    let tests = testcases::read_dir(&run_dir)?;
+    // Bug identities; the first test of each identity represents it.
+    let mut bugs: Vec<Bug> = Vec::new();
+    let mut bug_of = Vec::new();
+    for test in &tests {
+        bug_of.push(test.bug().map(|e| {
+            let b = baseline::identify(e, c.root, &t.name);
+            match bugs.iter().position(|k| k.id == b.id) {
+                Some(i) => i,
+                None => {
+                    bugs.push(b);
+                    bugs.len() - 1
+                }
+            }
+        }));
+    }
+    Ok(Ok(Explored {
+        run_dir,
+        elapsed_s: res.elapsed_s,
+        overran: res.overran,
+        stats,
+        claim,
+        halt_reason,
+        tests,
+        bugs,
+        bug_of,
+    }))
+}
+
+/// The native coverage build and the tests kept.
+pub struct Minimized {
+    pub native: NativeBuild,
+    /// Indices into [`Explored::tests`], in order.
+    pub keep: Vec<usize>,
+}
+
+/// Per-test native coverage (gcov) of every test, then a greedy cover over
+/// lines and branches after one test per bug.
+pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Minimized> {
+    let cases: Vec<SuiteCase> = e
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(i, test)| SuiteCase {
+            name: test.name.clone(),
+            test,
+            description: e.describe(i),
+        })
+        .collect();
+    let nb = native::build(c.target, &compiled.inputs, &c.build.join("native"), &cases)
+        .map_err(|err| anyhow::anyhow!("native coverage build failed:\n{err}"))?;
+    let names: Vec<&str> = e.tests.iter().map(|x| x.name.as_str()).collect();
+    let sets = minimize::per_test(&nb, &names, 3, 2).map_err(anyhow::Error::msg)?;
+    let keep = minimize::greedy_cover(&sets, &e.bug_representatives());
+    Ok(Minimized { native: nb, keep })
+}
+
+/// The kept tests replayed natively, and their coverage.
+pub struct Replayed {
+    /// Runner lines of tests whose native outcome differs from the engine's.
+    pub differs: Vec<String>,
+    pub coverage: CoverageSummary,
+}
+
+/// Runs the kept tests on the native build; gcov of that run into
+/// `coverage_dir`.
+pub fn replay(c: &TargetCtx, e: &Explored, m: &Minimized, coverage_dir: &Path) -> Result<Replayed> {
+    let kept: Vec<&str> = m.keep.iter().map(|&i| e.tests[i].name.as_str()).collect();
+    let out = m.native.run_tests(&kept, 10).map_err(anyhow::Error::msg)?;
+    let differs = out
+        .lines()
+        .filter(|l| l.contains("FAILED") && !l.contains("BUG still present"))
+        .map(str::to_string)
+        .collect();
+    let coverage = coverage::report(c.target, c.root, &m.native, &e.claim, coverage_dir)?;
+    Ok(Replayed { differs, coverage })
+}
+
+/// Writes the kept tests (renumbered), the engine's statistics, minimize.json
+/// into `staging`, and the regression suite (unless `suite` is false); the
+/// kept tests as reported.
+pub fn emit(
+    c: &TargetCtx,
+    compiled: &Compiled,
+    e: &Explored,
+    m: &Minimized,
+    staging: &Path,
+    suite: bool,
+) -> Result<Vec<KeptTest>> {
+    let mut kept = Vec::new();
+    let mut suite_cases = Vec::new();
+    let mut mapping = Vec::new();
+    for (k, &i) in m.keep.iter().enumerate() {
+        let new = format!("test{:06}", k + 1);
+        let test = &e.tests[i];
+        for f in test.files() {
+            let fname = f
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .replacen(&test.name, &new, 1);
+            std::fs::copy(&f, staging.join(&fname))
+                .with_context(|| format!("copying {}", f.display()))?;
+        }
+        let bug = e.bug_of[i];
+        let suite_name = match bug {
+            Some(b) => format!(
+                "{new}_bug_{}_in_{}",
+                e.bugs[b].kind,
+                sanitize_ident(&e.bugs[b].function)
+            ),
+            None => new.clone(),
+        };
+        kept.push(KeptTest {
+            name: new.clone(),
+            suite_name: suite_name.clone(),
+            outcome: e.describe(i),
+            bug,
+        });
+        mapping.push(serde_json::json!({ "kept": new, "engine": test.name, "suite": suite_name }));
+        suite_cases.push(SuiteCase {
+            name: suite_name,
+            test,
+            description: e.describe(i),
+        });
+    }
+    for f in ["stats.json", "coverage.json", "info"] {
+        let _ = std::fs::copy(e.run_dir.join(f), staging.join(f));
+    }
+    let minimize_json = serde_json::json!({
+        "tests_before": e.tests.len(),
+        "tests_after": m.keep.len(),
+        "bugs": e.bugs.len(),
+        "kept": mapping,
+    });
+    write_atomic(
+        &staging.join("minimize.json"),
+        serde_json::to_string_pretty(&minimize_json)?.as_bytes(),
+    )?;
+    if suite {
+        emit::write_suite(
+            c.target,
+            &compiled.inputs,
+            c.captured.map(|_| c.root),
+            &suite_cases,
+        )?;
+    }
+    Ok(kept)
+}
+
+fn describe(test: &EngineTest, bug: Option<&Bug>) -> String {
+    match (&test.outcome, bug) {
+        (_, Some(b)) => format!(
+            "{}: {} in {} at {}:{} [bug id {}]",
+            b.kind, b.message, b.function, b.file, b.line, b.id
+        ),
+        (Outcome::Exit { code }, None) => format!("exit {code}"),
+        (Outcome::Error(e), None) => format!("engine stopped the path: {}: {}", e.kind, e.message),
+        (Outcome::Early { reason }, None) => format!("engine stopped the path early: {reason}"),
+    }
+}
+
+fn sanitize_ident(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+fn read_json(p: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))
+}
