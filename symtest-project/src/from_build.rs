@@ -12,7 +12,7 @@ use crate::fsutil::relative;
 use crate::progress::{Event, Phase};
 use crate::units::{self, Archive, Arg, NativeInputs, Unit};
 use crate::Error;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// A target's share of a capture.
@@ -274,13 +274,21 @@ fn resolve(
     let mut native = NativeInputs::default();
     match &spec.artifact {
         Artifact::Binary(_) => {
+            // The members the program's module took from each archive: the
+            // native link takes the same ones (a coreutils utility links 280
+            // of gnulib's members into libcoreutils.a and needs a few dozen).
+            let needed = defined_symbols(&[dir.join(bc)])
+                .and_then(|mut d| d.pop())
+                .map(|(_, syms)| syms);
             for input in &output.inputs {
                 match m
                     .outputs
                     .iter()
                     .find(|o| &o.output == input && o.kind == "static-library")
                 {
-                    Some(lib) => native.archives.push(archive(root, m, lib)),
+                    Some(lib) => native
+                        .archives
+                        .push(archive(root, dir, m, lib, needed.as_ref())),
                     None => match unit_of(root, m, input) {
                         Some(u) => native.units.push(u),
                         None => native.objects.push(root.join(input)),
@@ -295,7 +303,7 @@ fn resolve(
                 .iter()
                 .map(|s| units::harness_unit(t, s))
                 .collect();
-            native.archives.push(archive(root, m, output));
+            native.archives.push(archive(root, dir, m, output, None));
         }
     }
     check_nameable(root, t, &native)?;
@@ -316,19 +324,76 @@ fn unit_of(root: &Path, m: &Manifest, object: &str) -> Option<Unit> {
     })
 }
 
-fn archive(root: &Path, m: &Manifest, lib: &Output) -> Archive {
+/// A static library's members as units; with `needed` (the external symbols
+/// a program's module defines), only the members that define one of them (as
+/// a linker takes members from an archive). Members without bitcode are kept.
+fn archive(
+    root: &Path,
+    dir: &Path,
+    m: &Manifest,
+    lib: &Output,
+    needed: Option<&BTreeSet<String>>,
+) -> Archive {
     let mut a = Archive {
         path: root.join(&lib.output),
         members: Vec::new(),
         objects: Vec::new(),
     };
+    let bitcode = |member: &String| -> Option<PathBuf> {
+        let c = m.compiles.iter().find(|c| &c.object == member)?;
+        c.bitcode.as_ref().map(|b| dir.join(b))
+    };
+    let members_bc: Vec<PathBuf> = lib.inputs.iter().filter_map(bitcode).collect();
+    let defined: Option<BTreeMap<PathBuf, BTreeSet<String>>> = needed
+        .and_then(|_| defined_symbols(&members_bc))
+        .map(|v| v.into_iter().collect());
     for member in &lib.inputs {
+        let wanted = match (needed, &defined, bitcode(member)) {
+            (Some(needed), Some(defined), Some(bc)) => defined
+                .get(&bc)
+                .is_some_and(|syms| !syms.is_disjoint(needed)),
+            _ => true,
+        };
+        if !wanted {
+            continue;
+        }
         match unit_of(root, m, member) {
             Some(u) => a.members.push(u),
             None => a.objects.push(root.join(member)),
         }
     }
     a
+}
+
+/// The external symbols each bitcode file defines (`llvm-nm-19`, one call);
+/// None if llvm-nm cannot run.
+fn defined_symbols(files: &[PathBuf]) -> Option<Vec<(PathBuf, BTreeSet<String>)>> {
+    if files.is_empty() {
+        return Some(Vec::new());
+    }
+    let o = std::process::Command::new("llvm-nm-19")
+        .args(["--defined-only", "--extern-only", "--print-file-name", "-P"])
+        .args(files)
+        .output()
+        .ok()?;
+    if !o.status.success() {
+        return None;
+    }
+    let mut by_file: BTreeMap<PathBuf, BTreeSet<String>> =
+        files.iter().map(|f| (f.clone(), BTreeSet::new())).collect();
+    for line in String::from_utf8_lossy(&o.stdout).lines() {
+        // `FILE: SYMBOL TYPE VALUE SIZE` (llvm-nm prints the file even for one).
+        let Some((file, rest)) = line.rsplit_once(": ") else {
+            continue;
+        };
+        if let (Some(set), Some(sym)) = (
+            by_file.get_mut(Path::new(file)),
+            rest.split_whitespace().next(),
+        ) {
+            set.insert(sym.to_string());
+        }
+    }
+    Some(by_file.into_iter().collect())
 }
 
 /// The generated Makefile names every file and flag: refuse what it cannot.

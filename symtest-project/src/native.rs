@@ -358,17 +358,19 @@ impl NativeBuild {
             .output()
             .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
         let one = |name: &str| -> Result<RunCoverage, String> {
+            // Only the objects the test executed (those with counters): the
+            // others add nothing to its covered lines and branches.
             let objects: Vec<(PathBuf, PathBuf)> = self
                 .objects
                 .iter()
-                .map(|(src, o)| {
+                .filter_map(|(src, o)| {
                     let rel = o.strip_prefix("/").unwrap_or(o);
                     let moved = root.join(name).join(rel);
-                    if moved.with_extension("gcda").is_file() {
-                        let _ =
-                            std::fs::copy(o.with_extension("gcno"), moved.with_extension("gcno"));
+                    if !moved.with_extension("gcda").is_file() {
+                        return None;
                     }
-                    (src.clone(), moved)
+                    let _ = std::fs::copy(o.with_extension("gcno"), moved.with_extension("gcno"));
+                    Some((src.clone(), moved))
                 })
                 .collect();
             Ok(self
