@@ -19,6 +19,7 @@ mod replay;
 mod replay_cmd;
 mod shim;
 mod show;
+mod validate;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

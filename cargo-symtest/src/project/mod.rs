@@ -92,6 +92,12 @@ pub struct ProjectArgs {
     /// Do not write the regression suites (tests/symtest/<target>/).
     #[arg(long)]
     pub no_emit: bool,
+    /// Count every error the engine reports as a bug. By default an error is a
+    /// bug (in the summary, SARIF, JUnit and the baseline) only once its test
+    /// reproduces it on the native sanitizer build; the others are listed as
+    /// not reproduced, with what the native run did.
+    #[arg(long)]
+    pub no_validate: bool,
     /// human (status lines, bars on a terminal, a summary table) or json (one event per line on stdout).
     #[arg(long, value_enum, default_value = "human", value_name = "FMT")]
     pub message_format: MessageFormat,
@@ -242,6 +248,7 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
         build_root,
         models_include: crate::paths::models_dir().join("include"),
         emit: !a.no_emit,
+        validate: !a.no_validate,
     };
     let mut reporter = Reporter::new(
         a.message_format,
@@ -367,6 +374,7 @@ fn finish(
         "exit_code": code,
         "targets": reports.len(),
         "bugs": bugs.len(),
+        "not_reproduced": reports.iter().map(|r| r.unconfirmed.len()).sum::<usize>(),
         "new_bugs": known.as_ref().map(|k| baseline::new_bugs(&bugs, k).len()),
     });
     reporter.finish(&summary, closing);

@@ -8,7 +8,7 @@ use super::discovery::Target;
 use super::emit::{self, SuiteCase};
 use super::fsutil::{replace_dir, write_atomic};
 use super::progress::{Event, Level, Phase};
-use super::report::{KeptTest, Status, TargetReport};
+use super::report::{KeptTest, Status, TargetReport, Unconfirmed};
 use super::testcases::{self, EngineTest, Outcome};
 use super::{compile, explore, minimize, native};
 use anyhow::{Context, Result};
@@ -21,6 +21,8 @@ pub struct Ctx {
     pub build_root: PathBuf,
     pub models_include: PathBuf,
     pub emit: bool,
+    /// A bug counts only when its test reproduces it natively.
+    pub validate: bool,
 }
 
 type Send<'a> = &'a (dyn Fn(Event) + Sync);
@@ -69,6 +71,10 @@ fn describe(test: &EngineTest, bug: Option<&Bug>) -> String {
             b.kind, b.message, b.function, b.file, b.line, b.id
         ),
         (Outcome::Exit { code }, None) => format!("exit {code}"),
+        (Outcome::Error(e), None) if test.bug().is_some() => format!(
+            "engine reported {}: {} (not reproduced natively)",
+            e.kind, e.message
+        ),
         (Outcome::Error(e), None) => format!("engine stopped the path: {}: {}", e.kind, e.message),
         (Outcome::Early { reason }, None) => format!("engine stopped the path early: {reason}"),
     }
@@ -176,6 +182,7 @@ fn steps(
             name: test.name.clone(),
             test,
             description: describe(test, b.map(|i| &bugs[i])),
+            bug: b.is_some(),
         })
         .collect();
     let nb = native::build(t, &ctx.models_include, &build.join("native"), &all_cases)
@@ -216,6 +223,20 @@ fn steps(
             level: Level::Warning,
             text: format!("native replay differs from the engine: {line}"),
         });
+    }
+    if ctx.validate {
+        let unconfirmed = validate(&replay_out, &forced, &names, &mut bugs, &mut bug_of);
+        for u in &unconfirmed {
+            send(Event::Message {
+                target: t.name.clone(),
+                level: Level::Warning,
+                text: format!(
+                    "not reported as a bug: the engine's {} at {}:{} did not reproduce natively ({})",
+                    u.bug.kind, u.bug.file, u.bug.line, u.native
+                ),
+            });
+        }
+        r.unconfirmed = unconfirmed;
     }
     let cov = coverage::report(t, &ctx.root, &nb, &claim, &staging.join("coverage"))?;
     r.lines = Some(cov.lines);
@@ -273,6 +294,7 @@ fn steps(
             name: suite_name,
             test,
             description: describe(test, bug.map(|b| &bugs[b])),
+            bug: bug.is_some(),
         });
     }
     r.bugs = bugs;
@@ -300,6 +322,53 @@ fn steps(
     )?;
     replace_dir(&staging, &r.out_dir)?;
     Ok(())
+}
+
+/// Validation: each bug's representative test (`forced[b]`) was replayed on the
+/// native sanitizer build; a bug whose run did not fail natively is no bug of
+/// the report. Removes those from `bugs` (renumbering `bug_of`) and returns them.
+fn validate(
+    replay_out: &str,
+    forced: &[usize],
+    names: &[&str],
+    bugs: &mut Vec<Bug>,
+    bug_of: &mut [Option<usize>],
+) -> Vec<Unconfirmed> {
+    let mut unconfirmed = Vec::new();
+    let mut keep = vec![true; bugs.len()];
+    for (b, &ti) in forced.iter().enumerate() {
+        let verdict = native::verdict_of(replay_out, names[ti]);
+        let confirmed = verdict.is_some_and(|v| v.contains("BUG still present"));
+        if !confirmed {
+            keep[b] = false;
+            unconfirmed.push(Unconfirmed {
+                bug: bugs[b].clone(),
+                test: names[ti].to_string(),
+                native: match verdict {
+                    Some(v) if v.trim() == "ok" => "the program ran without failing".to_string(),
+                    Some(v) => v.trim().trim_start_matches("FAILED: ").to_string(),
+                    None => "the test was not replayed".to_string(),
+                },
+            });
+        }
+    }
+    let mut renumber = vec![None; bugs.len()];
+    let mut next = 0;
+    for (b, k) in keep.iter().enumerate() {
+        if *k {
+            renumber[b] = Some(next);
+            next += 1;
+        }
+    }
+    for x in bug_of.iter_mut() {
+        *x = x.and_then(|b| renumber[b]);
+    }
+    let mut b = 0;
+    bugs.retain(|_| {
+        b += 1;
+        keep[b - 1]
+    });
+    unconfirmed
 }
 
 fn sanitize_ident(s: &str) -> String {

@@ -4,6 +4,7 @@ mod bad_input;
 mod capture;
 mod corpus;
 mod determinism;
+mod fidelity;
 mod hardening;
 mod ir_completeness;
 mod limits;
