@@ -14,8 +14,8 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::process::Command;
+use symtest_project::toolchain::{musl_include, resource_include, BITCODE_FLAGS};
 
 #[derive(Args, Debug)]
 pub struct CcArgs {
@@ -40,17 +40,6 @@ pub struct CcArgs {
     pub args: Vec<OsString>,
 }
 
-/// Flags of every bitcode build (TOOLCHAIN.md, the README).
-pub const BITCODE_FLAGS: &[&str] = &[
-    "-emit-llvm",
-    "-g",
-    "-O0",
-    "-Xclang",
-    "-disable-O0-optnone",
-    "-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero",
-    "-fno-sanitize-recover=all",
-];
-
 /// Flags of every native build: the checks of the bitcode build that the
 /// hardware does not already make (division by zero traps with SIGFPE), plus
 /// array bounds, as traps.
@@ -60,46 +49,6 @@ pub const NATIVE_FLAGS: &[&str] = &[
     "-fsanitize=bounds,signed-integer-overflow,shift",
     "-fsanitize-undefined-trap-on-error",
 ];
-
-/// The musl headers: `$SYMTEST_MUSL_INCLUDE`, else those installed with the
-/// musl runtime `cargo xtask setup` builds, else those of the musl-dev package
-/// that musl-tools installs (the same musl 1.2.3).
-pub fn musl_include() -> Result<PathBuf> {
-    if let Some(d) = std::env::var_os("SYMTEST_MUSL_INCLUDE").filter(|d| !d.is_empty()) {
-        let d = PathBuf::from(d);
-        if !d.join("stdio.h").is_file() {
-            bail!("$SYMTEST_MUSL_INCLUDE={} holds no stdio.h", d.display());
-        }
-        return Ok(d);
-    }
-    if let Ok(rt) = crate::libc::runtime_dir() {
-        let d = rt.join("include");
-        if d.join("stdio.h").is_file() {
-            return Ok(d);
-        }
-    }
-    let d = PathBuf::from("/usr/include/x86_64-linux-musl");
-    if d.join("stdio.h").is_file() {
-        return Ok(d);
-    }
-    bail!(
-        "musl headers not found in {} (run `cargo xtask setup`, which installs musl-tools, \
-         or set SYMTEST_MUSL_INCLUDE)",
-        d.display()
-    )
-}
-
-/// clang-19's resource include directory (`clang-19 -print-resource-dir`),
-/// where its own headers live; `-nostdinc` would hide them.
-pub fn resource_include() -> Option<PathBuf> {
-    let out = Command::new(crate::replay::clang())
-        .arg("-print-resource-dir")
-        .output()
-        .ok()?;
-    let dir = String::from_utf8(out.stdout).ok()?;
-    let inc = PathBuf::from(dir.trim()).join("include");
-    inc.is_dir().then_some(inc)
-}
 
 /// The C sources among compiler arguments (words ending in `.c` that are not
 /// the value of an option), by position.
@@ -183,7 +132,7 @@ fn compile_and_link(a: &CcArgs, srcs: &[usize]) -> Result<u8> {
 
 /// The command line for a build.
 pub fn command(a: &CcArgs) -> Result<Command> {
-    let models = crate::paths::models_dir().join("include");
+    let models = symtest_project::paths::models_dir().join("include");
     let mut cmd;
     if a.native {
         let gcc = std::env::var_os("SYMTEST_MUSL_GCC")
@@ -200,20 +149,22 @@ pub fn command(a: &CcArgs) -> Result<Command> {
             // Linking: add the handler that writes coverage data on a crash.
             cmd.args(&a.args);
             cmd.arg(
-                crate::paths::models_dir()
+                symtest_project::paths::models_dir()
                     .join("replay")
                     .join("gcov_crash.c"),
             );
             return Ok(cmd);
         }
     } else {
-        cmd = Command::new(crate::replay::clang());
+        cmd = Command::new(symtest_project::toolchain::clang());
         cmd.args(BITCODE_FLAGS);
         let stage = ["-c", "-S", "-E"];
         if !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
             cmd.arg("-c");
         }
-        cmd.arg("-nostdinc").arg("-isystem").arg(musl_include()?);
+        cmd.arg("-nostdinc")
+            .arg("-isystem")
+            .arg(musl_include().map_err(anyhow::Error::msg)?);
         // clang's own headers (cpuid.h, immintrin.h, stdarg.h, ...).
         if let Some(res) = resource_include() {
             cmd.arg("-isystem").arg(res);

@@ -232,8 +232,8 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
                 "--posix-runtime runs main; it cannot be combined with --entry-point".into(),
             );
         }
-        crate::libc::check_env_options(&a.program_args)?;
-        c.entry = crate::libc::POSIX_ENTRY.into();
+        symtest_project::runtime::check_env_options(&a.program_args)?;
+        c.entry = symtest_project::runtime::POSIX_ENTRY.into();
     }
     Ok((c, layers))
 }
@@ -334,7 +334,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             Ok(m) => {
                 // The libc's headers (static inline functions) are library code
                 // too: anything under the cache that holds the runtimes.
-                let runtime = crate::libc::runtime_dir()
+                let runtime = symtest_project::runtime::runtime_dir()
                     .ok()
                     .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
                 let own = m.files.iter().filter(|f| {
@@ -349,7 +349,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
                 return Ok(crate::EXIT_BAD_INPUT);
             }
         }
-        match crate::libc::link(&a.program, a.posix_runtime) {
+        match symtest_project::runtime::link(&a.program, a.posix_runtime) {
             Ok(l) => Some(l),
             Err(msg) => {
                 eprintln!("error: {msg}");

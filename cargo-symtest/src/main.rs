@@ -1,22 +1,23 @@
 //! `cargo symtest`: generate tests for C code by symbolic execution.
 //!
-//! A thin binary over the engine crates: argument parsing, file output, progress.
+//! A thin binary over the engine crates and the project pipeline
+//! (`symtest-project`): argument parsing, file output, progress drawing.
 //! Exit codes: 0 success, 1 bugs found where a mode asks for it (or a replay
 //! mismatch), 2 bad input or usage.
 
-mod capture;
+mod capture_cmd;
 mod cc_cmd;
 mod exec;
+mod init;
 mod inspect;
-mod libc;
 mod native_cmd;
 mod native_run;
 mod native_world;
 mod output;
-mod paths;
-mod project;
+mod project_cmd;
 mod replay;
 mod replay_cmd;
+mod reporter;
 mod shim;
 mod show;
 mod validate;
@@ -24,10 +25,9 @@ mod validate;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Exit code for bad input and usage errors.
-pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code for "bugs found" / "replay mismatch".
-pub const EXIT_FOUND: u8 = 1;
+/// Exit code for bad input and usage errors; exit code for "bugs found" /
+/// "replay mismatch".
+pub use symtest_project::{EXIT_BAD_INPUT, EXIT_FOUND};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -46,7 +46,7 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
-    project: project::ProjectArgs,
+    project: project_cmd::ProjectArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,13 +64,13 @@ enum Command {
     /// Run a project's own build with the compiler, archiver and linker
     /// interposed; write LLVM 19 bitcode per executable and static library,
     /// compile_commands.json and manifest.json.
-    Capture(capture::CaptureArgs),
+    Capture(capture_cmd::CaptureArgs),
     /// Load a bitcode file and summarise its functions (blocks, instructions).
     Inspect(inspect::InspectArgs),
     /// Show the targets found (name, kind, package, where defined, sources).
-    List(project::SelectArgs),
+    List(project_cmd::SelectArgs),
     /// Write a commented symtest.toml and an example harness (--make: symtest.mk).
-    Init(project::init::InitArgs),
+    Init(init::InitArgs),
 }
 
 /// `cargo symtest show … | head` closes our stdout early: end quietly as a
@@ -95,7 +95,7 @@ fn quiet_broken_pipe() {
 
 fn main() -> ExitCode {
     // Started as `cc`, `ar`, ... from a capture's wrapper directory.
-    if let Some(code) = capture::wrapper::dispatch() {
+    if let Some(code) = symtest_project::capture::wrapper::dispatch() {
         return code;
     }
     quiet_broken_pipe();
@@ -113,15 +113,15 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        None => project::run(cli.project),
-        Some(Command::List(a)) => project::list(a),
-        Some(Command::Init(a)) => project::init::run(a),
+        None => project_cmd::run(cli.project),
+        Some(Command::List(a)) => project_cmd::list(a),
+        Some(Command::Init(a)) => init::run(a),
         Some(Command::Exec(a)) => exec::run(*a),
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Replay(a)) => replay_cmd::run(a),
         Some(Command::Inspect(a)) => inspect::run(a),
         Some(Command::Cc(a)) => cc_cmd::run(a),
-        Some(Command::Capture(a)) => capture::run(a),
+        Some(Command::Capture(a)) => capture_cmd::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

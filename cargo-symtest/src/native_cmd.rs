@@ -208,7 +208,7 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
     let (mut ok, mut bad, mut unchecked) = (0, 0, 0);
     for t in tests {
         if shim.is_none() {
-            shim = Some(crate::shim::shim(&crate::paths::models_dir())?);
+            shim = Some(crate::shim::shim(&symtest_project::paths::models_dir())?);
         }
         let v = replay_one(t, &a, shim.as_deref())?;
         let compared = replayable(v.recorded);

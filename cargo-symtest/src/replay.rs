@@ -11,7 +11,6 @@
 //! the test case does not fit the program: missing objects, wrong sizes, a
 //! false assumption) and [`USER_ERROR_EXIT`] (124: `symtest_report_error`).
 
-use std::ffi::OsString;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -163,12 +162,7 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// The clang used for native builds: `$SYMTEST_CLANG`, else `clang-19`.
-pub fn clang() -> OsString {
-    std::env::var_os("SYMTEST_CLANG")
-        .filter(|c| !c.is_empty())
-        .unwrap_or_else(|| OsString::from("clang-19"))
-}
+pub use symtest_project::toolchain::clang;
 
 /// Compile `sources` natively with sanitizers into the executable `out`,
 /// together with the replay runtime of `models_dir` (the workspace's

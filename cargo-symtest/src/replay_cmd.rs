@@ -139,7 +139,12 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
             tmp = std::env::temp_dir().join(format!("symtest-replay-{}", std::process::id()));
             std::fs::create_dir_all(&tmp)?;
             let bin = tmp.join("harness");
-            replay::build_native(&a.sources, &a.include, &crate::paths::models_dir(), &bin)?;
+            replay::build_native(
+                &a.sources,
+                &a.include,
+                &symtest_project::paths::models_dir(),
+                &bin,
+            )?;
             bin
         }
     };

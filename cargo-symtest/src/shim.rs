@@ -28,7 +28,7 @@ fn fnv1a(data: &[u8], mut h: u64) -> u64 {
 }
 
 fn compilers() -> Vec<OsString> {
-    let mut v = vec![crate::replay::clang()];
+    let mut v = vec![symtest_project::toolchain::clang()];
     v.push(OsString::from("cc"));
     v
 }
@@ -41,7 +41,7 @@ pub fn shim(models_dir: &Path) -> Result<PathBuf> {
     let mut errors = Vec::new();
     for cc in compilers() {
         let key = fnv1a(cc.as_encoded_bytes(), fnv1a(&text, 0xcbf2_9ce4_8422_2325));
-        let dir = crate::paths::cache_dir()
+        let dir = symtest_project::paths::cache_dir()
             .join("replay-shim")
             .join(format!("{key:016x}"));
         let so = dir.join("libsymtest_fail.so");

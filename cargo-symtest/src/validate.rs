@@ -84,8 +84,13 @@ impl Native {
             whole_program: false,
             scratch: Some(scratch),
         };
-        replay::build_native(&sources, &[], &crate::paths::models_dir(), &native.program)
-            .context("--validate: building the native harness")?;
+        replay::build_native(
+            &sources,
+            &[],
+            &symtest_project::paths::models_dir(),
+            &native.program,
+        )
+        .context("--validate: building the native harness")?;
         native.program = std::fs::canonicalize(&native.program)?;
         Ok(native)
     }
@@ -101,7 +106,7 @@ impl Native {
                 keep_dirs: false,
                 json: false,
             };
-            let shim = crate::shim::shim(&crate::paths::models_dir())?;
+            let shim = crate::shim::shim(&symtest_project::paths::models_dir())?;
             let v = native_cmd::replay_one(ktest, &args, Some(&shim))?;
             return Ok((v.run.outcome, v.ok));
         }

@@ -129,6 +129,36 @@ mod tests {
     }
 
     #[test]
+    fn the_project_library_neither_parses_flags_nor_draws() {
+        // `symtest-project` is the pipeline; `cargo-symtest` parses flags and
+        // draws its events (the nextest-runner / cargo-nextest split).
+        let m = workspace_root().join("symtest-project/Cargo.toml");
+        for dep in dependency_lines(&m) {
+            assert!(
+                !dep.starts_with("clap") && !dep.starts_with("indicatif"),
+                "symtest-project depends on `{dep}`: flags and drawing belong in cargo-symtest"
+            );
+        }
+        let mut rs = Vec::new();
+        files_under(&workspace_root().join("symtest-project/src"), "rs", &mut rs);
+        for f in rs {
+            let r = rel(&f);
+            // The capture wrappers run as the build's compiler and report as one.
+            if r.ends_with("capture/wrapper.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for bad in ["println!", "eprintln!", "print!(", "eprint!(", "dbg!("] {
+                assert!(
+                    !code.contains(bad),
+                    "{r} uses {bad}: the library returns data and events, the binary prints"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn no_bitcode_is_committed() {
         let out = std::process::Command::new("git")
             .args(["ls-files", "*.bc", "*.ll"])

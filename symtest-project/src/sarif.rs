@@ -1,7 +1,7 @@
 //! SARIF 2.1.0 (code scanning) from the bugs found.
 
-use super::baseline::Bug;
-use super::report::TargetReport;
+use crate::baseline::Bug;
+use crate::report::TargetReport;
 use serde_json::{json, Value};
 
 const RULES: &[(&str, &str)] = &[

@@ -3,22 +3,22 @@
 //! builds, `test` runs) and a CMake snippet, plus copies of `symtest.h`/`klee.h`
 //! so the suite builds with no symtest installed.
 
-use super::discovery::Target;
-use super::fsutil::{relative, replace_dir};
-use super::testcases::{EngineTest, Outcome};
+use crate::discovery::Target;
+use crate::fsutil::{relative, replace_dir};
+use crate::testcases::{EngineTest, Outcome};
 use anyhow::{Context, Result};
 use std::fmt::Write as _;
 use std::path::Path;
 
-pub const RUNNER_C: &str = include_str!("../../../templates/suite/symtest_runner.c");
-pub const TESTS_H: &str = include_str!("../../../templates/suite/symtest_tests.h");
-pub const MAKEFILE_IN: &str = include_str!("../../../templates/suite/Makefile.in");
-pub const CMAKE_IN: &str = include_str!("../../../templates/suite/symtest.cmake.in");
-pub const SYMTEST_H: &str = include_str!("../../../libc-models/include/symtest.h");
-pub const KLEE_H: &str = include_str!("../../../libc-models/include/klee/klee.h");
+pub const RUNNER_C: &str = include_str!("../../templates/suite/symtest_runner.c");
+pub const TESTS_H: &str = include_str!("../../templates/suite/symtest_tests.h");
+pub const MAKEFILE_IN: &str = include_str!("../../templates/suite/Makefile.in");
+pub const CMAKE_IN: &str = include_str!("../../templates/suite/symtest.cmake.in");
+pub const SYMTEST_H: &str = include_str!("../../libc-models/include/symtest.h");
+pub const KLEE_H: &str = include_str!("../../libc-models/include/klee/klee.h");
 /// The failure shim of `replay --native`, linked into the suite (with
 /// `-DSYMTEST_FAIL_LINKED`) to replay injected failures of program targets.
-pub const FAIL_SHIM_C: &str = include_str!("../../../libc-models/replay/symtest_fail.c");
+pub const FAIL_SHIM_C: &str = include_str!("../../libc-models/replay/symtest_fail.c");
 
 /// One test of the suite: its name there, and what it expects.
 pub struct SuiteCase<'a> {
@@ -102,7 +102,7 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
         s,
         "}};\nconst unsigned symtest_num_cases = {};\nconst int symtest_target_is_program = {};",
         cases.len(),
-        i32::from(target.kind == super::config::Kind::Program)
+        i32::from(target.kind == crate::config::Kind::Program)
     );
     // argv[0]: the name the engine ran the program under (its bitcode is
     // `<target>.bc`).
@@ -123,17 +123,17 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
 /// Whether the target injects system-call failures (`--max-fail N`, N > 0): its
 /// suite prefers musl-gcc, the libc the engine runs, to replay them exactly.
 pub fn injects_failures(target: &Target) -> bool {
-    target.kind == super::config::Kind::Program
+    target.kind == crate::config::Kind::Program
         && target.args.windows(2).any(|w| {
             w[0].trim_start_matches('-') == "max-fail" && w[1].parse::<u64>().is_ok_and(|n| n > 0)
         })
 }
 
 /// The Makefile and CMake snippet, with paths relative to the suite directory.
-/// Every value is quoted for its file (see [`super::escape`]); the
+/// Every value is quoted for its file (see [`crate::escape`]); the
 /// configuration and discovery refused what cannot be quoted.
 fn build_files(target: &Target, suite: &Path) -> (String, String) {
-    use super::escape::{cmake_arg, make_shell_word};
+    use crate::escape::{cmake_arg, make_shell_word};
     let rel = |p: &Path| relative(p, suite).display().to_string();
     let sources: Vec<String> = target
         .sources

@@ -436,10 +436,15 @@ pub fn assemble(
         compiles,
         warnings,
     };
+    write_manifest(dest, &manifest)?;
+    Ok(manifest)
+}
+
+/// Writes `manifest.json` into the capture directory `dest`.
+pub fn write_manifest(dest: &Path, manifest: &Manifest) -> Result<()> {
     std::fs::write(
         dest.join("manifest.json"),
-        serde_json::to_string_pretty(&manifest)?,
+        serde_json::to_string_pretty(manifest)?,
     )
-    .context("writing manifest.json")?;
-    Ok(manifest)
+    .context("writing manifest.json")
 }

@@ -7,8 +7,8 @@
 //! (which move lines) keep the identity; editing the faulting line, moving the bug to
 //! another function or reaching it through other callers gives a new identity.
 
-use super::fsutil::{relative, write_atomic};
-use super::testcases::ErrorInfo;
+use crate::fsutil::{relative, write_atomic};
+use crate::testcases::ErrorInfo;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -139,7 +139,7 @@ pub fn new_bugs<'a>(found: &'a [Bug], baseline: &[Bug]) -> Vec<&'a Bug> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::testcases::Frame;
+    use crate::testcases::Frame;
 
     #[test]
     fn identity_survives_moved_lines() {

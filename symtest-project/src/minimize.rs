@@ -2,7 +2,7 @@
 //! test at a time), then a greedy set cover over covered lines and taken branches,
 //! after one test per unique bug.
 
-use super::native::NativeBuild;
+use crate::native::NativeBuild;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 

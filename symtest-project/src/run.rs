@@ -3,156 +3,106 @@
 //! explore, minimize, replay under gcov and emit a native regression suite; finally
 //! the summary, the baseline gate, SARIF and JUnit.
 
-mod baseline;
-mod compile;
-pub mod config;
-mod coverage;
-mod discovery;
-mod emit;
-mod escape;
-mod explore;
-mod fsutil;
-mod gcov;
-mod glob;
-pub mod init;
-mod junit;
-mod minimize;
-mod native;
-mod pipeline;
-pub mod progress;
-mod report;
-mod sarif;
-mod testcases;
-
-use anyhow::{Context, Result};
-use clap::Args;
-use discovery::{DiscoveryOptions, Project, Target};
-use progress::{Color, Event, MessageFormat, Reporter};
-use report::{Status, TargetReport};
+use crate::discovery::{self, DiscoveryOptions, Project, Target};
+use crate::progress::Event;
+use crate::report::{self, Status, TargetReport};
+use crate::{baseline, config, fsutil, junit, pipeline, sarif, Error, EXIT_BAD_INPUT, EXIT_FOUND};
+use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex};
 
 /// Default per-target exploration budget in seconds.
 pub const DEFAULT_MAX_TIME: f64 = 60.0;
 
-/// Options shared by the pipeline, `list` and `init`: where targets are found.
-#[derive(Args, Debug, Clone, Default)]
-pub struct SelectArgs {
-    /// Only the targets of this package (repeatable).
-    #[arg(short = 'p', long = "package", value_name = "SPEC")]
+/// Where targets are found (shared by the pipeline and `list`).
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Only the targets of these packages.
     pub packages: Vec<String>,
-    /// All packages of the workspace (the default).
-    #[arg(long)]
-    pub workspace: bool,
-    /// Use this symtest.toml instead of discovering targets.
-    #[arg(long, value_name = "FILE")]
+    /// This symtest.toml instead of discovering targets.
     pub config: Option<PathBuf>,
-    /// Only the target with this name (repeatable).
-    #[arg(long = "target", value_name = "NAME")]
+    /// Only the targets with these names.
     pub targets: Vec<String>,
 }
 
-#[derive(Args, Debug, Clone)]
-pub struct ProjectArgs {
-    #[command(flatten)]
-    pub select: SelectArgs,
+/// Options of one pipeline run (`cargo symtest` with no subcommand).
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub select: Selection,
     /// Directory for intermediate builds (default: `target/` of the workspace, or
     /// `symtest-out/.build` outside Cargo).
-    #[arg(long, value_name = "DIR")]
     pub target_dir: Option<PathBuf>,
     /// Where the per-target results go (default `symtest-out/` at the project root).
-    #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-    /// Exploration budget per target in seconds (overrides the targets' `max-time`;
-    /// default: the target's `max-time`, else 60).
-    #[arg(long, value_name = "SECONDS")]
+    /// Exploration budget per target in seconds (overrides the targets' `max-time`).
     pub max_time: Option<f64>,
-    /// A total exploration budget split evenly across the targets (taking `--jobs` into account).
-    #[arg(long, value_name = "SECONDS", conflicts_with = "max_time")]
+    /// A total exploration budget split evenly across the targets.
     pub total_time: Option<f64>,
     /// Targets processed in parallel (default: the number of CPUs).
-    #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Run only every n-th target starting at the k-th (1-based), e.g. `2/3`, so CI
-    /// matrix jobs share the work.
-    #[arg(long, value_name = "K/N")]
+    /// `K/N`: only every n-th target starting at the k-th (1-based).
     pub partition: Option<String>,
-    /// Exit with 1 if a bug is found that this baseline file does not list.
-    #[arg(long, value_name = "FILE")]
+    /// Exit with 1 on a bug this baseline file does not list.
     pub baseline: Option<PathBuf>,
-    /// Rewrite the baseline file (`--baseline`, default `symtest-baseline.json`) with the bugs found.
-    #[arg(long)]
+    /// Rewrite the baseline file with the bugs found.
     pub update_baseline: bool,
-    /// Write a SARIF 2.1.0 report (for code scanning).
-    #[arg(long, value_name = "FILE")]
+    /// Write a SARIF 2.1.0 report here.
     pub sarif: Option<PathBuf>,
-    /// Write a JUnit XML report.
-    #[arg(long, value_name = "FILE")]
+    /// Write a JUnit XML report here.
     pub junit: Option<PathBuf>,
-    /// Do not write the regression suites (tests/symtest/<target>/).
-    #[arg(long)]
+    /// Do not write the regression suites.
     pub no_emit: bool,
-    /// Count every error the engine reports as a bug. By default an error is a
-    /// bug (in the summary, SARIF, JUnit and the baseline) only once its test
-    /// reproduces it on the native sanitizer build; the others are listed as
-    /// not reproduced, with what the native run did.
-    #[arg(long)]
+    /// Count every error as a bug (no native validation).
     pub no_validate: bool,
-    /// human (status lines, bars on a terminal, a summary table) or json (one event per line on stdout).
-    #[arg(long, value_enum, default_value = "human", value_name = "FMT")]
-    pub message_format: MessageFormat,
-    /// Print only errors.
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Print more (minimization counts, progress lines without a terminal).
-    #[arg(short, long)]
-    pub verbose: bool,
-    /// Colored output: auto, always, never.
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    pub color: Color,
 }
 
-fn cwd() -> Result<PathBuf> {
-    std::env::current_dir().context("reading the current directory")
+/// What a finished run hands back for drawing.
+#[derive(Debug)]
+pub struct Finished {
+    /// 0 success, 1 a target failed or a bug not in the baseline, 2 bad input.
+    pub exit_code: u8,
+    pub reports: Vec<TargetReport>,
+    /// The summary table.
+    pub summary: String,
+    /// The closing `finished` event of `--message-format json`.
+    pub closing: serde_json::Value,
+    /// The baseline gate's verdict (printed whatever the output mode).
+    pub gate: String,
 }
 
-/// Discovery with the selection applied; bad input is reported and gives `Err(2)`.
-pub fn select(s: &SelectArgs) -> Result<std::result::Result<Project, u8>> {
+fn cwd() -> Result<PathBuf, Error> {
+    Ok(std::env::current_dir().context("reading the current directory")?)
+}
+
+/// Discovery with the selection applied.
+pub fn select(s: &Selection) -> Result<Project, Error> {
     let cwd = cwd()?;
     let opts = DiscoveryOptions {
         cwd: &cwd,
         config: s.config.as_deref(),
         packages: &s.packages,
     };
-    let mut project = match discovery::discover(&opts) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(Err(crate::EXIT_BAD_INPUT));
-        }
-    };
+    let mut project = discovery::discover(&opts)?;
     if project.targets.is_empty() {
-        eprintln!("error: {}", discovery::no_targets_message(&project));
-        return Ok(Err(crate::EXIT_BAD_INPUT));
+        return Err(Error::BadInput(discovery::no_targets_message(&project)));
     }
     for name in &s.targets {
         if !project.targets.iter().any(|t| &t.name == name) {
-            eprintln!(
-                "error: no target named `{name}` (targets: {})",
+            return Err(Error::BadInput(format!(
+                "no target named `{name}` (targets: {})",
                 project
                     .targets
                     .iter()
                     .map(|t| t.name.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
-            return Ok(Err(crate::EXIT_BAD_INPUT));
+            )));
         }
     }
     if !s.targets.is_empty() {
         project.targets.retain(|t| s.targets.contains(&t.name));
     }
-    Ok(Ok(project))
+    Ok(project)
 }
 
 fn parse_partition(s: &str) -> Option<(usize, usize)> {
@@ -161,7 +111,7 @@ fn parse_partition(s: &str) -> Option<(usize, usize)> {
     (n >= 1 && k >= 1 && k <= n).then_some((k, n))
 }
 
-fn budget_of(a: &ProjectArgs, t: &Target, targets: usize, jobs: usize) -> f64 {
+fn budget_of(a: &RunOptions, t: &Target, targets: usize, jobs: usize) -> f64 {
     if let Some(m) = a.max_time {
         return m;
     }
@@ -172,44 +122,35 @@ fn budget_of(a: &ProjectArgs, t: &Target, targets: usize, jobs: usize) -> f64 {
     t.max_time.unwrap_or(DEFAULT_MAX_TIME)
 }
 
-pub fn run(a: ProjectArgs) -> Result<u8> {
+/// Runs the pipeline; `on_event` sees every [`Event`] on the calling thread.
+pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, Error> {
     for (name, v) in [("max-time", a.max_time), ("total-time", a.total_time)] {
         if let Some(v) = v {
             if !v.is_finite() || v <= 0.0 || v > config::MAX_SECONDS {
-                eprintln!(
-                    "error: --{name} must be a positive number of seconds up to {:e} (got {v})",
+                return Err(Error::BadInput(format!(
+                    "--{name} must be a positive number of seconds up to {:e} (got {v})",
                     config::MAX_SECONDS
-                );
-                return Ok(crate::EXIT_BAD_INPUT);
+                )));
             }
         }
     }
     if a.jobs == Some(0) {
-        eprintln!("error: --jobs must be at least 1");
-        return Ok(crate::EXIT_BAD_INPUT);
+        return Err(Error::BadInput("--jobs must be at least 1".into()));
     }
     let partition = match a.partition.as_deref().map(|p| (p, parse_partition(p))) {
         Some((p, None)) => {
-            eprintln!("error: --partition `{p}` must be K/N with 1 <= K <= N (e.g. 1/2)");
-            return Ok(crate::EXIT_BAD_INPUT);
+            return Err(Error::BadInput(format!(
+                "--partition `{p}` must be K/N with 1 <= K <= N (e.g. 1/2)"
+            )));
         }
         Some((_, Some(kn))) => Some(kn),
         None => None,
     };
     let baseline_known = match (&a.baseline, a.update_baseline) {
-        (Some(p), false) => match baseline::load(p) {
-            Ok(b) => Some(b),
-            Err(e) => {
-                eprintln!("error: {e:#}");
-                return Ok(crate::EXIT_BAD_INPUT);
-            }
-        },
+        (Some(p), false) => Some(baseline::load(p).map_err(|e| Error::BadInput(format!("{e:#}")))?),
         _ => None,
     };
-    let mut project = match select(&a.select)? {
-        Ok(p) => p,
-        Err(code) => return Ok(code),
-    };
+    let mut project = select(&a.select)?;
     if let Some((k, n)) = partition {
         project.targets = project
             .targets
@@ -250,14 +191,8 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
         emit: !a.no_emit,
         validate: !a.no_validate,
     };
-    let mut reporter = Reporter::new(
-        a.message_format,
-        a.quiet,
-        a.verbose,
-        a.color,
-        project.targets.len(),
-    );
     let n_targets = project.targets.len();
+    on_event(Event::Started { targets: n_targets });
     let queue: Mutex<Vec<(usize, &Target)>> =
         Mutex::new(project.targets.iter().enumerate().rev().collect());
     let (tx, rx) = mpsc::channel::<Event>();
@@ -293,7 +228,7 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
                     .unwrap_or(0);
                 reports.push((i, (**report).clone()));
             }
-            reporter.event(e);
+            on_event(e);
         }
     });
     reports.sort_by_key(|(i, _)| *i);
@@ -303,16 +238,15 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
         &ctx.out_root.join("summary.json"),
         serde_json::to_string_pretty(&all)?.as_bytes(),
     )?;
-    finish(&a, &project, &reports, baseline_known, reporter)
+    Ok(finish(&a, &project, reports, baseline_known)?)
 }
 
 fn finish(
-    a: &ProjectArgs,
+    a: &RunOptions,
     project: &Project,
-    reports: &[TargetReport],
+    reports: Vec<TargetReport>,
     known: Option<Vec<baseline::Bug>>,
-    mut reporter: Reporter,
-) -> Result<u8> {
+) -> anyhow::Result<Finished> {
     let bugs: Vec<baseline::Bug> = reports
         .iter()
         .flat_map(|r| r.bugs.iter().cloned())
@@ -322,13 +256,13 @@ fn finish(
         .iter()
         .any(|r| matches!(r.status, Status::EngineFailed | Status::Failed))
     {
-        code = crate::EXIT_FOUND;
+        code = EXIT_FOUND;
     }
     let mut gate = String::new();
     if let Some(known) = &known {
         let new = baseline::new_bugs(&bugs, known);
         if !new.is_empty() {
-            code = crate::EXIT_FOUND;
+            code = EXIT_FOUND;
             gate.push_str(&format!("{} new bug(s) not in the baseline:\n", new.len()));
             for b in &new {
                 gate.push_str(&format!(
@@ -360,15 +294,15 @@ fn finish(
         ));
     }
     if let Some(p) = &a.sarif {
-        fsutil::write_atomic(p, sarif::render(reports).as_bytes())?;
+        fsutil::write_atomic(p, sarif::render(&reports).as_bytes())?;
     }
     if let Some(p) = &a.junit {
-        fsutil::write_atomic(p, junit::render(reports).as_bytes())?;
+        fsutil::write_atomic(p, junit::render(&reports).as_bytes())?;
     }
     if reports.iter().any(|r| r.status == Status::CompileError) {
-        code = crate::EXIT_BAD_INPUT;
+        code = EXIT_BAD_INPUT;
     }
-    let summary = report::table(reports);
+    let summary = report::table(&reports);
     let closing = serde_json::json!({
         "event": "finished",
         "exit_code": code,
@@ -377,45 +311,20 @@ fn finish(
         "not_reproduced": reports.iter().map(|r| r.unconfirmed.len()).sum::<usize>(),
         "new_bugs": known.as_ref().map(|k| baseline::new_bugs(&bugs, k).len()),
     });
-    reporter.finish(&summary, closing);
-    // The gate's verdict is printed whatever the mode: CI logs must show it.
-    eprint!("{gate}");
-    Ok(code)
-}
-
-/// `cargo symtest list`: the targets found.
-pub fn list(s: SelectArgs) -> Result<u8> {
-    let project = match select(&s)? {
-        Ok(p) => p,
-        Err(code) => return Ok(code),
-    };
-    for t in &project.targets {
-        let files: Vec<String> = t
-            .sources
-            .iter()
-            .map(|f| fsutil::relative(f, &project.root).display().to_string())
-            .collect();
-        println!(
-            "{}\t{}\t{}{}:{}\t{}",
-            t.name,
-            t.kind.as_str(),
-            t.package
-                .as_deref()
-                .map(|p| format!("{p}\t"))
-                .unwrap_or_default(),
-            fsutil::relative(&t.config_file, &project.root).display(),
-            t.line,
-            files.join(" ")
-        );
-    }
-    Ok(0)
+    Ok(Finished {
+        exit_code: code,
+        reports,
+        summary,
+        closing,
+        gate,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    pub(super) fn target(kind: config::Kind) -> discovery::Target {
+    pub(crate) fn target(kind: config::Kind) -> discovery::Target {
         let dir = std::env::temp_dir();
         discovery::Target {
             name: "t".into(),
@@ -444,12 +353,12 @@ mod tests {
     #[test]
     fn program_targets_get_the_posix_environment() {
         let bc = std::path::Path::new("p.bc");
-        let h = explore::exec_args(&target(config::Kind::Harness), bc, bc, 5.0);
+        let h = crate::explore::exec_args(&target(config::Kind::Harness), bc, bc, 5.0);
         assert!(
             !h.iter().any(|a| a.starts_with("--libc") || a == "--"),
             "{h:?}"
         );
-        let p = explore::exec_args(&target(config::Kind::Program), bc, bc, 5.0);
+        let p = crate::explore::exec_args(&target(config::Kind::Program), bc, bc, 5.0);
         let tail: Vec<&str> = p
             .iter()
             .map(String::as_str)
@@ -476,16 +385,10 @@ mod tests {
         assert_eq!(parse_partition("0/3"), None);
         assert_eq!(parse_partition("4/3"), None);
         assert_eq!(parse_partition("x"), None);
-        #[derive(clap::Parser)]
-        struct W {
-            #[command(flatten)]
-            a: ProjectArgs,
-        }
-        let args = |max: Option<f64>, total: Option<f64>| {
-            let mut a = <W as clap::Parser>::try_parse_from(["x"]).unwrap().a;
-            a.max_time = max;
-            a.total_time = total;
-            a
+        let args = |max: Option<f64>, total: Option<f64>| RunOptions {
+            max_time: max,
+            total_time: total,
+            ..RunOptions::default()
         };
         let t = target(config::Kind::Harness);
         assert_eq!(budget_of(&args(None, None), &t, 4, 2), 7.0);

@@ -16,28 +16,53 @@ pub mod assemble;
 pub mod log;
 pub mod wrapper;
 
-use crate::EXIT_BAD_INPUT;
-use anyhow::{bail, Context, Result};
-use clap::Args;
+use anyhow::Context;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus, Stdio};
 
-#[derive(Args, Debug)]
-pub struct CaptureArgs {
-    /// Where the bitcode, compile_commands.json and manifest.json go.
-    #[arg(long, value_name = "DIR", default_value = "symtest-out/capture")]
+/// What to capture, and how.
+#[derive(Debug, Clone)]
+pub struct CaptureOptions {
+    /// The directory the build runs in (the build root).
+    pub root: PathBuf,
+    /// Where the bitcode, compile_commands.json and manifest.json go (absolute,
+    /// or relative to `root`).
     pub out: PathBuf,
-    /// Compile bitcode against musl's headers whatever compiler the build
-    /// uses (always so when it uses musl-gcc).
-    #[arg(long)]
+    /// Compile bitcode against musl's headers whatever compiler the build uses
+    /// (always so when it uses musl-gcc).
     pub musl: bool,
-    /// Print one line per captured output at the end.
-    #[arg(short, long)]
-    pub verbose: bool,
-    /// The build command (after `--`), run from the current directory.
-    #[arg(last = true, required = true, value_name = "BUILD_COMMAND")]
+    /// The build command.
     pub build: Vec<OsString>,
+    /// Collect the build's output (both streams) instead of letting it reach
+    /// the terminal; it is handed back in [`CaptureError::BuildFailed`].
+    pub quiet_build: bool,
+}
+
+/// Why a capture produced nothing (the previous capture directory is intact).
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// The build command failed; `output` is what it printed when collected.
+    #[error("the build command `{command}` failed ({status}); nothing was captured")]
+    BuildFailed {
+        command: String,
+        status: ExitStatus,
+        output: Option<String>,
+    },
+    /// The build compiled no C through the wrappers.
+    #[error(
+        "the build command `{command}` compiled nothing through the wrappers (an up-to-date \
+         build? run `make clean` first; a compiler named by absolute path?){}",
+        notes.iter().map(|n| format!("\n  {n}")).collect::<String>()
+    )]
+    NothingCompiled { command: String, notes: Vec<String> },
+    #[error("cannot run the build command `{command}`: {source}")]
+    CannotRun {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
 }
 
 fn staging_for(out: &Path) -> PathBuf {
@@ -48,12 +73,14 @@ fn staging_for(out: &Path) -> PathBuf {
     out.with_file_name(format!(".{name}.partial-{}", std::process::id()))
 }
 
-pub fn run(a: CaptureArgs) -> Result<u8> {
-    let root = std::env::current_dir().context("reading the current directory")?;
-    let out = if a.out.is_absolute() {
-        a.out.clone()
+/// Runs the build under the wrappers and writes the capture directory
+/// (replacing the previous one only when complete).
+pub fn capture(o: &CaptureOptions) -> Result<assemble::Manifest, CaptureError> {
+    let root = &o.root;
+    let out = if o.out.is_absolute() {
+        o.out.clone()
     } else {
-        root.join(&a.out)
+        root.join(&o.out)
     };
     if let Some(parent) = out.parent() {
         std::fs::create_dir_all(parent)
@@ -63,19 +90,14 @@ pub fn run(a: CaptureArgs) -> Result<u8> {
     let _ = std::fs::remove_dir_all(&staging);
     let bin = staging.join(".bin");
     let store = staging.join("objects");
-    std::fs::create_dir_all(&bin)?;
-    std::fs::create_dir_all(&store)?;
-    let result = capture_into(&a, &root, &staging, &bin, &store);
+    std::fs::create_dir_all(&bin).with_context(|| format!("creating {}", bin.display()))?;
+    std::fs::create_dir_all(&store).with_context(|| format!("creating {}", store.display()))?;
+    let result = capture_into(o, &staging, &bin, &store);
     let _ = std::fs::remove_dir_all(&bin);
     match result {
-        Ok(Some(manifest)) => {
+        Ok(manifest) => {
             publish(&staging, &out)?;
-            report(&a, &root, &out, &manifest);
-            Ok(0)
-        }
-        Ok(None) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            Ok(EXIT_BAD_INPUT)
+            Ok(manifest)
         }
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -84,15 +106,13 @@ pub fn run(a: CaptureArgs) -> Result<u8> {
     }
 }
 
-/// Runs the build under the wrappers and assembles; `None` if the build failed
-/// (its output has been shown).
+/// Runs the build under the wrappers and assembles.
 fn capture_into(
-    a: &CaptureArgs,
-    root: &Path,
+    o: &CaptureOptions,
     staging: &Path,
     bin: &Path,
     store: &Path,
-) -> Result<Option<assemble::Manifest>> {
+) -> Result<assemble::Manifest, CaptureError> {
     let me = std::env::current_exe().context("locating the cargo-symtest binary")?;
     let tools = wrapper::COMPILERS
         .iter()
@@ -110,8 +130,11 @@ fn capture_into(
         }
     }
     let log = staging.join("capture.log");
-    let mut cmd = Command::new(&a.build[0]);
-    cmd.args(&a.build[1..]);
+    let Some((program, args)) = o.build.split_first() else {
+        return Err(anyhow::anyhow!("no build command").into());
+    };
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(&o.root);
     let mut new_path = OsString::from(bin.as_os_str());
     new_path.push(":");
     new_path.push(&path);
@@ -119,12 +142,13 @@ fn capture_into(
         .env(log::LOG_ENV, &log)
         .env(wrapper::BIN_ENV, bin)
         .env(wrapper::STORE_ENV, store);
-    if a.musl {
+    if o.musl {
         cmd.env(wrapper::MUSL_ENV, "1");
     }
-    if let Ok(inc) = crate::cc_cmd::musl_include() {
+    if let Ok(inc) = crate::toolchain::musl_include() {
         cmd.env(wrapper::MUSL_INCLUDE_ENV, inc);
     }
+    let mut notes = Vec::new();
     for (var, default) in [
         ("CC", "cc"),
         ("AR", "ar"),
@@ -132,14 +156,14 @@ fn capture_into(
         ("LD", "ld"),
     ] {
         match std::env::var(var) {
-            Ok(v) if v.contains('/') => eprintln!(
-                "warning: {var}={v} is a path: the build calls it directly and the capture \
+            Ok(v) if v.contains('/') => notes.push(format!(
+                "{var}={v} is a path: the build calls it directly and the capture \
                  does not see it (name the tool, e.g. {var}={})",
                 Path::new(&v)
                     .file_name()
                     .unwrap_or_default()
                     .to_string_lossy()
-            ),
+            )),
             Ok(_) => {}
             Err(_) => {
                 if bin.join(default).exists() {
@@ -148,35 +172,53 @@ fn capture_into(
             }
         }
     }
-    let words: Vec<String> = a
+    let words: Vec<String> = o
         .build
         .iter()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
-    let status = cmd
-        .status()
-        .with_context(|| format!("cannot run the build command `{}`", words.join(" ")))?;
+    let command = words.join(" ");
+    let build_log = staging.join("build-output.txt");
+    if o.quiet_build {
+        let f = std::fs::File::create(&build_log)
+            .with_context(|| format!("creating {}", build_log.display()))?;
+        let g = f.try_clone().context("duplicating a file descriptor")?;
+        cmd.stdin(Stdio::null()).stdout(f).stderr(g);
+    }
+    let status = cmd.status().map_err(|source| CaptureError::CannotRun {
+        command: command.clone(),
+        source,
+    })?;
+    let output = if o.quiet_build {
+        let text = std::fs::read(&build_log).unwrap_or_default();
+        let _ = std::fs::remove_file(&build_log);
+        Some(String::from_utf8_lossy(&text).into_owned())
+    } else {
+        None
+    };
     if !status.success() {
-        eprintln!(
-            "error: the build command `{}` failed ({status}); nothing was captured",
-            words.join(" ")
-        );
-        return Ok(None);
+        return Err(CaptureError::BuildFailed {
+            command,
+            status,
+            output,
+        });
     }
     let records = log::read(&log).context("reading the capture log")?;
     if records.is_empty() {
-        bail!(
-            "the build command `{}` compiled nothing through the wrappers (an up-to-date \
-             build? run `make clean` first; a compiler named by absolute path?)",
-            words.join(" ")
-        );
+        return Err(CaptureError::NothingCompiled { command, notes });
     }
-    assemble::assemble(root, &words, records, staging).map(Some)
+    let mut manifest = assemble::assemble(&o.root, &words, records, staging)?;
+    if !notes.is_empty() {
+        notes.append(&mut manifest.warnings);
+        manifest.warnings = notes;
+        assemble::write_manifest(staging, &manifest)?;
+    }
+    Ok(manifest)
 }
 
 /// Replaces `out` with `staging` (the old directory is removed only once the
 /// new one is in place).
-fn publish(staging: &Path, out: &Path) -> Result<()> {
+fn publish(staging: &Path, out: &Path) -> anyhow::Result<()> {
     let old = out.with_file_name(format!(
         ".{}.old-{}",
         out.file_name().unwrap_or_default().to_string_lossy(),
@@ -188,29 +230,4 @@ fn publish(staging: &Path, out: &Path) -> Result<()> {
     std::fs::rename(staging, out).with_context(|| format!("creating {}", out.display()))?;
     let _ = std::fs::remove_dir_all(&old);
     Ok(())
-}
-
-fn report(a: &CaptureArgs, root: &Path, out: &Path, m: &assemble::Manifest) {
-    let shown = out.strip_prefix(root).unwrap_or(out);
-    let with_bc = m.outputs.iter().filter(|o| o.bitcode.is_some()).count();
-    for w in &m.warnings {
-        eprintln!("warning: {w}");
-    }
-    if a.verbose {
-        for o in &m.outputs {
-            eprintln!(
-                "  {:<15} {:<40} {}",
-                o.kind,
-                o.output,
-                o.bitcode.as_deref().unwrap_or("(no bitcode)")
-            );
-        }
-    }
-    eprintln!(
-        "captured {} translation units, {} outputs ({} with bitcode) into {}",
-        m.compiles.len(),
-        m.outputs.len(),
-        with_bc,
-        shown.display()
-    );
 }

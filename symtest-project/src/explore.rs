@@ -3,9 +3,9 @@
 //! target. The engine's own `--max-time` stops it; a watchdog kills it if it overruns
 //! the budget by more than 10% (plus one second to start up).
 
-use super::config::Kind;
-use super::discovery::Target;
-use super::progress::Live;
+use crate::config::Kind;
+use crate::discovery::Target;
+use crate::progress::Live;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

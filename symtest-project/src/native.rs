@@ -10,10 +10,10 @@
 //! libc the engine runs, so the runner replays the failures exactly (the linked
 //! shim `symtest_fail.c`); UBSan in trap mode then replaces AddressSanitizer.
 
-use super::compile::common_args;
-use super::discovery::Target;
-use super::emit::{self, SuiteCase};
-use super::gcov::{self, FileCoverage};
+use crate::compile::common_args;
+use crate::discovery::Target;
+use crate::emit::{self, SuiteCase};
+use crate::gcov::{self, FileCoverage};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

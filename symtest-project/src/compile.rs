@@ -1,7 +1,7 @@
 //! clang-19 to bitcode (the flags of FEATURES §2.1) and `llvm-link-19` of a target's sources.
 
-use super::config::Kind;
-use super::discovery::Target;
+use crate::config::Kind;
+use crate::discovery::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -64,7 +64,7 @@ pub fn to_bitcode(t: &Target, models_include: &Path, dir: &Path) -> Result<PathB
         }
         if t.kind == Kind::Program {
             // Whole programs link with musl (`exec --libc=musl`): its headers, not the host's.
-            let rt = crate::libc::runtime_dir().map_err(|e| CompileError {
+            let rt = crate::runtime::runtime_dir().map_err(|e| CompileError {
                 command: "locating the musl runtime".into(),
                 diagnostics: e,
             })?;

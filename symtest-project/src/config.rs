@@ -203,7 +203,7 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
             ("args", &t.args),
         ] {
             for v in values {
-                if let Some(why) = super::escape::unrepresentable(v) {
+                if let Some(why) = crate::escape::unrepresentable(v) {
                     return Err(err(
                         t.name.span(),
                         key,

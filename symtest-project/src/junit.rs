@@ -1,7 +1,7 @@
 //! JUnit XML: one `<testsuite>` per target, one `<testcase>` per kept test; a test
 //! that documents a bug is a `<failure>`, a target that failed is an `<error>`.
 
-use super::report::{Status, TargetReport};
+use crate::report::{Status, TargetReport};
 use std::fmt::Write as _;
 
 fn esc(s: &str) -> String {

@@ -2,8 +2,8 @@
 //! `[package.metadata.symtest]` and a `symtest.toml` beside its Cargo.toml), or a
 //! `symtest.toml` in the current directory, or the file named by `--config`.
 
-use super::config::{self, ConfigError, ConfigFile, Kind};
-use super::glob;
+use crate::config::{self, ConfigError, ConfigFile, Kind};
+use crate::glob;
 use std::path::{Path, PathBuf};
 
 /// A target, resolved: absolute paths, defaults applied.
@@ -220,7 +220,7 @@ fn resolve(
                     .unwrap_or(&f)
                     .to_string_lossy()
                     .into_owned();
-                if let Some(c) = super::escape::unsafe_file_name(&shown) {
+                if let Some(c) = crate::escape::unsafe_file_name(&shown) {
                     return Err(ConfigError {
                         file: file.to_path_buf(),
                         line: Some(config::line_of(text, t.sources.span().start)),

@@ -1,77 +1,14 @@
-//! Progress: the pipeline's workers send [`Event`]s; one [`Reporter`] on the main
-//! thread draws them — cargo-style status lines and indicatif bars (only when stderr
-//! is a terminal), nothing but errors with `-q`, or one JSON object per line on
-//! stdout with `--message-format json`.
+//! Draws the pipeline's [`Event`]s on the main thread: cargo-style status
+//! lines and indicatif bars (only when stderr is a terminal), nothing but
+//! errors with `-q`, or one JSON object per line on stdout with
+//! `--message-format json`.
 
-use super::report::TargetReport;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::time::Duration;
-
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Phase {
-    Compiling,
-    Exploring,
-    Minimizing,
-    Replaying,
-    Emitting,
-}
-
-impl Phase {
-    fn verb(self) -> &'static str {
-        match self {
-            Phase::Compiling => "Compiling",
-            Phase::Exploring => "Exploring",
-            Phase::Minimizing => "Minimizing",
-            Phase::Replaying => "Replaying",
-            Phase::Emitting => "Emitting",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    Info,
-    Warning,
-    Error,
-}
-
-/// Live numbers of a target being explored.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Live {
-    pub elapsed_s: f64,
-    pub budget_s: f64,
-    pub paths: u64,
-    pub tests: u64,
-    pub covered_lines: u64,
-    pub bugs: u64,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(tag = "event", rename_all = "kebab-case")]
-pub enum Event {
-    Phase {
-        target: String,
-        phase: Phase,
-        detail: String,
-    },
-    Progress {
-        target: String,
-        live: Live,
-    },
-    Message {
-        target: String,
-        level: Level,
-        text: String,
-    },
-    TargetFinished {
-        report: Box<TargetReport>,
-    },
-}
+use symtest_project::progress::{Event, Level, Phase};
+use symtest_project::report::Status;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum MessageFormat {
@@ -91,50 +28,48 @@ pub struct Reporter {
     quiet: bool,
     verbose: bool,
     color: bool,
+    /// Bars are drawn (a terminal, human format, not quiet); they appear once
+    /// the number of targets is known.
+    bars_on: bool,
     multi: Option<MultiProgress>,
     overall: Option<ProgressBar>,
     bars: HashMap<String, ProgressBar>,
 }
 
 impl Reporter {
-    pub fn new(
-        format: MessageFormat,
-        quiet: bool,
-        verbose: bool,
-        color: Color,
-        targets: usize,
-    ) -> Reporter {
+    pub fn new(format: MessageFormat, quiet: bool, verbose: bool, color: Color) -> Reporter {
         let tty = std::io::stderr().is_terminal();
         let color = match color {
             Color::Always => true,
             Color::Never => false,
             Color::Auto => tty && std::env::var_os("NO_COLOR").is_none(),
         };
-        let bars = tty && !quiet && format == MessageFormat::Human;
-        let (multi, overall) = if bars {
-            let m = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
-            let o = m.add(ProgressBar::new(targets as u64));
-            o.set_style(
-                ProgressStyle::with_template(
-                    "    Overall [{bar:30}] {pos}/{len} targets  {elapsed}",
-                )
-                .expect("template")
-                .progress_chars("=> "),
-            );
-            o.enable_steady_tick(Duration::from_millis(250));
-            (Some(m), Some(o))
-        } else {
-            (None, None)
-        };
         Reporter {
             format,
             quiet,
             verbose,
             color,
-            multi,
-            overall,
+            bars_on: tty && !quiet && format == MessageFormat::Human,
+            multi: None,
+            overall: None,
             bars: HashMap::new(),
         }
+    }
+
+    fn start(&mut self, targets: usize) {
+        if !self.bars_on || self.multi.is_some() {
+            return;
+        }
+        let m = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+        let o = m.add(ProgressBar::new(targets as u64));
+        o.set_style(
+            ProgressStyle::with_template("    Overall [{bar:30}] {pos}/{len} targets  {elapsed}")
+                .expect("template")
+                .progress_chars("=> "),
+        );
+        o.enable_steady_tick(Duration::from_millis(250));
+        self.multi = Some(m);
+        self.overall = Some(o);
     }
 
     fn status(&self, verb: &str, text: &str, level: Level) {
@@ -182,6 +117,7 @@ impl Reporter {
             return;
         }
         match e {
+            Event::Started { targets } => self.start(targets),
             Event::Phase {
                 target,
                 phase,
@@ -245,13 +181,13 @@ impl Reporter {
                 if let Some(o) = &self.overall {
                     o.inc(1);
                 }
-                let level = if report.status == super::report::Status::Ok {
+                let level = if report.status == Status::Ok {
                     Level::Info
                 } else {
                     Level::Error
                 };
                 let text = match report.status {
-                    super::report::Status::Ok => format!(
+                    Status::Ok => format!(
                         "{} in {:.1}s: {} tests kept of {}, {} bugs",
                         report.name,
                         report.total_s,
@@ -266,14 +202,19 @@ impl Reporter {
         }
     }
 
-    /// Clears the bars; prints the summary (human mode) or the closing event (JSON).
-    pub fn finish(&mut self, summary: &str, closing: serde_json::Value) {
+    /// Removes the bars.
+    pub fn clear(&mut self) {
         if let Some(o) = self.overall.take() {
             o.finish_and_clear();
         }
         if let Some(m) = self.multi.take() {
             let _ = m.clear();
         }
+    }
+
+    /// Clears the bars; prints the summary (human mode) or the closing event (JSON).
+    pub fn finish(&mut self, summary: &str, closing: serde_json::Value) {
+        self.clear();
         match self.format {
             MessageFormat::Json => println!("{closing}"),
             MessageFormat::Human if !self.quiet => print!("{summary}"),

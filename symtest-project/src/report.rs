@@ -1,6 +1,6 @@
 //! What the pipeline reports per target, and the summary table.
 
-use super::baseline::Bug;
+use crate::baseline::Bug;
 use serde::Serialize;
 use std::path::PathBuf;
 

@@ -3,9 +3,9 @@
 //! comparison with the lines the engine claims it executed (a claimed line gcov did
 //! not see is a soundness warning).
 
-use super::discovery::Target;
-use super::fsutil::relative;
-use super::native::{self, NativeBuild};
+use crate::discovery::Target;
+use crate::fsutil::relative;
+use crate::native::{self, NativeBuild};
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

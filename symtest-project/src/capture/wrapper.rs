@@ -346,14 +346,16 @@ fn bitcode(
     let bc = store.map(|s| s.join(format!("{:016x}.bc", path_hash(object))));
     let mut error = None;
     if let Some(bc) = &bc {
-        let mut cmd = Command::new(crate::replay::clang());
-        cmd.args(crate::cc_cmd::BITCODE_FLAGS).arg("-c").arg("-w");
+        let mut cmd = Command::new(crate::toolchain::clang());
+        cmd.args(crate::toolchain::BITCODE_FLAGS)
+            .arg("-c")
+            .arg("-w");
         let musl = name == "musl-gcc" || std::env::var_os(MUSL_ENV).is_some_and(|v| v == "1");
         if musl {
             if let Some(inc) = std::env::var_os(MUSL_INCLUDE_ENV) {
                 cmd.arg("-nostdinc").arg("-isystem").arg(inc);
                 // clang's own headers (cpuid.h, immintrin.h, stdarg.h...).
-                if let Some(res) = crate::cc_cmd::resource_include() {
+                if let Some(res) = crate::toolchain::resource_include() {
                     cmd.arg("-isystem").arg(res);
                 }
             }

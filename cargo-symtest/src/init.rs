@@ -18,8 +18,8 @@ pub struct InitArgs {
     pub force: bool,
 }
 
-pub const SYMTEST_MK: &str = include_str!("../../../templates/symtest.mk");
-pub const CI_WORKFLOW: &str = include_str!("../../../templates/ci/symtest.yml");
+pub const SYMTEST_MK: &str = include_str!("../../templates/symtest.mk");
+pub const CI_WORKFLOW: &str = include_str!("../../templates/ci/symtest.yml");
 
 const STARTER: &str = r#"# symtest.toml - targets for `cargo symtest` (and `make symtest`).
 # Every path is relative to this file. Run `cargo symtest list` to check them.
@@ -74,7 +74,7 @@ fn write_new(path: &Path, text: &str, force: bool) -> Result<bool> {
     if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
     }
-    super::fsutil::write_atomic(path, text.as_bytes())?;
+    symtest_project::fsutil::write_atomic(path, text.as_bytes())?;
     eprintln!("     Created {}", path.display());
     Ok(true)
 }

@@ -2,15 +2,15 @@
 //! regression suite, and write `symtest-out/<target>/` (replaced atomically at the end,
 //! so a failed step never loses the previous results).
 
-use super::baseline::{self, Bug};
-use super::coverage;
-use super::discovery::Target;
-use super::emit::{self, SuiteCase};
-use super::fsutil::{replace_dir, write_atomic};
-use super::progress::{Event, Level, Phase};
-use super::report::{KeptTest, Status, TargetReport, Unconfirmed};
-use super::testcases::{self, EngineTest, Outcome};
-use super::{compile, explore, minimize, native};
+use crate::baseline::{self, Bug};
+use crate::coverage;
+use crate::discovery::Target;
+use crate::emit::{self, SuiteCase};
+use crate::fsutil::{replace_dir, write_atomic};
+use crate::progress::{Event, Level, Phase};
+use crate::report::{KeptTest, Status, TargetReport, Unconfirmed};
+use crate::testcases::{self, EngineTest, Outcome};
+use crate::{compile, explore, minimize, native};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
