@@ -98,6 +98,25 @@ pub struct ExecArgs {
     /// is concretized to one value with a warning).
     #[arg(long, value_name = "MODE", default_value = "symbolic", value_parser = ["symbolic", "full", "concrete"])]
     pub fp: String,
+    /// A path the engine stops before its end (at --max-time or
+    /// --max-instructions, or dropped at the memory cap) whose test is written
+    /// is run to its end concretely on the test's inputs, for at most this
+    /// many instructions, so the test records the exit status, error and
+    /// output a native replay can check (0: never; such tests then only
+    /// record why the path stopped and replay cannot compare them). Under
+    /// --max-time these runs stop 5% of the budget after it.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub completion_instructions: u64,
+    /// Report an error as a bug only once its test reproduces it natively:
+    /// after exploring, each bug's test is replayed on this native program —
+    /// C sources of the harness (repeat the flag; built with the replay
+    /// runtime and sanitizers, as `replay --source` does), a harness already
+    /// linked with the replay runtime, or, with --posix-runtime, the
+    /// unmodified native executable (as `replay --native`). An error that does
+    /// not reproduce keeps its test, but its `.err` file is renamed
+    /// `.not-reproduced` and its JSON says what the native run did.
+    #[arg(long, value_name = "PROGRAM|FILE.c")]
+    pub validate: Vec<PathBuf>,
     /// Print only errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -178,6 +197,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         c.batch_time = Some(seconds("batch-time", t)?);
     }
     c.seed = a.seed;
+    c.completion_instructions = a.completion_instructions;
     c.emit_all = a.emit_all;
     if a.max_sym_alloc_sizes == 0 {
         return Err("--max-sym-alloc-sizes must be at least 1".into());
@@ -224,7 +244,8 @@ struct Sink {
     bar: Option<ProgressBar>,
     progress_json: bool,
     write_error: Option<anyhow::Error>,
-    errors: u32,
+    /// Tests that record a bug: (name, error kind suffix).
+    bug_tests: Vec<(String, String)>,
 }
 
 impl Sink {
@@ -243,7 +264,8 @@ impl EventSink for Sink {
                 Ok(name) => {
                     if let TestOutcome::Error(r) = &t.outcome {
                         if r.kind.is_bug() {
-                            self.errors += 1;
+                            self.bug_tests
+                                .push((name.clone(), r.kind.suffix().to_string()));
                         }
                         if !self.quiet {
                             self.say(&format!(
@@ -349,6 +371,17 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
+    let native = if a.validate.is_empty() {
+        None
+    } else {
+        match crate::validate::Native::prepare(&a.validate, a.posix_runtime) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                return Ok(crate::EXIT_BAD_INPUT);
+            }
+        }
+    };
     let mode = match a.solver_mode.as_str() {
         "fresh" => BitwuzlaMode::Fresh,
         "assumptions" => BitwuzlaMode::Incremental,
@@ -372,7 +405,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         bar,
         progress_json: a.progress_json,
         write_error: None,
-        errors: 0,
+        bug_tests: Vec::new(),
     };
     let started = chrono_now();
     let summary = match symtest_executor::run(&module, &config, solver, &mut sink) {
@@ -391,7 +424,20 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     if let Some(e) = sink.write_error.take() {
         return Err(e.context("writing tests"));
     }
-    let stats_json = serde_json::to_string_pretty(&summary.stats)?;
+    let validation = match &native {
+        Some(n) => Some(n.validate(&sink.out.dir, &sink.bug_tests)?),
+        None => None,
+    };
+    let mut stats_json = serde_json::to_value(&summary.stats)?;
+    if let Some(v) = &validation {
+        stats_json["errors_not_reproduced"] = v.not_reproduced.len().into();
+        for (name, what) in &v.not_reproduced {
+            if !a.quiet {
+                eprintln!("symtest: not reproduced natively, not a bug: {name} ({what})");
+            }
+        }
+    }
+    let stats_json = serde_json::to_string_pretty(&stats_json)?;
     sink.out.write_file("stats.json", stats_json.as_bytes())?;
     let coverage = crate::output::coverage_json(&summary.covered_lines);
     sink.out.write_file("coverage.json", coverage.as_bytes())?;
@@ -405,14 +451,22 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     sink.out.write_file("info", info.as_bytes())?;
     if !a.quiet {
         let s = &summary.stats;
+        let errors = match &validation {
+            Some(v) => format!(
+                "{} errors (tests reproduced natively: {}; not reproduced: {})",
+                s.errors,
+                v.confirmed,
+                v.not_reproduced.len()
+            ),
+            None => format!("{} errors", s.errors),
+        };
         eprintln!(
-            "symtest: done in {:.2}s ({}): {} instructions, {} paths completed, {} tests, {} errors, {}/{} lines covered -> {}",
+            "symtest: done in {:.2}s ({}): {} instructions, {} paths completed, {} tests, {errors}, {}/{} lines covered -> {}",
             s.time_s,
             summary.halt_reason,
             s.instructions,
             s.paths_completed,
             s.tests,
-            s.errors,
             s.covered_lines,
             s.total_lines,
             sink.out.dir.display()

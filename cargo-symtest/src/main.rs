@@ -20,6 +20,7 @@ mod replay_cmd;
 mod reporter;
 mod shim;
 mod show;
+mod validate;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

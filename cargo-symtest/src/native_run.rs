@@ -8,7 +8,7 @@ use crate::native_world::World;
 use crate::replay::{classify, Outcome};
 use anyhow::{Context, Result};
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -61,6 +61,15 @@ fn fresh_dir() -> Result<PathBuf> {
             Err(e) => return Err(e).with_context(|| format!("cannot create {}", d.display())),
         }
     }
+}
+
+/// The program's standard input: a regular file outside its working
+/// directory, opened for reading at offset 0.
+fn stdin_file(world: &World, dir: &Path) -> Result<std::fs::File> {
+    let path = dir.join("stdin");
+    std::fs::write(&path, world.stdin.as_deref().unwrap_or_default())
+        .with_context(|| format!("writing {}", path.display()))?;
+    std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))
 }
 
 /// Creates the world's files in `cwd`.
@@ -140,11 +149,10 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
         .env("GCOV_PREFIX", &gcov)
         .env("GCOV_PREFIX_STRIP", "1000")
         .process_group(0)
-        .stdin(if world.stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
+        // Standard input is a regular file holding the test's bytes (empty
+        // without --sym-stdin), as in the POSIX model: programs that fstat or
+        // lseek it take the same paths.
+        .stdin(stdin_file(world, dir)?)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if !world.failures.is_empty() {
@@ -158,19 +166,9 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot run {}", opts.program.display()))?;
-    let feeder = child.stdin.take().map(|mut pipe| {
-        let data = world.stdin.clone().unwrap_or_default();
-        // A program that exits without reading all of stdin closes the pipe.
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&data);
-        })
-    });
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
     let status = wait_with_watchdog(&mut child, opts.timeout)?;
-    if let Some(f) = feeder {
-        let _ = f.join();
-    }
     let stdout = out.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&err.join().unwrap_or_default()).into_owned();
     let outcome = match status {

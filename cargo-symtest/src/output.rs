@@ -31,6 +31,10 @@ struct TestJson<'a> {
     stdout: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stdout_hex: Option<String>,
+    /// The engine stopped the path early for this reason, then ran it to its
+    /// end concretely on these inputs: `outcome` is where it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    completed_after: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -126,6 +130,7 @@ impl OutputDir {
             stdout_hex: self
                 .posix
                 .then(|| t.stdout.iter().map(|b| format!("{b:02x}")).collect()),
+            completed_after: t.completed_after.as_deref(),
         };
         let text = serde_json::to_string_pretty(&json)?;
         write_atomic(&self.dir.join(format!("{name}.json")), text.as_bytes())?;

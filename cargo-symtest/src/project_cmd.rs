@@ -74,6 +74,12 @@ pub struct ProjectArgs {
     /// Do not write the regression suites (tests/symtest/<target>/).
     #[arg(long)]
     pub no_emit: bool,
+    /// Count every error the engine reports as a bug. By default an error is a
+    /// bug (in the summary, SARIF, JUnit and the baseline) only once its test
+    /// reproduces it on the native sanitizer build; the others are listed as
+    /// not reproduced, with what the native run did.
+    #[arg(long)]
+    pub no_validate: bool,
     /// human (status lines, bars on a terminal, a summary table) or json (one event per line on stdout).
     #[arg(long, value_enum, default_value = "human", value_name = "FMT")]
     pub message_format: MessageFormat,
@@ -103,6 +109,7 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
         sarif: a.sarif,
         junit: a.junit,
         no_emit: a.no_emit,
+        no_validate: a.no_validate,
     };
     let mut reporter = Reporter::new(a.message_format, a.quiet, a.verbose, a.color);
     let finished = symtest_project::run(options, &mut |e| reporter.event(e));

@@ -59,6 +59,11 @@ pub fn recorded_outcome(ktest: &Path) -> Option<Outcome> {
     if let Some(kind) = o["error"]["kind"].as_str() {
         return kind.parse::<ErrorKind>().ok().map(Outcome::Error);
     }
+    // Stopped early, then run concretely on the test's inputs for this many
+    // instructions without ending: natively it should not end either.
+    if o["early"]["no_end_within"].as_u64().is_some() {
+        return Some(Outcome::Timeout);
+    }
     None
 }
 

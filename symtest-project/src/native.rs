@@ -316,6 +316,15 @@ pub fn build(
     })
 }
 
+/// The runner's verdict on one test in the output of [`NativeBuild::run_tests`]:
+/// what follows `test NAME ... ` (`ok`, `ok (...)`, `FAILED: ...`).
+pub fn verdict_of<'a>(runner_output: &'a str, name: &str) -> Option<&'a str> {
+    let prefix = format!("test {name} ... ");
+    runner_output
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+}
+
 impl NativeBuild {
     fn clear_counters(&self) {
         for (_, o) in &self.objects {
@@ -441,5 +450,18 @@ impl NativeBuild {
             out.push((src.clone(), text, fc));
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod verdict_tests {
+    #[test]
+    fn verdicts_by_name() {
+        let out = "test test000001 ... ok\ntest test000012 ... FAILED: BUG still present: x (killed by SIGABRT)\n1 passed\n";
+        assert_eq!(super::verdict_of(out, "test000001"), Some("ok"));
+        assert!(super::verdict_of(out, "test000012")
+            .unwrap()
+            .starts_with("FAILED: BUG still present"));
+        assert_eq!(super::verdict_of(out, "test00001"), None);
     }
 }

@@ -20,6 +20,8 @@ pub struct Ctx {
     pub build_root: PathBuf,
     pub models_include: PathBuf,
     pub emit: bool,
+    /// A bug counts only when its test reproduces it natively.
+    pub validate: bool,
     /// The captured output of each target from a build, by target name.
     pub captured: HashMap<String, Captured>,
 }
@@ -115,7 +117,7 @@ fn steps(
             live,
         });
     })?;
-    let e = match explored {
+    let mut e = match explored {
         Ok(e) => e,
         Err(failed) => {
             r.explore_s = failed.elapsed_s;
@@ -170,16 +172,29 @@ fn steps(
             format!("native replay differs from the engine: {line}"),
         );
     }
-    let cov = replayed.coverage;
+    let cov = &replayed.coverage;
     r.lines = Some(cov.lines);
     r.branches = Some(cov.branches);
     r.engine_lines = Some(cov.engine_lines);
     for w in &cov.warnings {
         message(Level::Warning, format!("soundness: {w}"));
     }
-    r.soundness_warnings = cov.warnings;
-    if let Some(err) = cov.html_error {
-        message(Level::Warning, err);
+    r.soundness_warnings = cov.warnings.clone();
+    if let Some(err) = &cov.html_error {
+        message(Level::Warning, err.clone());
+    }
+    if ctx.validate {
+        let unconfirmed = stages::validate(&mut e, &replayed);
+        for u in &unconfirmed {
+            message(
+                Level::Warning,
+                format!(
+                    "not reported as a bug: the engine's {} at {}:{} did not reproduce natively ({})",
+                    u.bug.kind, u.bug.file, u.bug.line, u.native
+                ),
+            );
+        }
+        r.unconfirmed = unconfirmed;
     }
     // 5. outputs: kept tests renumbered, the suite
     phase(

@@ -38,6 +38,17 @@ pub struct KeptTest {
     pub bug: Option<usize>,
 }
 
+/// An error the engine reported whose test did not reproduce it natively:
+/// not counted as a bug.
+#[derive(Clone, Debug, Serialize)]
+pub struct Unconfirmed {
+    pub bug: Bug,
+    /// The engine's test (`testNNNNNN` of its run).
+    pub test: String,
+    /// What the native run did instead.
+    pub native: String,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetReport {
     pub name: String,
@@ -54,6 +65,8 @@ pub struct TargetReport {
     pub tests_kept: usize,
     pub tests: Vec<KeptTest>,
     pub bugs: Vec<Bug>,
+    /// Errors not reproduced natively (validation), not counted as bugs.
+    pub unconfirmed: Vec<Unconfirmed>,
     /// (covered, total) by gcov over the target's sources.
     pub lines: Option<(u64, u64)>,
     pub branches: Option<(u64, u64)>,
@@ -87,6 +100,7 @@ impl TargetReport {
             tests_kept: 0,
             tests: Vec::new(),
             bugs: Vec::new(),
+            unconfirmed: Vec::new(),
             lines: None,
             branches: None,
             engine_lines: None,
@@ -126,7 +140,11 @@ pub fn table(reports: &[TargetReport]) -> String {
                 format!("{:.1}s", r.total_s),
                 r.paths.to_string(),
                 format!("{}/{}", r.tests_kept, r.tests_written),
-                r.bugs.len().to_string(),
+                if r.unconfirmed.is_empty() {
+                    r.bugs.len().to_string()
+                } else {
+                    format!("{} (+{} not reproduced)", r.bugs.len(), r.unconfirmed.len())
+                },
                 pct(r.lines),
                 pct(r.branches),
             ]

@@ -54,6 +54,8 @@ pub struct RunOptions {
     pub junit: Option<PathBuf>,
     /// Do not write the regression suites.
     pub no_emit: bool,
+    /// Count every error as a bug (no native validation).
+    pub no_validate: bool,
 }
 
 /// What a finished run hands back for drawing.
@@ -205,6 +207,7 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         build_root,
         models_include,
         emit: !a.no_emit,
+        validate: !a.no_validate,
         captured,
     };
     let queue: Mutex<Vec<(usize, &Target)>> =
@@ -322,6 +325,7 @@ fn finish(
         "exit_code": code,
         "targets": reports.len(),
         "bugs": bugs.len(),
+        "not_reproduced": reports.iter().map(|r| r.unconfirmed.len()).sum::<usize>(),
         "new_bugs": known.as_ref().map(|k| baseline::new_bugs(&bugs, k).len()),
     });
     Ok(Finished {

@@ -1,6 +1,6 @@
 //! The stages of one target's pipeline, each a function from plain data to
-//! plain data: [`compile`] → [`explore`] → [`minimize`] → [`replay`] →
-//! [`emit`]. [`crate::pipeline`] runs them in order, reports progress and
+//! plain data: [`compile`] → [`explore`] → [`minimize`] → [`replay`] (→
+//! [`validate`]) → [`emit`]. [`crate::pipeline`] runs them in order, reports progress and
 //! fills the target's report; the capture before them is
 //! [`crate::from_build`].
 
@@ -14,7 +14,7 @@ use crate::fsutil::write_atomic;
 use crate::minimize;
 use crate::native::{self, NativeBuild};
 use crate::progress::Live;
-use crate::report::KeptTest;
+use crate::report::{KeptTest, Unconfirmed};
 use crate::testcases::{self, EngineTest, Outcome};
 use crate::units::NativeInputs;
 use anyhow::{Context, Result};
@@ -180,6 +180,7 @@ pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Mini
             name: test.name.clone(),
             test,
             description: e.describe(i),
+            bug: e.bug_of[i].is_some(),
         })
         .collect();
     let nb = native::build(c.target, &compiled.inputs, &c.build.join("native"), &cases)
@@ -192,6 +193,8 @@ pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Mini
 
 /// The kept tests replayed natively, and their coverage.
 pub struct Replayed {
+    /// The suite runner's output (one verdict line per test).
+    pub output: String,
     /// Runner lines of tests whose native outcome differs from the engine's.
     pub differs: Vec<String>,
     pub coverage: CoverageSummary,
@@ -208,7 +211,55 @@ pub fn replay(c: &TargetCtx, e: &Explored, m: &Minimized, coverage_dir: &Path) -
         .map(str::to_string)
         .collect();
     let coverage = coverage::report(c.target, c.root, &m.native, &e.claim, coverage_dir)?;
-    Ok(Replayed { differs, coverage })
+    Ok(Replayed {
+        output: out,
+        differs,
+        coverage,
+    })
+}
+
+/// Validation: each bug's representative test was replayed on the native
+/// sanitizer build; a bug whose run did not fail natively is no bug of the
+/// report. Removes those from `e.bugs` (renumbering `e.bug_of`) and returns
+/// them.
+pub fn validate(e: &mut Explored, replayed: &Replayed) -> Vec<Unconfirmed> {
+    let forced = e.bug_representatives();
+    let mut unconfirmed = Vec::new();
+    let mut keep = vec![true; e.bugs.len()];
+    for (b, &ti) in forced.iter().enumerate() {
+        let name = e.tests[ti].name.as_str();
+        let verdict = native::verdict_of(&replayed.output, name);
+        let confirmed = verdict.is_some_and(|v| v.contains("BUG still present"));
+        if !confirmed {
+            keep[b] = false;
+            unconfirmed.push(Unconfirmed {
+                bug: e.bugs[b].clone(),
+                test: name.to_string(),
+                native: match verdict {
+                    Some(v) if v.trim() == "ok" => "the program ran without failing".to_string(),
+                    Some(v) => v.trim().trim_start_matches("FAILED: ").to_string(),
+                    None => "the test was not replayed".to_string(),
+                },
+            });
+        }
+    }
+    let mut renumber = vec![None; e.bugs.len()];
+    let mut next = 0;
+    for (b, k) in keep.iter().enumerate() {
+        if *k {
+            renumber[b] = Some(next);
+            next += 1;
+        }
+    }
+    for x in e.bug_of.iter_mut() {
+        *x = x.and_then(|b| renumber[b]);
+    }
+    let mut b = 0;
+    e.bugs.retain(|_| {
+        b += 1;
+        keep[b - 1]
+    });
+    unconfirmed
 }
 
 /// Writes the kept tests (renumbered), the engine's statistics, minimize.json
@@ -257,6 +308,7 @@ pub fn emit(
             name: suite_name,
             test,
             description: e.describe(i),
+            bug: bug.is_some(),
         });
     }
     for f in ["stats.json", "coverage.json", "info"] {
@@ -290,6 +342,10 @@ fn describe(test: &EngineTest, bug: Option<&Bug>) -> String {
             b.kind, b.message, b.function, b.file, b.line, b.id
         ),
         (Outcome::Exit { code }, None) => format!("exit {code}"),
+        (Outcome::Error(e), None) if test.bug().is_some() => format!(
+            "engine reported {}: {} (not reproduced natively)",
+            e.kind, e.message
+        ),
         (Outcome::Error(e), None) => format!("engine stopped the path: {}: {}", e.kind, e.message),
         (Outcome::Early { reason }, None) => format!("engine stopped the path early: {reason}"),
     }

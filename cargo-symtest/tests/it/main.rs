@@ -5,6 +5,7 @@ mod build_targets;
 mod capture;
 mod corpus;
 mod determinism;
+mod fidelity;
 mod hardening;
 mod ir_completeness;
 mod limits;

@@ -744,3 +744,55 @@ fn injected_failures_are_replayed_by_the_suite(dir: &Path, rs: &[Value]) {
         text(&o)
     );
 }
+
+/// `--validate` (the default): an error is a bug of the report, SARIF and
+/// baseline only when its test reproduces it on the native sanitizer build;
+/// the others are listed as not reproduced. `--no-validate` counts them all.
+#[test]
+fn only_errors_that_reproduce_natively_are_bugs() {
+    let dir = fixture("validate-project", "validate-project");
+    let o = run_in(
+        &dir,
+        &[
+            "--sarif",
+            "out.sarif",
+            "--update-baseline",
+            "--message-format",
+            "json",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "twice");
+    let bugs = r["bugs"].as_array().unwrap();
+    assert_eq!(bugs.len(), 1, "{r:#}");
+    assert_eq!(bugs[0]["kind"], "div", "{r:#}");
+    let not = r["unconfirmed"].as_array().unwrap();
+    assert_eq!(not.len(), 1, "{r:#}");
+    assert_eq!(not[0]["bug"]["kind"], "abort", "{r:#}");
+    assert_eq!(not[0]["bug"]["line"], 11, "{r:#}");
+    assert!(
+        not[0]["native"]
+            .as_str()
+            .unwrap()
+            .contains("without failing"),
+        "{r:#}"
+    );
+    let sarif = std::fs::read_to_string(dir.join("out.sarif")).unwrap();
+    assert_eq!(sarif.matches("\"ruleId\"").count(), 1, "{sarif}");
+    let baseline = std::fs::read_to_string(dir.join("symtest-baseline.json")).unwrap();
+    assert!(
+        baseline.contains("\"div\"") && !baseline.contains("\"abort\""),
+        "{baseline}"
+    );
+    // The kept test of the unconfirmed error expects no bug in the suite.
+    let suite = std::fs::read_to_string(dir.join("tests/symtest/twice/symtest_tests.c")).unwrap();
+    assert_eq!(suite.matches("SYMTEST_EXPECT_BUG").count(), 1, "{suite}");
+
+    let o = run_in(&dir, &["--no-validate", "--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "twice");
+    assert_eq!(r["bugs"].as_array().unwrap().len(), 2, "{r:#}");
+    assert!(r["unconfirmed"].as_array().unwrap().is_empty(), "{r:#}");
+}

@@ -124,6 +124,12 @@ pub struct Config {
     /// symbolic double then spends its time in the solver); a symbolic long
     /// double operand is concretized with a warning instead.
     pub symbolic_long_double: bool,
+    /// A state stopped before its end (run halted, memory cap) whose test is
+    /// written is first run to its end concretely on the test's inputs, for at
+    /// most this many instructions, so the test records the outcome a native
+    /// replay can check (`0`: never; the test then records only why the path
+    /// stopped). Under `max_time`, completions stop 5% of the budget after it.
+    pub completion_instructions: u64,
 }
 
 impl Default for Config {
@@ -157,6 +163,7 @@ impl Default for Config {
             coverage_files: None,
             symbolic_fp: true,
             symbolic_long_double: false,
+            completion_instructions: 1_000_000,
         }
     }
 }

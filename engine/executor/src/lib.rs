@@ -7,6 +7,7 @@
 //!
 //! The engine prints nothing: it reports through [`EventSink`]; the CLI draws.
 
+mod complete;
 mod config;
 mod constraints;
 mod coverage;
@@ -45,6 +46,9 @@ pub struct TestCase {
     pub elapsed_s: f64,
     /// What the path wrote to standard output under the POSIX model (first 64 KiB).
     pub stdout: Vec<u8>,
+    /// The engine stopped this path early (the reason) and then ran it to its
+    /// end concretely on the test's inputs: `outcome` is where that run ended.
+    pub completed_after: Option<String>,
 }
 
 /// Something the engine reports while it runs.

@@ -2,13 +2,15 @@
 //! terminations, stop at a limit; then write tests for unfinished states that
 //! covered code no written test covers.
 
+use crate::complete::NotCompleted;
 use crate::executor::Executor;
 use crate::search::{StateInfo, StateView};
 use crate::state::{State, StateId};
 use crate::step::StepCtx;
-use crate::termination::{ErrorReport, StackEntry, Termination, TestOutcome};
+use crate::termination::{ErrorKind, ErrorReport, StackEntry, Termination, TestOutcome};
 use crate::{Event, RunSummary, TestCase};
 use std::time::{Duration, Instant};
+use symtest_expr::Assignment;
 use symtest_ir::Loc;
 use symtest_ktest::{KTest, KTestObject};
 
@@ -331,58 +333,133 @@ impl Executor<'_> {
 
     /// Records a path's end and writes its test when it should have one.
     pub(crate) fn terminate(&mut self, mut st: State, t: Termination) {
-        self.ptree.remove(st.ptree_node);
-        let outcome = match &t {
+        let outcome = match t {
+            Termination::Early(reason) => {
+                self.stats.paths_early += 1;
+                if self.has_untested_cover(&st) {
+                    self.write_early_test(st, reason);
+                } else {
+                    self.ptree.remove(st.ptree_node);
+                }
+                return;
+            }
             Termination::Silent => {
+                self.ptree.remove(st.ptree_node);
                 self.stats.paths_completed += 1;
                 return;
             }
             Termination::Exit(code) => {
+                self.ptree.remove(st.ptree_node);
                 self.stats.paths_completed += 1;
                 if !(self.config.emit_all || self.has_untested_cover(&st)) {
                     return;
                 }
-                TestOutcome::Exit { code: *code & 0xff }
-            }
-            Termination::Early(reason) => {
-                self.stats.paths_early += 1;
-                if !self.has_untested_cover(&st) {
-                    return;
-                }
-                TestOutcome::Early {
-                    reason: reason.clone(),
-                }
+                TestOutcome::Exit { code: code & 0xff }
             }
             Termination::Error(kind, message) => {
+                self.ptree.remove(st.ptree_node);
                 self.stats.paths_completed += 1;
-                let stack = self.stack_of(&st);
-                let (file, line) = stack
-                    .first()
-                    .map_or((String::new(), 0), |s| (s.file.clone(), s.line));
-                if !self.emitted_errors.insert((*kind, file.clone(), line)) {
+                let (outcome, new) = self.error_outcome(&st, kind, message);
+                if !new {
                     return;
                 }
-                if kind.is_bug() {
-                    self.stats.errors += 1;
-                    if self.stats.errors == 1 {
-                        self.stats.first_bug_s = self.started.elapsed().as_secs_f64();
-                    }
-                }
-                TestOutcome::Error(ErrorReport {
-                    kind: *kind,
-                    message: message.clone(),
-                    file,
-                    line,
-                    stack,
-                })
+                outcome
             }
         };
         let covered_new = self.has_untested_cover(&st);
-        let Some((ktest, stdout)) = self.solve_test(&mut st) else {
+        let Some((ktest, model)) = self.solve_test(&mut st) else {
             self.warn_once("could not solve a path condition for its test; test skipped".into());
             return;
         };
-        self.mark_tested(&st);
+        let stdout = self.stdout_of(&st, &model);
+        self.emit_test(&st, ktest, outcome, covered_new, stdout, None);
+    }
+
+    /// A stopped path that covered untested code: its test, with the outcome
+    /// its concrete run to the end reaches when that run succeeds.
+    fn write_early_test(&mut self, mut st: State, reason: String) {
+        let Some((ktest, model)) = self.solve_test(&mut st) else {
+            self.ptree.remove(st.ptree_node);
+            self.warn_once("could not solve a path condition for its test; test skipped".into());
+            return;
+        };
+        let (outcome, completed_after) = match self.complete(&mut st, &model) {
+            Ok(Termination::Exit(code)) => {
+                self.stats.paths_run_to_end += 1;
+                (TestOutcome::Exit { code: code & 0xff }, Some(reason))
+            }
+            Ok(Termination::Error(kind, message)) => {
+                self.stats.paths_run_to_end += 1;
+                (self.error_outcome(&st, kind, message).0, Some(reason))
+            }
+            Ok(other) => (
+                TestOutcome::Early {
+                    reason: format!("{reason}; not run to its end: {other:?}"),
+                    no_end_within: None,
+                },
+                None,
+            ),
+            Err(NotCompleted::Abandoned(why)) => (
+                TestOutcome::Early {
+                    reason: format!("{reason}; not run to its end: {why}"),
+                    no_end_within: None,
+                },
+                None,
+            ),
+            Err(NotCompleted::NoEnd(n)) => (
+                TestOutcome::Early {
+                    reason: format!(
+                        "{reason}; run concretely on these inputs, it did not end within {n} instructions"
+                    ),
+                    no_end_within: Some(n),
+                },
+                None,
+            ),
+        };
+        self.ptree.remove(st.ptree_node);
+        let stdout = self.stdout_of(&st, &model);
+        self.emit_test(&st, ktest, outcome, true, stdout, completed_after);
+    }
+
+    /// The report of an error at `st`'s current instruction, and whether it
+    /// is the first at its place (kind, file, line), counting new bugs.
+    fn error_outcome(
+        &mut self,
+        st: &State,
+        kind: ErrorKind,
+        message: String,
+    ) -> (TestOutcome, bool) {
+        let stack = self.stack_of(st);
+        let (file, line) = stack
+            .first()
+            .map_or((String::new(), 0), |s| (s.file.clone(), s.line));
+        let new = self.emitted_errors.insert((kind, file.clone(), line));
+        if new && kind.is_bug() {
+            self.stats.errors += 1;
+            if self.stats.errors == 1 {
+                self.stats.first_bug_s = self.started.elapsed().as_secs_f64();
+            }
+        }
+        let report = ErrorReport {
+            kind,
+            message,
+            file,
+            line,
+            stack,
+        };
+        (TestOutcome::Error(report), new)
+    }
+
+    fn emit_test(
+        &mut self,
+        st: &State,
+        ktest: KTest,
+        outcome: TestOutcome,
+        covered_new: bool,
+        stdout: Vec<u8>,
+        completed_after: Option<String>,
+    ) {
+        self.mark_tested(st);
         self.stats.tests += 1;
         let tc = TestCase {
             ktest,
@@ -391,13 +468,14 @@ impl Executor<'_> {
             instructions_covered: self.coverage.covered_instructions(),
             elapsed_s: self.started.elapsed().as_secs_f64(),
             stdout,
+            completed_after,
         };
         self.sink.event(Event::Test(&tc));
     }
 
-    /// Concrete inputs for a path: preferring `prefer_cex` constraints when they can hold.
-    /// Also the path's standard output (POSIX model) under the same values.
-    fn solve_test(&mut self, st: &mut State) -> Option<(KTest, Vec<u8>)> {
+    /// Concrete inputs for a path, preferring `prefer_cex` constraints when
+    /// they can hold, and the model they come from.
+    fn solve_test(&mut self, st: &mut State) -> Option<(KTest, Assignment)> {
         let mut model = None;
         if !st.preferences.is_empty() {
             let prefs = st.preferences.clone();
@@ -424,14 +502,6 @@ impl Executor<'_> {
                 }
             })
             .collect();
-        let stdout = st
-            .stdout
-            .iter()
-            .map(|v| match v {
-                crate::value::Value::Concrete(b) => b.to_u64() as u8,
-                crate::value::Value::Symbolic(e) => self.pool.eval(*e, &model).to_u64() as u8,
-            })
-            .collect();
         Some((
             KTest {
                 args: self.config.argv.clone(),
@@ -439,8 +509,19 @@ impl Executor<'_> {
                 sym_argv_len: 0,
                 objects,
             },
-            stdout,
+            model,
         ))
+    }
+
+    /// The path's standard output (POSIX model) under `model`.
+    fn stdout_of(&self, st: &State, model: &Assignment) -> Vec<u8> {
+        st.stdout
+            .iter()
+            .map(|v| match v {
+                crate::value::Value::Concrete(b) => b.to_u64() as u8,
+                crate::value::Value::Symbolic(e) => self.pool.eval(*e, model).to_u64() as u8,
+            })
+            .collect()
     }
 }
 

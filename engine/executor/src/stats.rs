@@ -19,6 +19,11 @@ pub struct Stats {
     pub states_peak: u64,
     pub paths_completed: u64,
     pub paths_early: u64,
+    /// Paths stopped early whose test was completed: run to their end
+    /// concretely on the test's inputs (see `Config::completion_instructions`).
+    pub paths_run_to_end: u64,
+    /// Instructions those runs took (not part of `instructions`).
+    pub completion_instructions: u64,
     pub tests: u64,
     pub errors: u64,
     /// Feasibility and value questions the executor asked (including those a

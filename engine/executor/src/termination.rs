@@ -125,7 +125,16 @@ pub enum Termination {
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TestOutcome {
-    Exit { code: i64 },
+    Exit {
+        code: i64,
+    },
     Error(ErrorReport),
-    Early { reason: String },
+    Early {
+        reason: String,
+        /// Run to its end concretely on the test's inputs, the path ran this
+        /// many instructions without ending (a native run is expected not to
+        /// end either: replay checks that it times out).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        no_end_within: Option<u64>,
+    },
 }

@@ -186,9 +186,13 @@ fn builds(bin: &Path, work: &Path, rebuild: bool) -> Result<(PathBuf, PathBuf, s
     let cov_tree = work.join("build-coverage");
     let capture = bc_tree.join("symtest-out/capture");
     let times_file = work.join("build-times.json");
+    // Linked into the coverage build: gcov data written on crashes and on
+    // `_exit` (gnulib's close_stdout), not only on a normal exit.
+    let gcov_exit = work.join("gcov_crash.o");
     let done = capture.join("manifest.json").exists()
         && cov_tree.join("src/echo").exists()
-        && times_file.exists();
+        && times_file.exists()
+        && gcov_exit.exists();
     if done && !rebuild {
         let times = serde_json::from_str(&std::fs::read_to_string(&times_file)?)?;
         return Ok((capture, cov_tree, times));
@@ -214,9 +218,19 @@ fn builds(bin: &Path, work: &Path, rebuild: bool) -> Result<(PathBuf, PathBuf, s
         "-g -O0 --coverage",
         &work.join("configure-coverage.log"),
     )?;
+    util::run(
+        Command::new("musl-gcc")
+            .args(["-O2", "-c"])
+            .arg(crate::libc::models_dir().join("replay/gcov_crash.c"))
+            .arg("-o")
+            .arg(&gcov_exit),
+    )
+    .context("compiling libc-models/replay/gcov_crash.c")?;
     let plain_s = run_in(
         &cov_tree,
-        Command::new("make").args(["-j2", "LDFLAGS=--coverage"]),
+        Command::new("make")
+            .arg("-j2")
+            .arg(format!("LDFLAGS=--coverage {}", gcov_exit.display())),
         &work.join("build-coverage.log"),
     )
     .context("make -j2 of the coverage build")?;

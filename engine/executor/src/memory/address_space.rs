@@ -165,6 +165,16 @@ impl AddressSpace {
             .collect()
     }
 
+    /// Bases of the objects whose contents are not wholly concrete (symbolic
+    /// bytes or flushed to an array), freed ones included.
+    pub fn bases_not_concrete(&self) -> Vec<u64> {
+        self.objects
+            .iter()
+            .filter(|(_, e)| !e.contents.is_concrete())
+            .map(|(b, _)| *b)
+            .collect()
+    }
+
     /// Continues dynamic allocation after the globals (called once at start-up).
     pub fn set_next_dynamic(&mut self, addr: u64) {
         self.next_dynamic = self.next_dynamic.max(addr);

@@ -6,7 +6,7 @@
 //! update lists do (seed 002); after that every access goes through the array.
 
 use crate::value::{Ops, Value};
-use symtest_expr::{Bits, ExprId, ExprPool};
+use symtest_expr::{Assignment, Bits, Evaluator, ExprId, ExprPool};
 use symtest_ir::{GlobalId, Loc};
 
 /// Where an object came from; decides what `free` may do with it.
@@ -247,6 +247,35 @@ impl ObjectState {
             arr = pool.store(arr, idx, be);
         }
         self.flushed = Some(arr);
+    }
+
+    /// Does every byte hold a concrete value?
+    pub fn is_concrete(&self) -> bool {
+        self.flushed.is_none() && self.symbolic.is_empty()
+    }
+
+    /// Replaces every symbolic byte by its value under `asg`: the object is
+    /// concrete afterwards (a path run to its end on a test's inputs).
+    pub fn concretize(&mut self, pool: &mut ExprPool, asg: &Assignment) {
+        let bytes: Vec<(usize, ExprId)> = match self.flushed.take() {
+            Some(arr) => (0..self.concrete.len())
+                .map(|off| {
+                    let idx = pool.const_u64(32, off as u64);
+                    (off, pool.select(arr, idx))
+                })
+                .collect(),
+            None => self
+                .symbolic
+                .0
+                .iter()
+                .map(|&(o, e)| (o as usize, e))
+                .collect(),
+        };
+        let mut ev = Evaluator::new(pool, asg);
+        for (off, e) in bytes {
+            self.concrete[off] = ev.eval(e).to_u64() as u8;
+        }
+        self.symbolic = SymBytes::default();
     }
 
     /// Does the object hold per-byte symbolic values (and is not flushed)?

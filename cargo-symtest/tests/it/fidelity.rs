@@ -1,0 +1,241 @@
+//! Replay fidelity: every test of a whole program records an outcome a native
+//! run is held to, and the native run happens in the world the engine modelled
+//! (stdin a regular file, coverage data on every way out); errors that do not
+//! reproduce natively are not reported as bugs (`exec --validate`).
+
+use crate::native_replay::native_build;
+use crate::support::*;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn bitcode(src: &Path, dir: &Path) -> PathBuf {
+    let bc = dir.join(format!("{}.bc", src.file_stem().unwrap().to_string_lossy()));
+    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    bc
+}
+
+fn posix_exec(bc: &Path, out: &Path, engine: &[&str], args: &[&str]) -> Output {
+    let mut v = vec![
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--libc=musl",
+        "--posix-runtime",
+    ];
+    v.extend_from_slice(engine);
+    v.push("--");
+    v.extend_from_slice(args);
+    let o = symtest(&v);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// `replay --native --json` of `out` on `prog`: (summary, per-test objects).
+fn replay_json(
+    prog: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let r = std::process::Command::new(bin())
+        .args(["replay", "--json", "--timeout", "2"])
+        .args(extra)
+        .arg("--native")
+        .arg(prog)
+        .arg(out)
+        .output()
+        .unwrap();
+    let mut summary = serde_json::Value::Null;
+    let mut tests = Vec::new();
+    for line in String::from_utf8_lossy(&r.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["summary"].is_null() {
+            tests.push(v);
+        } else {
+            summary = v["summary"].clone();
+        }
+    }
+    (summary, tests)
+}
+
+fn test_jsons(out: &Path) -> Vec<serde_json::Value> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json") && p.to_string_lossy().contains("test")
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
+        .collect()
+}
+
+/// Paths still running when the instruction budget ends are run to their end
+/// on their tests' inputs: one ends (its exit status and output are
+/// recorded), one loops forever (recorded as not ending). Native replay
+/// compares both: nothing is left "not compared".
+#[test]
+fn halted_paths_are_run_to_their_end() {
+    let dir = scratch("fidelity-halted");
+    let src = workspace().join("tests/posix/long_tail.c");
+    let bc = bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(
+        &bc,
+        &out,
+        &[
+            "--max-instructions",
+            "30000",
+            "--completion-instructions",
+            "300000",
+        ],
+        &["--sym-stdin", "1"],
+    );
+    let tests = test_jsons(&out);
+    assert!(
+        tests.iter().any(|t| t["completed_after"]
+            .as_str()
+            .is_some_and(|r| r.contains("--max-instructions"))
+            && t["outcome"]["exit"]["code"].is_i64()),
+        "no halted test was run to its end: {tests:#?}"
+    );
+    assert!(
+        tests
+            .iter()
+            .any(|t| t["outcome"]["early"]["no_end_within"] == 300000),
+        "the endless loop was not recorded as not ending: {tests:#?}"
+    );
+    let prog = native_build(&src, &dir, &[]);
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    assert!(runs.iter().any(|r| r["timed_out"] == true), "{runs:#?}");
+
+    // Without completion the same tests only say why the path stopped.
+    let out0 = dir.join("out0");
+    posix_exec(
+        &bc,
+        &out0,
+        &[
+            "--max-instructions",
+            "30000",
+            "--completion-instructions",
+            "0",
+        ],
+        &["--sym-stdin", "1"],
+    );
+    let (summary, _) = replay_json(&prog, &out0, &[]);
+    assert!(summary["not_compared"].as_u64().unwrap() > 0, "{summary}");
+}
+
+/// Standard input is a regular file for the engine and natively: a program
+/// that fstats and seeks it replays every path as recorded.
+#[test]
+fn stdin_is_a_regular_file_in_the_engine_and_natively() {
+    let dir = scratch("fidelity-stdin");
+    let src = workspace().join("tests/posix/stdin_file.c");
+    let bc = bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &[], &["--sym-stdin", "3"]);
+    let codes: std::collections::BTreeSet<i64> = test_jsons(&out)
+        .iter()
+        .filter_map(|t| t["outcome"]["exit"]["code"].as_i64())
+        .collect();
+    // Only the paths of a regular file: never 10, 11 or 12.
+    assert_eq!(codes, [0, 1].into_iter().collect(), "{codes:?}");
+    let prog = native_build(&src, &dir, &[]);
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    assert_eq!(
+        summary["passed"].as_u64(),
+        Some(runs.len() as u64),
+        "{runs:#?}"
+    );
+}
+
+/// A test that leaves through `_exit` keeps its coverage data: the native
+/// `--coverage` build writes it first.
+#[test]
+fn tests_leaving_through_exit_keep_their_coverage() {
+    let dir = scratch("fidelity-exit");
+    let src = workspace().join("tests/posix/exit_paths.c");
+    let bc = bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &[], &["--sym-stdin", "1"]);
+    let exe = native_coverage_build(&src, &dir, "exit_paths");
+    let gcov = dir.join("gcov");
+    let (summary, runs) = replay_json(&exe, &out, &["--gcov-dir", gcov.to_str().unwrap()]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    assert!(runs.iter().any(|r| r["exit_code"] == 4), "{runs:#?}");
+    std::fs::copy(dir.join("exit_paths.gcno"), gcov.join("exit_paths.gcno")).unwrap();
+    let report = std::process::Command::new("gcov")
+        .args(["-o", gcov.to_str().unwrap()])
+        .arg(&src)
+        .current_dir(&gcov)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{report:?}");
+    let text = std::fs::read_to_string(gcov.join("exit_paths.c.gcov")).unwrap();
+    let line = text.lines().find(|l| l.contains("quick exit")).unwrap();
+    assert!(
+        line.trim_start().starts_with('1'),
+        "the line before _exit was not counted: {line}"
+    );
+}
+
+/// `exec --validate`: the error the native program does not reproduce keeps
+/// its test but is not a bug (`.not-reproduced` instead of `.err`); the real
+/// one is confirmed.
+#[test]
+fn exec_validate_demotes_errors_that_do_not_reproduce() {
+    let dir = scratch("fidelity-validate");
+    let src = workspace().join("tests/fixtures/validate-project/harness/twice.c");
+    let bc = bitcode(&src, &dir);
+    let out = dir.join("out");
+    let o = symtest(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--validate",
+        src.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let errs: Vec<&String> = names.iter().filter(|n| n.ends_with(".err")).collect();
+    assert_eq!(errs.len(), 1, "{names:?}");
+    assert!(errs[0].ends_with(".div.err"), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.ends_with(".abort.not-reproduced")),
+        "{names:?}"
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["errors_not_reproduced"], 1, "{stats:#}");
+    assert!(stderr.contains("not reproduced: 1"), "{stderr}");
+    // A bad --validate argument is refused before exploring.
+    let o = symtest(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        dir.join("out2").to_str().unwrap(),
+        "--validate",
+        dir.join("missing").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -1,0 +1,145 @@
+//! Completion: a state stopped before its end (the run halted, the memory cap
+//! dropped it) whose test is written is first run to its end concretely on
+//! that test's inputs. The test then records the outcome the program reaches
+//! (exit status, error, standard output), which a native replay can check,
+//! instead of only the reason the engine stopped the path.
+//!
+//! The state is made concrete under the test's model (registers, memory,
+//! recorded output; the path condition holds under the model and is dropped),
+//! so the run needs no solver. It is abandoned, and the test keeps its early
+//! outcome with the reason, when the path would fork, make new symbolic input,
+//! ask the solver, reach an engine limit, or not end within
+//! `Config::completion_instructions`.
+
+use crate::executor::Executor;
+use crate::state::State;
+use crate::step::StepCtx;
+use crate::termination::Termination;
+use crate::value::Value;
+use std::time::Instant;
+use symtest_expr::{Assignment, Evaluator};
+
+/// Why a completion did not reach an end.
+pub(crate) enum NotCompleted {
+    /// The run was abandoned for this reason.
+    Abandoned(String),
+    /// The path ran this many instructions concretely without ending.
+    NoEnd(u64),
+}
+
+impl Executor<'_> {
+    /// When completions must stop: 5% of `--max-time` after the budget.
+    pub(crate) fn completion_deadline(&self) -> Option<Instant> {
+        self.config
+            .max_time
+            .map(|t| self.started + t + t.mul_f64(0.05))
+    }
+
+    /// Makes every value of `st` concrete under `model`.
+    fn concretize_state(&mut self, st: &mut State, model: &Assignment) {
+        {
+            let mut ev = Evaluator::new(&self.pool, model);
+            let mut concrete = |v: &mut Value| {
+                if let Value::Symbolic(e) = v {
+                    *v = Value::Concrete(ev.eval(*e));
+                }
+            };
+            for frame in &mut st.stack {
+                for v in frame.regs.iter_mut().flatten() {
+                    concrete(v);
+                }
+            }
+            for v in &mut st.stdout {
+                concrete(v);
+            }
+        }
+        for base in st.memory.bases_not_concrete() {
+            if let Some(contents) = st.memory.contents_mut(base) {
+                contents.concretize(&mut self.pool, model);
+            }
+        }
+        st.constraints.clear();
+        st.equalities.clear();
+        st.preferences.clear();
+    }
+
+    /// Runs `st` to its end on the inputs of `model`; the termination it
+    /// reaches, or why it was abandoned.
+    pub(crate) fn complete(
+        &mut self,
+        st: &mut State,
+        model: &Assignment,
+    ) -> Result<Termination, NotCompleted> {
+        let limit = self.config.completion_instructions;
+        if limit == 0 {
+            return Err(NotCompleted::Abandoned("completion is off".into()));
+        }
+        let deadline = self.completion_deadline();
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(NotCompleted::Abandoned(
+                "no time left after --max-time to run it to its end".into(),
+            ));
+        }
+        self.concretize_state(st, model);
+        // The instructions of completions are counted apart: `instructions`
+        // stays the exploration's (the budget's) figure.
+        let explored = self.stats.instructions;
+        let r = self.run_to_end(st, limit, deadline);
+        self.stats.completion_instructions += self.stats.instructions - explored;
+        self.stats.instructions = explored;
+        r
+    }
+
+    fn run_to_end(
+        &mut self,
+        st: &mut State,
+        limit: u64,
+        deadline: Option<Instant>,
+    ) -> Result<Termination, NotCompleted> {
+        let symbolics = st.symbolics.len();
+        let queries = self.solver.queries + self.solver.model_answers;
+        let mut ctx = StepCtx::default();
+        for n in 1..=limit {
+            let step = self.step(st, &mut ctx);
+            if !ctx.added.is_empty() || !ctx.ended.is_empty() {
+                for s in ctx.added.drain(..) {
+                    self.ptree.remove(s.ptree_node);
+                }
+                for (s, _) in ctx.ended.drain(..) {
+                    self.ptree.remove(s.ptree_node);
+                }
+                return Err(NotCompleted::Abandoned("its concrete run forked".into()));
+            }
+            if st.symbolics.len() != symbolics {
+                return Err(NotCompleted::Abandoned(
+                    "the program made new symbolic input".into(),
+                ));
+            }
+            if self.solver.queries + self.solver.model_answers != queries {
+                return Err(NotCompleted::Abandoned(
+                    "its concrete run needed the solver".into(),
+                ));
+            }
+            if let Err(stop) = step {
+                return match stop.into_termination() {
+                    t @ Termination::Exit(_) => Ok(t),
+                    Termination::Error(kind, msg) if kind.is_bug() => {
+                        Ok(Termination::Error(kind, msg))
+                    }
+                    Termination::Error(kind, msg) => Err(NotCompleted::Abandoned(format!(
+                        "its end is beyond the engine ({}: {msg})",
+                        kind.suffix()
+                    ))),
+                    Termination::Silent => Err(NotCompleted::Abandoned("it ended silently".into())),
+                    Termination::Early(why) => Err(NotCompleted::Abandoned(why)),
+                };
+            }
+            if n % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(NotCompleted::Abandoned(
+                    "no time left after --max-time to run it to its end".into(),
+                ));
+            }
+        }
+        Err(NotCompleted::NoEnd(limit))
+    }
+}
