@@ -248,6 +248,7 @@ fn build_makefile(target: &Target, inputs: &NativeInputs, root: &Path, suite: &P
         link.push(object(u, &mut compile));
     }
     link.extend(inputs.objects.iter().map(|o| file(o)));
+    let mut libs = Vec::new();
     for (k, a) in inputs.archives.iter().enumerate() {
         let mut members: Vec<String> = a.members.iter().map(|u| object(u, &mut compile)).collect();
         members.extend(a.objects.iter().map(|o| file(o)));
@@ -258,8 +259,9 @@ fn build_makefile(target: &Target, inputs: &NativeInputs, root: &Path, suite: &P
         let lib = format!("symtest_a{k:02}_{stem}.a");
         compile.push(format!("\trm -f {lib}"));
         compile.push(format!("\t$(AR) rcs {lib} {}", members.join(" ")));
-        link.push(lib);
+        libs.push(lib);
     }
+    link.extend(inputs.archive_links.iter().map(|&i| libs[i].clone()));
     link.extend(inputs.libs.iter().map(|l| make_shell_word(l)));
     let sources: Vec<String> = inputs.all_units().map(|u| file(&u.source)).collect();
     let build = target

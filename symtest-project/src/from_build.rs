@@ -277,18 +277,28 @@ fn resolve(
             // The members the program's module took from each archive: the
             // native link takes the same ones (a coreutils utility links 280
             // of gnulib's members into libcoreutils.a and needs a few dozen).
-            let needed = defined_symbols(&[dir.join(bc)])
+            let needed = symbols(&[dir.join(bc)])
                 .and_then(|mut d| d.pop())
-                .map(|(_, syms)| syms);
+                .map(|(_, syms)| syms.defined);
             for input in &output.inputs {
                 match m
                     .outputs
                     .iter()
                     .find(|o| &o.output == input && o.kind == "static-library")
                 {
-                    Some(lib) => native
-                        .archives
-                        .push(archive(root, dir, m, lib, needed.as_ref())),
+                    Some(lib) => {
+                        let path = root.join(&lib.output);
+                        let i = match native.archives.iter().position(|a| a.path == path) {
+                            Some(i) => i,
+                            None => {
+                                native
+                                    .archives
+                                    .push(archive(root, dir, m, lib, needed.as_ref()));
+                                native.archives.len() - 1
+                            }
+                        };
+                        native.archive_links.push(i);
+                    }
                     None => match unit_of(root, m, input) {
                         Some(u) => native.units.push(u),
                         None => native.objects.push(root.join(input)),
@@ -304,6 +314,7 @@ fn resolve(
                 .map(|s| units::harness_unit(t, s))
                 .collect();
             native.archives.push(archive(root, dir, m, output, None));
+            native.archive_links.push(0);
         }
     }
     check_nameable(root, t, &native)?;
@@ -325,8 +336,11 @@ fn unit_of(root: &Path, m: &Manifest, object: &str) -> Option<Unit> {
 }
 
 /// A static library's members as units; with `needed` (the external symbols
-/// a program's module defines), only the members that define one of them (as
-/// a linker takes members from an archive). Members without bitcode are kept.
+/// a program's module defines), only the members a linker takes: those that
+/// define one of them, then those that define a symbol a taken member leaves
+/// undefined, until no more are taken (the module was linked function by
+/// function, a native link takes whole members). Members without bitcode are
+/// kept.
 fn archive(
     root: &Path,
     dir: &Path,
@@ -344,14 +358,16 @@ fn archive(
         c.bitcode.as_ref().map(|b| dir.join(b))
     };
     let members_bc: Vec<PathBuf> = lib.inputs.iter().filter_map(bitcode).collect();
-    let defined: Option<BTreeMap<PathBuf, BTreeSet<String>>> = needed
-        .and_then(|_| defined_symbols(&members_bc))
+    let table: Option<BTreeMap<PathBuf, Symbols>> = needed
+        .and_then(|_| symbols(&members_bc))
         .map(|v| v.into_iter().collect());
+    let taken: Option<BTreeSet<PathBuf>> = match (needed, &table) {
+        (Some(needed), Some(table)) => Some(closure(needed, table)),
+        _ => None,
+    };
     for member in &lib.inputs {
-        let wanted = match (needed, &defined, bitcode(member)) {
-            (Some(needed), Some(defined), Some(bc)) => defined
-                .get(&bc)
-                .is_some_and(|syms| !syms.is_disjoint(needed)),
+        let wanted = match (&taken, bitcode(member)) {
+            (Some(taken), Some(bc)) => taken.contains(&bc),
             _ => true,
         };
         if !wanted {
@@ -365,32 +381,79 @@ fn archive(
     a
 }
 
-/// The external symbols each bitcode file defines (`llvm-nm-19`, one call);
-/// None if llvm-nm cannot run.
-fn defined_symbols(files: &[PathBuf]) -> Option<Vec<(PathBuf, BTreeSet<String>)>> {
+/// The members a linker takes for a program whose code defines `needed`.
+fn closure(needed: &BTreeSet<String>, table: &BTreeMap<PathBuf, Symbols>) -> BTreeSet<PathBuf> {
+    let mut taken: BTreeSet<PathBuf> = table
+        .iter()
+        .filter(|(_, s)| !s.defined.is_disjoint(needed))
+        .map(|(f, _)| f.clone())
+        .collect();
+    loop {
+        let defined: BTreeSet<&String> =
+            taken.iter().flat_map(|f| table[f].defined.iter()).collect();
+        let wanted: BTreeSet<&String> = taken
+            .iter()
+            .flat_map(|f| table[f].undefined.iter())
+            .filter(|u| !defined.contains(u) && !needed.contains(*u))
+            .collect();
+        let more: Vec<PathBuf> = table
+            .iter()
+            .filter(|(f, s)| !taken.contains(*f) && s.defined.iter().any(|d| wanted.contains(d)))
+            .map(|(f, _)| f.clone())
+            .collect();
+        if more.is_empty() {
+            return taken;
+        }
+        taken.extend(more);
+    }
+}
+
+/// The external symbols a bitcode file defines, and those it needs from
+/// elsewhere (strong undefined: what makes a linker take an archive member).
+#[derive(Debug, Default)]
+struct Symbols {
+    defined: BTreeSet<String>,
+    undefined: BTreeSet<String>,
+}
+
+/// The symbols of each bitcode file (`llvm-nm-19`, one call); None if
+/// llvm-nm cannot run.
+fn symbols(files: &[PathBuf]) -> Option<Vec<(PathBuf, Symbols)>> {
     if files.is_empty() {
         return Some(Vec::new());
     }
     let o = std::process::Command::new("llvm-nm-19")
-        .args(["--defined-only", "--extern-only", "--print-file-name", "-P"])
+        .args(["--extern-only", "--print-file-name", "-P"])
         .args(files)
         .output()
         .ok()?;
     if !o.status.success() {
         return None;
     }
-    let mut by_file: BTreeMap<PathBuf, BTreeSet<String>> =
-        files.iter().map(|f| (f.clone(), BTreeSet::new())).collect();
+    let mut by_file: BTreeMap<PathBuf, Symbols> = files
+        .iter()
+        .map(|f| (f.clone(), Symbols::default()))
+        .collect();
     for line in String::from_utf8_lossy(&o.stdout).lines() {
         // `FILE: SYMBOL TYPE VALUE SIZE` (llvm-nm prints the file even for one).
         let Some((file, rest)) = line.rsplit_once(": ") else {
             continue;
         };
-        if let (Some(set), Some(sym)) = (
-            by_file.get_mut(Path::new(file)),
-            rest.split_whitespace().next(),
-        ) {
-            set.insert(sym.to_string());
+        let mut words = rest.split_whitespace();
+        let (Some(set), Some(sym), Some(kind)) =
+            (by_file.get_mut(Path::new(file)), words.next(), words.next())
+        else {
+            continue;
+        };
+        match kind {
+            "U" => {
+                set.undefined.insert(sym.to_string());
+            }
+            // Weak undefined symbols take no member.
+            "w" | "v" => {}
+            _ => {
+                set.defined.insert(sym.to_string());
+            }
         }
     }
     Some(by_file.into_iter().collect())
@@ -436,6 +499,35 @@ fn check_nameable(root: &Path, t: &Target, n: &NativeInputs) -> Result<(), Error
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn members_a_linker_takes() {
+        let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+        let sym = |d: &[&str], u: &[&str]| Symbols {
+            defined: set(d),
+            undefined: set(u),
+        };
+        // xmalloc.o is needed for xmalloc; its ximalloc calls imalloc (in
+        // ialloc.o), which the function-level bitcode link did not need.
+        let table: BTreeMap<PathBuf, Symbols> = [
+            (
+                "xmalloc",
+                sym(&["xmalloc", "ximalloc"], &["imalloc", "malloc"]),
+            ),
+            ("ialloc", sym(&["imalloc"], &["malloc"])),
+            ("unused", sym(&["other"], &["imalloc"])),
+        ]
+        .into_iter()
+        .map(|(f, s)| (PathBuf::from(f), s))
+        .collect();
+        let taken = closure(&set(&["main", "xmalloc"]), &table);
+        assert_eq!(
+            taken,
+            [PathBuf::from("ialloc"), PathBuf::from("xmalloc")]
+                .into_iter()
+                .collect()
+        );
+    }
 
     #[test]
     fn one_capture_directory_per_command() {

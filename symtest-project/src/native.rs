@@ -274,7 +274,7 @@ pub fn build(
     objs_all.extend(inputs.objects.iter().cloned());
     // Each static library rebuilt from its members, linked as an archive (the
     // linker takes the members the program needs, as in the project's build).
-    let mut archives = Vec::new();
+    let mut built = Vec::new();
     for (k, a) in inputs.archives.iter().enumerate() {
         let mut members = Vec::new();
         for u in &a.members {
@@ -287,8 +287,9 @@ pub fn build(
             .map_or("lib".into(), |x| x.to_string_lossy().into_owned());
         let lib = obj.join(format!("{k:02}_{stem}.a"));
         run(Command::new(ar()).arg("rcs").arg(&lib).args(&members))?;
-        archives.push(lib);
+        built.push(lib);
     }
+    let archives: Vec<&PathBuf> = inputs.archive_links.iter().map(|&i| &built[i]).collect();
     let exe = dir.join("symtest_suite");
     match &musl {
         Some(m) => run(Command::new(clang())

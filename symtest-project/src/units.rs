@@ -51,7 +51,12 @@ pub struct NativeInputs {
     /// Objects the project's build made that have no C source (assembly):
     /// linked as they are.
     pub objects: Vec<PathBuf>,
+    /// Each static library once.
     pub archives: Vec<Archive>,
+    /// The archives in link order, as indices into `archives` (a library
+    /// named twice on the link line, as coreutils names libcoreutils.a, is
+    /// built once and linked twice).
+    pub archive_links: Vec<usize>,
     /// System libraries (`-lm`, a path to a `.so`).
     pub libs: Vec<String>,
 }
