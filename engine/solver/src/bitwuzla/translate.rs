@@ -4,9 +4,7 @@
 //! rules every `unsafe` block here follows).
 
 use super::{BitwuzlaSolver, Owned, Sort, Term, Want};
-use crate::wellformed::{
-    check_sorts, expands, malformed, store_chain_for, table_runs, TableRun,
-};
+use crate::wellformed::{check_sorts, expands, malformed, store_chain_for, table_runs, TableRun};
 use crate::SolverError;
 use bitwuzla_sys as bz;
 use rustc_hash::FxHashMap;
