@@ -174,6 +174,7 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 	case SYS_access:
 		return __symtest_access((const char *)a, (int)b, 1);
 	case SYS_faccessat:
+	case SYS_faccessat2: /* musl's faccessat with flags (sort: AT_EACCESS) */
 		if ((int)a != AT_FDCWD && ((const char *)b)[0] != '/')
 			return -ENOSYS;
 		return __symtest_access((const char *)b, (int)c, 0);

@@ -1,7 +1,8 @@
 /* System calls real utilities make to size buffers and pick strategies
- * (sort: sysinfo, getrlimit; tail: fstatfs, nanosleep): modelled, with
+ * (sort: sysinfo, getrlimit, faccessat2; tail: fstatfs, nanosleep): modelled, with
  * deterministic answers that a real machine also gives (no "unmodelled
  * system call" warning, the same output natively). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/statfs.h>
@@ -18,6 +19,7 @@ int main(void) {
   ok = ok && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur > 2;
   ok = ok && statfs(".", &fs) == 0 && fs.f_bsize > 0;
   ok = ok && nanosleep(&ts, 0) == 0;
+  ok = ok && faccessat(AT_FDCWD, ".", R_OK, AT_EACCESS) == 0;
   char c;
   if (read(0, &c, 1) == 1 && c == 'x')
     return ok ? 3 : 4;

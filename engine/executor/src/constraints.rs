@@ -13,7 +13,7 @@ use crate::executor::Executor;
 use crate::state::State;
 use crate::value::Value;
 use rustc_hash::FxHashMap;
-use symtest_expr::{CmpOp, ExprId, ExprPool, Node};
+use symtest_expr::{ArrayId, CmpOp, ExprId, ExprPool, Node};
 
 /// Rebuilds `e` with `map` applied to its subexpressions (memoised per call).
 pub fn substitute(pool: &mut ExprPool, e: ExprId, map: &FxHashMap<ExprId, ExprId>) -> ExprId {
@@ -177,6 +177,66 @@ impl Executor<'_> {
         st.constraints.push(c);
         if let (true, Some((x, k))) = (self.config.implied_value_concretization, eq) {
             self.concretize_implied(st, x, k);
+        }
+    }
+
+    /// Adds `select(array, i) = v` for each `(array, i, v)` at once: one
+    /// substitution pass over the path condition and one over memory, instead
+    /// of one per byte.
+    pub(crate) fn fix_input_bytes(&mut self, st: &mut State, bytes: &[(ArrayId, u32, u8)]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let mut map: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+        let mut values: FxHashMap<ExprId, u8> = FxHashMap::default();
+        for &(a, i, v) in bytes {
+            let root = self.pool.array(a);
+            let idx = self.pool.const_u64(32, u64::from(i));
+            let sel = self.pool.select(root, idx);
+            let k = self.pool.const_u64(8, u64::from(v));
+            map.insert(sel, k);
+            values.insert(sel, v);
+        }
+        if let Some(m) = &st.model {
+            let still = map.iter().all(|(sel, k)| {
+                self.pool.eval(*sel, m) == *self.pool.as_const(*k).expect("constant")
+            });
+            if !still {
+                st.model = None;
+            }
+        }
+        if self.config.simplify_constraints {
+            let old = std::mem::take(&mut st.constraints);
+            for ci in old {
+                let r = substitute(&mut self.pool, ci, &map);
+                if self.pool.as_const(r).is_some_and(|b| b.is_true()) {
+                    continue;
+                }
+                st.constraints.push(r);
+            }
+            let old_eqs = std::mem::take(&mut st.equalities);
+            for (x, k) in old_eqs {
+                let x = substitute(&mut self.pool, x, &map);
+                if !self.pool.is_constant(x) {
+                    st.equalities.push((x, k));
+                }
+            }
+        }
+        let mut sorted: Vec<(ExprId, ExprId)> = map.into_iter().collect();
+        sorted.sort_unstable();
+        for (sel, k) in sorted {
+            let eq = self.pool.eq(sel, k);
+            st.constraints.push(eq);
+            if self.config.simplify_constraints {
+                st.equalities.push((sel, k));
+            }
+        }
+        if self.config.implied_value_concretization {
+            for base in st.memory.bases_with_symbolic_bytes() {
+                if let Some(c) = st.memory.contents_mut(base) {
+                    c.replace_symbolic_bytes(&values);
+                }
+            }
         }
     }
 

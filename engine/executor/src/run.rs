@@ -359,6 +359,13 @@ impl Executor<'_> {
             Termination::Error(kind, message) => {
                 self.ptree.remove(st.ptree_node);
                 self.stats.paths_completed += 1;
+                if !kind.is_bug() {
+                    *self
+                        .stats
+                        .paths_ended_by_engine_limit
+                        .entry(kind.suffix().to_string())
+                        .or_default() += 1;
+                }
                 let (outcome, new) = self.error_outcome(&st, kind, message);
                 if !new {
                     return;

@@ -44,6 +44,10 @@ pub struct Stats {
     pub total_lines: u64,
     pub memory_peak_mb: f64,
     pub states_dropped: u64,
+    /// Paths that ended at a limit of the engine or its models, by error
+    /// kind (`exec`: an unsupported construct, `external`: a call of a
+    /// function defined nowhere, `model`: an unmodelled case, `solver`).
+    pub paths_ended_by_engine_limit: std::collections::BTreeMap<String, u64>,
     /// Seconds into the run when the last new source line was covered.
     pub last_new_line_s: f64,
     /// Seconds into the run when the first bug was found (0 if none).

@@ -268,6 +268,14 @@ impl ExprPool {
         self.nodes.is_empty()
     }
 
+    /// Inclusive unsigned bounds of the values `e` can take, read off its
+    /// structure (no path condition): `x % 5` lies in `0..=4`. Sound; the
+    /// width's full range where the structure says nothing. `None` above
+    /// 64 bits.
+    pub fn unsigned_range(&self, e: ExprId) -> Option<(u64, u64)> {
+        crate::range::urange(self, e)
+    }
+
     /// The arrays read by `e`, sorted and deduplicated (cached per node).
     pub fn arrays_in(&self, e: ExprId) -> Vec<ArrayId> {
         self.arrays_in_slice(e).to_vec()

@@ -646,3 +646,67 @@ fn constant_table_reads_are_exact() {
         assert_eq!(m.bytes(x), &[200]);
     }
 }
+
+/// A read at `base + (x & 0xff) * 4 + 1` of a large object (16 KiB of
+/// stores, as a flushed CRC table) reaches only 256 of its bytes: the
+/// translation expands over those, and every one still reads back exactly,
+/// including bytes overwritten later in the chain and a store at a symbolic
+/// index that may alias them.
+#[test]
+fn reads_expand_over_the_stores_their_index_can_reach() {
+    let mut p = ExprPool::new();
+    let root = p.new_array("crc_table", 16384);
+    let mut arr = p.array(root);
+    let value = |i: u64| ((i * 2_654_435_761) >> 7) as u8;
+    for i in 0..16384u64 {
+        let (ic, vc) = (p.const_u64(32, i), p.const_u64(8, u64::from(value(i))));
+        arr = p.store(arr, ic, vc);
+    }
+    // Later writes: one inside the reachable window, one outside.
+    let (i_in, v_in) = (p.const_u64(32, 4096 + 4 * 7 + 1), p.const_u64(8, 0xa5));
+    arr = p.store(arr, i_in, v_in);
+    let (i_out, v_out) = (p.const_u64(32, 9000), p.const_u64(8, 0x11));
+    arr = p.store(arr, i_out, v_out);
+    // A store at a symbolic index within the window (y in 0..=255, at 4096 + y).
+    let y = p.new_array("y", 1);
+    let ya = p.array(y);
+    let zero = p.const_u64(32, 0);
+    let yb = p.select(ya, zero);
+    let yw = p.zext(yb, 32);
+    let base = p.const_u64(32, 4096);
+    let yi = p.add(base, yw);
+    let sym_v = p.const_u64(8, 0x77);
+    arr = p.store(arr, yi, sym_v);
+
+    let x = p.new_array("x", 1);
+    let xa = p.array(x);
+    let xb = p.select(xa, zero);
+    let xw = p.zext(xb, 32);
+    let four = p.const_u64(32, 4);
+    let scaled = p.mul(xw, four);
+    let off = p.const_u64(32, 4096 + 1);
+    let ix = p.add(off, scaled);
+    let read = p.select(arr, ix);
+    let mut s = BitwuzlaSolver::new().unwrap();
+    // y points elsewhere (y = 0): the table's bytes, and the later write.
+    let c0 = p.const_u64(8, 0);
+    let y0 = p.eq(yb, c0);
+    for k in [0u64, 1, 6, 7, 8, 200, 255] {
+        let kc = p.const_u64(8, k);
+        let at = p.eq(xb, kc);
+        let idx = 4096 + 1 + 4 * k;
+        let want = if k == 7 { 0xa5 } else { value(idx) };
+        let wc = p.const_u64(8, u64::from(want));
+        let same = p.eq(read, wc);
+        let differs = p.not(same);
+        expect_sat(&mut s, &p, &[y0, at, same], &[x, y]);
+        expect_unsat(&mut s, &p, &[y0, at, differs]);
+    }
+    // The symbolic store wins where it aliases the read: y = 4k + 1.
+    let (c3, c13) = (p.const_u64(8, 3), p.const_u64(8, 13));
+    let at = p.eq(xb, c3);
+    let alias = p.eq(yb, c13);
+    let same = p.eq(read, sym_v);
+    let differs = p.not(same);
+    expect_unsat(&mut s, &p, &[at, alias, differs]);
+}

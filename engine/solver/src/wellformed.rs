@@ -33,6 +33,49 @@ pub(crate) fn store_chain(pool: &ExprPool, mut array: ExprId) -> (Vec<(ExprId, E
     (stores, array)
 }
 
+/// Store nodes walked at most when looking for the stores a read can reach.
+pub(crate) const STORE_WALK_LIMIT: usize = 1 << 16;
+
+/// The stores of chain `array` a read at `index` can reach — those whose
+/// index can equal `index`, judging by the unsigned ranges of both (a read
+/// of `table[k & 0xff]` in a large flushed object reaches 256 of its bytes) —
+/// outermost first, at most [`READ_OVER_WRITE_LIMIT`] of them, and the array
+/// below the last store considered (the chain's root when it was walked
+/// whole). Skipped stores cannot change the value read, so `select(array,
+/// index)` equals the read over the stores returned, falling back to
+/// `select(base, index)`.
+pub(crate) fn store_chain_for(
+    pool: &ExprPool,
+    mut array: ExprId,
+    index: ExprId,
+) -> (Vec<(ExprId, ExprId)>, ExprId) {
+    let Some((lo, hi)) = pool.unsigned_range(index) else {
+        return store_chain(pool, array);
+    };
+    let mut stores = Vec::new();
+    let mut walked = 0;
+    while let Node::Store {
+        array: inner,
+        index: i,
+        value,
+    } = *pool.node(array)
+    {
+        if stores.len() == READ_OVER_WRITE_LIMIT || walked == STORE_WALK_LIMIT {
+            break;
+        }
+        walked += 1;
+        let reachable = match pool.unsigned_range(i) {
+            Some((il, ih)) => il <= hi && lo <= ih,
+            None => true,
+        };
+        if reachable {
+            stores.push((i, value));
+        }
+        array = inner;
+    }
+    (stores, array)
+}
+
 /// Indices `lo..=hi` of a constant table holding `first + (i - lo) * step`
 /// (mod 256): a run of equal bytes (`step` 0) or of consecutive codes such
 /// as `'A'..'Z'`.
@@ -144,6 +187,42 @@ mod tests {
             .iter()
             .map(|&(i, v)| (p.const_u64(32, i), p.const_u64(8, v)))
             .collect()
+    }
+
+    /// Only the stores a read's index can reach are expanded: 256 of a
+    /// 16 KiB object for `4096 + (x & 0xff)`, and the walk goes to the root.
+    #[test]
+    fn chains_keep_the_stores_a_read_can_reach() {
+        let mut p = ExprPool::new();
+        let root = p.new_array("big", 16384);
+        let mut arr = p.array(root);
+        for i in 0..16384u64 {
+            let (ic, vc) = (p.const_u64(32, i), p.const_u64(8, i % 251));
+            arr = p.store(arr, ic, vc);
+        }
+        let x = p.new_array("x", 1);
+        let xa = p.array(x);
+        let zero = p.const_u64(32, 0);
+        let xb = p.select(xa, zero);
+        let xw = p.zext(xb, 32);
+        let base = p.const_u64(32, 4096);
+        let ix = p.add(base, xw);
+        let (stores, below) = store_chain_for(&p, arr, ix);
+        assert_eq!(stores.len(), 256);
+        assert_eq!(below, p.array(root));
+        let idx: Vec<u64> = stores
+            .iter()
+            .map(|(i, _)| p.as_const(*i).unwrap().to_u64())
+            .collect();
+        assert_eq!(idx.first(), Some(&4351));
+        assert_eq!(idx.last(), Some(&4096));
+        // An index of unknown range keeps the first READ_OVER_WRITE_LIMIT.
+        let wide = p.select(xa, zero);
+        let wide = p.zext(wide, 32);
+        let big = p.const_u64(32, 1 << 20);
+        let wide = p.mul(wide, big);
+        let (stores, _) = store_chain_for(&p, arr, wide);
+        assert_eq!(stores.len(), READ_OVER_WRITE_LIMIT);
     }
 
     #[test]

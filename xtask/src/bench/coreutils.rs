@@ -502,8 +502,8 @@ fn write_report(
         times["configure_s"].as_f64().unwrap_or(0.0)
     ));
     md.push_str(
-        "| utility | lines | line cov. | branch cov. | tests | replay ok / mismatch / not compared | crashes | instructions | states dropped | peak MB | solver share |\n\
-         |---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
+        "| utility | lines | line cov. | branch cov. | tests | replay ok / mismatch / not compared | crashes | instructions | states dropped | peak MB | solver share | engine-limit ends |\n\
+         |---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
     );
     let (mut lt, mut lc, mut pcts) = (0usize, 0usize, Vec::new());
     for r in results {
@@ -514,8 +514,20 @@ fn write_report(
         let s = &r.stats;
         let solver = s["solver_time_s"].as_f64().unwrap_or(0.0);
         let time = s["time_s"].as_f64().unwrap_or(0.0).max(1e-9);
+        let limits = s["paths_ended_by_engine_limit"]
+            .as_object()
+            .filter(|m| !m.is_empty())
+            .map_or_else(
+                || "0".to_string(),
+                |m| {
+                    m.iter()
+                        .map(|(k, v)| format!("{k} {v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+            );
         md.push_str(&format!(
-            "| {} | {} | {:.1}% | {:.1}% | {} | {} / {} / {} | {} | {} | {} | {:.0} | {:.0}% |\n",
+            "| {} | {} | {:.1}% | {:.1}% | {} | {} / {} / {} | {} | {} | {} | {:.0} | {:.0}% | {limits} |\n",
             r.name,
             r.lines_total,
             lp,

@@ -158,20 +158,18 @@ impl Executor<'_> {
         let side = self.pool.eval(*c, &model).is_true();
         // The inputs the condition reads are fixed to the model's bytes, so
         // what follows (typically more of the same digest or checksum) is
-        // concrete instead of one more query the solver gives up on.
-        let arrays = self.pool.arrays_in_slice(*c).to_vec();
-        for a in arrays {
-            let root = self.pool.array(a);
-            let bytes = model.bytes(a).to_vec();
-            for i in 0..self.pool.array_info(a).size {
-                let idx = self.pool.const_u64(32, u64::from(i));
-                let byte = self.pool.select(root, idx);
-                let v = bytes.get(i as usize).copied().unwrap_or(0);
-                let k = self.pool.const_u64(8, u64::from(v));
-                let eq = self.pool.eq(byte, k);
-                self.add_constraint(st, &Value::Symbolic(eq));
+        // concrete instead of one more query the solver gives up on. Only the
+        // program's symbolic inputs: arrays that hold flushed memory (a lookup
+        // table read at a symbolic index) are rewritten whole by their stores.
+        let read = self.pool.arrays_in_slice(*c).to_vec();
+        let mut fixed = Vec::new();
+        for input in st.symbolics.iter().filter(|s| read.contains(&s.array)) {
+            let bytes = model.bytes(input.array);
+            for i in 0..input.size {
+                fixed.push((input.array, i, bytes.get(i as usize).copied().unwrap_or(0)));
             }
         }
+        self.fix_input_bytes(st, &fixed);
         let taken = if side {
             cond.clone()
         } else {

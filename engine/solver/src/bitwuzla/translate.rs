@@ -4,7 +4,7 @@
 //! rules every `unsafe` block here follows).
 
 use super::{BitwuzlaSolver, Owned, Sort, Term, Want};
-use crate::wellformed::{check_sorts, expands, malformed, store_chain, table_runs, TableRun};
+use crate::wellformed::{check_sorts, expands, malformed, store_chain_for, table_runs, TableRun};
 use crate::SolverError;
 use bitwuzla_sys as bz;
 use rustc_hash::FxHashMap;
@@ -180,7 +180,7 @@ impl BitwuzlaSolver {
             (Bv, Node::Cmp(..)) => out.push((id, Bool)),
             (Bv, Node::Ite(c, t, e)) => out.extend([(*c, Bool), (*t, Bv), (*e, Bv)]),
             (Bv, &Node::Select { array, index }) if expands(pool, array, index) => {
-                let (stores, base) = store_chain(pool, array);
+                let (stores, base) = store_chain_for(pool, array, index);
                 out.push((index, Bv));
                 out.push((base, Bv));
                 for (i, v) in stores {
@@ -296,7 +296,7 @@ impl BitwuzlaSolver {
                 bv(self, value),
             ),
             Node::Select { array, index } if expands(pool, array, index) => {
-                let (stores, base) = store_chain(pool, array);
+                let (stores, base) = store_chain_for(pool, array, index);
                 if let Some(runs) = table_runs(pool, &stores) {
                     let (ix, base) = (bv(self, index), bv(self, base));
                     return Ok(self.table_read(&runs, ix, base));
