@@ -17,13 +17,16 @@ pub struct ExecArgs {
     /// Where to write tests (default: a new `symtest-out/exec-N`, linked as `symtest-out/exec-last`).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
-    /// Stop exploring after this many seconds (tests so far are kept).
+    /// Stop exploring after this many seconds (tests so far are kept); loading the
+    /// bitcode counts against it (without it, loading stops after 300 s).
     #[arg(long, value_name = "SECONDS")]
     pub max_time: Option<f64>,
     /// Stop after this many LLVM instructions (deterministic budget).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// Memory cap in MiB: above it, states are dropped at random (sparing recent new coverage).
+    /// Memory cap in MiB (1 to 16777216): above it, states are dropped at random (sparing
+    /// recent new coverage). Loading the bitcode runs in a child process whose address
+    /// space is limited to it (at least 256 MiB).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub max_memory: u64,
     /// Stop forking after this many forks (paths then follow one side).
@@ -110,13 +113,23 @@ pub struct ExecArgs {
     pub program_args: Vec<String>,
 }
 
-fn seconds(name: &str, v: f64) -> Result<Duration, String> {
+pub fn seconds(name: &str, v: f64) -> Result<Duration, String> {
     if !v.is_finite() || !(0.0..=1e9).contains(&v) {
         return Err(format!(
-            "--{name} must be a number of seconds between 0 and 1e9 (got {v})"
+            "--{name} must be a number of seconds between 0 and 1e9 (got {})",
+            shown_number(v)
         ));
     }
     Ok(Duration::from_secs_f64(v))
+}
+
+/// A number as the user may have written it: `1e300`, not 301 digits.
+pub fn shown_number(v: f64) -> String {
+    if v.is_finite() && v.abs() >= 1e9 {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
@@ -148,9 +161,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     if a.max_instructions == Some(0) {
         return Err("--max-instructions must be at least 1".into());
     }
-    if a.max_memory == 0 {
-        return Err("--max-memory must be at least 1 MiB".into());
-    }
+    crate::loading::check_memory(a.max_memory)?;
     c.max_memory_mb = Some(a.max_memory);
     c.max_forks = a.max_forks;
     c.max_depth = a.max_depth;
@@ -298,6 +309,9 @@ fn progress_line(s: &Stats) -> String {
 }
 
 pub fn run(a: ExecArgs) -> Result<u8> {
+    // The limits hold from here: loading counts against --max-time.
+    let clock = std::time::Instant::now();
+    crate::tempdir::sweep();
     let (mut config, layers) = match config_of(&a) {
         Ok(c) => c,
         Err(msg) => {
@@ -305,47 +319,12 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    let linked = if a.libc == "musl" {
-        // Line coverage counts the program's own files (those with code in
-        // its bitcode, headers included), not the libc and models linked in.
-        match symtest_loader::load_bitcode(&a.program) {
-            Ok(m) => {
-                // The libc's headers (static inline functions) are library code
-                // too: anything under the cache that holds the runtimes.
-                let runtime = crate::libc::runtime_dir()
-                    .ok()
-                    .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
-                let own = m.files.iter().filter(|f| {
-                    runtime
-                        .as_ref()
-                        .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
-                });
-                config.coverage_files = Some(own.cloned().collect());
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Ok(crate::EXIT_BAD_INPUT);
-            }
-        }
-        match crate::libc::link(&a.program, a.posix_runtime) {
-            Ok(l) => Some(l),
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                return Ok(crate::EXIT_BAD_INPUT);
-            }
-        }
-    } else {
-        None
-    };
-    let bitcode = linked
-        .as_ref()
-        .map_or(a.program.as_path(), |l| l.path.as_path());
-    let loaded = symtest_loader::load_bitcode(bitcode);
-    drop(linked);
-    let module = match loaded {
+    config.started_at = Some(clock);
+    let limits = crate::loading::Limits::new(clock, config.max_time, a.max_memory);
+    let module = match load(&a, &limits, &mut config) {
         Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: {e}");
+        Err(msg) => {
+            eprintln!("error: {msg}");
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
@@ -419,6 +398,47 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         );
     }
     Ok(0)
+}
+
+/// Loads the program (linked with the musl runtime under `--libc=musl`)
+/// under the loading limits: checked in a child process first, see
+/// `loading.rs`. Err: one line.
+fn load(
+    a: &ExecArgs,
+    limits: &crate::loading::Limits,
+    config: &mut Config,
+) -> Result<symtest_ir::Module, String> {
+    use crate::loading;
+    let name = a.program.display().to_string();
+    let bytes = loading::read_bitcode(&a.program, limits)?;
+    let checked = loading::check_in_child(&bytes, &name, limits)?;
+    if a.libc != "musl" {
+        return loading::within_deadline(limits, &format!("loading `{name}`"), || {
+            symtest_loader::load_bitcode_bytes(&bytes, &name)
+        })
+        .map_err(|e| e.to_string());
+    }
+    // Line coverage counts the program's own files (those with code in its
+    // bitcode, headers included), not the libc and models linked in; the
+    // libc's headers (static inline functions) are library code too:
+    // anything under the cache that holds the runtimes.
+    let runtime = crate::libc::runtime_dir()
+        .ok()
+        .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
+    let own = checked.files.into_iter().filter(|f| {
+        runtime
+            .as_ref()
+            .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
+    });
+    config.coverage_files = Some(own.collect());
+    let linked = crate::libc::link(&bytes, &name, a.posix_runtime, limits)?;
+    drop(bytes);
+    loading::within_deadline(
+        limits,
+        &format!("loading `{name}` with the musl runtime"),
+        || symtest_loader::load_bitcode(&linked.path),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Seconds since the Unix epoch (no date dependency needed for the `info` file).

@@ -13,10 +13,17 @@ pub struct InspectArgs {
     /// the function table; exit 1 if there is any.
     #[arg(long)]
     pub unsupported: bool,
+    /// Give up loading after this many seconds (default 300).
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// Address-space limit of loading in MiB (at least 256).
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub max_memory: u64,
 }
 
 pub fn run(a: InspectArgs) -> Result<u8> {
-    let module = match symtest_loader::load_bitcode(&a.program) {
+    let clock = std::time::Instant::now();
+    let module = match load(&a, clock) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
@@ -49,4 +56,25 @@ pub fn run(a: InspectArgs) -> Result<u8> {
         println!("{:<40} {:>8} {:>12}", s.name, s.blocks, s.instructions);
     }
     Ok(0)
+}
+
+/// Loads the program under the limits (see `loading.rs`). Err: one line.
+fn load(a: &InspectArgs, clock: std::time::Instant) -> Result<symtest_ir::Module, String> {
+    use crate::loading;
+    let max_time = a
+        .max_time
+        .map(|t| crate::exec::seconds("max-time", t))
+        .transpose()?;
+    if max_time.is_some_and(|t| t.is_zero()) {
+        return Err("--max-time must be positive".into());
+    }
+    crate::loading::check_memory(a.max_memory)?;
+    let limits = loading::Limits::new(clock, max_time, a.max_memory);
+    let name = a.program.display().to_string();
+    let bytes = loading::read_bitcode(&a.program, &limits)?;
+    loading::check_in_child(&bytes, &name, &limits)?;
+    loading::within_deadline(&limits, &format!("loading `{name}`"), || {
+        symtest_loader::load_bitcode_bytes(&bytes, &name)
+    })
+    .map_err(|e| e.to_string())
 }

@@ -2,7 +2,7 @@
 //! runtime that `cargo xtask setup` builds (musl as bitcode + the POSIX model), and
 //! checks the KLEE-style environment options given after `--`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 #[path = "../../xtask/src/libc_key.rs"]
@@ -30,69 +30,56 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
 /// A linked program in a temporary directory, removed on drop.
 pub struct Linked {
     pub path: PathBuf,
-    dir: PathBuf,
+    _dir: crate::tempdir::TempDir,
 }
 
-impl Drop for Linked {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Links `program` with the runtime: `llvm-link-19 --only-needed`, so only the
-/// libc functions the program reaches are loaded. With `posix`, the POSIX entry
-/// (which builds argv and the symbolic files, then calls main) is linked first.
-pub fn link(program: &Path, posix: bool) -> Result<Linked, String> {
+/// Links the program (its checked `bytes`; `name` in messages) with the
+/// runtime: `llvm-link-19 --only-needed`, so only the libc functions the
+/// program reaches are loaded. With `posix`, the POSIX entry (which builds
+/// argv and the symbolic files, then calls main) is linked first. The links
+/// run under the loading limits.
+pub fn link(
+    bytes: &[u8],
+    name: &str,
+    posix: bool,
+    limits: &crate::loading::Limits,
+) -> Result<Linked, String> {
     let rt = runtime_dir()?;
-    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "symtest-link-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let linked = Linked {
-        path: dir.join("linked.bc"),
-        dir: dir.clone(),
-    };
-    let mut first = program.to_path_buf();
+    let dir = crate::tempdir::TempDir::new("link").map_err(|e| e.to_string())?;
+    let program = dir.path().join("program.bc");
+    std::fs::write(&program, bytes).map_err(|e| format!("writing {}: {e}", program.display()))?;
+    let linked = dir.path().join("linked.bc");
+    let mut first = program;
     if posix {
-        first = dir.join("with-entry.bc");
-        run_link(
-            Command::new("llvm-link-19")
-                .arg(program)
-                .arg(rt.join("entry.bc"))
-                .arg("-o")
-                .arg(&first),
-        )?;
-    }
-    run_link(
-        Command::new("llvm-link-19")
-            .arg(&first)
-            .arg("--only-needed")
-            .arg(rt.join("runtime.bc"))
+        let with_entry = dir.path().join("with-entry.bc");
+        let mut cmd = Command::new("llvm-link-19");
+        cmd.arg(&first)
+            .arg(rt.join("entry.bc"))
             .arg("-o")
-            .arg(&linked.path),
-    )?;
-    Ok(linked)
+            .arg(&with_entry);
+        run_link(cmd, name, limits)?;
+        first = with_entry;
+    }
+    let mut cmd = Command::new("llvm-link-19");
+    cmd.arg(&first)
+        .arg("--only-needed")
+        .arg(rt.join("runtime.bc"))
+        .arg("-o")
+        .arg(&linked);
+    run_link(cmd, name, limits)?;
+    Ok(Linked {
+        path: linked,
+        _dir: dir,
+    })
 }
 
-fn run_link(cmd: &mut Command) -> Result<(), String> {
-    let line = format!(
-        "{} {}",
-        cmd.get_program().to_string_lossy(),
-        cmd.get_args()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    let out = cmd
-        .output()
-        .map_err(|e| format!("could not run `{line}`: {e} (is llvm-19 installed?)"))?;
+fn run_link(cmd: Command, name: &str, limits: &crate::loading::Limits) -> Result<(), String> {
+    let what = format!("linking `{name}` with the musl runtime");
+    let out = crate::loading::run_tool(cmd, &what, limits)?;
     if !out.status.success() {
         let msg = String::from_utf8_lossy(&out.stderr);
         return Err(format!(
-            "linking with the musl runtime failed: {} (command: {line})",
+            "{what} failed: {}",
             msg.lines().next().unwrap_or("").trim()
         ));
     }

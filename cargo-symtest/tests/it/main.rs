@@ -7,6 +7,7 @@ mod determinism;
 mod hardening;
 mod ir_completeness;
 mod limits;
+mod loading;
 mod native_replay;
 mod posix;
 mod project;

@@ -54,7 +54,7 @@ impl StateView for View<'_, '_> {
 
 impl Executor<'_> {
     pub fn run(&mut self) -> RunSummary {
-        self.started = Instant::now();
+        self.started = self.config.started_at.unwrap_or_else(Instant::now);
         let init = self.initial.take().expect("initial state");
         let id = init.id;
         self.states.insert(id, init);
