@@ -5,6 +5,7 @@ mod capture;
 mod corpus;
 mod determinism;
 mod hardening;
+mod honest;
 mod host_files;
 mod ir_completeness;
 mod limits;

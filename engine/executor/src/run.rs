@@ -6,7 +6,7 @@ use crate::executor::Executor;
 use crate::search::{StateInfo, StateView};
 use crate::state::{State, StateId};
 use crate::step::StepCtx;
-use crate::termination::{ErrorReport, StackEntry, Termination, TestOutcome};
+use crate::termination::{ErrorKind, ErrorReport, StackEntry, Termination, TestOutcome};
 use crate::{Event, RunSummary, TestCase};
 use std::time::{Duration, Instant};
 use symtest_ir::Loc;
@@ -72,6 +72,18 @@ impl Executor<'_> {
                     lost.push(format!(
                         "{} state(s) dropped by the memory cap",
                         self.stats.states_dropped
+                    ));
+                }
+                if self.stats.solver_failures > 0 {
+                    lost.push(format!(
+                        "{} path(s) ended where the solver failed (gave up or erred)",
+                        self.stats.solver_failures
+                    ));
+                }
+                if self.stats.tests_unsolved > 0 {
+                    lost.push(format!(
+                        "{} test(s) not written (path condition not solved)",
+                        self.stats.tests_unsolved
                     ));
                 }
                 if self.solver.degraded > 0 {
@@ -355,6 +367,9 @@ impl Executor<'_> {
             }
             Termination::Error(kind, message) => {
                 self.stats.paths_completed += 1;
+                if *kind == ErrorKind::Solver {
+                    self.stats.solver_failures += 1;
+                }
                 let stack = self.stack_of(&st);
                 let (file, line) = stack
                     .first()
@@ -379,6 +394,7 @@ impl Executor<'_> {
         };
         let covered_new = self.has_untested_cover(&st);
         let Some((ktest, stdout)) = self.solve_test(&mut st) else {
+            self.stats.tests_unsolved += 1;
             self.warn_once("could not solve a path condition for its test; test skipped".into());
             return;
         };
