@@ -123,6 +123,30 @@ pub fn seconds(name: &str, v: f64) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(v))
 }
 
+/// Checks a whole `cargo-symtest exec ...` command line as `exec` would
+/// before loading anything (the pipeline checks the commands it will run).
+pub fn check_args(argv: &[String]) -> Result<(), String> {
+    use clap::Parser;
+    if let Some(i) = argv.iter().position(|a| a == "--") {
+        if argv[i + 1..].iter().any(|a| a == "--") {
+            return Err("`--` appears twice (program arguments belong in `args`)".into());
+        }
+    }
+    let cli = crate::Cli::try_parse_from(argv).map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            return "--help and --version are not options of a run".to_string();
+        }
+        let text = e.to_string();
+        let line = text.lines().next().unwrap_or("").trim();
+        line.strip_prefix("error: ").unwrap_or(line).to_string()
+    })?;
+    match cli.command {
+        Some(crate::Command::Exec(a)) => config_of(&a).map(|_| ()),
+        _ => Err("not an exec command".into()),
+    }
+}
+
 /// A number as the user may have written it: `1e300`, not 301 digits.
 pub fn shown_number(v: f64) -> String {
     if v.is_finite() && v.abs() >= 1e9 {

@@ -13,6 +13,7 @@ mod loading;
 mod native_replay;
 mod posix;
 mod project;
+mod project_paths;
 mod solver_layers;
 mod support;
 mod whole_programs;
