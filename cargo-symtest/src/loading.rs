@@ -64,8 +64,12 @@ impl Limits {
                 format!("{DEFAULT_LOAD_SECONDS} s (the loading limit without --max-time)"),
             ),
         };
+        // A budget beyond what the clock can add is no deadline at all.
+        let deadline = start
+            .checked_add(budget)
+            .unwrap_or_else(|| start + Duration::from_secs(u64::from(u32::MAX)));
         Limits {
-            deadline: start + budget,
+            deadline,
             time_source,
             memory_mib,
         }
@@ -379,5 +383,68 @@ pub fn child_main(name: &str) -> u8 {
             eprintln!("error: {e}");
             crate::EXIT_BAD_INPUT
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    fn died(signal: i32, stderr: &str) -> Output {
+        Output {
+            status: std::process::ExitStatus::from_raw(signal),
+            stdout: Vec::new(),
+            stderr: stderr.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn failures_are_one_line_and_name_the_limit() {
+        let l = Limits::new(Instant::now(), None, 100);
+        assert_eq!(l.address_space(), MIN_LOAD_MEMORY_MIB << 20);
+        let oom = describe_failure(
+            &died(
+                libc::SIGABRT,
+                "LLVM ERROR: out of memory\nAllocation failed\n",
+            ),
+            "loading `x.bc`",
+            "LLVM's bitcode reader",
+            &l,
+            "corrupt",
+        );
+        assert!(oom.contains("needs more memory than 256 MiB"), "{oom}");
+        let l = Limits::new(Instant::now(), Some(Duration::from_secs(5)), 1024);
+        let segv = describe_failure(
+            &died(libc::SIGSEGV, ""),
+            "loading `x.bc`",
+            "LLVM's bitcode reader",
+            &l,
+            "corrupt",
+        );
+        assert_eq!(
+            segv,
+            "loading `x.bc` failed: LLVM's bitcode reader crashed (SIGSEGV); corrupt"
+        );
+        let abort = describe_failure(
+            &died(libc::SIGABRT, "noise\nLLVM ERROR: Invalid record\n"),
+            "loading `x.bc`",
+            "LLVM's bitcode reader",
+            &l,
+            "corrupt",
+        );
+        assert!(
+            abort.contains("crashed (SIGABRT) with LLVM ERROR: Invalid record"),
+            "{abort}"
+        );
+        for m in [oom, segv, abort] {
+            assert!(!m.contains('\n'));
+        }
+        assert_eq!(l.time_source, "--max-time 5s");
+        assert!(check_memory(0).is_err() && check_memory(MAX_MEMORY_MIB + 1).is_err());
+        assert!(check_memory(1).is_ok() && check_memory(MAX_MEMORY_MIB).is_ok());
+        // No overflow for the largest budgets exec accepts.
+        let far = Limits::new(Instant::now(), Some(Duration::from_secs_f64(1e9)), 1);
+        assert!(far.remaining() > Duration::from_secs(1 << 20));
     }
 }
