@@ -4,6 +4,7 @@ mod bad_input;
 mod capture;
 mod corpus;
 mod determinism;
+mod fuzz;
 mod hardening;
 mod honest;
 mod host_files;
