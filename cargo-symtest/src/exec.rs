@@ -335,7 +335,6 @@ fn progress_line(s: &Stats) -> String {
 pub fn run(a: ExecArgs) -> Result<u8> {
     // The limits hold from here: loading counts against --max-time.
     let clock = std::time::Instant::now();
-    crate::tempdir::sweep();
     let (mut config, layers) = match config_of(&a) {
         Ok(c) => c,
         Err(msg) => {
@@ -343,8 +342,20 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    config.started_at = Some(clock);
+    let name = a.program.display().to_string();
     let limits = crate::loading::Limits::new(clock, config.max_time, a.max_memory);
+    // The rest runs in a supervised child (see supervise.rs).
+    let loading = match crate::supervise::supervise(clock, &limits, &name) {
+        Ok(crate::supervise::Role::Parent(code)) => return Ok(code),
+        Ok(crate::supervise::Role::Child(l)) => l,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+    };
+    crate::tempdir::sweep();
+    config.started_at = Some(loading.clock);
+    let limits = crate::loading::Limits::new(loading.clock, config.max_time, a.max_memory);
     let module = match load(&a, &limits, &mut config) {
         Ok(m) => m,
         Err(msg) => {
@@ -352,6 +363,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
+    loading.done();
     let mode = match a.solver_mode.as_str() {
         "fresh" => BitwuzlaMode::Fresh,
         "assumptions" => BitwuzlaMode::Incremental,
@@ -424,23 +436,18 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// Loads the program (linked with the musl runtime under `--libc=musl`)
-/// under the loading limits: checked in a child process first, see
-/// `loading.rs`. Err: one line.
+/// Loads the program (linked with the musl runtime under `--libc=musl`);
+/// runs in the supervised child, under the loading limits. Err: one line.
 fn load(
     a: &ExecArgs,
     limits: &crate::loading::Limits,
     config: &mut Config,
 ) -> Result<symtest_ir::Module, String> {
-    use crate::loading;
     let name = a.program.display().to_string();
-    let bytes = loading::read_bitcode(&a.program, limits)?;
-    let checked = loading::check_in_child(&bytes, &name, limits)?;
+    let bytes = crate::loading::read_bitcode(&a.program, limits)?;
+    let program = symtest_loader::load_bitcode_bytes(&bytes, &name).map_err(|e| e.to_string())?;
     if a.libc != "musl" {
-        return loading::within_deadline(limits, &format!("loading `{name}`"), || {
-            symtest_loader::load_bitcode_bytes(&bytes, &name)
-        })
-        .map_err(|e| e.to_string());
+        return Ok(program);
     }
     // Line coverage counts the program's own files (those with code in its
     // bitcode, headers included), not the libc and models linked in; the
@@ -449,20 +456,16 @@ fn load(
     let runtime = crate::libc::runtime_dir()
         .ok()
         .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
-    let own = checked.files.into_iter().filter(|f| {
+    let own = program.files.iter().filter(|f| {
         runtime
             .as_ref()
             .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
     });
-    config.coverage_files = Some(own.collect());
+    config.coverage_files = Some(own.cloned().collect());
+    drop(program);
     let linked = crate::libc::link(&bytes, &name, a.posix_runtime, limits)?;
     drop(bytes);
-    loading::within_deadline(
-        limits,
-        &format!("loading `{name}` with the musl runtime"),
-        || symtest_loader::load_bitcode(&linked.path),
-    )
-    .map_err(|e| e.to_string())
+    symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())
 }
 
 /// Seconds since the Unix epoch (no date dependency needed for the `info` file).

@@ -23,13 +23,33 @@ pub struct InspectArgs {
 
 pub fn run(a: InspectArgs) -> Result<u8> {
     let clock = std::time::Instant::now();
-    let module = match load(&a, clock) {
+    let limits = match limits(&a, clock) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+    };
+    let name = a.program.display().to_string();
+    // The rest runs in a supervised child (see supervise.rs).
+    let loading = match crate::supervise::supervise(clock, &limits, &name) {
+        Ok(crate::supervise::Role::Parent(code)) => return Ok(code),
+        Ok(crate::supervise::Role::Child(l)) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+    };
+    let module = match crate::loading::read_bitcode(&a.program, &limits)
+        .and_then(|b| symtest_loader::load_bitcode_bytes(&b, &name).map_err(|e| e.to_string()))
+    {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
+    loading.done();
     if a.unsupported {
         let sites = module.unsupported();
         for s in &sites {
@@ -58,9 +78,8 @@ pub fn run(a: InspectArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// Loads the program under the limits (see `loading.rs`). Err: one line.
-fn load(a: &InspectArgs, clock: std::time::Instant) -> Result<symtest_ir::Module, String> {
-    use crate::loading;
+/// The loading limits of the options. Err: one line.
+fn limits(a: &InspectArgs, clock: std::time::Instant) -> Result<crate::loading::Limits, String> {
     let max_time = a
         .max_time
         .map(|t| crate::exec::seconds("max-time", t))
@@ -69,12 +88,5 @@ fn load(a: &InspectArgs, clock: std::time::Instant) -> Result<symtest_ir::Module
         return Err("--max-time must be positive".into());
     }
     crate::loading::check_memory(a.max_memory)?;
-    let limits = loading::Limits::new(clock, max_time, a.max_memory);
-    let name = a.program.display().to_string();
-    let bytes = loading::read_bitcode(&a.program, &limits)?;
-    loading::check_in_child(&bytes, &name, &limits)?;
-    loading::within_deadline(&limits, &format!("loading `{name}`"), || {
-        symtest_loader::load_bitcode_bytes(&bytes, &name)
-    })
-    .map_err(|e| e.to_string())
+    Ok(crate::loading::Limits::new(clock, max_time, a.max_memory))
 }

@@ -1,22 +1,11 @@
-//! Loading bitcode under the run's limits, from the first byte.
-//!
-//! LLVM's bitcode reader trusts its input: a corrupt file can crash it
-//! (SIGSEGV), make it abort ("LLVM ERROR: out of memory") or make it allocate
-//! without end. So untrusted bitcode is first loaded — parsed, prepared and
-//! lowered, exactly as the engine will — by a child process (this binary's
-//! hidden `__check-bitcode` subcommand) whose address space is limited to the
-//! memory cap and which is killed at the deadline; only bitcode the child
-//! loaded cleanly is loaded again in this process, under a watchdog for the
-//! deadline. Every failure is one line and exit code 2, never a signal.
-//!
-//! Cost: one more load of the program's own bitcode and a process start
-//! (the captured coreutils `sort`, 0.7 MB of bitcode: 0.06 s).
+//! The limits loading bitcode is held to (`--max-time`, `--max-memory`),
+//! reading the file, and LLVM tools run on it under those limits. The
+//! loading itself happens in a supervised child process: see `supervise.rs`.
 
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Without `--max-time`, loading still ends after this many seconds (a
@@ -40,9 +29,6 @@ pub fn check_memory(mib: u64) -> Result<(), String> {
     }
     Ok(())
 }
-
-/// The name of the hidden subcommand run in the child.
-pub const CHECK_SUBCOMMAND: &str = "__check-bitcode";
 
 /// The limits loading is held to.
 #[derive(Clone, Debug)]
@@ -75,12 +61,12 @@ impl Limits {
         }
     }
 
-    fn remaining(&self) -> Duration {
+    pub fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
     /// The child's address-space limit in bytes.
-    fn address_space(&self) -> u64 {
+    pub fn address_space(&self) -> u64 {
         self.memory_mib
             .max(MIN_LOAD_MEMORY_MIB)
             .saturating_mul(1 << 20)
@@ -128,44 +114,6 @@ pub fn read_bitcode(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// What the child reports about bitcode it loaded.
-#[derive(Debug, serde::Deserialize, serde::Serialize)]
-pub struct Checked {
-    /// The module's source files (`symtest_ir::Module::files`).
-    pub files: Vec<String>,
-}
-
-/// Loads `bytes` in a child process under the limits; `name` stands for the
-/// file in messages. Err: one line saying why the bitcode cannot be loaded.
-pub fn check_in_child(bytes: &[u8], name: &str, limits: &Limits) -> Result<Checked, String> {
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find this program to check `{name}`: {e}"))?;
-    let mut cmd = Command::new(exe);
-    cmd.arg(CHECK_SUBCOMMAND).arg(name);
-    let out = run_bounded(cmd, Some(bytes.to_vec()), limits)
-        .map_err(|e| format!("cannot check `{name}`: {e}"))?;
-    match out {
-        Bounded::TimedOut => Err(format!(
-            "loading `{name}` did not finish within {}",
-            limits.time_source
-        )),
-        Bounded::Done(o) if o.status.success() => serde_json::from_slice(&o.stdout)
-            .map_err(|e| format!("internal: the bitcode check of `{name}` answered badly: {e}")),
-        Bounded::Done(o) if o.status.code() == Some(i32::from(crate::EXIT_BAD_INPUT)) => {
-            let text = String::from_utf8_lossy(&o.stderr);
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            Err(line.strip_prefix("error: ").unwrap_or(line).to_string())
-        }
-        Bounded::Done(o) => Err(describe_failure(
-            &o,
-            &format!("loading `{name}`"),
-            "LLVM's bitcode reader",
-            limits,
-            "the file is corrupt or not LLVM 19 bitcode (clang-19)",
-        )),
-    }
-}
-
 /// Runs an LLVM tool (`llvm-link-19`) on bitcode under the limits.
 /// `what` names the step in messages.
 pub fn run_tool(cmd: Command, what: &str, limits: &Limits) -> Result<Output, String> {
@@ -187,7 +135,8 @@ pub fn run_tool(cmd: Command, what: &str, limits: &Limits) -> Result<Output, Str
             limits.time_source
         )),
         Ok(Bounded::Done(o)) if o.status.signal().is_some() => Err(describe_failure(
-            &o,
+            o.status,
+            &String::from_utf8_lossy(&o.stderr),
             what,
             &cmd_name,
             limits,
@@ -200,8 +149,14 @@ pub fn run_tool(cmd: Command, what: &str, limits: &Limits) -> Result<Output, Str
 /// One line for a child (`who`, doing `subject`) that died: out of memory
 /// (under the address-space limit, LLVM and Rust abort when an allocation
 /// fails) or a crash.
-fn describe_failure(o: &Output, subject: &str, who: &str, limits: &Limits, hint: &str) -> String {
-    let stderr = String::from_utf8_lossy(&o.stderr);
+pub fn describe_failure(
+    status: std::process::ExitStatus,
+    stderr: &str,
+    subject: &str,
+    who: &str,
+    limits: &Limits,
+    hint: &str,
+) -> String {
     let oom = ["out of memory", "bad_alloc", "memory allocation of"]
         .iter()
         .any(|m| stderr.contains(m));
@@ -211,9 +166,9 @@ fn describe_failure(o: &Output, subject: &str, who: &str, limits: &Limits, hint:
             limits.memory_source()
         );
     }
-    let how = match o.status.signal() {
+    let how = match status.signal() {
         Some(s) => format!("crashed ({})", signal_name(s)),
-        None => format!("exited with code {}", o.status.code().unwrap_or(-1)),
+        None => format!("exited with code {}", status.code().unwrap_or(-1)),
     };
     let llvm = stderr
         .lines()
@@ -305,20 +260,28 @@ fn run_bounded(
             .take()
             .map(|s| Box::new(s) as Box<dyn Read + Send>),
     );
-    let mut pause = Duration::from_millis(1);
-    let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break Some(s);
+    // A thread waits for the exit without reaping it (no polling delay);
+    // only this thread reaps, so killing at the deadline never hits a reused pid.
+    let pid = child.id() as libc::id_t;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        // SAFETY: an all-zero siginfo_t is a valid buffer for waitid(2).
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid on our child with WNOWAIT leaves it to be reaped.
+        unsafe {
+            libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT);
         }
-        let left = limits.remaining();
-        if left.is_zero() {
+        let _ = tx.send(());
+    });
+    let status = match rx.recv_timeout(limits.remaining()) {
+        Ok(()) => Some(child.wait()?),
+        Err(_) => {
             let _ = child.kill();
             let _ = child.wait();
-            break None;
+            None
         }
-        std::thread::sleep(pause.min(left));
-        pause = (pause * 2).min(Duration::from_millis(10));
     };
+    let _ = waiter.join();
     if let Some(f) = feeder {
         let _ = f.join();
     }
@@ -334,69 +297,13 @@ fn run_bounded(
     })
 }
 
-/// Runs `f` (loading bitcode the child has checked) in this process; if the
-/// deadline passes first, prints one line and ends the process with exit code 2.
-pub fn within_deadline<T>(limits: &Limits, what: &str, f: impl FnOnce() -> T) -> T {
-    let (done, wait) = mpsc::channel::<()>();
-    let left = limits.remaining();
-    let message = format!(
-        "error: {what} did not finish within {}\n",
-        limits.time_source
-    );
-    let watchdog = std::thread::spawn(move || {
-        if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
-            let _ = std::io::stderr().write_all(message.as_bytes());
-            // SAFETY: _exit(2) ends the process without running destructors,
-            // which could race with the loading thread inside LLVM.
-            unsafe { libc::_exit(i32::from(crate::EXIT_BAD_INPUT)) }
-        }
-    });
-    let r = f();
-    drop(done);
-    let _ = watchdog.join();
-    r
-}
-
-/// The hidden subcommand: loads the bitcode on stdin; prints [`Checked`] as
-/// JSON (exit 0) or the loader's one-line error (exit 2).
-pub fn child_main(name: &str) -> u8 {
-    let mut bytes = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
-        eprintln!("error: reading `{name}`: {e}");
-        return crate::EXIT_BAD_INPUT;
-    }
-    match symtest_loader::load_bitcode_bytes(&bytes, name) {
-        Ok(m) => {
-            let checked = Checked { files: m.files };
-            match serde_json::to_string(&checked) {
-                Ok(s) => {
-                    println!("{s}");
-                    0
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    crate::EXIT_BAD_INPUT
-                }
-            }
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            crate::EXIT_BAD_INPUT
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
 
-    fn died(signal: i32, stderr: &str) -> Output {
-        Output {
-            status: std::process::ExitStatus::from_raw(signal),
-            stdout: Vec::new(),
-            stderr: stderr.as_bytes().to_vec(),
-        }
+    fn died(signal: i32) -> std::process::ExitStatus {
+        std::process::ExitStatus::from_raw(signal)
     }
 
     #[test]
@@ -404,10 +311,8 @@ mod tests {
         let l = Limits::new(Instant::now(), None, 100);
         assert_eq!(l.address_space(), MIN_LOAD_MEMORY_MIB << 20);
         let oom = describe_failure(
-            &died(
-                libc::SIGABRT,
-                "LLVM ERROR: out of memory\nAllocation failed\n",
-            ),
+            died(libc::SIGABRT),
+            "LLVM ERROR: out of memory\nAllocation failed\n",
             "loading `x.bc`",
             "LLVM's bitcode reader",
             &l,
@@ -416,7 +321,8 @@ mod tests {
         assert!(oom.contains("needs more memory than 256 MiB"), "{oom}");
         let l = Limits::new(Instant::now(), Some(Duration::from_secs(5)), 1024);
         let segv = describe_failure(
-            &died(libc::SIGSEGV, ""),
+            died(libc::SIGSEGV),
+            "",
             "loading `x.bc`",
             "LLVM's bitcode reader",
             &l,
@@ -427,7 +333,8 @@ mod tests {
             "loading `x.bc` failed: LLVM's bitcode reader crashed (SIGSEGV); corrupt"
         );
         let abort = describe_failure(
-            &died(libc::SIGABRT, "noise\nLLVM ERROR: Invalid record\n"),
+            died(libc::SIGABRT),
+            "noise\nLLVM ERROR: Invalid record\n",
             "loading `x.bc`",
             "LLVM's bitcode reader",
             &l,

@@ -20,6 +20,7 @@ mod replay;
 mod replay_cmd;
 mod shim;
 mod show;
+mod supervise;
 mod tempdir;
 
 use clap::{Parser, Subcommand};
@@ -104,13 +105,6 @@ fn main() -> ExitCode {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "symtest") {
         args.remove(1);
-    }
-    // The bitcode check of `loading.rs`, in a child process (not a user command).
-    if args.get(1).is_some_and(|a| a == loading::CHECK_SUBCOMMAND) {
-        let name = args
-            .get(2)
-            .map_or("bitcode".into(), |n| n.to_string_lossy());
-        return ExitCode::from(loading::child_main(&name));
     }
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
