@@ -387,6 +387,12 @@ fn bitcode(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
         }
         if let Some((rule, detail)) = judge(&ran, &[0, 1, 2], true) {
             c.finding(format!("exec: {rule}"), detail, &m, "bc");
+        } else if ran.maxrss_kib as f64 / 1024.0 > o.max_memory_mib as f64 * 1.1 {
+            let detail = format!(
+                "peak {} KiB with --max-memory {}",
+                ran.maxrss_kib, o.max_memory_mib
+            );
+            c.finding("exec: above --max-memory + 10%".into(), detail, &m, "bc");
         } else if ran.wall.as_secs_f64() > o.max_time_s * 1.1 + 5.0 {
             let detail = format!(
                 "ran {:.1}s with --max-time {}",
