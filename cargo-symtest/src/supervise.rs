@@ -70,6 +70,14 @@ pub struct Loading {
 
 impl Loading {
     fn enter(clock: Instant, limits: &Limits) -> Loading {
+        // Tools run while loading (llvm-link) must not hold the status pipe
+        // open after this process dies.
+        for fd in [STATUS_FD, STDERR_FD] {
+            // SAFETY: setting close-on-exec on descriptors the parent gave us.
+            unsafe {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+        }
         let mut saved = libc::rlimit {
             rlim_cur: 0,
             rlim_max: 0,
