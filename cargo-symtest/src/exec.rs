@@ -17,13 +17,16 @@ pub struct ExecArgs {
     /// Where to write tests (default: a new `symtest-out/exec-N`, linked as `symtest-out/exec-last`).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
-    /// Stop exploring after this many seconds (tests so far are kept).
+    /// Stop exploring after this many seconds (tests so far are kept); loading the
+    /// bitcode counts against it (without it, loading stops after 300 s).
     #[arg(long, value_name = "SECONDS")]
     pub max_time: Option<f64>,
     /// Stop after this many LLVM instructions (deterministic budget).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// Memory cap in MiB: above it, states are dropped at random (sparing recent new coverage).
+    /// Memory cap in MiB (1 to 16777216): above it, states are dropped at random (sparing
+    /// recent new coverage). Loading the bitcode runs in a child process whose address
+    /// space is limited to it (at least 256 MiB).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub max_memory: u64,
     /// Stop forking after this many forks (paths then follow one side).
@@ -129,13 +132,47 @@ pub struct ExecArgs {
     pub program_args: Vec<String>,
 }
 
-fn seconds(name: &str, v: f64) -> Result<Duration, String> {
+pub fn seconds(name: &str, v: f64) -> Result<Duration, String> {
     if !v.is_finite() || !(0.0..=1e9).contains(&v) {
         return Err(format!(
-            "--{name} must be a number of seconds between 0 and 1e9 (got {v})"
+            "--{name} must be a number of seconds between 0 and 1e9 (got {})",
+            shown_number(v)
         ));
     }
     Ok(Duration::from_secs_f64(v))
+}
+
+/// Checks a whole `cargo-symtest exec ...` command line as `exec` would
+/// before loading anything (the pipeline checks the commands it will run).
+pub fn check_args(argv: &[String]) -> Result<(), String> {
+    use clap::Parser;
+    if let Some(i) = argv.iter().position(|a| a == "--") {
+        if argv[i + 1..].iter().any(|a| a == "--") {
+            return Err("`--` appears twice (program arguments belong in `args`)".into());
+        }
+    }
+    let cli = crate::Cli::try_parse_from(argv).map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            return "--help and --version are not options of a run".to_string();
+        }
+        let text = e.to_string();
+        let line = text.lines().next().unwrap_or("").trim();
+        line.strip_prefix("error: ").unwrap_or(line).to_string()
+    })?;
+    match cli.command {
+        Some(crate::Command::Exec(a)) => config_of(&a).map(|_| ()),
+        _ => Err("not an exec command".into()),
+    }
+}
+
+/// A number as the user may have written it: `1e300`, not 301 digits.
+pub fn shown_number(v: f64) -> String {
+    if v.is_finite() && v.abs() >= 1e9 {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
@@ -167,9 +204,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     if a.max_instructions == Some(0) {
         return Err("--max-instructions must be at least 1".into());
     }
-    if a.max_memory == 0 {
-        return Err("--max-memory must be at least 1 MiB".into());
-    }
+    crate::loading::check_memory(a.max_memory)?;
     c.max_memory_mb = Some(a.max_memory);
     c.max_forks = a.max_forks;
     c.max_depth = a.max_depth;
@@ -320,6 +355,8 @@ fn progress_line(s: &Stats) -> String {
 }
 
 pub fn run(a: ExecArgs) -> Result<u8> {
+    // The limits hold from here: loading counts against --max-time.
+    let clock = std::time::Instant::now();
     let (mut config, layers) = match config_of(&a) {
         Ok(c) => c,
         Err(msg) => {
@@ -327,50 +364,28 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    let linked = if a.libc == "musl" {
-        // Line coverage counts the program's own files (those with code in
-        // its bitcode, headers included), not the libc and models linked in.
-        match symtest_loader::load_bitcode(&a.program) {
-            Ok(m) => {
-                // The libc's headers (static inline functions) are library code
-                // too: anything under the cache that holds the runtimes.
-                let runtime = symtest_project::runtime::runtime_dir()
-                    .ok()
-                    .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
-                let own = m.files.iter().filter(|f| {
-                    runtime
-                        .as_ref()
-                        .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
-                });
-                config.coverage_files = Some(own.cloned().collect());
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Ok(crate::EXIT_BAD_INPUT);
-            }
-        }
-        match symtest_project::runtime::link(&a.program, a.posix_runtime) {
-            Ok(l) => Some(l),
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                return Ok(crate::EXIT_BAD_INPUT);
-            }
-        }
-    } else {
-        None
-    };
-    let bitcode = linked
-        .as_ref()
-        .map_or(a.program.as_path(), |l| l.path.as_path());
-    let loaded = symtest_loader::load_bitcode(bitcode);
-    drop(linked);
-    let module = match loaded {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: {e}");
+    let name = a.program.display().to_string();
+    let limits = crate::loading::Limits::new(clock, config.max_time, a.max_memory);
+    // The rest runs in a supervised child (see supervise.rs).
+    let loading = match crate::supervise::supervise(clock, &limits, &name) {
+        Ok(crate::supervise::Role::Parent(code)) => return Ok(code),
+        Ok(crate::supervise::Role::Child(l)) => l,
+        Err(msg) => {
+            eprintln!("error: {msg}");
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
+    crate::tempdir::sweep();
+    config.started_at = Some(loading.clock);
+    let limits = crate::loading::Limits::new(loading.clock, config.max_time, a.max_memory);
+    let module = match load(&a, &limits, &mut config) {
+        Ok(m) => m,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return Ok(crate::EXIT_BAD_INPUT);
+        }
+    };
+    loading.done();
     let native = if a.validate.is_empty() {
         None
     } else {
@@ -473,6 +488,38 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         );
     }
     Ok(0)
+}
+
+/// Loads the program (linked with the musl runtime under `--libc=musl`);
+/// runs in the supervised child, under the loading limits. Err: one line.
+fn load(
+    a: &ExecArgs,
+    limits: &crate::loading::Limits,
+    config: &mut Config,
+) -> Result<symtest_ir::Module, String> {
+    let name = a.program.display().to_string();
+    let bytes = crate::loading::read_bitcode(&a.program, limits)?;
+    let program = symtest_loader::load_bitcode_bytes(&bytes, &name).map_err(|e| e.to_string())?;
+    if a.libc != "musl" {
+        return Ok(program);
+    }
+    // Line coverage counts the program's own files (those with code in its
+    // bitcode, headers included), not the libc and models linked in; the
+    // libc's headers (static inline functions) are library code too:
+    // anything under the cache that holds the runtimes.
+    let runtime = symtest_project::runtime::runtime_dir()
+        .ok()
+        .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
+    let own = program.files.iter().filter(|f| {
+        runtime
+            .as_ref()
+            .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
+    });
+    config.coverage_files = Some(own.cloned().collect());
+    drop(program);
+    let linked = crate::libc::link(&bytes, &name, a.posix_runtime, limits)?;
+    drop(bytes);
+    symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())
 }
 
 /// Seconds since the Unix epoch (no date dependency needed for the `info` file).

@@ -10,6 +10,8 @@ mod cc_cmd;
 mod exec;
 mod init;
 mod inspect;
+mod libc;
+mod loading;
 mod native_cmd;
 mod native_run;
 mod native_world;
@@ -20,6 +22,8 @@ mod replay_cmd;
 mod reporter;
 mod shim;
 mod show;
+mod supervise;
+mod tempdir;
 mod validate;
 
 use clap::{Parser, Subcommand};

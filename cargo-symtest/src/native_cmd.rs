@@ -182,7 +182,8 @@ fn verdict_json(test: &Path, v: &Verdict, compared: bool) -> serde_json::Value {
 }
 
 /// The command: every test, one line each, then a summary.  Exit 1 when a
-/// replayed test does not reproduce its recorded outcome.
+/// replayed test does not reproduce its recorded outcome, a test is corrupt,
+/// or no test could be compared.
 pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
     if !a.program.is_file() {
         bail!(
@@ -209,6 +210,26 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
     for t in tests {
         if shim.is_none() {
             shim = Some(crate::shim::shim(&symtest_project::paths::models_dir())?);
+        }
+        let problem = match KTest::read_from(t) {
+            Err(e) => Some(e.to_string()),
+            Ok(k) => World::from_test(&program_args(t, &k), &k)
+                .err()
+                .map(|e| format!("cannot rebuild the test's world: {e}")),
+        };
+        if let Some(e) = problem {
+            // A corrupt test is a failed one: it cannot show what the program does.
+            bad += 1;
+            if a.json {
+                let v = serde_json::json!({
+                    "test": t.display().to_string(), "corrupt": e.to_string(),
+                    "compared": false, "ok": false,
+                });
+                println!("{v}");
+            } else {
+                println!("{}: CORRUPT ({e})", t.display());
+            }
+            continue;
         }
         let v = replay_one(t, &a, shim.as_deref())?;
         let compared = replayable(v.recorded);
@@ -275,7 +296,16 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
     } else {
         println!("{ok} passed, {bad} failed, {unchecked} not compared");
     }
-    Ok(if bad > 0 { crate::EXIT_FOUND } else { 0 })
+    if bad > 0 {
+        return Ok(crate::EXIT_FOUND);
+    }
+    if ok == 0 {
+        eprintln!(
+            "error: no test was compared with a recorded outcome ({unchecked} not compared): nothing was checked"
+        );
+        return Ok(crate::EXIT_FOUND);
+    }
+    Ok(0)
 }
 
 #[cfg(test)]

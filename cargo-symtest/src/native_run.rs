@@ -14,7 +14,6 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How to run the program.
@@ -47,20 +46,6 @@ pub struct NativeRun {
     /// The temporary directory (removed unless `keep_dir`; then it also
     /// holds the program's `stdout` and `stderr`).
     pub dir: PathBuf,
-}
-
-static NEXT_DIR: AtomicU64 = AtomicU64::new(0);
-
-fn fresh_dir() -> Result<PathBuf> {
-    loop {
-        let n = NEXT_DIR.fetch_add(1, Ordering::Relaxed);
-        let d = std::env::temp_dir().join(format!("symtest-native-{}-{n}", std::process::id()));
-        match std::fs::create_dir(&d) {
-            Ok(()) => return Ok(d),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot create {}", d.display())),
-        }
-    }
 }
 
 /// The program's standard input: a regular file outside its working
@@ -122,10 +107,10 @@ fn wait_with_watchdog(
 
 /// Runs the program once in the world of a test.
 pub fn run(world: &World, opts: &RunOptions) -> Result<NativeRun> {
-    let dir = fresh_dir()?;
-    let result = run_in(world, opts, &dir);
-    if !opts.keep_dir {
-        let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::tempdir::TempDir::new("native")?;
+    let result = run_in(world, opts, dir.path());
+    if opts.keep_dir {
+        dir.keep();
     }
     result
 }

@@ -30,6 +30,7 @@ impl SelectArgs {
             packages: self.packages.clone(),
             config: self.config.clone(),
             targets: self.targets.clone(),
+            check_exec_args: Some(crate::exec::check_args),
         }
     }
 }

@@ -96,12 +96,20 @@ fn collect(tests: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 pub fn run(a: ReplayArgs) -> Result<u8> {
+    crate::tempdir::sweep();
     let tests = collect(&a.tests)?;
     if tests.is_empty() {
         eprintln!("error: no .ktest files found in {:?}", a.tests);
         return Ok(crate::EXIT_BAD_INPUT);
     }
-    let timeout = Duration::from_secs_f64(a.timeout.clamp(0.1, 86_400.0));
+    if !a.timeout.is_finite() || !(0.001..=86_400.0).contains(&a.timeout) {
+        eprintln!(
+            "error: --timeout must be a number of seconds between 0.001 and 86400 (got {})",
+            crate::exec::shown_number(a.timeout)
+        );
+        return Ok(crate::EXIT_BAD_INPUT);
+    }
+    let timeout = Duration::from_secs_f64(a.timeout);
     if let Some(program) = &a.native {
         return crate::native_cmd::run(
             &tests,
@@ -114,6 +122,18 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
             },
         );
     }
+    // A corrupt test is a failed test: it cannot show what the program does.
+    let mut tally = Tally::default();
+    let mut runnable = Vec::new();
+    for t in &tests {
+        match symtest_ktest::KTest::read_from(t) {
+            Ok(_) => runnable.push(t),
+            Err(e) => {
+                tally.failed += 1;
+                println!("{}: CORRUPT ({e})", t.display());
+            }
+        }
+    }
     let skippable = |t: &PathBuf| {
         matches!(
             recorded_outcome(t),
@@ -122,57 +142,94 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
             ))
         )
     };
-    if tests.iter().all(skippable) {
-        for t in &tests {
-            println!(
-                "{}: skipped (engine-limit errors are not program behaviour)",
-                t.display()
-            );
-        }
-        println!("0 passed, 0 failed");
-        return Ok(0);
+    let (skipped, to_run): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        runnable.into_iter().partition(|t| skippable(t));
+    for t in &skipped {
+        tally.not_compared += 1;
+        println!(
+            "{}: skipped (engine-limit errors are not program behaviour)",
+            t.display()
+        );
     }
-    let tmp;
-    let binary = match &a.binary {
-        Some(b) => b.clone(),
-        None => {
-            tmp = std::env::temp_dir().join(format!("symtest-replay-{}", std::process::id()));
-            std::fs::create_dir_all(&tmp)?;
-            let bin = tmp.join("harness");
-            replay::build_native(
-                &a.sources,
-                &a.include,
-                &symtest_project::paths::models_dir(),
-                &bin,
-            )?;
-            bin
+    if !to_run.is_empty() {
+        match &a.binary {
+            Some(b) => replay_all(b, &to_run, timeout, &mut tally)?,
+            None => {
+                // The harness is built in a temporary directory removed on every
+                // exit: errors and panics drop it; SIGINT, SIGTERM and SIGHUP are
+                // held until it is gone, then take their usual effect.
+                let guard = interrupt::Guard::install();
+                let tmp = crate::tempdir::TempDir::new("replay")?;
+                let bin = tmp.path().join("harness");
+                replay::build_native(
+                    &a.sources,
+                    &a.include,
+                    &symtest_project::paths::models_dir(),
+                    &bin,
+                )?;
+                if guard.caught().is_none() {
+                    replay_all(&bin, &to_run, timeout, &mut tally)?;
+                }
+                drop(tmp);
+                if let Some(sig) = guard.caught() {
+                    guard.reraise(sig);
+                }
+            }
         }
-    };
-    let (mut ok, mut bad) = (0, 0);
-    for t in &tests {
+    }
+    println!(
+        "{} passed, {} failed, {} not compared",
+        tally.passed, tally.failed, tally.not_compared
+    );
+    if tally.failed > 0 {
+        return Ok(crate::EXIT_FOUND);
+    }
+    if tally.passed == 0 {
+        eprintln!(
+            "error: no test was compared with a recorded outcome ({} not compared): nothing was checked",
+            tally.not_compared
+        );
+        return Ok(crate::EXIT_FOUND);
+    }
+    Ok(0)
+}
+
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    not_compared: usize,
+}
+
+fn replay_all(
+    binary: &Path,
+    tests: &[&PathBuf],
+    timeout: Duration,
+    tally: &mut Tally,
+) -> Result<()> {
+    for t in tests {
+        if interrupt::caught().is_some() {
+            break;
+        }
         let recorded = recorded_outcome(t);
-        if skippable(t) {
-            println!(
-                "{}: skipped (engine-limit errors are not program behaviour)",
-                t.display()
-            );
-            continue;
-        }
-        let (native, stderr) = replay::replay(&binary, t, timeout)?;
+        let (native, stderr) = replay::replay(binary, t, timeout)?;
         let verdict = match recorded {
             Some(r) if reproduces(r, native) => {
-                ok += 1;
+                tally.passed += 1;
                 "ok".to_string()
             }
             Some(r) => {
-                bad += 1;
+                tally.failed += 1;
                 if native == Outcome::Exit(replay::REPLAY_MISMATCH_EXIT) {
                     format!("MISMATCH (engine recorded {r}; the test does not fit this program's inputs)")
                 } else {
                     format!("MISMATCH (engine recorded {r})")
                 }
             }
-            None => "no recorded outcome".to_string(),
+            None => {
+                tally.not_compared += 1;
+                "not compared (no recorded outcome: its .json is missing or unreadable)".to_string()
+            }
         };
         println!("{}: {native}  {verdict}", t.display());
         if verdict.starts_with("MISMATCH") {
@@ -181,6 +238,68 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
             }
         }
     }
-    println!("{ok} passed, {bad} failed");
-    Ok(if bad > 0 { crate::EXIT_FOUND } else { 0 })
+    Ok(())
+}
+
+/// SIGINT, SIGTERM and SIGHUP noted instead of ending the process at once,
+/// so that temporary files can be removed first.
+mod interrupt {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    static CAUGHT: AtomicI32 = AtomicI32::new(0);
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    extern "C" fn note(sig: libc::c_int) {
+        CAUGHT.store(sig, Ordering::SeqCst);
+    }
+
+    /// The signal caught so far, if any.
+    pub fn caught() -> Option<libc::c_int> {
+        match CAUGHT.load(Ordering::SeqCst) {
+            0 => None,
+            s => Some(s),
+        }
+    }
+
+    /// Handlers installed for its lifetime.
+    pub struct Guard(());
+
+    impl Guard {
+        pub fn install() -> Guard {
+            for s in SIGNALS {
+                // SAFETY: the handler only stores to an atomic (async-signal-safe).
+                unsafe {
+                    libc::signal(s, note as extern "C" fn(libc::c_int) as libc::sighandler_t);
+                }
+            }
+            Guard(())
+        }
+
+        pub fn caught(&self) -> Option<libc::c_int> {
+            caught()
+        }
+
+        /// Ends the process by `sig` with its default action, as it would
+        /// have without the guard.
+        pub fn reraise(self, sig: libc::c_int) -> ! {
+            drop(self);
+            // SAFETY: restoring the default action and raising a signal.
+            unsafe {
+                libc::signal(sig, libc::SIG_DFL);
+                libc::raise(sig);
+            }
+            std::process::exit(128 + sig)
+        }
+    }
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            for s in SIGNALS {
+                // SAFETY: restoring the default action.
+                unsafe {
+                    libc::signal(s, libc::SIG_DFL);
+                }
+            }
+        }
+    }
 }

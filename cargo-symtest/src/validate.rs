@@ -31,16 +31,8 @@ pub struct Validation {
 pub struct Native {
     program: PathBuf,
     whole_program: bool,
-    /// A directory this run created (removed on drop).
-    scratch: Option<PathBuf>,
-}
-
-impl Drop for Native {
-    fn drop(&mut self) {
-        if let Some(d) = &self.scratch {
-            let _ = std::fs::remove_dir_all(d);
-        }
-    }
+    /// The directory of a harness built here (removed on drop).
+    _scratch: Option<crate::tempdir::TempDir>,
 }
 
 impl Native {
@@ -64,7 +56,7 @@ impl Native {
             return Ok(Native {
                 program,
                 whole_program,
-                scratch: None,
+                _scratch: None,
             });
         }
         if sources.len() != paths.len() {
@@ -76,22 +68,20 @@ impl Native {
                  (e.g. from `cargo symtest cc --native`), not sources"
             );
         }
-        let scratch = std::env::temp_dir().join(format!("symtest-validate-{}", std::process::id()));
-        std::fs::create_dir_all(&scratch)
-            .with_context(|| format!("creating {}", scratch.display()))?;
-        let mut native = Native {
-            program: scratch.join("harness"),
-            whole_program: false,
-            scratch: Some(scratch),
-        };
+        let scratch = crate::tempdir::TempDir::new("validate")?;
+        let program = scratch.path().join("harness");
         replay::build_native(
             &sources,
             &[],
             &symtest_project::paths::models_dir(),
-            &native.program,
+            &program,
         )
         .context("--validate: building the native harness")?;
-        native.program = std::fs::canonicalize(&native.program)?;
+        let native = Native {
+            program: std::fs::canonicalize(&program)?,
+            whole_program: false,
+            _scratch: Some(scratch),
+        };
         Ok(native)
     }
 

@@ -103,6 +103,12 @@ static exe_file *host_file(const char *path, long *err)
 	if (S_ISDIR(st.st_mode)) {
 		f = __symtest_new_file(p, 0);
 		f->is_dir = 1;
+	} else if (!S_ISREG(st.st_mode)) {
+		/* A device, FIFO or socket: its metadata only. Reading one may never
+		 * end (/dev/zero, /dev/urandom) and opening a FIFO blocks, so opening
+		 * it fails with EACCES; /dev/null opens as an empty file. */
+		f = __symtest_new_file(p, 0);
+		f->special = strcmp(p, "/dev/null") != 0;
 	} else {
 		f = __symtest_new_file(p, (size_t)st.st_size);
 		r = __symtest_host_read(p, f->data, f->size);
@@ -152,6 +158,10 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 	}
 	if (f->host && (acc != O_RDONLY || (flags & O_TRUNC)))
 		return -EACCES; /* host files are read-only */
+	if (f->special) {
+		__symtest_model_warning("a host device, FIFO or socket cannot be opened (EACCES); /dev/null opens as an empty file");
+		return -EACCES;
+	}
 	if (f->is_dir && acc != O_RDONLY)
 		return -EISDIR;
 	if ((flags & O_DIRECTORY) && !f->is_dir)

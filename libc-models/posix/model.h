@@ -20,6 +20,7 @@ typedef struct exe_file {
 	int writable;        /* created by the program */
 	int host;            /* a read-only copy of a host file */
 	int is_dir;
+	int special;         /* a host device, FIFO or socket: stat only */
 } exe_file;
 
 enum fd_kind { FD_CLOSED, FD_FILE, FD_SINK, FD_PIPE_R, FD_PIPE_W };

@@ -15,7 +15,9 @@
  *   - the remaining functions are harmless (identity / no-op / print).
  *
  * Exit codes reserved by this runtime:
- *   125  replay mismatch: no test file, unreadable or corrupt test file, no
+ *   125  replay mismatch: no test file, unreadable or corrupt test file
+ *        (what symtest's reader rejects: bad magic or version, truncation,
+ *        names or arguments that are not UTF-8, bytes after the last object), no
  *        object left, object size differs from the requested size, a value
  *        outside its symtest_range, or a false assumption.  The test case
  *        does not describe this run; the program's own behaviour was not
@@ -99,6 +101,40 @@ static const unsigned char *read_bytes(struct replay_cursor *c, uint32_t n,
   return p;
 }
 
+/* Names and arguments are UTF-8 (as symtest's own reader requires): 1 to 4
+ * byte sequences, no overlong forms, no surrogates, nothing above U+10FFFF. */
+static int valid_utf8(const unsigned char *p, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    unsigned char b = p[i];
+    size_t len;
+    uint32_t cp, min;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if ((b & 0xe0) == 0xc0) {
+      len = 2, cp = b & 0x1f, min = 0x80;
+    } else if ((b & 0xf0) == 0xe0) {
+      len = 3, cp = b & 0x0f, min = 0x800;
+    } else if ((b & 0xf8) == 0xf0) {
+      len = 4, cp = b & 0x07, min = 0x10000;
+    } else {
+      return 0;
+    }
+    if (n - i < len)
+      return 0;
+    for (size_t k = 1; k < len; k++) {
+      if ((p[i + k] & 0xc0) != 0x80)
+        return 0;
+      cp = (cp << 6) | (p[i + k] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      return 0;
+    i += len;
+  }
+  return 1;
+}
+
 static void *replay_alloc(size_t n) {
   void *p = calloc(n ? n : 1, 1);
   if (!p)
@@ -150,7 +186,10 @@ static void load_test(void) {
   num_args = read_u32(&c, "argument count");
   for (i = 0; i < num_args; i++) {
     uint32_t n = read_u32(&c, "argument length");
-    (void)read_bytes(&c, n, "argument");
+    const unsigned char *arg = read_bytes(&c, n, "argument");
+    if (!valid_utf8(arg, n))
+      replay_fail("corrupt test file '%s': argument %u is not valid UTF-8",
+                  replay_path, i);
   }
   if (version >= 2) {
     (void)read_u32(&c, "sym-argvs");
@@ -167,13 +206,22 @@ static void load_test(void) {
   for (i = 0; i < replay_num_objects; i++) {
     uint32_t name_len = read_u32(&c, "object name length");
     const unsigned char *name = read_bytes(&c, name_len, "object name");
-    char *copy = (char *)replay_alloc((size_t)name_len + 1);
+    char *copy;
+    if (!valid_utf8(name, name_len))
+      replay_fail("corrupt test file '%s': the name of object %u is not "
+                  "valid UTF-8",
+                  replay_path, i);
+    copy = (char *)replay_alloc((size_t)name_len + 1);
     memcpy(copy, name, name_len);
     replay_objects[i].name = copy;
     replay_objects[i].size = read_u32(&c, "object size");
     replay_objects[i].bytes = read_bytes(&c, replay_objects[i].size,
                                          "object bytes");
   }
+  if (c.pos != c.size)
+    replay_fail("corrupt test file '%s': %zu unexpected bytes after the last "
+                "object, at offset %zu",
+                replay_path, c.size - c.pos, c.pos);
 }
 
 /* The next object for a request of nbytes named name.  Like KLEE's replay

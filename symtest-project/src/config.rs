@@ -8,6 +8,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
+/// The largest `max-memory` (and `--max-memory`) accepted anywhere (MiB): 16 TiB.
+pub const MAX_MEMORY_MIB: u64 = 1 << 24;
+
 /// What a target is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -59,17 +62,17 @@ pub struct TargetTable {
     #[serde(default)]
     pub args: Vec<String>,
     pub max_time: Option<Spanned<f64>>,
-    pub max_instructions: Option<u64>,
-    pub max_memory: Option<u64>,
+    pub max_instructions: Option<Spanned<u64>>,
+    pub max_memory: Option<Spanned<u64>>,
     pub seed: Option<u64>,
     #[serde(default)]
     pub search: Vec<String>,
     pub entry_point: Option<String>,
     /// Further `cargo symtest exec` options, passed as written.
-    #[serde(default)]
-    pub exec_args: Vec<String>,
-    /// Where the native regression suite goes (default `tests/symtest/<name>`).
-    pub suite_dir: Option<String>,
+    pub exec_args: Option<Spanned<Vec<String>>>,
+    /// Where the native regression suite goes (default `tests/symtest/<name>`),
+    /// relative to the config file's directory and inside it.
+    pub suite_dir: Option<Spanned<String>>,
 }
 
 /// The longest time budget accepted anywhere (about 115 days): every duration
@@ -200,6 +203,16 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
                 format!("target name `{name}` must be letters, digits, `-`, `_` or `.` (it names directories)"),
             ));
         }
+        if let Some(why) = reserved_name(name) {
+            return Err(err(
+                t.name.span(),
+                "name",
+                format!("target name `{name}` {why}; choose another name"),
+            ));
+        }
+        if let Some(why) = name_too_long(file, name) {
+            return Err(err(t.name.span(), "name", why));
+        }
         if !seen.insert(name.clone()) {
             return Err(err(
                 t.name.span(),
@@ -224,6 +237,33 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
             }
         }
         check_build(t, &err)?;
+        if let Some(d) = &t.suite_dir {
+            if let Err(why) = inside_relative(d.get_ref()) {
+                return Err(err(
+                    d.span(),
+                    "suite-dir",
+                    format!(
+                        "`{}` {why}: the suite must stay inside the project (target `{name}`)",
+                        d.get_ref()
+                    ),
+                ));
+            }
+        }
+        for (key, v, max) in [
+            ("max-memory", t.max_memory.as_ref(), MAX_MEMORY_MIB),
+            ("max-instructions", t.max_instructions.as_ref(), u64::MAX),
+        ] {
+            if let Some(v) = v {
+                let n = *v.get_ref();
+                if n == 0 || n > max {
+                    return Err(err(
+                        v.span(),
+                        key,
+                        format!("must be between 1 and {max} (got {n}; target `{name}`)"),
+                    ));
+                }
+            }
+        }
         if let Some(mt) = &t.max_time {
             let v = *mt.get_ref();
             if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
@@ -336,6 +376,89 @@ fn check_build(
     }
 }
 
+/// Why a target name cannot be used: it is the name of something else the
+/// pipeline or `exec` writes into `symtest-out/`.
+fn reserved_name(name: &str) -> Option<&'static str> {
+    let exec_run = name
+        .strip_prefix("exec-")
+        .is_some_and(|n| n == "last" || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
+    if name == "summary.json" {
+        Some("is the file of the project summary in symtest-out/")
+    } else if exec_run {
+        Some("is a name `cargo symtest exec` gives its output directories in symtest-out/")
+    } else if name == "capture" {
+        Some("is the directory `cargo symtest capture` writes in symtest-out/")
+    } else {
+        None
+    }
+}
+
+/// The longest file name the pipeline derives from a target name: the
+/// staging directory `.<name>.new~`.
+const DERIVED_NAME_EXTRA: usize = ".new~".len() + 1;
+
+/// The file system's error when a name derived from `name` is longer than
+/// it allows in one file name (checked where the config file lives).
+fn name_too_long(file: &Path, name: &str) -> Option<String> {
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let max = name_max(dir);
+    let longest = name.len() + DERIVED_NAME_EXTRA;
+    (longest > max).then(|| {
+        format!(
+            "target name of {} bytes: the staging directory `.<name>.new~` symtest derives from it has {longest}, \
+             more than this file system allows in a file name ({max}): {}",
+            name.len(),
+            std::io::Error::from_raw_os_error(libc::ENAMETOOLONG)
+        )
+    })
+}
+
+/// The longest file name the file system holding `dir` accepts.
+fn name_max(dir: &Path) -> usize {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return 255;
+    };
+    // SAFETY: a valid NUL-terminated path; pathconf(3) only reads it.
+    let n = unsafe { libc::pathconf(c.as_ptr(), libc::_PC_NAME_MAX) };
+    if n > 0 {
+        n as usize
+    } else {
+        255
+    }
+}
+
+/// Checks that a path from the config file is relative and, read lexically,
+/// names something strictly inside the config file's directory.
+pub fn inside_relative(p: &str) -> Result<(), &'static str> {
+    use std::path::Component;
+    let path = Path::new(p);
+    if p.is_empty() {
+        return Err("is empty");
+    }
+    if path.is_absolute() {
+        return Err("is an absolute path (give one on the command line instead)");
+    }
+    let mut depth = 0usize;
+    for c in path.components() {
+        match c {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                depth = depth.checked_sub(1).ok_or("leaves the project directory")?;
+            }
+            Component::RootDir | Component::Prefix(_) => return Err("is an absolute path"),
+        }
+    }
+    if depth == 0 {
+        return Err("is the project directory itself");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,5 +542,37 @@ mod tests {
             (Some(7), Some("sources")),
             "{e}"
         );
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+
+    #[test]
+    fn paths_inside_the_project() {
+        assert!(inside_relative("tests/suite").is_ok());
+        assert!(inside_relative("a/../b").is_ok());
+        assert!(inside_relative("./x").is_ok());
+        assert!(inside_relative("../../X").is_err());
+        assert!(inside_relative("a/../../b").is_err());
+        assert!(inside_relative("/tmp/x").is_err());
+        assert!(inside_relative(".").is_err());
+        assert!(inside_relative("a/..").is_err());
+        assert!(inside_relative("").is_err());
+    }
+
+    #[test]
+    fn reserved_and_long_names() {
+        for n in ["summary.json", "exec-last", "exec-12", "capture"] {
+            assert!(reserved_name(n).is_some(), "{n}");
+        }
+        for n in ["exec", "exec-", "exec-1a", "summary", "captured"] {
+            assert!(reserved_name(n).is_none(), "{n}");
+        }
+        let file = Path::new("/tmp/symtest.toml");
+        assert!(name_too_long(file, &"a".repeat(200)).is_none());
+        let e = name_too_long(file, &"a".repeat(300)).unwrap();
+        assert!(e.contains("File name too long"), "{e}");
     }
 }

@@ -98,10 +98,14 @@ impl From<ConfigError> for DiscoveryError {
     }
 }
 
+/// Checks a whole `cargo-symtest exec ...` command line as `exec` would.
+pub type ExecArgsCheck = fn(&[String]) -> Result<(), String>;
+
 pub struct DiscoveryOptions<'a> {
     pub cwd: &'a Path,
     pub config: Option<&'a Path>,
     pub packages: &'a [String],
+    pub check_exec_args: Option<ExecArgsCheck>,
 }
 
 pub fn discover(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
@@ -112,7 +116,7 @@ pub fn discover(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
             .map_err(|e| DiscoveryError::Other(format!("cannot read {}: {e}", file.display())))?;
         let cfg = config::parse_config_file(&file, &text)?;
         config::validate(&file, &text, &cfg)?;
-        let targets = resolve(&file, &text, &cfg, None)?;
+        let targets = resolve(&file, &text, &cfg, None, o.check_exec_args)?;
         return Ok(Project {
             root,
             targets,
@@ -133,7 +137,7 @@ pub fn discover(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
             let text = read(&local)?;
             let cfg = config::parse_config_file(&local, &text)?;
             config::validate(&local, &text, &cfg)?;
-            targets = resolve(&local, &text, &cfg, None)?;
+            targets = resolve(&local, &text, &cfg, None, o.check_exec_args)?;
         }
         return Ok(Project {
             root: o.cwd.to_path_buf(),
@@ -176,7 +180,13 @@ fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
             let text = read(&manifest)?;
             if let Some(cfg) = config::parse_manifest(&manifest, &text)? {
                 config::validate(&manifest, &text, &cfg)?;
-                targets.extend(resolve(&manifest, &text, &cfg, Some(pkg.name.to_string()))?);
+                targets.extend(resolve(
+                    &manifest,
+                    &text,
+                    &cfg,
+                    Some(pkg.name.to_string()),
+                    o.check_exec_args,
+                )?);
             }
         }
         let beside = manifest.with_file_name("symtest.toml");
@@ -185,7 +195,13 @@ fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
             let text = read(&beside)?;
             let cfg = config::parse_config_file(&beside, &text)?;
             config::validate(&beside, &text, &cfg)?;
-            targets.extend(resolve(&beside, &text, &cfg, Some(pkg.name.to_string()))?);
+            targets.extend(resolve(
+                &beside,
+                &text,
+                &cfg,
+                Some(pkg.name.to_string()),
+                o.check_exec_args,
+            )?);
         }
     }
     for (i, t) in targets.iter().enumerate() {
@@ -226,6 +242,7 @@ fn resolve(
     text: &str,
     cfg: &ConfigFile,
     package: Option<String>,
+    check_exec_args: Option<ExecArgsCheck>,
 ) -> Result<Vec<Target>, DiscoveryError> {
     let root = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let root = root.canonicalize().unwrap_or(root);
@@ -314,22 +331,110 @@ fn resolve(
             }),
             args: t.args.clone(),
             max_time: t.max_time.as_ref().map(|m| *m.get_ref()),
-            max_instructions: t.max_instructions,
-            max_memory: t.max_memory,
+            max_instructions: t.max_instructions.as_ref().map(|v| *v.get_ref()),
+            max_memory: t.max_memory.as_ref().map(|v| *v.get_ref()),
             seed: t.seed,
             search: t.search.clone(),
             entry_point: t.entry_point.clone(),
-            exec_args: t.exec_args.clone(),
+            exec_args: t
+                .exec_args
+                .as_ref()
+                .map_or_else(Vec::new, |e| e.get_ref().clone()),
             suite_dir: root.join(
                 t.suite_dir
-                    .clone()
+                    .as_ref()
+                    .map(|d| d.get_ref().clone())
                     .unwrap_or_else(|| format!("tests/symtest/{name}")),
             ),
             name,
             build,
         });
+        let target = out.last().expect("just pushed");
+        let at = |span: std::ops::Range<usize>, key: &str, message: String| ConfigError {
+            file: file.to_path_buf(),
+            line: Some(config::line_of(text, span.start)),
+            key: Some(key.into()),
+            message,
+        };
+        if let Some(d) = &t.suite_dir {
+            if let Err(why) = suite_dir_ok(&root, target) {
+                return Err(at(d.span(), "suite-dir", format!("`{}` {why}", d.get_ref())).into());
+            }
+        }
+        if let Err((key, why)) = check_exec_args.map_or(Ok(()), |c| exec_options_ok(target, c)) {
+            let span = if key == "args" {
+                spanned.span()
+            } else {
+                t.exec_args
+                    .as_ref()
+                    .map_or_else(|| spanned.span(), |e| e.span())
+            };
+            return Err(at(span, key, format!("{why} (target `{}`)", target.name)).into());
+        }
     }
     Ok(out)
+}
+
+/// The suite directory, once symbolic links are followed as far as it
+/// exists, must stay inside the project and hold none of the target's sources
+/// (the suite replaces the whole directory).
+fn suite_dir_ok(root: &Path, t: &Target) -> Result<(), String> {
+    let dir = &t.suite_dir;
+    let mut existing = dir.as_path();
+    while !existing.exists() {
+        match existing.parent() {
+            Some(p) => existing = p,
+            None => break,
+        }
+    }
+    let real = existing
+        .canonicalize()
+        .map_err(|e| format!("cannot be resolved: {e}"))?;
+    if !real.starts_with(root) {
+        return Err(format!(
+            "leads outside the project (to {}) through a symbolic link",
+            real.display()
+        ));
+    }
+    if let Some(src) = t.sources.iter().find(|s| s.starts_with(dir)) {
+        return Err(format!(
+            "holds the source {}: the emitted suite replaces the whole directory",
+            src.display()
+        ));
+    }
+    if t.config_file.starts_with(dir) {
+        return Err(
+            "holds the configuration file: the emitted suite replaces the whole directory".into(),
+        );
+    }
+    Ok(())
+}
+
+/// The options the pipeline will give `exec` for the target, checked now:
+/// `args` as the POSIX environment's options, `exec-args` as `exec` options
+/// that do not repeat what the pipeline sets. Err: (key, why).
+fn exec_options_ok(t: &Target, check: ExecArgsCheck) -> Result<(), (&'static str, String)> {
+    let parse = |t: &Target| -> Result<(), String> {
+        let mut argv = vec!["cargo-symtest".to_string()];
+        argv.extend(crate::explore::exec_args(
+            t,
+            Path::new("target.bc"),
+            Path::new("out"),
+            1.0,
+        ));
+        check(&argv)
+    };
+    let without = Target {
+        exec_args: Vec::new(),
+        ..t.clone()
+    };
+    parse(&without).map_err(|e| ("args", e))?;
+    parse(t).map_err(|e| {
+        (
+            "exec-args",
+            format!("{e} (the pipeline sets the program, --output-dir, --max-time, --quiet, --progress-json and, for programs, --libc, --posix-runtime and the arguments after --)"),
+        )
+    })
 }
 
 /// The message for "no targets": where discovery looked and how to add one.

@@ -329,6 +329,18 @@ pub fn write_suite(
     cases: &[SuiteCase],
 ) -> Result<()> {
     let dest = &target.suite_dir;
+    // The suite replaces the whole directory: never one symtest did not write.
+    let foreign = std::fs::read_dir(dest)
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false)
+        && !dest.join("symtest.cmake").is_file();
+    if foreign {
+        anyhow::bail!(
+            "{} exists and is not a suite symtest emitted (no symtest.cmake); it is left as it is: \
+             choose another `suite-dir` or remove the directory",
+            dest.display()
+        );
+    }
     let parent = dest.parent().context("suite directory has no parent")?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let staging = parent.join(format!(".{}.new~", target.name));

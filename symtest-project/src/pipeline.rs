@@ -11,7 +11,7 @@ use crate::report::{Status, TargetReport};
 use crate::stages::{self, TargetCtx};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub struct Ctx {
@@ -49,12 +49,46 @@ pub fn process(t: &Target, ctx: &Ctx, budget_s: f64, send: Send) -> TargetReport
         if r.status == Status::Ok {
             r.status = Status::Failed;
         }
-        let text = format!("{e:#}");
+        let mut text = format!("{e:#}");
+        if let Some(note) = mark_stale(&r.out_dir, r.status, &text) {
+            r.stale_results = true;
+            text.push('\n');
+            text.push_str(&note);
+        }
         msg(Level::Error, text.clone());
         r.message = Some(text);
     }
     r.total_s = started.elapsed().as_secs_f64();
     r
+}
+
+/// The name of the marker a failed run leaves in the previous results.
+pub const STALE_MARKER: &str = "STALE";
+
+/// After a failed run, results of an earlier one in `out_dir` are kept (the
+/// directory is only ever replaced whole) but marked: a `STALE` file saying
+/// which run failed and why. Returns the note for the report, if there were
+/// results to mark.
+fn mark_stale(out_dir: &Path, status: Status, why: &str) -> Option<String> {
+    if !out_dir.is_dir() {
+        return None;
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let text = format!(
+        "The results in this directory are from an earlier run: the run at {now} (unix time) \
+         failed ({}) and did not replace them.\n\n{why}\n",
+        status.as_str()
+    );
+    let note = format!(
+        "the results in {} are from an earlier run and stale (see its {STALE_MARKER} file)",
+        out_dir.display()
+    );
+    match write_atomic(&out_dir.join(STALE_MARKER), text.as_bytes()) {
+        Ok(()) => Some(note),
+        Err(e) => Some(format!("{note}; marking them failed: {e:#}")),
+    }
 }
 
 fn phase(send: Send, t: &Target, phase: Phase, detail: String) {

@@ -75,6 +75,9 @@ pub struct TargetReport {
     pub soundness_warnings: Vec<String>,
     pub out_dir: PathBuf,
     pub suite_dir: Option<PathBuf>,
+    /// The run failed and `out_dir` still holds an earlier run's results,
+    /// now marked with a `STALE` file.
+    pub stale_results: bool,
 }
 
 impl TargetReport {
@@ -107,6 +110,7 @@ impl TargetReport {
             soundness_warnings: Vec::new(),
             out_dir,
             suite_dir: None,
+            stale_results: false,
         }
     }
 }
@@ -136,7 +140,11 @@ pub fn table(reports: &[TargetReport]) -> String {
         .map(|r| {
             [
                 r.name.clone(),
-                r.status.as_str().to_string(),
+                if r.stale_results {
+                    format!("{} (old results stale)", r.status.as_str())
+                } else {
+                    r.status.as_str().to_string()
+                },
                 format!("{:.1}s", r.total_s),
                 r.paths.to_string(),
                 format!("{}/{}", r.tests_kept, r.tests_written),

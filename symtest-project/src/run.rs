@@ -25,6 +25,10 @@ pub struct Selection {
     pub config: Option<PathBuf>,
     /// Only the targets with these names.
     pub targets: Vec<String>,
+    /// Checks the `exec` command line the pipeline will run for a target
+    /// (its `args` and `exec-args`), so a mistake is a config error before
+    /// anything runs; given by the binary that owns `exec`'s options.
+    pub check_exec_args: Option<crate::discovery::ExecArgsCheck>,
 }
 
 /// Options of one pipeline run (`cargo symtest` with no subcommand).
@@ -83,6 +87,7 @@ pub fn select(s: &Selection) -> Result<Project, Error> {
         cwd: &cwd,
         config: s.config.as_deref(),
         packages: &s.packages,
+        check_exec_args: s.check_exec_args,
     };
     let mut project = discovery::discover(&opts)?;
     if project.targets.is_empty() {

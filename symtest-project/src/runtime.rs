@@ -1,9 +1,9 @@
-//! `--libc=musl` and `--posix-runtime`: links the program's bitcode with the musl
-//! runtime that `cargo xtask setup` builds (musl as bitcode + the POSIX model), and
-//! checks the KLEE-style environment options given after `--`.
+//! The musl runtime that `cargo xtask setup` builds (musl as bitcode + the POSIX
+//! model) and the KLEE-style environment options given after `--`. Linking a
+//! program with it is the binary's (`cargo-symtest/src/libc.rs`): it runs under
+//! the loading limits.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 #[path = "../../xtask/src/libc_key.rs"]
 #[allow(dead_code)]
@@ -25,78 +25,6 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
         ));
     }
     Ok(dir)
-}
-
-/// A linked program in a temporary directory, removed on drop.
-pub struct Linked {
-    pub path: PathBuf,
-    dir: PathBuf,
-}
-
-impl Drop for Linked {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Links `program` with the runtime: `llvm-link-19 --only-needed`, so only the
-/// libc functions the program reaches are loaded. With `posix`, the POSIX entry
-/// (which builds argv and the symbolic files, then calls main) is linked first.
-pub fn link(program: &Path, posix: bool) -> Result<Linked, String> {
-    let rt = runtime_dir()?;
-    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "symtest-link-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let linked = Linked {
-        path: dir.join("linked.bc"),
-        dir: dir.clone(),
-    };
-    let mut first = program.to_path_buf();
-    if posix {
-        first = dir.join("with-entry.bc");
-        run_link(
-            Command::new("llvm-link-19")
-                .arg(program)
-                .arg(rt.join("entry.bc"))
-                .arg("-o")
-                .arg(&first),
-        )?;
-    }
-    run_link(
-        Command::new("llvm-link-19")
-            .arg(&first)
-            .arg("--only-needed")
-            .arg(rt.join("runtime.bc"))
-            .arg("-o")
-            .arg(&linked.path),
-    )?;
-    Ok(linked)
-}
-
-fn run_link(cmd: &mut Command) -> Result<(), String> {
-    let line = format!(
-        "{} {}",
-        cmd.get_program().to_string_lossy(),
-        cmd.get_args()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    let out = cmd
-        .output()
-        .map_err(|e| format!("could not run `{line}`: {e} (is llvm-19 installed?)"))?;
-    if !out.status.success() {
-        let msg = String::from_utf8_lossy(&out.stderr);
-        return Err(format!(
-            "linking with the musl runtime failed: {} (command: {line})",
-            msg.lines().next().unwrap_or("").trim()
-        ));
-    }
-    Ok(())
 }
 
 /// Checks the environment options among the program arguments (KLEE's names,

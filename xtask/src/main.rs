@@ -7,6 +7,7 @@ mod bench;
 mod bitwuzla;
 mod debsrc;
 mod demo;
+mod fuzz;
 mod libc;
 mod libc_key;
 mod paths;
@@ -32,6 +33,10 @@ commands:
           setup, then measure engine speed and memory (tests/bench/engine/)
   bench solver
           setup, then the paper's Table 1: solver-chain configurations (tests/bench/solver/)
+  fuzz [--count N] [--seed S]
+          setup, then mutants of bitcode, .ktest files and symtest.toml (N of each,
+          default 500) through the release binary: no signal, panic or hang, documented
+          exit codes, one-line errors -> target/fuzz/
   help    print this message
 ";
 
@@ -57,6 +62,7 @@ fn run(args: &[String]) -> Result<()> {
         "test" => test::run(rest),
         "demo" => demo::run(rest),
         "bench" => bench::run(rest),
+        "fuzz" => fuzz::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -299,20 +299,27 @@ fn watchdog_isolation_skips_and_bad_input() {
     assert!(!dir.join("escaped").exists() && !tests.join("escaped").exists());
     let _ = (spin, escape, model);
 
-    // Bad input: a corrupt test, a test whose objects do not fit its
-    // arguments, a missing program.
+    // A corrupt test and a test whose objects do not fit its arguments are
+    // failed tests (exit 1, `CORRUPT`); a missing program is bad input.
     let bad = tests.join("bad.ktest");
     std::fs::write(&bad, b"not a ktest").unwrap();
     std::fs::write(bad.with_extension("json"), exit(0).to_string()).unwrap();
     let bad_json = serde_json::json!({"outcome": exit(0)});
     std::fs::write(bad.with_extension("json"), bad_json.to_string()).unwrap();
     let (code, out) = replay(&work, &prog, &[&bad], &[]);
-    assert_eq!(code, 2, "{out}");
-    assert!(out.contains("not a .ktest file"), "{out}");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("bad.ktest: CORRUPT (not a .ktest file"),
+        "{out}"
+    );
+    assert!(out.contains("0 passed, 1 failed, 0 not compared"), "{out}");
     let unfit = write_test(&tests, "unfit", vec![], &["--sym-arg", "3"], exit(0), None);
     let (code, out) = replay(&work, &prog, &[&unfit], &[]);
-    assert_eq!(code, 2, "{out}");
-    assert!(out.contains("no object 'arg00'"), "{out}");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("unfit.ktest: CORRUPT") && out.contains("no object 'arg00'"),
+        "{out}"
+    );
     let (code, out) = replay(&work, &dir.join("nope"), &[&unfit], &[]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("not found"), "{out}");

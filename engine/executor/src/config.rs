@@ -1,6 +1,6 @@
 //! Engine configuration, built by the CLI and passed down explicitly.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A search heuristic (§3.4; seed 001 ch. 3.4).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -76,6 +76,10 @@ pub struct Config {
     /// `argv` of the entry function (argv[0] first), if it takes arguments.
     pub argv: Vec<String>,
     pub max_time: Option<Duration>,
+    /// When the run's clock started (`--max-time` counts from it): the caller's
+    /// start when it spent part of the budget before exploring (loading the
+    /// bitcode); `None`: when exploration starts.
+    pub started_at: Option<Instant>,
     pub max_instructions: Option<u64>,
     /// Approximate memory cap in MiB; above it states are dropped at random,
     /// sparing those that recently covered new code.
@@ -138,6 +142,7 @@ impl Default for Config {
             entry: "main".into(),
             argv: vec!["program".into()],
             max_time: None,
+            started_at: None,
             max_instructions: None,
             max_memory_mb: Some(2048),
             max_forks: None,

@@ -56,7 +56,7 @@ impl StateView for View<'_, '_> {
 
 impl Executor<'_> {
     pub fn run(&mut self) -> RunSummary {
-        self.started = Instant::now();
+        self.started = self.config.started_at.unwrap_or_else(Instant::now);
         let init = self.initial.take().expect("initial state");
         let id = init.id;
         self.states.insert(id, init);
@@ -74,6 +74,18 @@ impl Executor<'_> {
                     lost.push(format!(
                         "{} state(s) dropped by the memory cap",
                         self.stats.states_dropped
+                    ));
+                }
+                if self.stats.solver_failures > 0 {
+                    lost.push(format!(
+                        "{} path(s) ended where the solver failed (gave up or erred)",
+                        self.stats.solver_failures
+                    ));
+                }
+                if self.stats.tests_unsolved > 0 {
+                    lost.push(format!(
+                        "{} test(s) not written (path condition not solved)",
+                        self.stats.tests_unsolved
                     ));
                 }
                 if self.solver.degraded > 0 {
@@ -359,6 +371,9 @@ impl Executor<'_> {
             Termination::Error(kind, message) => {
                 self.ptree.remove(st.ptree_node);
                 self.stats.paths_completed += 1;
+                if kind == ErrorKind::Solver {
+                    self.stats.solver_failures += 1;
+                }
                 if !kind.is_bug() {
                     *self
                         .stats
@@ -375,6 +390,7 @@ impl Executor<'_> {
         };
         let covered_new = self.has_untested_cover(&st);
         let Some((ktest, model)) = self.solve_test(&mut st) else {
+            self.stats.tests_unsolved += 1;
             self.warn_once("could not solve a path condition for its test; test skipped".into());
             return;
         };
@@ -387,6 +403,7 @@ impl Executor<'_> {
     fn write_early_test(&mut self, mut st: State, reason: String) {
         let Some((ktest, model)) = self.solve_test(&mut st) else {
             self.ptree.remove(st.ptree_node);
+            self.stats.tests_unsolved += 1;
             self.warn_once("could not solve a path condition for its test; test skipped".into());
             return;
         };

@@ -156,19 +156,31 @@ impl Executor<'_> {
         Ok(Value::from_u64(64, 0))
     }
 
-    /// `__symtest_host_read(path, buf, n)`: bytes read (at most n), or -errno.
+    /// `__symtest_host_read(path, buf, n)`: bytes read (at most n, and never
+    /// more than the buffer holds or [`HOST_READ_MAX`]), or -errno. Only
+    /// regular files are read (see [`read_host_file`]).
     pub(crate) fn host_read(&mut self, st: &mut State, args: &[Value]) -> Exec<Value> {
         let path = self.read_name(st, args.first());
         let dest = self.concrete_ptr(st, args.get(1), "host_read buffer")?;
         let n = match args.get(2) {
-            Some(v) => self.concretize(st, v, "host_read size")?.to_u64() as usize,
+            Some(v) => self.concretize(st, v, "host_read size")?.to_u64(),
             None => 0,
         };
-        let mut bytes = match std::fs::read(&path) {
+        let room = st
+            .memory
+            .find(dest)
+            .filter(|e| !e.freed)
+            .map_or(0, |e| e.object.end().saturating_sub(dest));
+        if n > room {
+            return Err(Stop::error(
+                ErrorKind::Ptr,
+                "model buffer too small for the data",
+            ));
+        }
+        let bytes = match read_host_file(&path, n.min(HOST_READ_MAX)) {
             Ok(b) => b,
             Err(e) => return Ok(neg_errno(&e)),
         };
-        bytes.truncate(n);
         self.write_bytes(st, dest, &bytes)?;
         Ok(Value::from_u64(64, bytes.len() as u64))
     }
@@ -206,6 +218,38 @@ impl Executor<'_> {
         }
         Ok(())
     }
+}
+
+/// The most bytes one host read copies (the POSIX model refuses larger files).
+pub const HOST_READ_MAX: u64 = 16 << 20;
+
+/// At most `limit` bytes of the regular file at `path`. Anything else is
+/// refused before it is opened: a directory with EISDIR, a device, FIFO or
+/// socket with EACCES (reading `/dev/zero` would never end, opening a FIFO
+/// blocks). The file is opened non-blocking and checked again through the
+/// open descriptor, so a path swapped for a FIFO in between is refused too.
+fn read_host_file(path: &str, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, Read};
+    use std::os::unix::fs::OpenOptionsExt;
+    let refuse = |m: &std::fs::Metadata| -> std::io::Result<()> {
+        if m.is_dir() {
+            Err(Error::from_raw_os_error(libc::EISDIR))
+        } else if !m.is_file() {
+            Err(Error::from_raw_os_error(libc::EACCES))
+        } else {
+            Ok(())
+        }
+    };
+    refuse(&std::fs::metadata(path)?)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let meta = file.metadata()?;
+    refuse(&meta)?;
+    let mut bytes = Vec::with_capacity(limit.min(meta.len()) as usize);
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn neg_errno(e: &std::io::Error) -> Value {

@@ -37,6 +37,12 @@ pub struct Stats {
     /// Branches where the solver gave up (timeout) and the path followed its
     /// current model instead of ending.
     pub solver_degraded: u64,
+    /// Paths that ended because the solver gave up (or failed) on them:
+    /// their continuations were not explored.
+    pub solver_failures: u64,
+    /// Paths whose test was not written because the solver could not solve
+    /// their path condition.
+    pub tests_unsolved: u64,
     pub time_s: f64,
     pub covered_instructions: u64,
     pub total_instructions: u64,
