@@ -23,16 +23,27 @@
  *   124  symtest_report_error / klee_report_error (a user-defined error).
  * symtest_assert / symtest_abort / klee_abort end with abort() (SIGABRT).
  *
- * Pure C11, libc only.
+ * C11 with POSIX (mmap, sysconf) and AddressSanitizer's interface when the
+ * harness is built with it.
  */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
 #include "../include/klee/klee.h"
 #include "../include/symtest.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifdef MAP_FIXED_NOREPLACE
+#define REPLAY_MAP_NOREPLACE MAP_FIXED_NOREPLACE
+#else
+#define REPLAY_MAP_NOREPLACE 0x100000
+#endif
 
 #define REPLAY_MISMATCH_EXIT 125
 #define USER_ERROR_EXIT 124
@@ -357,3 +368,104 @@ int32_t klee_get_value_i32(int32_t expr) { return expr; }
 int64_t klee_get_value_i64(int64_t expr) { return expr; }
 uint32_t klee_get_value_u32(uint32_t expr) { return expr; }
 uint64_t klee_get_value_u64(uint64_t expr) { return expr; }
+
+/* The rest of KLEE 3's klee.h (and KLEE 2's klee_alias_function). */
+
+void klee_define_fixed_object(void *addr, size_t nbytes) {
+  /* Map the pages the object covers, when nothing is there yet, so the
+   * program's accesses behave as under the engine. */
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t)addr & ~(page - 1);
+  uintptr_t hi = ((uintptr_t)addr + nbytes + page - 1) & ~(page - 1);
+  void *p = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | REPLAY_MAP_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED || p != (void *)lo) {
+    if (p != MAP_FAILED)
+      munmap(p, hi - lo);
+    fprintf(stderr,
+            "symtest-replay: warning: klee_define_fixed_object: cannot map "
+            "%zu bytes at %p natively\n",
+            nbytes, addr);
+  }
+}
+
+/* AddressSanitizer's interface, when the harness is built with it. */
+extern int __sanitizer_get_ownership(const volatile void *p)
+    __attribute__((weak));
+extern size_t __sanitizer_get_allocated_size(const volatile void *p)
+    __attribute__((weak));
+extern void *__asan_region_is_poisoned(void *beg, size_t size)
+    __attribute__((weak));
+
+size_t klee_get_obj_size(void *ptr) {
+  if (__sanitizer_get_ownership && __sanitizer_get_allocated_size &&
+      __sanitizer_get_ownership(ptr))
+    return __sanitizer_get_allocated_size(ptr);
+  if (__asan_region_is_poisoned) {
+    /* Globals and stack objects: up to the redzone after them. */
+    char *end = (char *)__asan_region_is_poisoned(ptr, (size_t)1 << 30);
+    if (end)
+      return (size_t)(end - (char *)ptr);
+  }
+  fputs("symtest-replay: klee_get_obj_size needs a build with "
+        "AddressSanitizer\n",
+        stderr);
+  fflush(stderr);
+  exit(REPLAY_MISMATCH_EXIT);
+}
+
+uintptr_t klee_choose(uintptr_t n) {
+  uintptr_t x;
+  symtest_make_symbolic(&x, sizeof x, "klee_choose");
+  if (x >= n)
+    exit(0);
+  return x;
+}
+
+void klee_assert_fail(const char *expr, const char *file, unsigned line,
+                      const char *function) {
+  fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file ? file : "?",
+          line, function ? function : "?", expr ? expr : "");
+  fflush(stderr);
+  abort();
+}
+
+unsigned klee_is_replay(void) { return 1; }
+
+void klee_posix_prefer_cex(void *object, uintptr_t condition) {
+  (void)object;
+  (void)condition;
+}
+
+void klee_mark_global(void *object) { (void)object; }
+
+void klee_check_memory_access(const void *address, size_t size) {
+  const volatile unsigned char *p = (const volatile unsigned char *)address;
+  size_t i;
+  for (i = 0; i < size; i++)
+    (void)p[i];
+}
+
+void klee_set_forking(unsigned enable) { (void)enable; }
+
+void klee_stack_trace(void) {
+  fputs("symtest-replay: klee_stack_trace (no stack trace natively)\n",
+        stderr);
+}
+
+void klee_print_range(const char *name, int arg) {
+  fprintf(stderr, "symtest-replay: print_range: %s: %d\n", name ? name : "",
+          arg);
+}
+
+void klee_open_merge(void) {}
+void klee_close_merge(void) {}
+
+int klee_get_errno(void) { return errno; }
+
+void klee_alias_function(const char *fn_name, const char *new_fn_name) {
+  fprintf(stderr,
+          "symtest-replay: warning: klee_alias_function(%s, %s): calls are "
+          "not redirected natively\n",
+          fn_name ? fn_name : "", new_fn_name ? new_fn_name : "");
+}

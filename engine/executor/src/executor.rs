@@ -38,9 +38,13 @@ pub struct Executor<'m> {
     pub(crate) next_state_id: StateId,
     /// (kind, file, line) of errors already written as tests.
     pub(crate) emitted_errors: FxHashSet<(ErrorKind, String, u32)>,
+    /// Set when the run must stop (`--exit-on-error`), with the halt reason.
+    pub(crate) halt_requested: Option<String>,
     pub(crate) warned: FxHashSet<String>,
     pub(crate) sink: &'m mut dyn EventSink,
     pub(crate) started: Instant,
+    /// When `--max-time` ends the run (set when it starts).
+    pub(crate) deadline: Option<Instant>,
     pub(crate) initial: Option<State>,
     /// Special handler per function, resolved once.
     pub(crate) specials: Vec<Option<crate::special::Special>>,
@@ -85,9 +89,11 @@ impl<'m> Executor<'m> {
             ptree: PTree::default(),
             next_state_id: 0,
             emitted_errors: FxHashSet::default(),
+            halt_requested: None,
             warned: FxHashSet::default(),
             sink,
             started: Instant::now(),
+            deadline: None,
             initial: None,
             specials: crate::special::table(module, config.external_calls_concrete),
             libm: crate::inst::libm::table(module),
@@ -138,7 +144,7 @@ impl<'m> Executor<'m> {
                     }
                 }
                 None => {
-                    if !is_known_external_global(&g.name) {
+                    if !g.extern_weak && !is_known_external_global(&g.name) {
                         self.warn_once(format!(
                             "global `{}` has no definition in the program; it starts zero-filled",
                             g.name
@@ -178,11 +184,30 @@ impl<'m> Executor<'m> {
         let v = match module.constant(id) {
             Constant::Int(b) => Value::Concrete(b.clone()),
             Constant::Undef { bits } => Value::Concrete(Bits::zero((*bits).max(1))),
-            Constant::GlobalAddr { global, offset } => Value::from_u64(
-                64,
-                self.global_addrs[global.0 as usize].wrapping_add(*offset as u64),
-            ),
-            Constant::FuncAddr(f) => Value::from_u64(64, function_address(*f)),
+            Constant::GlobalAddr { global, offset } => {
+                // A weak reference nothing defines is null, as the linker resolves it.
+                let g = module.global(*global);
+                let base = if g.extern_weak && g.init.is_none() {
+                    0
+                } else {
+                    self.global_addrs[global.0 as usize]
+                };
+                Value::from_u64(64, base.wrapping_add(*offset as u64))
+            }
+            Constant::FuncAddr(f) => {
+                let func = module.function(*f);
+                let undefined_weak = func.extern_weak
+                    && func.body.is_none()
+                    && self.specials[f.0 as usize].is_none();
+                Value::from_u64(
+                    64,
+                    if undefined_weak {
+                        0
+                    } else {
+                        function_address(*f)
+                    },
+                )
+            }
             Constant::Aggregate { bits, pieces } => {
                 let mut acc = Value::Concrete(Bits::zero((*bits).max(1)));
                 for (off, c) in pieces {
@@ -291,6 +316,10 @@ impl<'m> Executor<'m> {
             ptree_node: 0,
             jmp_targets: Vec::new(),
             stdout: Vec::new(),
+            forking_disabled: false,
+            aliases: Vec::new(),
+            errno_obj: None,
+            error_suffix: None,
         };
         st.ptree_node = self.ptree.init(id);
         st

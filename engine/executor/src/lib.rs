@@ -20,6 +20,8 @@ mod run;
 mod search;
 mod special;
 mod special_env;
+mod special_heap;
+mod special_klee;
 mod state;
 mod stats;
 mod step;
@@ -27,6 +29,7 @@ mod termination;
 mod value;
 
 pub use config::{Config, SearchKind, Weight};
+pub use special::undefined_functions;
 pub use stats::Stats;
 pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
 

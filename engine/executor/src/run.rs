@@ -55,6 +55,11 @@ impl StateView for View<'_, '_> {
 impl Executor<'_> {
     pub fn run(&mut self) -> RunSummary {
         self.started = Instant::now();
+        // A query in progress when the time is up gives up then (its branch
+        // follows the path's model, as after any solver give-up).
+        let origin = self.config.time_origin.unwrap_or(self.started);
+        self.deadline = self.config.max_time.map(|t| origin + t);
+        self.solver.set_deadline(self.deadline);
         let init = self.initial.take().expect("initial state");
         let id = init.id;
         self.states.insert(id, init);
@@ -168,23 +173,24 @@ impl Executor<'_> {
                         return None;
                     }
                 }
-                if let Some(t) = self.config.max_time {
-                    if self.started.elapsed() >= t {
-                        return None;
-                    }
+                if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
                 }
             }
         }
     }
 
     fn limit_reached(&self) -> Option<String> {
+        if let Some(r) = &self.halt_requested {
+            return Some(r.clone());
+        }
         if let Some(max) = self.config.max_instructions {
             if self.stats.instructions >= max {
                 return Some(format!("--max-instructions {max} reached"));
             }
         }
-        if let Some(t) = self.config.max_time {
-            if self.started.elapsed() >= t {
+        if let (Some(t), Some(d)) = (self.config.max_time, self.deadline) {
+            if Instant::now() >= d {
                 return Some(format!("--max-time {}s reached", t.as_secs_f64()));
             }
         }
@@ -253,6 +259,13 @@ impl Executor<'_> {
 
     /// Ends the run: unfinished states that covered untested code get a test.
     fn halt(&mut self, reason: &str) {
+        // The tests of unfinished states may need a query each: a short
+        // grace (5% of --max-time), so the run ends within 10% of it.
+        if let (Some(t), Some(d)) = (self.config.max_time, self.deadline) {
+            let grace = (t / 20).max(Duration::from_millis(50));
+            self.solver
+                .set_deadline(Some((Instant::now() + grace).max(d)));
+        }
         let mut ids: Vec<StateId> = self.states.keys().copied().collect();
         ids.sort_unstable();
         for id in ids {
@@ -288,7 +301,7 @@ impl Executor<'_> {
             .map_or(Loc::default(), |i| i.loc)
     }
 
-    fn stack_of(&self, st: &State) -> Vec<StackEntry> {
+    pub(crate) fn stack_of(&self, st: &State) -> Vec<StackEntry> {
         st.stack
             .iter()
             .rev()
@@ -359,7 +372,9 @@ impl Executor<'_> {
                 let (file, line) = stack
                     .first()
                     .map_or((String::new(), 0), |s| (s.file.clone(), s.line));
-                if !self.emitted_errors.insert((*kind, file.clone(), line)) {
+                // As KLEE: one test per error location, unless --emit-all-errors.
+                let first = self.emitted_errors.insert((*kind, file.clone(), line));
+                if !first && !self.config.emit_all_errors {
                     return;
                 }
                 if kind.is_bug() {
@@ -368,12 +383,19 @@ impl Executor<'_> {
                         self.stats.first_bug_s = self.started.elapsed().as_secs_f64();
                     }
                 }
+                if self.config.exit_on_error.contains(kind) && self.halt_requested.is_none() {
+                    self.halt_requested = Some(format!(
+                        "--exit-on-error: {} error at {file}:{line}",
+                        kind.suffix()
+                    ));
+                }
                 TestOutcome::Error(ErrorReport {
                     kind: *kind,
                     message: message.clone(),
                     file,
                     line,
                     stack,
+                    suffix: st.error_suffix.take(),
                 })
             }
         };
@@ -384,6 +406,11 @@ impl Executor<'_> {
         };
         self.mark_tested(&st);
         self.stats.tests += 1;
+        if let Some(max) = self.config.max_tests {
+            if self.stats.tests >= max && self.halt_requested.is_none() {
+                self.halt_requested = Some(format!("--max-tests {max} reached"));
+            }
+        }
         let tc = TestCase {
             ktest,
             outcome,

@@ -39,6 +39,8 @@ pub struct Stats {
     pub total_lines: u64,
     pub memory_peak_mb: f64,
     pub states_dropped: u64,
+    /// Paths ended by an assumption that cannot hold on them (no test, no bug).
+    pub assumptions_pruned: u64,
     /// Seconds into the run when the last new source line was covered.
     pub last_new_line_s: f64,
     /// Seconds into the run when the first bug was found (0 if none).

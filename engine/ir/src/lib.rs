@@ -537,6 +537,9 @@ pub struct Function {
     /// Width of the return value; `None` for `void`.
     pub ret_bits: Option<u32>,
     pub is_vararg: bool,
+    /// An `extern_weak` declaration (`__attribute__((weak))` with no definition
+    /// anywhere): its address is null, as a static linker resolves it.
+    pub extern_weak: bool,
     /// `None` for a declaration (an external function).
     pub body: Option<Body>,
     pub loc: Loc,
@@ -561,6 +564,8 @@ pub struct Global {
     pub is_const: bool,
     /// `None` for an external declaration (no initializer in this module).
     pub init: Option<GlobalInit>,
+    /// An `extern_weak` declaration: its address is null (no object).
+    pub extern_weak: bool,
     pub loc: Loc,
 }
 

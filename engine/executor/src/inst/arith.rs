@@ -66,10 +66,12 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let x = self.operand(st, a)?;
         let y = self.operand(st, b)?;
-        if matches!(
-            op,
-            ir::BinOp::UDiv | ir::BinOp::SDiv | ir::BinOp::URem | ir::BinOp::SRem
-        ) {
+        if self.config.check_div_zero
+            && matches!(
+                op,
+                ir::BinOp::UDiv | ir::BinOp::SDiv | ir::BinOp::URem | ir::BinOp::SRem
+            )
+        {
             let zero = Value::from_u64(bits, 0);
             let is_zero = self.eq_value(&y, &zero);
             let what = if matches!(op, ir::BinOp::UDiv | ir::BinOp::SDiv) {
@@ -79,9 +81,46 @@ impl Executor<'_> {
             };
             self.check_error(st, ctx, &is_zero, ErrorKind::Div, what)?;
         }
+        let in_range = y
+            .as_concrete()
+            .is_some_and(|b| b.to_u64() < u64::from(bits));
+        if self.config.check_overshift
+            && !in_range
+            && matches!(op, ir::BinOp::Shl | ir::BinOp::LShr | ir::BinOp::AShr)
+        {
+            self.check_overshift(st, ctx, &y, bits)?;
+        }
         let r = Ops::bin(&mut self.pool, bin_op(op), &x, &y);
         self.set(st, dest, r);
         Ok(())
+    }
+
+    /// KLEE's overshift check: shifting by the value's width or more is
+    /// undefined in C (a poison value in LLVM). Only the program's own code
+    /// is checked (a libc compiled with optimizations may hold shifts LLVM
+    /// speculated, whose out-of-range results are never used). With UBSan's
+    /// shift check compiled in, its branch already excludes the bad amounts
+    /// on this path, so the error is not reported twice.
+    fn check_overshift(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        amount: &Value,
+        bits: u32,
+    ) -> Exec<()> {
+        let loc = self.current_loc(st);
+        if !self.coverage.is_program_file(loc.file) {
+            return Ok(());
+        }
+        let width = Value::from_u64(amount.width(&self.pool), u64::from(bits));
+        let bad = Ops::cmp(&mut self.pool, CmpOp::Ule, &width, amount);
+        self.check_error(
+            st,
+            ctx,
+            &bad,
+            ErrorKind::Overflow,
+            "overshift: shift amount at least the width of the value",
+        )
     }
 
     pub(crate) fn exec_icmp(
