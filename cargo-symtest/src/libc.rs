@@ -39,18 +39,48 @@ impl Drop for Linked {
     }
 }
 
+/// A private temporary directory for linked or optimized bitcode.
+fn temp_dir(what: &str) -> Result<PathBuf, String> {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "symtest-{what}-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// `exec --optimize`: the program through LLVM's -O2 pipeline (`opt-19`), as
+/// KLEE's `--optimize` runs its optimization passes before exploring.
+pub fn optimize(program: &Path) -> Result<Linked, String> {
+    let dir = temp_dir("opt")?;
+    let out = Linked {
+        path: dir.join("optimized.bc"),
+        dir,
+    };
+    let mut cmd = Command::new("opt-19");
+    cmd.arg("-O2").arg(program).arg("-o").arg(&out.path);
+    let line = format!("opt-19 -O2 {} -o {}", program.display(), out.path.display());
+    let res = cmd
+        .output()
+        .map_err(|e| format!("could not run `{line}`: {e} (is llvm-19 installed?)"))?;
+    if !res.status.success() {
+        let msg = String::from_utf8_lossy(&res.stderr);
+        return Err(format!(
+            "--optimize: opt-19 failed: {} (command: {line})",
+            msg.lines().next().unwrap_or("").trim()
+        ));
+    }
+    Ok(out)
+}
+
 /// Links `program` with the runtime: `llvm-link-19 --only-needed`, so only the
 /// libc functions the program reaches are loaded. With `posix`, the POSIX entry
 /// (which builds argv and the symbolic files, then calls main) is linked first.
 pub fn link(program: &Path, posix: bool) -> Result<Linked, String> {
     let rt = runtime_dir()?;
-    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "symtest-link-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let dir = temp_dir("link")?;
     let linked = Linked {
         path: dir.join("linked.bc"),
         dir: dir.clone(),
