@@ -95,7 +95,7 @@ impl<'m> Executor<'m> {
             started: Instant::now(),
             deadline: None,
             initial: None,
-            specials: crate::special::table(module, config.external_calls_concrete),
+            specials: crate::special::table(module, &config),
             libm: crate::inst::libm::table(module),
             config,
         };
@@ -144,6 +144,16 @@ impl<'m> Executor<'m> {
                     }
                 }
                 None => {
+                    // Without a libc, native calls (--external-calls all)
+                    // receive the host's streams for these.
+                    let stream = ["stdin", "stdout", "stderr"]
+                        .iter()
+                        .position(|n| *n == g.name)
+                        .filter(|_| self.config.external_calls_all && g.size == 8);
+                    if let Some(k) = stream {
+                        let v = crate::special_native::STDIO_SENTINEL + k as u64;
+                        contents.write(&mut self.pool, 0, 8, &Value::from_u64(64, v));
+                    }
                     if !g.extern_weak && !is_known_external_global(&g.name) {
                         self.warn_once(format!(
                             "global `{}` has no definition in the program; it starts zero-filled",

@@ -52,6 +52,9 @@ pub enum Special {
     Stdout,
     /// `--external-calls concrete`: an allow-listed pure function run natively.
     External(FuncId),
+    /// `--external-calls all`: a host C library function (at this address)
+    /// run natively in a child process (special_native.rs).
+    Native(FuncId, usize),
     /// The rest of KLEE 3's `klee.h` (special_klee.rs).
     GetObjSize,
     Choose,
@@ -85,19 +88,25 @@ pub enum UbsanCheck {
 }
 
 /// The special handler of every function of `module` (indexed by `FuncId`).
-/// With `external_concrete`, undefined allow-listed pure functions run natively.
-pub fn table(module: &symtest_ir::Module, external_concrete: bool) -> Vec<Option<Special>> {
+/// With `--external-calls concrete`, undefined allow-listed pure functions run
+/// natively; with `all`, also any other function the host's C library exports.
+pub fn table(module: &symtest_ir::Module, config: &crate::Config) -> Vec<Option<Special>> {
     module
         .functions
         .iter()
         .enumerate()
         .map(|(i, func)| {
-            if func.body.is_none()
-                && external_concrete
+            let undefined = func.body.is_none() && lookup(&func.name).is_none();
+            if undefined
+                && config.external_calls_concrete
                 && crate::special_env::external_fn(&func.name).is_some()
-                && lookup(&func.name).is_none()
             {
                 return Some(Special::External(FuncId(i as u32)));
+            }
+            if undefined && config.external_calls_all && !func.name.starts_with("llvm.") {
+                if let Some(addr) = crate::native_call::host_symbol(&func.name) {
+                    return Some(Special::Native(FuncId(i as u32), addr));
+                }
             }
             let (s, overrides) = lookup(&func.name)?;
             (overrides || func.body.is_none()).then_some(s)
@@ -443,6 +452,13 @@ impl Executor<'_> {
             Special::Stdout => {
                 let (buf, n) = (arg(0)?.clone(), arg(1)?.clone());
                 self.record_stdout(st, &buf, &n)
+            }
+            Special::Native(callee, addr) => {
+                let v = self.call_native(st, callee, addr, args)?;
+                if let Some(v) = v {
+                    ret(self, st, v);
+                }
+                Ok(())
             }
             Special::GetObjSize => {
                 let v = self.klee_get_obj_size(st, arg(0)?)?;

@@ -229,6 +229,18 @@ pub struct GepTerm {
     pub scale: i64,
 }
 
+/// The C-level classes of a call's arguments and result, as a native call
+/// (`--external-calls all`) must pass them: bit `i` of `float_args` /
+/// `pointer_args` is set when argument `i` (of the first 64) is a `float` or
+/// `double` / a pointer.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CallShape {
+    pub float_args: u64,
+    pub pointer_args: u64,
+    pub float_ret: bool,
+    pub pointer_ret: bool,
+}
+
 /// The callee of a call instruction.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Callee {
@@ -400,12 +412,14 @@ pub enum Op {
     },
     Unreachable,
     /// `arg_bits[i]` is the width of `args[i]` (needed for varargs);
-    /// `ret_bits` is `None` for `void`.
+    /// `ret_bits` is `None` for `void`. `shape` says which arguments are
+    /// floating-point values or pointers (for native calls).
     Call {
         callee: Callee,
         args: Vec<Operand>,
         arg_bits: Vec<u32>,
         ret_bits: Option<u32>,
+        shape: CallShape,
     },
     Intrinsic {
         which: Intrinsic,
