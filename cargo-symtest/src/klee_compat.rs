@@ -141,7 +141,17 @@ const KLEE_OPTS: &[KleeOpt] = &[
     opt("istats-write-after-instructions", true, Ignore("no per-instruction statistics file")),
     opt("stats-write-after-instructions", true, Ignore("stats.json is written at the end")),
     opt("timer-interval", true, Ignore("time limits are checked every 1,024 instructions")),
-    opt("ignore-solver-failures", false, Ignore("a query the solver gives up on never ends the run")),
+    opt("ignore-stp-failures", false, Ignore("a query the solver gives up on never ends the run")),
+    opt(
+        "kdalloc",
+        false,
+        Ignore("objects always get deterministic addresses, never reused within a path"),
+    ),
+    opt(
+        "kdalloc-quarantine",
+        true,
+        Ignore("freed objects are never reused (use after free is always caught)"),
+    ),
     opt("use-query-log", true, Ignore("queries are not logged")),
     opt("log-timed-out-queries", false, Ignore("queries are not logged")),
     opt("min-query-time-to-log", true, Ignore("queries are not logged")),
@@ -159,6 +169,7 @@ const KLEE_OPTS: &[KleeOpt] = &[
     opt("link-llvm-lib", true, Refuse("link libraries into the program first (`cargo symtest cc` or llvm-link-19)")),
     opt("solver-backend", true, Refuse("symtest's solver is Bitwuzla (there is no other backend)")),
     opt("run-in-dir", true, Refuse("the POSIX program's working directory is the one `exec` runs in (its files are read-only copies of the host's)")),
+    opt("env-file", true, Refuse("the program's environment is empty, under the engine and in native replay, so tests do not depend on the machine; set variables in the harness (setenv) instead")),
     opt("make-concrete-symbolic", true, Refuse("not implemented")),
     opt("return-null-on-zero-malloc", false, Refuse("malloc(0) returns a unique pointer, as glibc and musl do")),
 ];
@@ -232,9 +243,7 @@ pub fn translate(args: &[OsString], own: &OwnOptions) -> Result<Translated, Stri
             out.extend(args[i..].iter().cloned());
             break;
         }
-        let body = tok
-            .strip_prefix("--")
-            .or_else(|| tok.strip_prefix('-').filter(|b| b.len() > 1));
+        let body = tok.strip_prefix("--").or_else(|| tok.strip_prefix('-'));
         let Some(body) = body.filter(|b| !b.is_empty() && !b.starts_with('-')) else {
             // A positional: the program, then (KLEE's form) its arguments.
             if seen_program {
@@ -251,12 +260,29 @@ pub fn translate(args: &[OsString], own: &OwnOptions) -> Result<Translated, Stri
             Some((n, v)) => (n, Some(v)),
             None => (body, None),
         };
-        // A short option cluster such as `-q` is clap's.
-        let single_dash_short = !tok.starts_with("--") && name.len() == 1;
-        if single_dash_short {
-            out.push(raw.clone());
-            i += 1;
-            continue;
+        // A short option such as `-q` (one letter after one dash).
+        if !tok.starts_with("--") && name.len() == 1 {
+            match own.get(name) {
+                Some(takes) => {
+                    out.push(raw.clone());
+                    i += 1;
+                    if takes && value.is_none() && i < args.len() {
+                        out.push(args[i].clone());
+                        i += 1;
+                    }
+                    continue;
+                }
+                None if seen_program => {
+                    out.push("--".into());
+                    out.extend(args[i..].iter().cloned());
+                    break;
+                }
+                None => {
+                    out.push(raw.clone());
+                    i += 1;
+                    continue;
+                }
+            }
         }
         if let Some(takes) = own.get(name) {
             out.push(format!("--{body}").into());
@@ -455,6 +481,8 @@ mod tests {
         );
         let r = t(&["prog.bc", "--", "--max-time"]).unwrap();
         assert_eq!(strs(&r), ["prog.bc", "--", "--max-time"]);
+        let r = t(&["prog.bc", "-q", "--emit-all", "-n", "3"]).unwrap();
+        assert_eq!(strs(&r), ["prog.bc", "-q", "--emit-all", "--", "-n", "3"]);
     }
 
     #[test]

@@ -76,8 +76,9 @@ pub struct Config {
     /// `argv` of the entry function (argv[0] first), if it takes arguments.
     pub argv: Vec<String>,
     pub max_time: Option<Duration>,
-    /// Where the `max_time` clock starts (the command's start, so loading
-    /// counts); `None`: when exploration starts.
+    /// Where the run's clock starts (`max_time`, the times in the
+    /// statistics): the command's start, so loading counts; `None`: when
+    /// exploration starts.
     pub time_origin: Option<std::time::Instant>,
     pub max_instructions: Option<u64>,
     /// Approximate memory cap in MiB; above it states are dropped at random,

@@ -54,11 +54,12 @@ impl StateView for View<'_, '_> {
 
 impl Executor<'_> {
     pub fn run(&mut self) -> RunSummary {
-        self.started = Instant::now();
+        // The run's clock (statistics, --max-time) starts with the command
+        // when the CLI says so: loading and linking count.
+        self.started = self.config.time_origin.unwrap_or_else(Instant::now);
         // A query in progress when the time is up gives up then (its branch
         // follows the path's model, as after any solver give-up).
-        let origin = self.config.time_origin.unwrap_or(self.started);
-        self.deadline = self.config.max_time.map(|t| origin + t);
+        self.deadline = self.config.max_time.map(|t| self.started + t);
         self.solver.set_deadline(self.deadline);
         let init = self.initial.take().expect("initial state");
         let id = init.id;
@@ -160,6 +161,15 @@ impl Executor<'_> {
             }
             budget -= 1;
             if budget == 0 || !ctx.added.is_empty() {
+                return None;
+            }
+            // --exit-on-error: the run stops at the first such error, as KLEE
+            // stops after the instruction that found it.
+            if !self.config.exit_on_error.is_empty()
+                && ctx.ended.iter().any(|(_, t)| {
+                    matches!(t, Termination::Error(k, _) if self.config.exit_on_error.contains(k))
+                })
+            {
                 return None;
             }
             if let Some(max) = self.config.max_instructions {
