@@ -3,8 +3,9 @@
  *
  * Link this file into a natively compiled harness (cargo-symtest does it with
  * ASan/UBSan enabled) and run the program with SYMTEST_KTEST=<file.ktest>
- * (KLEE's KTEST_FILE is accepted as well).  Every function of <symtest.h>
- * and <klee/klee.h> is defined here:
+ * (KLEE's KTEST_FILE is accepted as well).  Before main, the environment is
+ * emptied (as the engine's is), but for GCOV_PREFIX* and LLVM_PROFILE_FILE.
+ * Every function of <symtest.h> and <klee/klee.h> is defined here:
  *
  *   - symtest_make_symbolic / klee_make_symbolic copy the next object of the
  *     .ktest into memory; symtest_int / symtest_range and their klee_ forms
@@ -117,6 +118,37 @@ static void *replay_alloc(size_t n) {
   return p;
 }
 
+/* The test file named in the environment, read before the program runs. */
+static char *replay_env_path;
+
+/* The program sees an environment as empty as under the engine: the test's
+ * variables (and any other) are removed before main, but for gcov's and
+ * LLVM's profile variables, so coverage data still goes where asked. */
+__attribute__((constructor)) static void replay_empty_environment(void) {
+  extern char **environ;
+  const char *p = getenv("SYMTEST_KTEST");
+  size_t i = 0;
+  if (!p || !*p)
+    p = getenv("KTEST_FILE");
+  if (p && *p)
+    replay_env_path = strdup(p);
+  while (environ && environ[i]) {
+    char name[256];
+    const char *e = environ[i];
+    size_t n = strcspn(e, "=");
+    if (e[n] != '=' || n == 0 || n >= sizeof name ||
+        strncmp(e, "GCOV_PREFIX", 11) == 0 ||
+        strncmp(e, "LLVM_PROFILE_FILE=", 18) == 0) {
+      i++;
+      continue;
+    }
+    memcpy(name, e, n);
+    name[n] = 0;
+    /* unsetenv removes the entry in place: main's envp shrinks with it. */
+    unsetenv(name);
+  }
+}
+
 static void load_test(void) {
   FILE *f;
   long len;
@@ -127,9 +159,7 @@ static void load_test(void) {
     return;
   replay_loaded = 1;
 
-  replay_path = getenv("SYMTEST_KTEST");
-  if (!replay_path || !*replay_path)
-    replay_path = getenv("KTEST_FILE");
+  replay_path = replay_env_path;
   if (!replay_path || !*replay_path)
     replay_fail("no test case: set SYMTEST_KTEST (or KTEST_FILE) to a "
                 ".ktest file");

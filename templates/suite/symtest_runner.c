@@ -329,6 +329,20 @@ static void feed_stdin(void) {
 static int show_output;
 static const char *coverage_dir;
 
+/* The code under test sees an empty environment, as under the engine (only
+ * gcov's own variables stay, so coverage data still lands where asked). */
+extern char **environ;
+static void empty_environment(void) {
+  static char *kept[3];
+  int n = 0;
+  char **e;
+  for (e = environ; e && *e && n < 2; e++)
+    if (strncmp(*e, "GCOV_PREFIX=", 12) == 0 || strncmp(*e, "GCOV_PREFIX_STRIP=", 18) == 0)
+      kept[n++] = *e;
+  kept[n] = NULL;
+  environ = kept;
+}
+
 /* The failures a test injects (its *_fail objects, ENV_CONTRACT order) as the
  * shim's spec "read=1,open=2"; returns 0 when it injects none. */
 static int fail_spec(const struct symtest_case *c, char *spec, size_t size) {
@@ -395,6 +409,7 @@ static void run_injected(char **args) {
   feed_stdin();
   fail_spec(current, spec, sizeof spec);
   alarm((unsigned)atoi(args[1]));
+  empty_environment();
   if (symtest_fail_arm(spec, args[3]) != 0) {
     fputs("symtest: cannot arm the failure shim\n", stderr);
     exit(MISMATCH_EXIT);
@@ -454,6 +469,7 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
     feed_stdin();
   }
   alarm(timeout);
+  empty_environment();
   exit(symtest_target_main(argc, argv));
 }
 
