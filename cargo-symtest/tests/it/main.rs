@@ -6,6 +6,7 @@ mod corpus;
 mod determinism;
 mod hardening;
 mod ir_completeness;
+mod klee_compat;
 mod limits;
 mod native_replay;
 mod posix;
