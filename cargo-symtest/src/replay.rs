@@ -58,7 +58,7 @@ pub enum ErrorKind {
     Abort,
     /// Write to read-only memory (string literals, const globals).
     ReadOnly,
-    /// A user-reported error (`symtest_report_error`, invalid assumptions).
+    /// A user-reported error (`symtest_report_error`, `klee_report_error`).
     User,
     /// An execution error of the engine (unsupported construct, ...).
     Exec,
