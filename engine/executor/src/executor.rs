@@ -50,6 +50,9 @@ pub struct Executor<'m> {
     pub(crate) specials: Vec<Option<crate::special::Special>>,
     /// `<math.h>` function per function computed as an expression, resolved once.
     pub(crate) libm: Vec<Option<crate::inst::libm::LibmFn>>,
+    /// Per function: does it call UBSan's shift handler (compiled with
+    /// `-fsanitize=shift`, so its shifts are checked already)?
+    pub(crate) ubsan_shift_checked: Vec<bool>,
 }
 
 impl<'m> Executor<'m> {
@@ -97,6 +100,7 @@ impl<'m> Executor<'m> {
             initial: None,
             specials: crate::special::table(module, &config),
             libm: crate::inst::libm::table(module),
+            ubsan_shift_checked: crate::inst::arith::ubsan_shift_checked(module),
             config,
         };
         let mut memory = AddressSpace::default();

@@ -8,6 +8,25 @@ use crate::value::{Ops, Value};
 use symtest_expr::{BinOp, CmpOp, ExprPool};
 use symtest_ir::{self as ir, CastOp, IntPred, Operand, Reg};
 
+/// Per function: does it call `__ubsan_handle_shift_out_of_bounds`? Such a
+/// function was compiled with UBSan's shift check, which guards each of its
+/// shifts before the shift runs: the engine's own overshift check would only
+/// repeat it (a query per symbolic shift, to learn the guard's answer).
+pub fn ubsan_shift_checked(module: &ir::Module) -> Vec<bool> {
+    module
+        .functions
+        .iter()
+        .map(|f| {
+            f.body.as_ref().is_some_and(|b| {
+                b.insts.iter().any(|i| {
+                    matches!(&i.op, ir::Op::Call { callee: ir::Callee::Direct(g), .. }
+                        if module.function(*g).name.starts_with("__ubsan_handle_shift_out_of_bounds"))
+                })
+            })
+        })
+        .collect()
+}
+
 pub fn bin_op(op: ir::BinOp) -> BinOp {
     match op {
         ir::BinOp::Add => BinOp::Add,
@@ -98,9 +117,10 @@ impl Executor<'_> {
     /// KLEE's overshift check: shifting by the value's width or more is
     /// undefined in C (a poison value in LLVM). Only the program's own code
     /// is checked (a libc compiled with optimizations may hold shifts LLVM
-    /// speculated, whose out-of-range results are never used). With UBSan's
-    /// shift check compiled in, its branch already excludes the bad amounts
-    /// on this path, so the error is not reported twice.
+    /// speculated, whose out-of-range results are never used), and not in
+    /// functions compiled with UBSan's shift check, which already guards
+    /// every shift (its branch excludes the bad amounts before the shift, so
+    /// nothing would be reported twice anyway: skipping saves the query).
     fn check_overshift(
         &mut self,
         st: &mut State,
@@ -108,6 +128,9 @@ impl Executor<'_> {
         amount: &Value,
         bits: u32,
     ) -> Exec<()> {
+        if self.ubsan_shift_checked[st.frame().func.0 as usize] {
+            return Ok(());
+        }
         let loc = self.current_loc(st);
         if !self.coverage.is_program_file(loc.file) {
             return Ok(());
