@@ -67,18 +67,6 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
     run_corpus("tests/programs", 40, BITCODE_FLAGS);
 }
 
-/// How KLEE's users compile a harness (no sanitizer checks: the engine
-/// checks overshift and division by zero itself).
-const KLEE_FLAGS: &[&str] = &[
-    "-emit-llvm",
-    "-c",
-    "-g",
-    "-O0",
-    "-Xclang",
-    "-disable-O0-optnone",
-    "-Wno-everything",
-];
-
 #[test]
 fn klee_style_harnesses_meet_their_expectations_and_replay_natively() {
     run_corpus("tests/klee", 15, KLEE_FLAGS);

@@ -9,17 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Instant;
 
-/// How KLEE's users compile a harness.
-const KLEE_FLAGS: &[&str] = &[
-    "-emit-llvm",
-    "-c",
-    "-g",
-    "-O0",
-    "-Xclang",
-    "-disable-O0-optnone",
-    "-Wno-everything",
-];
-
 fn write_harness(dir: &Path, name: &str, src: &str) -> PathBuf {
     let c = dir.join(format!("{name}.c"));
     std::fs::write(&c, src).unwrap();

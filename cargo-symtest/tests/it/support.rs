@@ -40,6 +40,18 @@ pub const BITCODE_FLAGS: &[&str] = &[
     "-Wno-everything",
 ];
 
+/// How KLEE's users compile a harness (no sanitizer checks: the engine
+/// checks overshift and division by zero itself).
+pub const KLEE_FLAGS: &[&str] = &[
+    "-emit-llvm",
+    "-c",
+    "-g",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-Wno-everything",
+];
+
 /// Compiles a C file to bitcode; returns the .bc path or clang's diagnostics.
 pub fn compile(src: &Path, out_dir: &Path, extra: &[&str]) -> Result<PathBuf, String> {
     compile_with(src, out_dir, BITCODE_FLAGS, extra)

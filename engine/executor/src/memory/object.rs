@@ -378,6 +378,43 @@ mod tests {
     }
 
     #[test]
+    fn objects_above_4_gib_keep_bytes_at_any_offset() {
+        let mut pool = ExprPool::new();
+        let size = (1usize << 32) + 16;
+        let mut o = ObjectState::new(size);
+        assert!(
+            !o.allows_symbolic_offsets(),
+            "a paged object is never flushed"
+        );
+        let arr = pool.new_array("x", 1);
+        let idx = pool.const_u64(32, 0);
+        let b = pool.select(pool.array(arr), idx);
+        // Symbolic bytes on both sides of the 4 GiB boundary, concrete ones too.
+        o.write(&mut pool, HIGH - 1, 1, &Value::Symbolic(b));
+        o.write(&mut pool, HIGH + 3, 1, &Value::Symbolic(b));
+        o.write(&mut pool, HIGH + 8, 4, &Value::from_u64(32, 0xaabbccdd));
+        assert_eq!(o.read(&mut pool, HIGH - 1, 1), Value::Symbolic(b));
+        assert_eq!(o.read(&mut pool, HIGH + 3, 1), Value::Symbolic(b));
+        assert_eq!(o.read(&mut pool, HIGH, 1), Value::from_u64(8, 0));
+        assert_eq!(
+            o.read(&mut pool, HIGH + 8, 4),
+            Value::from_u64(32, 0xaabbccdd)
+        );
+        assert!(o.concrete_bytes(HIGH - 2, 4).is_none());
+        assert_eq!(
+            o.concrete_bytes(HIGH + 4, 4).as_deref(),
+            Some(&[0u8; 4][..])
+        );
+        // A concrete write over the high symbolic byte makes it concrete.
+        o.write(&mut pool, HIGH + 2, 2, &Value::from_u64(16, 0x0102));
+        assert_eq!(o.read(&mut pool, HIGH + 3, 1), Value::from_u64(8, 1));
+        assert!(
+            o.has_symbolic_bytes(),
+            "the byte below 4 GiB is still symbolic"
+        );
+    }
+
+    #[test]
     fn sparse_symbolic_bytes_match_a_dense_model() {
         let mut pool = ExprPool::new();
         let a = pool.new_array("a", 64);
