@@ -270,9 +270,13 @@ void symtest_assume(uintptr_t condition) {
 
 int symtest_range(int lo, int hi, const char *name) {
   int r;
-  if (lo >= hi)
-    replay_fail("invalid range [%d, %d) for '%s'", lo, hi,
-                name ? name : "unnamed");
+  if (lo >= hi) {
+    /* The engine reports an empty constant range as a user error. */
+    fprintf(stderr, "symtest-replay: user error: invalid range [%d, %d) for '%s'\n",
+            lo, hi, name ? name : "unnamed");
+    fflush(stderr);
+    exit(USER_ERROR_EXIT);
+  }
   if (lo + 1 == hi)
     return lo;
   symtest_make_symbolic(&r, sizeof r, name);

@@ -114,6 +114,10 @@ void symtest_assume(uintptr_t condition) {
 }
 int symtest_range(int lo, int hi, const char *name) {
   int r;
+  if (lo >= hi) {
+    fprintf(stderr, "symtest: user error: invalid range [%d, %d) for '%s'\n", lo, hi, name);
+    exit(USER_ERROR_EXIT);
+  }
   if (lo + 1 == hi)
     return lo;
   symtest_make_symbolic(&r, sizeof r, name);

@@ -269,19 +269,7 @@ impl Executor<'_> {
             Special::Assume => {
                 let c = self.nonzero(arg(0)?);
                 if !self.may_be_true(st, &c)? {
-                    // A harness's assumption that cannot hold here (often the
-                    // false side of `&&` in `assume(a && b)`): the path is not
-                    // one the harness wants explored. It ends without a test
-                    // and is no bug of the code under test.
-                    self.stats.assumptions_pruned += 1;
-                    if !self.config.silent_assume {
-                        let loc = self.current_loc(st);
-                        self.warn_once(format!(
-                            "{}: an assumption is false on some paths (e.g. where `&&` or `||` in it decided the value); they end there without a test",
-                            self.module.describe_loc(loc)
-                        ));
-                    }
-                    return Err(Stop::Terminate(Termination::Silent));
+                    return Err(self.prune_assumption(st));
                 }
                 self.add_constraint(st, &c);
                 Ok(())
@@ -316,7 +304,14 @@ impl Executor<'_> {
                     let lt = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Slt, &x, &hi);
                     let c = Ops::bin(&mut self.pool, symtest_expr::BinOp::And, &ge, &lt);
                     if !self.may_be_true(st, &c)? {
-                        return Err(Stop::error(ErrorKind::User, "invalid range: empty"));
+                        // Constant bounds that make an empty range are the
+                        // harness's error, as KLEE reports it; symbolic ones
+                        // that cannot hold here are a false assumption (KLEE's
+                        // klee_range assumes the range).
+                        if lo.is_concrete() && hi.is_concrete() {
+                            return Err(Stop::error(ErrorKind::User, "invalid range: empty"));
+                        }
+                        return Err(self.prune_assumption(st));
                     }
                     self.add_constraint(st, &c);
                 }
@@ -527,6 +522,22 @@ impl Executor<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// A harness's assumption that cannot hold on this path (often the
+    /// false side of `&&` in `assume(a && b)`): the path is not one the
+    /// harness wants explored. It ends without a test and is no bug of the
+    /// code under test; a one-time warning names the line.
+    fn prune_assumption(&mut self, st: &State) -> Stop {
+        self.stats.assumptions_pruned += 1;
+        if !self.config.silent_assume {
+            let loc = self.current_loc(st);
+            self.warn_once(format!(
+                "{}: an assumption is false on some paths (e.g. where `&&` or `||` in it decided the value); they end there without a test",
+                self.module.describe_loc(loc)
+            ));
+        }
+        Stop::Terminate(Termination::Silent)
     }
 
     fn ubsan(&mut self, st: &mut State, check: UbsanCheck, args: &[Value]) -> Stop {

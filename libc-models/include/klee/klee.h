@@ -50,8 +50,10 @@ void klee_make_symbolic(void *addr, size_t nbytes, const char *name);
 
 /* klee_range - a symbolic int in the signed interval [begin, end).
  * If end == begin + 1 the result is begin and no object is created (no
- * object is consumed on replay either).  Native replay: the next object as an
- * int; outside [begin, end) -> exit code 125. */
+ * object is consumed on replay either).  Constant bounds with begin >= end
+ * are a `user` error; symbolic bounds that leave the range empty on a path
+ * end it like a false assumption.  Native replay: the next object as an int;
+ * outside [begin, end) -> exit code 125; begin >= end -> exit code 124. */
 int klee_range(int begin, int end, const char *name);
 
 /* klee_int - an unconstrained symbolic int (a 4-byte object `name`).
