@@ -466,7 +466,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
             eprintln!("symtest: note: {n}");
         }
     }
-    let loaded = match prepare_module(&a, &mut config) {
+    let (loaded, libc_note) = match prepare_module(&a, &mut config) {
         Ok(m) => m,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -474,6 +474,11 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
         }
     };
     let module = loaded;
+    if !a.quiet {
+        if let Some(n) = &libc_note {
+            eprintln!("symtest: note: {n}");
+        }
+    }
     config.time_origin = Some(command_started);
     let mode = match a.solver_mode.as_str() {
         "fresh" => BitwuzlaMode::Fresh,
@@ -523,10 +528,13 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     let coverage = crate::output::coverage_json(&summary.covered_lines);
     sink.out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
-        "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n\n{}\n",
+        "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n{}\n{}\n",
         std::env::args().collect::<Vec<_>>().join(" "),
         chrono_now(),
         summary.halt_reason,
+        libc_note
+            .map(|n| format!("libc: {n}\n"))
+            .unwrap_or_default(),
         progress_line(&summary.stats)
     );
     sink.out.write_file("info", info.as_bytes())?;
@@ -551,7 +559,11 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
 /// Loads the program for exploration: optimized first with --optimize,
 /// linked with musl when --libc (or `auto`) asks for it. Sets the program's
 /// own source files in `config` when a libc is linked in.
-fn prepare_module(a: &ExecArgs, config: &mut Config) -> Result<symtest_ir::Module, String> {
+/// Also returns, when `--libc=auto` linked musl, a note saying why.
+fn prepare_module(
+    a: &ExecArgs,
+    config: &mut Config,
+) -> Result<(symtest_ir::Module, Option<String>), String> {
     let libc = libc_of(a)?;
     let optimized = if a.optimize {
         Some(crate::libc::optimize(&a.program)?)
@@ -562,15 +574,26 @@ fn prepare_module(a: &ExecArgs, config: &mut Config) -> Result<symtest_ir::Modul
         .as_ref()
         .map_or(a.program.as_path(), |o| o.path.as_path());
     let own = symtest_loader::load_bitcode(program).map_err(|e| e.to_string())?;
-    let link = match libc {
-        Libc::None => false,
-        Libc::Musl => true,
+    let (link, note) = match libc {
+        Libc::None => (false, None),
+        Libc::Musl => (true, None),
         // Only what the program leaves undefined needs a libc; the heap, exit
         // and the symtest/KLEE API are the engine's own.
-        Libc::Auto => !symtest_executor::undefined_functions(&own).is_empty(),
+        Libc::Auto => {
+            let undefined = symtest_executor::undefined_functions(&own);
+            let mut names: Vec<&str> = undefined.iter().map(String::as_str).take(4).collect();
+            if undefined.len() > 4 {
+                names.push("...");
+            }
+            let note = format!(
+                "musl linked in (--libc=auto): the program calls {}, which it does not define (--libc=none runs without a libc)",
+                names.join(", ")
+            );
+            (!undefined.is_empty(), Some(note))
+        }
     };
     if !link {
-        return Ok(own);
+        return Ok((own, None));
     }
     // Line coverage counts the program's own files (those with code in its
     // bitcode, headers included), not the libc and models linked in. The
@@ -587,7 +610,8 @@ fn prepare_module(a: &ExecArgs, config: &mut Config) -> Result<symtest_ir::Modul
     config.coverage_files = Some(files.cloned().collect());
     drop(own);
     let linked = crate::libc::link(program, a.posix_runtime)?;
-    symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())
+    let module = symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())?;
+    Ok((module, note))
 }
 
 /// Seconds since the Unix epoch (no date dependency needed for the `info` file).
