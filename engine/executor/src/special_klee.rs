@@ -179,9 +179,12 @@ impl Executor<'_> {
                 format!("klee_define_fixed_object of {n} bytes: more than --max-alloc-size"),
             ));
         }
+        // The last object starting before the new one's end (and redzone):
+        // objects are disjoint and sorted, so if it ends (with its redzone)
+        // before `a`, every earlier one does too.
         let clash = st
             .memory
-            .find_below(end - 1)
+            .find_below(end + REDZONE - 1)
             .filter(|e| e.object.end().max(e.object.base + 1) + REDZONE > a);
         if let Some(e) = clash {
             return Err(Stop::error(
