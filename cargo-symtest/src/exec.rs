@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
-use symtest_executor::{Config, Event, EventSink, SearchKind, Stats, TestOutcome};
+use symtest_executor::{Config, ErrorKind, Event, EventSink, SearchKind, Stats, TestOutcome};
 use symtest_solver::{build_chain, BitwuzlaMode, LayerSet};
 
 #[derive(Args, Debug)]
@@ -17,9 +17,12 @@ pub struct ExecArgs {
     /// Where to write tests (default: a new `symtest-out/exec-N`, linked as `symtest-out/exec-last`).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
-    /// Stop exploring after this many seconds (tests so far are kept); loading the
-    /// bitcode counts against it (without it, loading stops after 300 s).
-    #[arg(long, value_name = "SECONDS")]
+    /// Stop after this much wall-clock time, counted from the start of the
+    /// command, loading the bitcode included (without it, loading stops after
+    /// 300 s); tests so far are kept; a solver query running at the deadline
+    /// gives up then: seconds, or KLEE's spans such as `60s`, `1min`,
+    /// `1h30min`, `500ms`.
+    #[arg(long, value_name = "TIME", value_parser = crate::klee_compat::parse_span)]
     pub max_time: Option<f64>,
     /// Stop after this many LLVM instructions (deterministic budget).
     #[arg(long, value_name = "N")]
@@ -35,8 +38,9 @@ pub struct ExecArgs {
     /// Maximum number of symbolic branches per path.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
-    /// Per-query solver timeout in seconds (0 = none); a timed-out query ends only its path.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    /// Per-query solver time limit (seconds or a span like `30s`; 0 = none).
+    /// A query cut short follows the path's model (see README).
+    #[arg(long, value_name = "TIME", default_value = "10", value_parser = crate::klee_compat::parse_span)]
     pub max_solver_time: f64,
     /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,
     /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc.
@@ -48,15 +52,58 @@ pub struct ExecArgs {
     /// Instructions a state runs before the searcher chooses again.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub batch_instructions: u64,
-    /// Also switch states after this many seconds (not deterministic).
-    #[arg(long, value_name = "SECONDS")]
+    /// Also switch states after this much time (seconds or a span; not deterministic).
+    #[arg(long, value_name = "TIME", value_parser = crate::klee_compat::parse_span)]
     pub batch_time: Option<f64>,
     /// Seed of the engine's random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write a test for every completed path, not only those covering new code.
+    /// Write a test for every completed path, not only those covering new
+    /// code (KLEE's default; implies --emit-all-errors).
     #[arg(long)]
     pub emit_all: bool,
+    /// Write a test for every error path, not only the first per (kind, line).
+    #[arg(long)]
+    pub emit_all_errors: bool,
+    /// Stop exploring after the first error test of a program bug (any kind
+    /// but exec, external, model, solver).
+    #[arg(long)]
+    pub exit_on_error: bool,
+    /// Stop after the first error test of these kinds (repeat or separate by
+    /// commas): symtest's kinds (ptr, free, div, overflow, assert, abort,
+    /// readonly, user, exec, external, model, solver) or KLEE's names (Ptr,
+    /// Free, Abort, Assert, Overflow, ReadOnly, ReportError, User, Execution,
+    /// External, Model, BadVectorAccess, InvalidBuiltin).
+    #[arg(long, value_name = "KIND", value_delimiter = ',')]
+    pub exit_on_error_type: Vec<String>,
+    /// Stop after writing this many tests.
+    #[arg(long, value_name = "N")]
+    pub max_tests: Option<u64>,
+    /// Write no test files (.ktest, .json, .err); errors are still printed
+    /// and counted, stats.json, coverage.json and info are written.
+    #[arg(long)]
+    pub write_no_tests: bool,
+    /// An assumption (symtest_assume, klee_assume) false on a path ends the
+    /// path without the warning naming its line.
+    #[arg(long)]
+    pub silent_klee_assume: bool,
+    /// Report shifts by the value's width or more in the program's own code
+    /// as `overflow` errors (`--check-overshift=false` turns it off).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_value = "true", default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub check_overshift: bool,
+    /// Report division and remainder by zero as `div` errors
+    /// (`--check-div-zero=false` turns it off).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_value = "true", default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub check_div_zero: bool,
+    /// Optimize the program with LLVM's -O2 pipeline (opt-19) before
+    /// exploring it; the engine's own overshift check is then off (LLVM may
+    /// speculate shifts whose out-of-range results are never used).
+    #[arg(long)]
+    pub optimize: bool,
     /// Function to start from.
     #[arg(long, value_name = "NAME", default_value = "main")]
     pub entry_point: String,
@@ -64,17 +111,24 @@ pub struct ExecArgs {
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_sym_alloc_sizes: u32,
     /// Largest single allocation in bytes (larger requests return NULL).
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
-    pub max_alloc_size: u64,
+    /// Default: what the native allocator can grant on this machine (its
+    /// memory plus swap, as Linux's overcommit heuristic allows).
+    #[arg(long, value_name = "BYTES")]
+    pub max_alloc_size: Option<u64>,
     /// Query optimizations of the paper's §3.3 (comma-separated from
-    /// rewrite, simplify, ivc, independence, cex, cache; or `all`, `none`;
+    /// rewrite, simplify, ivc, independence, bounds, cex, cache; or `all`, `none`;
     /// `all,-cex` removes one). Removing a layer changes speed, never answers.
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub solver_layers: String,
-    /// Link the program with a C library compiled to bitcode: `none` (default) or
-    /// `musl` (musl 1.2.3 built by `cargo xtask setup`; its system calls go to the
-    /// POSIX model, so printf, fopen, getopt, strtol, qsort... run symbolically).
-    #[arg(long, value_name = "LIBC", default_value = "none")]
+    /// Remove one layer from --solver-layers (repeatable).
+    #[arg(long, value_name = "LAYER")]
+    pub drop_solver_layer: Vec<String>,
+    /// The C library: `auto` (default: musl when the program calls functions
+    /// it does not define, other than symtest's own; none otherwise), `none`,
+    /// `musl` (musl 1.2.3 built by `cargo xtask setup`; its system calls go to
+    /// the POSIX model, so printf, fopen, getopt, strtol, qsort... run
+    /// symbolically); KLEE's `uclibc` and `klee` mean `musl`.
+    #[arg(long, value_name = "LIBC", default_value = "auto")]
     pub libc: String,
     /// Run the program under the POSIX runtime (needs --libc=musl): the program
     /// arguments after `--` may then hold KLEE's environment options --sym-arg N,
@@ -84,7 +138,9 @@ pub struct ExecArgs {
     pub posix_runtime: bool,
     /// Calls of functions defined nowhere: `none` ends the path with an `external`
     /// error; `concrete` runs an allow-list of pure functions (sqrt, pow, abs,
-    /// toupper, ...) natively on concretized arguments, recorded as constraints.
+    /// toupper, ...) natively on concretized arguments, recorded as constraints;
+    /// `all` also calls any other function the host's C library exports, in a
+    /// child process, with concretized arguments (see README).
     #[arg(long, value_name = "MODE", default_value = "none")]
     pub external_calls: String,
     /// How queries reach Bitwuzla: `pushpop` (one instance; the path condition
@@ -175,8 +231,99 @@ pub fn shown_number(v: f64) -> String {
     }
 }
 
+/// Which C library `exec` links the program with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Libc {
+    None,
+    Musl,
+    /// Musl when the program calls functions it does not define.
+    Auto,
+}
+
+fn libc_of(a: &ExecArgs) -> Result<Libc, String> {
+    let libc = match a.libc.as_str() {
+        "none" => Libc::None,
+        "musl" | "uclibc" | "klee" => Libc::Musl,
+        "auto" => Libc::Auto,
+        other => {
+            return Err(format!(
+                "--libc: unknown libc `{other}` (choose auto, none, musl; KLEE's uclibc and klee mean musl)"
+            ))
+        }
+    };
+    if a.posix_runtime {
+        return match libc {
+            Libc::None => {
+                Err("--posix-runtime needs a libc (--libc=musl, or the default auto)".into())
+            }
+            _ => Ok(Libc::Musl),
+        };
+    }
+    Ok(libc)
+}
+
+/// KLEE's termination-type names and symtest's kinds, for --exit-on-error-type.
+fn exit_kind(name: &str) -> Result<Vec<ErrorKind>, String> {
+    if let Some(k) = ErrorKind::parse(name) {
+        return Ok(vec![k]);
+    }
+    let k = match name {
+        "Ptr" | "BadVectorAccess" => ErrorKind::Ptr,
+        "Free" => ErrorKind::Free,
+        "Abort" => ErrorKind::Abort,
+        "Assert" => ErrorKind::Assert,
+        // KLEE reports division by zero and overshift through its own
+        // checks; symtest has `div` and `overflow` for them.
+        "Overflow" | "InvalidBuiltin" => return Ok(vec![ErrorKind::Overflow, ErrorKind::Div]),
+        "ReadOnly" => ErrorKind::ReadOnly,
+        "ReportError" | "User" => ErrorKind::User,
+        "Execution" => ErrorKind::Exec,
+        "External" => ErrorKind::External,
+        "Model" => ErrorKind::Model,
+        _ => {
+            return Err(format!(
+                "--exit-on-error-type: unknown kind `{name}` (symtest's: {}; KLEE's: Ptr, Free, Abort, Assert, Overflow, ReadOnly, ReportError, User, Execution, External, Model, BadVectorAccess, InvalidBuiltin)",
+                ErrorKind::ALL.map(|k| k.suffix()).join(", ")
+            ))
+        }
+    };
+    Ok(vec![k])
+}
+
+/// The largest allocation the native allocator can grant here: Linux's
+/// default overcommit heuristic refuses a single request above the machine's
+/// memory plus swap; `vm.overcommit_memory = 1` refuses nothing below the
+/// address space, `2` refuses above the commit limit.
+pub fn native_alloc_limit() -> u64 {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let kib = |key: &str| -> Option<u64> {
+        meminfo
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|r| r.trim().trim_end_matches("kB").trim().parse().ok())
+    };
+    let mode = std::fs::read_to_string("/proc/sys/vm/overcommit_memory")
+        .ok()
+        .and_then(|m| m.trim().parse::<u32>().ok())
+        .unwrap_or(0);
+    let limit = match mode {
+        1 => Some(1u64 << 46),
+        2 => kib("CommitLimit:").map(|k| k * 1024),
+        _ => match (kib("MemTotal:"), kib("SwapTotal:")) {
+            (Some(m), s) => Some((m + s.unwrap_or(0)) * 1024),
+            _ => None,
+        },
+    };
+    // Without /proc: 4 GiB, a common machine's memory.
+    limit.unwrap_or(4 << 30)
+}
+
 fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
-    let layers = LayerSet::parse(&a.solver_layers).map_err(|e| format!("--solver-layers: {e}"))?;
+    let mut layer_spec = a.solver_layers.clone();
+    for d in &a.drop_solver_layer {
+        layer_spec.push_str(&format!(",-{d}"));
+    }
+    let layers = LayerSet::parse(&layer_spec).map_err(|e| format!("--solver-layers: {e}"))?;
     let mut c = Config {
         entry: a.entry_point.clone(),
         rewrite_expressions: layers.rewrite,
@@ -234,33 +381,40 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     c.seed = a.seed;
     c.completion_instructions = a.completion_instructions;
     c.emit_all = a.emit_all;
+    c.emit_all_errors = a.emit_all || a.emit_all_errors;
+    if a.exit_on_error {
+        c.exit_on_error = ErrorKind::ALL.into_iter().filter(|k| k.is_bug()).collect();
+    }
+    for name in &a.exit_on_error_type {
+        for k in exit_kind(name.trim())? {
+            if !c.exit_on_error.contains(&k) {
+                c.exit_on_error.push(k);
+            }
+        }
+    }
+    if a.max_tests == Some(0) {
+        return Err("--max-tests must be at least 1".into());
+    }
+    c.max_tests = a.max_tests;
+    c.silent_assume = a.silent_klee_assume;
+    c.check_overshift = a.check_overshift && !a.optimize;
+    c.check_div_zero = a.check_div_zero;
     if a.max_sym_alloc_sizes == 0 {
         return Err("--max-sym-alloc-sizes must be at least 1".into());
     }
     c.max_sym_alloc_sizes = a.max_sym_alloc_sizes;
-    c.max_alloc_size = a.max_alloc_size;
-    c.external_calls_concrete = match a.external_calls.as_str() {
-        "none" => false,
-        "concrete" => true,
+    c.max_alloc_size = a.max_alloc_size.unwrap_or_else(native_alloc_limit);
+    (c.external_calls_concrete, c.external_calls_all) = match a.external_calls.as_str() {
+        "none" => (false, false),
+        "concrete" => (true, false),
+        "all" => (true, true),
         other => {
             return Err(format!(
-                "--external-calls: unknown mode `{other}` (choose none or concrete)"
+                "--external-calls: unknown mode `{other}` (choose none, concrete or all)"
             ))
         }
     };
-    match a.libc.as_str() {
-        "none" => {
-            if a.posix_runtime {
-                return Err("--posix-runtime needs --libc=musl".into());
-            }
-        }
-        "musl" => {}
-        other => {
-            return Err(format!(
-                "--libc: unknown libc `{other}` (choose none or musl)"
-            ))
-        }
-    }
+    libc_of(a)?;
     if a.posix_runtime {
         if a.entry_point != "main" {
             return Err(
@@ -354,8 +508,8 @@ fn progress_line(s: &Stats) -> String {
     line
 }
 
-pub fn run(a: ExecArgs) -> Result<u8> {
-    // The limits hold from here: loading counts against --max-time.
+pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
+    // The limits hold from here: loading and linking count against --max-time.
     let clock = std::time::Instant::now();
     let (mut config, layers) = match config_of(&a) {
         Ok(c) => c,
@@ -364,6 +518,11 @@ pub fn run(a: ExecArgs) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
+    if !a.quiet {
+        for n in notes {
+            eprintln!("symtest: note: {n}");
+        }
+    }
     let name = a.program.display().to_string();
     let limits = crate::loading::Limits::new(clock, config.max_time, a.max_memory);
     // The rest runs in a supervised child (see supervise.rs).
@@ -378,7 +537,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     crate::tempdir::sweep();
     config.started_at = Some(loading.clock);
     let limits = crate::loading::Limits::new(loading.clock, config.max_time, a.max_memory);
-    let module = match load(&a, &limits, &mut config) {
+    let (module, libc_note) = match load(&a, &limits, &mut config) {
         Ok(m) => m,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -386,6 +545,11 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         }
     };
     loading.done();
+    if !a.quiet {
+        if let Some(n) = &libc_note {
+            eprintln!("symtest: note: {n}");
+        }
+    }
     let native = if a.validate.is_empty() {
         None
     } else {
@@ -406,6 +570,7 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         symtest_solver::BitwuzlaSolver::with_mode(mode).context("starting the Bitwuzla solver")?;
     let solver = build_chain(&layers, Box::new(backend));
     let mut out = OutputDir::create(a.output_dir.as_deref())?;
+    out.write_tests = !a.write_no_tests;
     out.posix = a.posix_runtime;
     out.program_args = a.program_args.clone();
     let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
@@ -457,10 +622,13 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     let coverage = crate::output::coverage_json(&summary.covered_lines);
     sink.out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
-        "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n\n{}\n",
+        "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n{}\n{}\n",
         std::env::args().collect::<Vec<_>>().join(" "),
         chrono_now(),
         summary.halt_reason,
+        libc_note
+            .map(|n| format!("libc: {n}\n"))
+            .unwrap_or_default(),
         progress_line(&summary.stats)
     );
     sink.out.write_file("info", info.as_bytes())?;
@@ -490,36 +658,62 @@ pub fn run(a: ExecArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// Loads the program (linked with the musl runtime under `--libc=musl`);
-/// runs in the supervised child, under the loading limits. Err: one line.
+/// Loads the program for exploration (runs in the supervised child, under the
+/// loading limits): optimized first with --optimize, linked with musl when
+/// --libc (or `auto`) asks for it. Sets the program's own source files in
+/// `config` when a libc is linked in. Also returns, when `--libc=auto` linked
+/// musl, a note saying why. Err: one line.
 fn load(
     a: &ExecArgs,
     limits: &crate::loading::Limits,
     config: &mut Config,
-) -> Result<symtest_ir::Module, String> {
+) -> Result<(symtest_ir::Module, Option<String>), String> {
+    let libc = libc_of(a)?;
     let name = a.program.display().to_string();
-    let bytes = crate::loading::read_bitcode(&a.program, limits)?;
-    let program = symtest_loader::load_bitcode_bytes(&bytes, &name).map_err(|e| e.to_string())?;
-    if a.libc != "musl" {
-        return Ok(program);
+    let mut bytes = crate::loading::read_bitcode(&a.program, limits)?;
+    if a.optimize {
+        bytes = crate::libc::optimize(&bytes, &name, limits)?;
+    }
+    let own = symtest_loader::load_bitcode_bytes(&bytes, &name).map_err(|e| e.to_string())?;
+    let (link, note) = match libc {
+        Libc::None => (false, None),
+        Libc::Musl => (true, None),
+        // Only what the program leaves undefined needs a libc; the heap, exit
+        // and the symtest/KLEE API are the engine's own.
+        Libc::Auto => {
+            let undefined = symtest_executor::undefined_functions(&own);
+            let mut names: Vec<&str> = undefined.iter().map(String::as_str).take(4).collect();
+            if undefined.len() > 4 {
+                names.push("...");
+            }
+            let note = format!(
+                "musl linked in (--libc=auto): the program calls {}, which it does not define (--libc=none runs without a libc)",
+                names.join(", ")
+            );
+            (!undefined.is_empty(), Some(note))
+        }
+    };
+    if !link {
+        return Ok((own, None));
     }
     // Line coverage counts the program's own files (those with code in its
-    // bitcode, headers included), not the libc and models linked in; the
-    // libc's headers (static inline functions) are library code too:
-    // anything under the cache that holds the runtimes.
+    // bitcode, headers included), not the libc and models linked in. The
+    // libc's headers (static inline functions) are library code too: anything
+    // under the cache that holds the runtimes.
     let runtime = symtest_project::runtime::runtime_dir()
         .ok()
         .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
-    let own = program.files.iter().filter(|f| {
+    let files = own.files.iter().filter(|f| {
         runtime
             .as_ref()
             .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
     });
-    config.coverage_files = Some(own.cloned().collect());
-    drop(program);
+    config.coverage_files = Some(files.cloned().collect());
+    drop(own);
     let linked = crate::libc::link(&bytes, &name, a.posix_runtime, limits)?;
     drop(bytes);
-    symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())
+    let module = symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())?;
+    Ok((module, note))
 }
 
 /// Seconds since the Unix epoch (no date dependency needed for the `info` file).

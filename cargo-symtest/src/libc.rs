@@ -11,6 +11,32 @@ pub struct Linked {
     _dir: crate::tempdir::TempDir,
 }
 
+/// `exec --optimize`: the program's bitcode through LLVM's -O2 pipeline
+/// (`opt-19`, under the loading limits), as KLEE's `--optimize` runs its
+/// optimization passes before exploring.
+pub fn optimize(
+    bytes: &[u8],
+    name: &str,
+    limits: &crate::loading::Limits,
+) -> Result<Vec<u8>, String> {
+    let dir = crate::tempdir::TempDir::new("link").map_err(|e| e.to_string())?;
+    let program = dir.path().join("program.bc");
+    std::fs::write(&program, bytes).map_err(|e| format!("writing {}: {e}", program.display()))?;
+    let optimized = dir.path().join("optimized.bc");
+    let mut cmd = Command::new("opt-19");
+    cmd.arg("-O2").arg(&program).arg("-o").arg(&optimized);
+    let what = format!("--optimize: `opt-19 -O2` of `{name}`");
+    let out = crate::loading::run_tool(cmd, &what, limits)?;
+    if !out.status.success() {
+        let msg = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "{what} failed: {}",
+            msg.lines().next().unwrap_or("").trim()
+        ));
+    }
+    std::fs::read(&optimized).map_err(|e| format!("reading {}: {e}", optimized.display()))
+}
+
 /// Links the program (its checked `bytes`; `name` in messages) with the
 /// runtime: `llvm-link-19 --only-needed`, so only the libc functions the
 /// program reaches are loaded. With `posix`, the POSIX entry (which builds

@@ -10,6 +10,7 @@ mod cc_cmd;
 mod exec;
 mod init;
 mod inspect;
+mod klee_compat;
 mod libc;
 mod loading;
 mod native_cmd;
@@ -108,6 +109,25 @@ fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == "symtest") {
         args.remove(1);
     }
+    // `exec` also takes KLEE's command line (klee_compat.rs).
+    let mut notes = Vec::new();
+    if args.get(1).is_some_and(|a| a == "exec") {
+        use clap::CommandFactory;
+        let cmd = Cli::command();
+        let exec = cmd.find_subcommand("exec").expect("exec is a subcommand");
+        let own = klee_compat::OwnOptions::of(exec);
+        match klee_compat::translate(&args[2..], &own) {
+            Ok(t) => {
+                args.truncate(2);
+                args.extend(t.args);
+                notes = t.notes;
+            }
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -120,7 +140,7 @@ fn main() -> ExitCode {
         None => project_cmd::run(cli.project),
         Some(Command::List(a)) => project_cmd::list(a),
         Some(Command::Init(a)) => init::run(a),
-        Some(Command::Exec(a)) => exec::run(*a),
+        Some(Command::Exec(a)) => exec::run(*a, &notes),
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Replay(a)) => replay_cmd::run(a),
         Some(Command::Inspect(a)) => inspect::run(a),

@@ -13,6 +13,8 @@ pub struct OutputDir {
     /// and the words after `--` exactly as given.
     pub posix: bool,
     pub program_args: Vec<String>,
+    /// Off with `--write-no-tests`: tests are numbered but not written.
+    pub write_tests: bool,
 }
 
 /// Our JSON view of one test (what the native replay must reproduce).
@@ -90,6 +92,7 @@ impl OutputDir {
             next: 1,
             posix: false,
             program_args: Vec::new(),
+            write_tests: true,
         })
     }
 
@@ -97,14 +100,15 @@ impl OutputDir {
     pub fn write_test(&mut self, t: &TestCase) -> Result<String> {
         let name = format!("test{:06}", self.next);
         self.next += 1;
+        if !self.write_tests {
+            return Ok(format!("{name}, not written: --write-no-tests"));
+        }
         let ktest_path = self.dir.join(format!("{name}.ktest"));
         t.ktest
             .write_to(&ktest_path)
             .with_context(|| format!("writing {}", ktest_path.display()))?;
         if let TestOutcome::Error(report) = &t.outcome {
-            let err = self
-                .dir
-                .join(format!("{name}.{}.err", report.kind.suffix()));
+            let err = self.dir.join(format!("{name}.{}", report.file_suffix()));
             write_atomic(&err, report.render().as_bytes())?;
         }
         let json = TestJson {

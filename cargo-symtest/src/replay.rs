@@ -57,7 +57,7 @@ pub enum ErrorKind {
     Abort,
     /// Write to read-only memory (string literals, const globals).
     ReadOnly,
-    /// A user-reported error (`symtest_report_error`, invalid assumptions).
+    /// A user-reported error (`symtest_report_error`, `klee_report_error`).
     User,
     /// An execution error of the engine (unsupported construct, ...).
     Exec,
@@ -221,7 +221,8 @@ pub fn build_native(
 }
 
 /// Run `binary` on the test case `ktest` (absolute or relative path) and
-/// classify the result.  The program gets `SYMTEST_KTEST`, stdin from
+/// classify the result.  The program gets an environment as empty as the
+/// engine's (but for `SYMTEST_KTEST` and the sanitizers' options), stdin from
 /// /dev/null, stdout discarded; it is killed after `timeout`.  Returns the
 /// outcome and everything the program wrote to stderr.
 pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<(Outcome, String)> {
@@ -233,17 +234,22 @@ pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<
             .join(ktest)
     };
     let mut cmd = Command::new(binary);
-    cmd.env("SYMTEST_KTEST", &ktest_abs)
-        .env_remove("KTEST_FILE")
+    cmd.env_clear()
+        .env("SYMTEST_KTEST", &ktest_abs)
         .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
         .env("UBSAN_OPTIONS", "print_stacktrace=1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    if std::env::var_os("ASAN_SYMBOLIZER_PATH").is_none() {
-        let symbolizer = Path::new("/usr/lib/llvm-19/bin/llvm-symbolizer");
-        if symbolizer.is_file() {
-            cmd.env("ASAN_SYMBOLIZER_PATH", symbolizer);
+    match std::env::var_os("ASAN_SYMBOLIZER_PATH") {
+        Some(p) => {
+            cmd.env("ASAN_SYMBOLIZER_PATH", p);
+        }
+        None => {
+            let symbolizer = Path::new("/usr/lib/llvm-19/bin/llvm-symbolizer");
+            if symbolizer.is_file() {
+                cmd.env("ASAN_SYMBOLIZER_PATH", symbolizer);
+            }
         }
     }
     let mut child = cmd

@@ -51,8 +51,13 @@ void symtest_make_symbolic(void *addr, size_t nbytes, const char *name);
 /* symtest_assume - add `condition != 0` to the path condition.
  *
  * Symbolic execution: the path continues only with inputs satisfying the
- * condition; no new path is created.  If the condition cannot hold at all on
- * the current path, the path ends with a user error (as in KLEE).
+ * condition; no new path is created.  If the condition cannot hold on the
+ * current path, the path ends there without a test and without an error (an
+ * assumption is the harness's, not a bug of the code under test; a one-time
+ * warning names its line).  `&&` and `||` in the condition are branches: the
+ * paths where they decide it false end at the assumption.  To constrain
+ * without forking, assume each condition separately (or combine comparisons
+ * with `&`).
  * Native replay: if the condition is false, prints
  * "symtest-replay: assumption failed" and exits with 125. */
 void symtest_assume(uintptr_t condition);

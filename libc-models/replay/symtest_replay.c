@@ -3,8 +3,9 @@
  *
  * Link this file into a natively compiled harness (cargo-symtest does it with
  * ASan/UBSan enabled) and run the program with SYMTEST_KTEST=<file.ktest>
- * (KLEE's KTEST_FILE is accepted as well).  Every function of <symtest.h>
- * and <klee/klee.h> is defined here:
+ * (KLEE's KTEST_FILE is accepted as well).  Before main, the environment is
+ * emptied (as the engine's is), but for GCOV_PREFIX* and LLVM_PROFILE_FILE.
+ * Every function of <symtest.h> and <klee/klee.h> is defined here:
  *
  *   - symtest_make_symbolic / klee_make_symbolic copy the next object of the
  *     .ktest into memory; symtest_int / symtest_range and their klee_ forms
@@ -25,16 +26,27 @@
  *   124  symtest_report_error / klee_report_error (a user-defined error).
  * symtest_assert / symtest_abort / klee_abort end with abort() (SIGABRT).
  *
- * Pure C11, libc only.
+ * C11 with POSIX (mmap, sysconf) and AddressSanitizer's interface when the
+ * harness is built with it.
  */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
 #include "../include/klee/klee.h"
 #include "../include/symtest.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifdef MAP_FIXED_NOREPLACE
+#define REPLAY_MAP_NOREPLACE MAP_FIXED_NOREPLACE
+#else
+#define REPLAY_MAP_NOREPLACE 0x100000
+#endif
 
 #define REPLAY_MISMATCH_EXIT 125
 #define USER_ERROR_EXIT 124
@@ -142,6 +154,37 @@ static void *replay_alloc(size_t n) {
   return p;
 }
 
+/* The test file named in the environment, read before the program runs. */
+static char *replay_env_path;
+
+/* The program sees an environment as empty as under the engine: the test's
+ * variables (and any other) are removed before main, but for gcov's and
+ * LLVM's profile variables, so coverage data still goes where asked. */
+__attribute__((constructor)) static void replay_empty_environment(void) {
+  extern char **environ;
+  const char *p = getenv("SYMTEST_KTEST");
+  size_t i = 0;
+  if (!p || !*p)
+    p = getenv("KTEST_FILE");
+  if (p && *p)
+    replay_env_path = strdup(p);
+  while (environ && environ[i]) {
+    char name[256];
+    const char *e = environ[i];
+    size_t n = strcspn(e, "=");
+    if (e[n] != '=' || n == 0 || n >= sizeof name ||
+        strncmp(e, "GCOV_PREFIX", 11) == 0 ||
+        strncmp(e, "LLVM_PROFILE_FILE=", 18) == 0) {
+      i++;
+      continue;
+    }
+    memcpy(name, e, n);
+    name[n] = 0;
+    /* unsetenv removes the entry in place: main's envp shrinks with it. */
+    unsetenv(name);
+  }
+}
+
 static void load_test(void) {
   FILE *f;
   long len;
@@ -152,9 +195,7 @@ static void load_test(void) {
     return;
   replay_loaded = 1;
 
-  replay_path = getenv("SYMTEST_KTEST");
-  if (!replay_path || !*replay_path)
-    replay_path = getenv("KTEST_FILE");
+  replay_path = replay_env_path;
   if (!replay_path || !*replay_path)
     replay_fail("no test case: set SYMTEST_KTEST (or KTEST_FILE) to a "
                 ".ktest file");
@@ -277,9 +318,13 @@ void symtest_assume(uintptr_t condition) {
 
 int symtest_range(int lo, int hi, const char *name) {
   int r;
-  if (lo >= hi)
-    replay_fail("invalid range [%d, %d) for '%s'", lo, hi,
-                name ? name : "unnamed");
+  if (lo >= hi) {
+    /* The engine reports an empty constant range as a user error. */
+    fprintf(stderr, "symtest-replay: user error: invalid range [%d, %d) for '%s'\n",
+            lo, hi, name ? name : "unnamed");
+    fflush(stderr);
+    exit(USER_ERROR_EXIT);
+  }
   if (lo + 1 == hi)
     return lo;
   symtest_make_symbolic(&r, sizeof r, name);
@@ -405,3 +450,104 @@ int32_t klee_get_value_i32(int32_t expr) { return expr; }
 int64_t klee_get_value_i64(int64_t expr) { return expr; }
 uint32_t klee_get_value_u32(uint32_t expr) { return expr; }
 uint64_t klee_get_value_u64(uint64_t expr) { return expr; }
+
+/* The rest of KLEE 3's klee.h (and KLEE 2's klee_alias_function). */
+
+void klee_define_fixed_object(void *addr, size_t nbytes) {
+  /* Map the pages the object covers, when nothing is there yet, so the
+   * program's accesses behave as under the engine. */
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t)addr & ~(page - 1);
+  uintptr_t hi = ((uintptr_t)addr + nbytes + page - 1) & ~(page - 1);
+  void *p = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | REPLAY_MAP_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED || p != (void *)lo) {
+    if (p != MAP_FAILED)
+      munmap(p, hi - lo);
+    fprintf(stderr,
+            "symtest-replay: warning: klee_define_fixed_object: cannot map "
+            "%zu bytes at %p natively\n",
+            nbytes, addr);
+  }
+}
+
+/* AddressSanitizer's interface, when the harness is built with it. */
+extern int __sanitizer_get_ownership(const volatile void *p)
+    __attribute__((weak));
+extern size_t __sanitizer_get_allocated_size(const volatile void *p)
+    __attribute__((weak));
+extern void *__asan_region_is_poisoned(void *beg, size_t size)
+    __attribute__((weak));
+
+size_t klee_get_obj_size(void *ptr) {
+  if (__sanitizer_get_ownership && __sanitizer_get_allocated_size &&
+      __sanitizer_get_ownership(ptr))
+    return __sanitizer_get_allocated_size(ptr);
+  if (__asan_region_is_poisoned) {
+    /* Globals and stack objects: up to the redzone after them. */
+    char *end = (char *)__asan_region_is_poisoned(ptr, (size_t)1 << 30);
+    if (end)
+      return (size_t)(end - (char *)ptr);
+  }
+  fputs("symtest-replay: klee_get_obj_size needs a build with "
+        "AddressSanitizer\n",
+        stderr);
+  fflush(stderr);
+  exit(REPLAY_MISMATCH_EXIT);
+}
+
+uintptr_t klee_choose(uintptr_t n) {
+  uintptr_t x;
+  symtest_make_symbolic(&x, sizeof x, "klee_choose");
+  if (x >= n)
+    exit(0);
+  return x;
+}
+
+void klee_assert_fail(const char *expr, const char *file, unsigned line,
+                      const char *function) {
+  fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file ? file : "?",
+          line, function ? function : "?", expr ? expr : "");
+  fflush(stderr);
+  abort();
+}
+
+unsigned klee_is_replay(void) { return 1; }
+
+void klee_posix_prefer_cex(void *object, uintptr_t condition) {
+  (void)object;
+  (void)condition;
+}
+
+void klee_mark_global(void *object) { (void)object; }
+
+void klee_check_memory_access(const void *address, size_t size) {
+  const volatile unsigned char *p = (const volatile unsigned char *)address;
+  size_t i;
+  for (i = 0; i < size; i++)
+    (void)p[i];
+}
+
+void klee_set_forking(unsigned enable) { (void)enable; }
+
+void klee_stack_trace(void) {
+  fputs("symtest-replay: klee_stack_trace (no stack trace natively)\n",
+        stderr);
+}
+
+void klee_print_range(const char *name, int arg) {
+  fprintf(stderr, "symtest-replay: print_range: %s: %d\n", name ? name : "",
+          arg);
+}
+
+void klee_open_merge(void) {}
+void klee_close_merge(void) {}
+
+int klee_get_errno(void) { return errno; }
+
+void klee_alias_function(const char *fn_name, const char *new_fn_name) {
+  fprintf(stderr,
+          "symtest-replay: warning: klee_alias_function(%s, %s): calls are "
+          "not redirected natively\n",
+          fn_name ? fn_name : "", new_fn_name ? new_fn_name : "");
+}

@@ -156,6 +156,7 @@ mod tests {
                 file: String::new(),
                 line,
             }],
+            suffix: None,
         };
         std::fs::write(&f, "int f(int x) {\n  return 1 / x;\n}\n").unwrap();
         let a = identify(&err(2), &dir, "t");

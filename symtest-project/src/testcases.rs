@@ -18,6 +18,9 @@ pub struct ErrorInfo {
     pub file: String,
     pub line: u32,
     pub stack: Vec<Frame>,
+    /// `klee_report_error`'s file suffix (`foo.err`), when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -67,7 +70,11 @@ impl EngineTest {
             self.dir.join(format!("{}.json", self.name)),
         ];
         if let Outcome::Error(e) = &self.outcome {
-            v.push(self.dir.join(format!("{}.{}.err", self.name, e.kind)));
+            let suffix = e
+                .suffix
+                .clone()
+                .unwrap_or_else(|| format!("{}.err", e.kind));
+            v.push(self.dir.join(format!("{}.{suffix}", self.name)));
         }
         v
     }

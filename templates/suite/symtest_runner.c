@@ -33,16 +33,19 @@
  * is "N passed, N failed".
  */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "symtest.h"
 #include "klee/klee.h"
 #include "symtest_tests.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,6 +125,10 @@ void symtest_assume(uintptr_t condition) {
 }
 int symtest_range(int lo, int hi, const char *name) {
   int r;
+  if (lo >= hi) {
+    fprintf(stderr, "symtest: user error: invalid range [%d, %d) for '%s'\n", lo, hi, name);
+    exit(USER_ERROR_EXIT);
+  }
   if (lo + 1 == hi)
     return lo;
   symtest_make_symbolic(&r, sizeof r, name);
@@ -179,6 +186,60 @@ int32_t klee_get_value_i32(int32_t expr) { return expr; }
 int64_t klee_get_value_i64(int64_t expr) { return expr; }
 uint32_t klee_get_value_u32(uint32_t expr) { return expr; }
 uint64_t klee_get_value_u64(uint64_t expr) { return expr; }
+void klee_define_fixed_object(void *addr, size_t nbytes) {
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t)addr & ~(page - 1);
+  uintptr_t hi = ((uintptr_t)addr + nbytes + page - 1) & ~(page - 1);
+  void *p = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p != (void *)lo) {
+    if (p != MAP_FAILED)
+      munmap(p, hi - lo);
+    fprintf(stderr, "symtest: warning: klee_define_fixed_object: cannot map %lu bytes at %p\n",
+            (unsigned long)nbytes, addr);
+  }
+}
+extern int __sanitizer_get_ownership(const volatile void *p) __attribute__((weak));
+extern size_t __sanitizer_get_allocated_size(const volatile void *p) __attribute__((weak));
+extern void *__asan_region_is_poisoned(void *beg, size_t size) __attribute__((weak));
+size_t klee_get_obj_size(void *ptr) {
+  char *end;
+  if (__sanitizer_get_ownership && __sanitizer_get_allocated_size && __sanitizer_get_ownership(ptr))
+    return __sanitizer_get_allocated_size(ptr);
+  if (__asan_region_is_poisoned && (end = (char *)__asan_region_is_poisoned(ptr, (size_t)1 << 30)))
+    return (size_t)(end - (char *)ptr);
+  mismatch("klee_get_obj_size needs a build with AddressSanitizer%s (%lu)", "", 0);
+  return 0;
+}
+uintptr_t klee_choose(uintptr_t n) {
+  uintptr_t x;
+  symtest_make_symbolic(&x, sizeof x, "klee_choose");
+  if (x >= n)
+    exit(0);
+  return x;
+}
+void klee_assert_fail(const char *expr, const char *file, unsigned line, const char *function) {
+  fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
+  abort();
+}
+unsigned klee_is_replay(void) { return 1; }
+void klee_posix_prefer_cex(void *object, uintptr_t condition) { (void)object; (void)condition; }
+void klee_mark_global(void *object) { (void)object; }
+void klee_check_memory_access(const void *address, size_t size) {
+  const volatile unsigned char *p = (const volatile unsigned char *)address;
+  size_t i;
+  for (i = 0; i < size; i++)
+    (void)p[i];
+}
+void klee_set_forking(unsigned enable) { (void)enable; }
+void klee_stack_trace(void) {}
+void klee_print_range(const char *name, int arg) { fprintf(stderr, "%s: %d\n", name, arg); }
+void klee_open_merge(void) {}
+void klee_close_merge(void) {}
+int klee_get_errno(void) { return errno; }
+void klee_alias_function(const char *fn_name, const char *new_fn_name) {
+  fprintf(stderr, "symtest: warning: klee_alias_function(%s, %s): calls are not redirected natively\n",
+          fn_name, new_fn_name);
+}
 
 /* Whole programs: the environment the engine built (libc-models/posix/init.c,
  * after KLEE's POSIX runtime) rebuilt from the objects: argNN arguments, n_args
@@ -290,6 +351,20 @@ static void feed_stdin(void) {
 static int show_output;
 static const char *coverage_dir;
 
+/* The code under test sees an empty environment, as under the engine (only
+ * gcov's own variables stay, so coverage data still lands where asked). */
+extern char **environ;
+static void empty_environment(void) {
+  static char *kept[3];
+  int n = 0;
+  char **e;
+  for (e = environ; e && *e && n < 2; e++)
+    if (strncmp(*e, "GCOV_PREFIX=", 12) == 0 || strncmp(*e, "GCOV_PREFIX_STRIP=", 18) == 0)
+      kept[n++] = *e;
+  kept[n] = NULL;
+  environ = kept;
+}
+
 /* The failures a test injects (its *_fail objects, ENV_CONTRACT order) as the
  * shim's spec "read=1,open=2"; returns 0 when it injects none. */
 static int fail_spec(const struct symtest_case *c, char *spec, size_t size) {
@@ -356,6 +431,7 @@ static void run_injected(char **args) {
   feed_stdin();
   fail_spec(current, spec, sizeof spec);
   alarm((unsigned)atoi(args[1]));
+  empty_environment();
   if (symtest_fail_arm(spec, args[3]) != 0) {
     fputs("symtest: cannot arm the failure shim\n", stderr);
     exit(MISMATCH_EXIT);
@@ -415,6 +491,7 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
     feed_stdin();
   }
   alarm(timeout);
+  empty_environment();
   exit(symtest_target_main(argc, argv));
 }
 

@@ -1,5 +1,5 @@
 /* KLEE's API: klee_int, klee_assume and a failing klee_assert (a macro that
- * calls __assert_fail).
+ * calls klee_assert_fail, as KLEE's).
  *
  * Paths: the assumptions do not fork; klee_assert branches on b != 144
  * and fails for a == 12: 1 normal + 1 error = 2. */

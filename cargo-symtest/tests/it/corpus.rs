@@ -13,6 +13,10 @@ struct Expect {
     paths: Option<u64>,
     no_errors: bool,
     options: Vec<String>,
+    /// `// CFLAGS:` extra compiler flags.
+    cflags: Vec<String>,
+    /// `// EXPECT-STAT: key N`: a counter of stats.json.
+    stats: Vec<(String, u64)>,
 }
 
 fn parse_expectations(src: &str) -> Expect {
@@ -30,6 +34,16 @@ fn parse_expectations(src: &str) -> Expect {
         }
         if let Some(rest) = line.split("OPTIONS:").nth(1) {
             e.options.extend(rest.split_whitespace().map(String::from));
+        }
+        if let Some(rest) = line.split("CFLAGS:").nth(1) {
+            e.cflags.extend(rest.split_whitespace().map(String::from));
+        }
+        if let Some(rest) = line.split("EXPECT-STAT:").nth(1) {
+            let mut w = rest.split_whitespace();
+            let (Some(k), Some(n)) = (w.next(), w.next().and_then(|n| n.parse().ok())) else {
+                panic!("EXPECT-STAT takes a stats.json key and a number: {line}");
+            };
+            e.stats.push((k.to_string(), n));
         }
     }
     e
@@ -50,7 +64,19 @@ fn replayable(kind_or_exit: &str) -> bool {
 
 #[test]
 fn corpus_programs_meet_their_expectations_and_replay_natively() {
-    let root = workspace().join("tests/programs");
+    run_corpus("tests/programs", 40, BITCODE_FLAGS);
+}
+
+#[test]
+fn klee_style_harnesses_meet_their_expectations_and_replay_natively() {
+    run_corpus("tests/klee", 15, KLEE_FLAGS);
+}
+
+/// Explores every program of `dir` (relative to the workspace) compiled
+/// with `flags` (+ its `CFLAGS:`), checks its expectations and replays every
+/// test natively.
+fn run_corpus(dir: &str, at_least: usize, flags: &[&str]) {
+    let root = workspace().join(dir);
     let mut programs: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -58,11 +84,11 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
         .collect();
     programs.sort();
     assert!(
-        programs.len() >= 40,
-        "the corpus should hold at least 40 programs, has {}",
+        programs.len() >= at_least,
+        "{dir} should hold at least {at_least} programs, has {}",
         programs.len()
     );
-    let dir = scratch("corpus");
+    let dir = scratch(&format!("corpus-{}", dir.replace('/', "-")));
     let mut failures = Vec::new();
     let (mut replayed, mut reproduced) = (0u32, 0u32);
     for prog in &programs {
@@ -71,7 +97,8 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
         let expect = parse_expectations(&src);
         let work = dir.join(&name);
         std::fs::create_dir_all(&work).unwrap();
-        let bc = match compile(prog, &work, &[]) {
+        let cflags: Vec<&str> = expect.cflags.iter().map(String::as_str).collect();
+        let bc = match compile_with(prog, &work, flags, &cflags) {
             Ok(bc) => bc,
             Err(e) => {
                 failures.push(format!("{name}: does not compile:\n{e}"));
@@ -121,8 +148,24 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
                 failures.push(format!("{name}: {got} paths completed, expected {p}"));
             }
         }
+        for (key, want) in &expect.stats {
+            let got = stat(&out, key);
+            if got != *want {
+                failures.push(format!("{name}: stats.json {key} = {got}, expected {want}"));
+            }
+        }
         // Native replay of every test.
-        if src.contains("NO-NATIVE-REPLAY") {
+        let tests = std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "ktest")
+            })
+            .count();
+        if src.contains("NO-NATIVE-REPLAY") || tests == 0 {
             continue;
         }
         let build = std::process::Command::new(bin())
@@ -152,7 +195,8 @@ fn corpus_programs_meet_their_expectations_and_replay_natively() {
         }
     }
     eprintln!(
-        "corpus: {} programs, {reproduced}/{replayed} tests reproduced natively",
+        "{}: {} programs, {reproduced}/{replayed} tests reproduced natively",
+        root.display(),
         programs.len()
     );
     assert!(

@@ -11,6 +11,7 @@ mod hardening;
 mod honest;
 mod host_files;
 mod ir_completeness;
+mod klee_compat;
 mod limits;
 mod loading;
 mod native_replay;

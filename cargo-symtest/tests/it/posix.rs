@@ -494,10 +494,12 @@ fn external_calls_end_the_path_or_run_concretely() {
     let dir = scratch("posix-external");
     let src = workspace().join("tests/posix/external.c");
     let bc = compile(&src, &dir, &[]).unwrap();
+    // Without a libc (the default `auto` would link musl, which defines sqrt).
     let out = dir.join("none");
     let o = symtest(&[
         "exec",
         bc.to_str().unwrap(),
+        "--libc=none",
         "--output-dir",
         out.to_str().unwrap(),
     ]);
@@ -505,19 +507,32 @@ fn external_calls_end_the_path_or_run_concretely() {
     let ts = tests(&out);
     assert_eq!(ts.len(), 1);
     assert_eq!(ts[0]["outcome"]["error"]["kind"], "external");
-    let out = dir.join("concrete");
+    for mode in ["concrete", "all"] {
+        let out = dir.join(mode);
+        let o = symtest(&[
+            "exec",
+            bc.to_str().unwrap(),
+            "--libc=none",
+            "--output-dir",
+            out.to_str().unwrap(),
+            "--external-calls",
+            mode,
+        ]);
+        assert!(o.status.success());
+        let ts = tests(&out);
+        assert_eq!(ts.len(), 1);
+        assert_eq!(exit_code(&ts[0]), Some(5), "{mode}");
+    }
+    // With the default libc (auto): musl's sqrt.
+    let out = dir.join("auto");
     let o = symtest(&[
         "exec",
         bc.to_str().unwrap(),
         "--output-dir",
         out.to_str().unwrap(),
-        "--external-calls",
-        "concrete",
     ]);
     assert!(o.status.success());
-    let ts = tests(&out);
-    assert_eq!(ts.len(), 1);
-    assert_eq!(exit_code(&ts[0]), Some(5));
+    assert_eq!(exit_code(&tests(&out)[0]), Some(5));
 }
 
 #[test]
@@ -528,9 +543,23 @@ fn environment_options_are_checked_before_the_run() {
     let o = out.to_str().unwrap();
     let b = bc.to_str().unwrap();
     let cases: &[&[&str]] = &[
-        &["exec", b, "--output-dir", o, "--posix-runtime"],
+        &[
+            "exec",
+            b,
+            "--output-dir",
+            o,
+            "--posix-runtime",
+            "--libc=none",
+        ],
         &["exec", b, "--output-dir", o, "--libc=glibc"],
-        &["exec", b, "--output-dir", o, "--external-calls", "all"],
+        &[
+            "exec",
+            b,
+            "--output-dir",
+            o,
+            "--external-calls",
+            "everything",
+        ],
         &[
             "exec",
             b,

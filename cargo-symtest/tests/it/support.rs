@@ -40,11 +40,33 @@ pub const BITCODE_FLAGS: &[&str] = &[
     "-Wno-everything",
 ];
 
+/// How KLEE's users compile a harness (no sanitizer checks: the engine
+/// checks overshift and division by zero itself).
+pub const KLEE_FLAGS: &[&str] = &[
+    "-emit-llvm",
+    "-c",
+    "-g",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-Wno-everything",
+];
+
 /// Compiles a C file to bitcode; returns the .bc path or clang's diagnostics.
 pub fn compile(src: &Path, out_dir: &Path, extra: &[&str]) -> Result<PathBuf, String> {
+    compile_with(src, out_dir, BITCODE_FLAGS, extra)
+}
+
+/// Like [`compile`] with other base flags than `BITCODE_FLAGS`.
+pub fn compile_with(
+    src: &Path,
+    out_dir: &Path,
+    flags: &[&str],
+    extra: &[&str],
+) -> Result<PathBuf, String> {
     let bc = out_dir.join(format!("{}.bc", src.file_stem().unwrap().to_string_lossy()));
     let out = Command::new("clang-19")
-        .args(BITCODE_FLAGS)
+        .args(flags)
         .args(extra)
         .arg("-I")
         .arg(models().join("include"))

@@ -112,12 +112,19 @@ pub struct Config {
     /// `--external-calls concrete`: undefined functions on the allow-list of pure
     /// functions run natively on concretized arguments (otherwise: `external` error).
     pub external_calls_concrete: bool,
+    /// `--external-calls all`: besides the allow-list, any other undefined
+    /// function the host's C library exports runs natively (in a child
+    /// process) on concretized arguments.
+    pub external_calls_all: bool,
+    /// KLEE's `--max-tests`: stop after writing this many tests.
+    pub max_tests: Option<u64>,
     /// The executor's end of the counter-example cache (`cex` layer): a state keeps
     /// the last model of its path condition, and a condition that holds under it
     /// is feasible without a query (the subset's solution tried on the superset).
     pub reuse_state_model: bool,
-    /// Source files whose lines count in the reported line coverage (the
-    /// program's own when a libc is linked in); `None`: every file.
+    /// The program's own source files (when a libc is linked in): their lines
+    /// count in the reported line coverage, and the engine's own overshift
+    /// check applies to their code only; `None`: every file.
     pub coverage_files: Option<Vec<String>>,
     /// `--fp symbolic` (default): float and double operations on symbolic
     /// operands build floating-point expressions; off (`--fp concrete`):
@@ -134,6 +141,22 @@ pub struct Config {
     /// replay can check (`0`: never; the test then records only why the path
     /// stopped). Under `max_time`, completions stop 5% of the budget after it.
     pub completion_instructions: u64,
+    /// KLEE's `--check-overshift` (on by default): a shift by at least the
+    /// value's width in the program's own code is an `overflow` error, whether
+    /// or not UBSan checks were compiled in.
+    pub check_overshift: bool,
+    /// KLEE's `--check-div-zero` (on by default): division and remainder by
+    /// zero are `div` errors.
+    pub check_div_zero: bool,
+    /// KLEE's `--emit-all-errors`: a test for every error path, not only the
+    /// first one per (kind, source line).
+    pub emit_all_errors: bool,
+    /// KLEE's `--exit-on-error[-type]`: stop exploring after the first error
+    /// test of one of these kinds (empty: never).
+    pub exit_on_error: Vec<crate::termination::ErrorKind>,
+    /// KLEE's `--silent-klee-assume`: an assumption false on a path prunes it
+    /// without the one-time warning that names the assumption's line.
+    pub silent_assume: bool,
 }
 
 impl Default for Config {
@@ -164,11 +187,18 @@ impl Default for Config {
             simplify_constraints: true,
             implied_value_concretization: true,
             external_calls_concrete: false,
+            external_calls_all: false,
+            max_tests: None,
             reuse_state_model: true,
             coverage_files: None,
             symbolic_fp: true,
             symbolic_long_double: false,
             completion_instructions: 1_000_000,
+            check_overshift: true,
+            check_div_zero: true,
+            emit_all_errors: false,
+            exit_on_error: Vec::new(),
+            silent_assume: false,
         }
     }
 }

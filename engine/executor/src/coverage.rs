@@ -25,6 +25,12 @@ pub struct Coverage {
 const FAR: u32 = u32::MAX / 4;
 
 impl Coverage {
+    /// Is code at a location with this file the program's own (see
+    /// `Config::coverage_files`)? Code without a location counts as the program's.
+    pub fn is_program_file(&self, file: Option<FileId>) -> bool {
+        file.is_none_or(|f| self.counted.get(f.0 as usize).copied().unwrap_or(true))
+    }
+
     /// `files`: the source files whose lines count in line coverage (the
     /// program's own, when a libc is linked in); `None` counts every file.
     /// Instruction coverage, which guides the search, always covers all code.

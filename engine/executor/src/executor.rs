@@ -38,14 +38,21 @@ pub struct Executor<'m> {
     pub(crate) next_state_id: StateId,
     /// (kind, file, line) of errors already written as tests.
     pub(crate) emitted_errors: FxHashSet<(ErrorKind, String, u32)>,
+    /// Set when the run must stop (`--exit-on-error`), with the halt reason.
+    pub(crate) halt_requested: Option<String>,
     pub(crate) warned: FxHashSet<String>,
     pub(crate) sink: &'m mut dyn EventSink,
     pub(crate) started: Instant,
+    /// When `--max-time` ends the run (set when it starts).
+    pub(crate) deadline: Option<Instant>,
     pub(crate) initial: Option<State>,
     /// Special handler per function, resolved once.
     pub(crate) specials: Vec<Option<crate::special::Special>>,
     /// `<math.h>` function per function computed as an expression, resolved once.
     pub(crate) libm: Vec<Option<crate::inst::libm::LibmFn>>,
+    /// Per function: does it call UBSan's shift handler (compiled with
+    /// `-fsanitize=shift`, so its shifts are checked already)?
+    pub(crate) ubsan_shift_checked: Vec<bool>,
 }
 
 impl<'m> Executor<'m> {
@@ -85,12 +92,15 @@ impl<'m> Executor<'m> {
             ptree: PTree::default(),
             next_state_id: 0,
             emitted_errors: FxHashSet::default(),
+            halt_requested: None,
             warned: FxHashSet::default(),
             sink,
             started: Instant::now(),
+            deadline: None,
             initial: None,
-            specials: crate::special::table(module, config.external_calls_concrete),
+            specials: crate::special::table(module, &config),
             libm: crate::inst::libm::table(module),
+            ubsan_shift_checked: crate::inst::arith::ubsan_shift_checked(module),
             config,
         };
         let mut memory = AddressSpace::default();
@@ -138,7 +148,17 @@ impl<'m> Executor<'m> {
                     }
                 }
                 None => {
-                    if !is_known_external_global(&g.name) {
+                    // Without a libc, native calls (--external-calls all)
+                    // receive the host's streams for these.
+                    let stream = ["stdin", "stdout", "stderr"]
+                        .iter()
+                        .position(|n| *n == g.name)
+                        .filter(|_| self.config.external_calls_all && g.size == 8);
+                    if let Some(k) = stream {
+                        let v = crate::special_native::STDIO_SENTINEL + k as u64;
+                        contents.write(&mut self.pool, 0, 8, &Value::from_u64(64, v));
+                    }
+                    if !g.extern_weak && !is_known_external_global(&g.name) {
                         self.warn_once(format!(
                             "global `{}` has no definition in the program; it starts zero-filled",
                             g.name
@@ -178,11 +198,30 @@ impl<'m> Executor<'m> {
         let v = match module.constant(id) {
             Constant::Int(b) => Value::Concrete(b.clone()),
             Constant::Undef { bits } => Value::Concrete(Bits::zero((*bits).max(1))),
-            Constant::GlobalAddr { global, offset } => Value::from_u64(
-                64,
-                self.global_addrs[global.0 as usize].wrapping_add(*offset as u64),
-            ),
-            Constant::FuncAddr(f) => Value::from_u64(64, function_address(*f)),
+            Constant::GlobalAddr { global, offset } => {
+                // A weak reference nothing defines is null, as the linker resolves it.
+                let g = module.global(*global);
+                let base = if g.extern_weak && g.init.is_none() {
+                    0
+                } else {
+                    self.global_addrs[global.0 as usize]
+                };
+                Value::from_u64(64, base.wrapping_add(*offset as u64))
+            }
+            Constant::FuncAddr(f) => {
+                let func = module.function(*f);
+                let undefined_weak = func.extern_weak
+                    && func.body.is_none()
+                    && self.specials[f.0 as usize].is_none();
+                Value::from_u64(
+                    64,
+                    if undefined_weak {
+                        0
+                    } else {
+                        function_address(*f)
+                    },
+                )
+            }
             Constant::Aggregate { bits, pieces } => {
                 let mut acc = Value::Concrete(Bits::zero((*bits).max(1)));
                 for (off, c) in pieces {
@@ -291,6 +330,10 @@ impl<'m> Executor<'m> {
             ptree_node: 0,
             jmp_targets: Vec::new(),
             stdout: Vec::new(),
+            forking_disabled: false,
+            aliases: Vec::new(),
+            errno_obj: None,
+            error_suffix: None,
         };
         st.ptree_node = self.ptree.init(id);
         st

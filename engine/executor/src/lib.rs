@@ -14,6 +14,7 @@ mod coverage;
 mod executor;
 mod inst;
 mod memory;
+mod native_call;
 mod ptree;
 mod query;
 mod rng;
@@ -21,6 +22,9 @@ mod run;
 mod search;
 mod special;
 mod special_env;
+mod special_heap;
+mod special_klee;
+mod special_native;
 mod state;
 mod stats;
 mod step;
@@ -28,6 +32,7 @@ mod termination;
 mod value;
 
 pub use config::{Config, SearchKind, Weight};
+pub use special::undefined_functions;
 pub use stats::Stats;
 pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
 

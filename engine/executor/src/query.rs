@@ -27,6 +27,8 @@ pub struct SolverHandle {
     pub model_time: Duration,
     /// Branches where the solver gave up and the path followed its model.
     pub degraded: u64,
+    /// No query runs past this point (`--max-time`).
+    deadline: Option<Instant>,
 }
 
 impl SolverHandle {
@@ -38,11 +40,18 @@ impl SolverHandle {
             model_answers: 0,
             model_time: Duration::ZERO,
             degraded: 0,
+            deadline: None,
         }
     }
 
     pub fn set_timeout(&mut self, t: Option<Duration>) {
         self.inner.set_timeout(t);
+    }
+
+    /// Queries give up at `d` (also in the middle of solving).
+    pub fn set_deadline(&mut self, d: Option<Instant>) {
+        self.deadline = d;
+        self.inner.set_deadline(d);
     }
 
     pub fn backend_queries(&self) -> u64 {
@@ -92,6 +101,11 @@ impl Executor<'_> {
         st: &mut State,
         extra: &[ExprId],
     ) -> Result<Option<Assignment>, SolverFailure> {
+        if self.solver.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(SolverFailure(
+                "solver gave up: the run's time limit (--max-time) was reached".into(),
+            ));
+        }
         let mut assertions = st.constraints.clone();
         assertions.extend_from_slice(extra);
         let arrays = self.arrays_of(&assertions);

@@ -56,7 +56,13 @@ impl StateView for View<'_, '_> {
 
 impl Executor<'_> {
     pub fn run(&mut self) -> RunSummary {
+        // The run's clock (statistics, --max-time) starts with the command
+        // when the CLI says so: loading and linking count.
         self.started = self.config.started_at.unwrap_or_else(Instant::now);
+        // A query in progress when the time is up gives up then (its branch
+        // follows the path's model, as after any solver give-up).
+        self.deadline = self.config.max_time.map(|t| self.started + t);
+        self.solver.set_deadline(self.deadline);
         let init = self.initial.take().expect("initial state");
         let id = init.id;
         self.states.insert(id, init);
@@ -171,6 +177,15 @@ impl Executor<'_> {
             if budget == 0 || !ctx.added.is_empty() {
                 return None;
             }
+            // --exit-on-error: the run stops at the first such error, as KLEE
+            // stops after the instruction that found it.
+            if !self.config.exit_on_error.is_empty()
+                && ctx.ended.iter().any(|(_, t)| {
+                    matches!(t, Termination::Error(k, _) if self.config.exit_on_error.contains(k))
+                })
+            {
+                return None;
+            }
             if let Some(max) = self.config.max_instructions {
                 if self.stats.instructions >= max {
                     return None;
@@ -182,23 +197,24 @@ impl Executor<'_> {
                         return None;
                     }
                 }
-                if let Some(t) = self.config.max_time {
-                    if self.started.elapsed() >= t {
-                        return None;
-                    }
+                if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
                 }
             }
         }
     }
 
     fn limit_reached(&self) -> Option<String> {
+        if let Some(r) = &self.halt_requested {
+            return Some(r.clone());
+        }
         if let Some(max) = self.config.max_instructions {
             if self.stats.instructions >= max {
                 return Some(format!("--max-instructions {max} reached"));
             }
         }
-        if let Some(t) = self.config.max_time {
-            if self.started.elapsed() >= t {
+        if let (Some(t), Some(d)) = (self.config.max_time, self.deadline) {
+            if Instant::now() >= d {
                 return Some(format!("--max-time {}s reached", t.as_secs_f64()));
             }
         }
@@ -267,6 +283,13 @@ impl Executor<'_> {
 
     /// Ends the run: unfinished states that covered untested code get a test.
     fn halt(&mut self, reason: &str) {
+        // The tests of unfinished states may need a query each: a short
+        // grace (5% of --max-time), so the run ends within 10% of it.
+        if let (Some(t), Some(d)) = (self.config.max_time, self.deadline) {
+            let grace = (t / 20).max(Duration::from_millis(50));
+            self.solver
+                .set_deadline(Some((Instant::now() + grace).max(d)));
+        }
         let mut ids: Vec<StateId> = self.states.keys().copied().collect();
         ids.sort_unstable();
         for id in ids {
@@ -302,7 +325,7 @@ impl Executor<'_> {
             .map_or(Loc::default(), |i| i.loc)
     }
 
-    fn stack_of(&self, st: &State) -> Vec<StackEntry> {
+    pub(crate) fn stack_of(&self, st: &State) -> Vec<StackEntry> {
         st.stack
             .iter()
             .rev()
@@ -381,7 +404,7 @@ impl Executor<'_> {
                         .entry(kind.suffix().to_string())
                         .or_default() += 1;
                 }
-                let (outcome, new) = self.error_outcome(&st, kind, message);
+                let (outcome, new) = self.error_outcome(&mut st, kind, message);
                 if !new {
                     return;
                 }
@@ -414,7 +437,7 @@ impl Executor<'_> {
             }
             Ok(Termination::Error(kind, message)) => {
                 self.stats.paths_run_to_end += 1;
-                (self.error_outcome(&st, kind, message).0, Some(reason))
+                (self.error_outcome(&mut st, kind, message).0, Some(reason))
             }
             Ok(other) => (
                 TestOutcome::Early {
@@ -447,9 +470,13 @@ impl Executor<'_> {
 
     /// The report of an error at `st`'s current instruction, and whether it
     /// is the first at its place (kind, file, line), counting new bugs.
+    /// The report of an error at `st`'s current instruction, and whether it
+    /// is written as a test: the first at its place (kind, file, line), or
+    /// every one under `--emit-all-errors`. Counts the bugs written and
+    /// requests the halt of `--exit-on-error`.
     fn error_outcome(
         &mut self,
-        st: &State,
+        st: &mut State,
         kind: ErrorKind,
         message: String,
     ) -> (TestOutcome, bool) {
@@ -457,12 +484,20 @@ impl Executor<'_> {
         let (file, line) = stack
             .first()
             .map_or((String::new(), 0), |s| (s.file.clone(), s.line));
-        let new = self.emitted_errors.insert((kind, file.clone(), line));
-        if new && kind.is_bug() {
+        // As KLEE: one test per error location, unless --emit-all-errors.
+        let first = self.emitted_errors.insert((kind, file.clone(), line));
+        let emit = first || self.config.emit_all_errors;
+        if emit && kind.is_bug() {
             self.stats.errors += 1;
             if self.stats.errors == 1 {
                 self.stats.first_bug_s = self.started.elapsed().as_secs_f64();
             }
+        }
+        if emit && self.config.exit_on_error.contains(&kind) && self.halt_requested.is_none() {
+            self.halt_requested = Some(format!(
+                "--exit-on-error: {} error at {file}:{line}",
+                kind.suffix()
+            ));
         }
         let report = ErrorReport {
             kind,
@@ -470,8 +505,9 @@ impl Executor<'_> {
             file,
             line,
             stack,
+            suffix: st.error_suffix.take(),
         };
-        (TestOutcome::Error(report), new)
+        (TestOutcome::Error(report), emit)
     }
 
     fn emit_test(
@@ -485,6 +521,11 @@ impl Executor<'_> {
     ) {
         self.mark_tested(st);
         self.stats.tests += 1;
+        if let Some(max) = self.config.max_tests {
+            if self.stats.tests >= max && self.halt_requested.is_none() {
+                self.halt_requested = Some(format!("--max-tests {max} reached"));
+            }
+        }
         let tc = TestCase {
             ktest,
             outcome,

@@ -3,12 +3,11 @@
 //! handlers; the engine's heap functions replace any definition in the program.
 
 use crate::executor::Executor;
-use crate::memory::ObjKind;
 use crate::state::{State, SymbolicObject};
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
-use symtest_expr::{Bits, ExprId};
+use symtest_expr::ExprId;
 use symtest_ir::{FuncId, Reg};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -53,6 +52,25 @@ pub enum Special {
     Stdout,
     /// `--external-calls concrete`: an allow-listed pure function run natively.
     External(FuncId),
+    /// `--external-calls all`: a host C library function (at this address)
+    /// run natively in a child process (special_native.rs).
+    Native(FuncId, usize),
+    /// The rest of KLEE 3's `klee.h` (special_klee.rs).
+    GetObjSize,
+    Choose,
+    IsReplay,
+    MarkGlobal,
+    CheckMemoryAccess,
+    SetForking,
+    StackTrace,
+    PrintRange,
+    /// `klee_open_merge` / `klee_close_merge`.
+    Merge,
+    GetErrno,
+    /// `__errno_location` when no libc defines it.
+    ErrnoLocation,
+    DefineFixedObject,
+    AliasFunction,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -70,23 +88,42 @@ pub enum UbsanCheck {
 }
 
 /// The special handler of every function of `module` (indexed by `FuncId`).
-/// With `external_concrete`, undefined allow-listed pure functions run natively.
-pub fn table(module: &symtest_ir::Module, external_concrete: bool) -> Vec<Option<Special>> {
+/// With `--external-calls concrete`, undefined allow-listed pure functions run
+/// natively; with `all`, also any other function the host's C library exports.
+pub fn table(module: &symtest_ir::Module, config: &crate::Config) -> Vec<Option<Special>> {
     module
         .functions
         .iter()
         .enumerate()
         .map(|(i, func)| {
-            if func.body.is_none()
-                && external_concrete
+            let undefined = func.body.is_none() && lookup(&func.name).is_none();
+            if undefined
+                && config.external_calls_concrete
                 && crate::special_env::external_fn(&func.name).is_some()
-                && lookup(&func.name).is_none()
             {
                 return Some(Special::External(FuncId(i as u32)));
+            }
+            if undefined && config.external_calls_all && !func.name.starts_with("llvm.") {
+                if let Some(addr) = crate::native_call::host_symbol(&func.name) {
+                    return Some(Special::Native(FuncId(i as u32), addr));
+                }
             }
             let (s, overrides) = lookup(&func.name)?;
             (overrides || func.body.is_none()).then_some(s)
         })
+        .collect()
+}
+
+/// Functions `module` calls or names but defines nowhere, other than the
+/// engine's own (special functions, LLVM intrinsics): what a C library would
+/// have to provide.
+pub fn undefined_functions(module: &symtest_ir::Module) -> Vec<String> {
+    module
+        .functions
+        .iter()
+        .filter(|f| f.body.is_none() && !f.extern_weak && !f.name.starts_with("llvm."))
+        .filter(|f| lookup(&f.name).is_none())
+        .map(|f| f.name.clone())
         .collect()
 }
 
@@ -124,6 +161,32 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
         PrintExpr
     } else if api("warning") || api("warning_once") {
         Warning
+    } else if api("get_obj_size") {
+        GetObjSize
+    } else if api("choose") {
+        Choose
+    } else if api("is_replay") {
+        IsReplay
+    } else if api("mark_global") {
+        MarkGlobal
+    } else if api("check_memory_access") {
+        CheckMemoryAccess
+    } else if api("set_forking") {
+        SetForking
+    } else if api("stack_trace") {
+        StackTrace
+    } else if api("print_range") {
+        PrintRange
+    } else if api("open_merge") || api("close_merge") {
+        Merge
+    } else if api("get_errno") {
+        GetErrno
+    } else if api("define_fixed_object") {
+        DefineFixedObject
+    } else if api("alias_function") {
+        AliasFunction
+    } else if name == "klee_posix_prefer_cex" {
+        PreferCex
     } else {
         match name {
             "malloc" => Malloc,
@@ -132,7 +195,8 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
             "calloc" => Calloc,
             "realloc" => Realloc,
             "free" => Free,
-            "__assert_fail" | "__assert_rtn" | "__assert" => AssertFail,
+            "__assert_fail" | "__assert_rtn" | "__assert" | "klee_assert_fail" => AssertFail,
+            "__errno_location" => ErrnoLocation,
             "abort" => Abort,
             "exit" | "_exit" | "_Exit" | "__symtest_exit" => Exit,
             "__symtest_host_stat" => HostStat,
@@ -162,7 +226,8 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
     };
     // The symtest API, the heap and exit are the engine's own, whatever the program
     // defines (the native replay runtime defines the API too).
-    let overrides = !matches!(s, Exit | Abort | AssertFail);
+    // A libc's errno (and `klee_get_errno` over it, in the musl runtime) wins.
+    let overrides = !matches!(s, Exit | Abort | AssertFail | ErrnoLocation | GetErrno);
     Some((s, overrides))
 }
 
@@ -204,10 +269,7 @@ impl Executor<'_> {
             Special::Assume => {
                 let c = self.nonzero(arg(0)?);
                 if !self.may_be_true(st, &c)? {
-                    return Err(Stop::error(
-                        ErrorKind::User,
-                        "invalid assumption: provably false on this path",
-                    ));
+                    return Err(self.prune_assumption(st));
                 }
                 self.add_constraint(st, &c);
                 Ok(())
@@ -242,7 +304,14 @@ impl Executor<'_> {
                     let lt = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Slt, &x, &hi);
                     let c = Ops::bin(&mut self.pool, symtest_expr::BinOp::And, &ge, &lt);
                     if !self.may_be_true(st, &c)? {
-                        return Err(Stop::error(ErrorKind::User, "invalid range: empty"));
+                        // Constant bounds that make an empty range are the
+                        // harness's error, as KLEE reports it; symbolic ones
+                        // that cannot hold here are a false assumption (KLEE's
+                        // klee_range assumes the range).
+                        if lo.is_concrete() && hi.is_concrete() {
+                            return Err(Stop::error(ErrorKind::User, "invalid range: empty"));
+                        }
+                        return Err(self.prune_assumption(st));
                     }
                     self.add_constraint(st, &c);
                 }
@@ -278,6 +347,10 @@ impl Executor<'_> {
             Special::SilentExit => Err(Stop::Terminate(Termination::Silent)),
             Special::ReportError => {
                 let msg = self.read_name(st, args.get(2));
+                if args.get(3).is_some() {
+                    let suffix = self.read_name(st, args.get(3));
+                    st.error_suffix = self.report_suffix(&suffix);
+                }
                 Err(Stop::error(ErrorKind::User, msg))
             }
             Special::Abort => Err(Stop::error(ErrorKind::Abort, "abort() called")),
@@ -304,60 +377,27 @@ impl Executor<'_> {
                 Ok(())
             }
             Special::AlignedMalloc => {
-                let align = self
-                    .concretize(st, arg(0)?, "allocation alignment")?
-                    .to_u64();
-                let n = self.concretize(st, arg(1)?, "allocation size")?.to_u64();
-                let v = if n > self.config.max_alloc_size || align > 4096 {
-                    self.warn_once(format!(
-                        "aligned allocation of {n} bytes at {align} refused (returns NULL); limits are --max-alloc-size and 4096-byte alignment"
-                    ));
-                    Value::from_u64(64, 0)
-                } else {
-                    let loc = self.current_loc(st);
-                    let name =
-                        format!("heap object allocated at {}", self.module.describe_loc(loc));
-                    let obj = st.memory.allocate(n, align, ObjKind::Heap, name, loc);
-                    Value::from_u64(64, obj.base)
-                };
+                let v = self.aligned_malloc(st, args)?;
                 ret(self, st, v);
                 Ok(())
             }
             Special::MallocUsableSize => {
-                let p = self
-                    .concretize(st, arg(0)?, "malloc_usable_size pointer")?
-                    .to_u64();
-                let n = match st.memory.get(p) {
-                    _ if p == 0 => 0,
-                    Some(e) if !e.freed && e.object.kind == ObjKind::Heap => e.object.size,
-                    _ => {
-                        return Err(Stop::error(
-                            ErrorKind::Ptr,
-                            format!(
-                                "malloc_usable_size of 0x{p:x}, which is not a live heap object"
-                            ),
-                        ))
-                    }
-                };
-                ret(self, st, Value::from_u64(64, n));
+                let v = self.malloc_usable_size(st, arg(0)?)?;
+                ret(self, st, v);
                 Ok(())
             }
             Special::Calloc => {
-                let n = self.concretize(st, arg(0)?, "calloc count")?.to_u64();
-                let sz = self.concretize(st, arg(1)?, "calloc size")?.to_u64();
-                let v = match n.checked_mul(sz) {
-                    Some(total) => self.malloc(st, ctx, &Value::from_u64(64, total), true)?,
-                    None => Value::from_u64(64, 0),
-                };
+                let v = self.calloc(st, ctx, args)?;
                 ret(self, st, v);
                 Ok(())
             }
             Special::Realloc => {
-                let p = arg(0)?.clone();
-                let size = arg(1)?.clone();
-                let v = self.realloc(st, ctx, &p, &size)?;
-                ret(self, st, v);
-                Ok(())
+                let (p, size) = (arg(0)?.clone(), arg(1)?.clone());
+                let slot = crate::special_heap::ResultSlot {
+                    dest,
+                    bits: ret_bits,
+                };
+                self.realloc(st, ctx, &p, &size, slot)
             }
             Special::Free => {
                 let p = arg(0)?.clone();
@@ -408,6 +448,72 @@ impl Executor<'_> {
                 let (buf, n) = (arg(0)?.clone(), arg(1)?.clone());
                 self.record_stdout(st, &buf, &n)
             }
+            Special::Native(callee, addr) => {
+                let v = self.call_native(st, callee, addr, args)?;
+                if let Some(v) = v {
+                    ret(self, st, v);
+                }
+                Ok(())
+            }
+            Special::GetObjSize => {
+                let v = self.klee_get_obj_size(st, arg(0)?)?;
+                ret(self, st, v);
+                Ok(())
+            }
+            Special::Choose => {
+                let n = arg(0)?.clone();
+                let v = self.klee_choose(st, ctx, &n)?;
+                ret(self, st, v);
+                Ok(())
+            }
+            Special::IsReplay => {
+                ret(self, st, Value::from_u64(32, 0));
+                Ok(())
+            }
+            Special::MarkGlobal => self.klee_mark_global(st, arg(0)?),
+            Special::CheckMemoryAccess => {
+                let (p, n) = (arg(0)?.clone(), arg(1)?.clone());
+                self.klee_check_memory_access(st, ctx, &p, &n)
+            }
+            Special::SetForking => {
+                let on = self.concretize(st, arg(0)?, "klee_set_forking argument")?;
+                st.forking_disabled = on.to_u64() == 0;
+                Ok(())
+            }
+            Special::StackTrace => {
+                self.klee_stack_trace(st);
+                Ok(())
+            }
+            Special::PrintRange => {
+                let name = self.read_name(st, args.first());
+                let x = arg(1)?.clone();
+                self.klee_print_range(st, &name, &x)
+            }
+            Special::Merge => {
+                self.warn_once(
+                    "klee_open_merge/klee_close_merge: paths are not merged (state merging is not implemented; KLEE without --use-merge does the same)".into(),
+                );
+                Ok(())
+            }
+            Special::GetErrno => {
+                let v = self.klee_get_errno(st);
+                ret(self, st, v);
+                Ok(())
+            }
+            Special::ErrnoLocation => {
+                let v = self.errno_location(st);
+                ret(self, st, v);
+                Ok(())
+            }
+            Special::DefineFixedObject => {
+                let (p, n) = (arg(0)?.clone(), arg(1)?.clone());
+                self.klee_define_fixed_object(st, &p, &n)
+            }
+            Special::AliasFunction => {
+                let old = self.read_name(st, args.first());
+                let new = self.read_name(st, args.get(1));
+                self.klee_alias_function(st, &old, &new)
+            }
             Special::External(callee) => {
                 let name = self.module.function(callee).name.clone();
                 let f = crate::special_env::external_fn(&name).expect("allow-listed in table()");
@@ -416,6 +522,22 @@ impl Executor<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// A harness's assumption that cannot hold on this path (often the
+    /// false side of `&&` in `assume(a && b)`): the path is not one the
+    /// harness wants explored. It ends without a test and is no bug of the
+    /// code under test; a one-time warning names the line.
+    fn prune_assumption(&mut self, st: &State) -> Stop {
+        self.stats.assumptions_pruned += 1;
+        if !self.config.silent_assume {
+            let loc = self.current_loc(st);
+            self.warn_once(format!(
+                "{}: an assumption is false on some paths (e.g. where `&&` or `||` in it decided the value); they end there without a test",
+                self.module.describe_loc(loc)
+            ));
+        }
+        Stop::Terminate(Termination::Silent)
     }
 
     fn ubsan(&mut self, st: &mut State, check: UbsanCheck, args: &[Value]) -> Stop {
@@ -476,7 +598,7 @@ impl Executor<'_> {
         let mut out = Vec::new();
         let mut a = addr;
         while a < end && out.len() < 4096 {
-            match contents.concrete_bytes((a - base) as usize, 1) {
+            match contents.concrete_bytes((a - base) as usize, 1).as_deref() {
                 Some([0]) => break,
                 Some([c]) => out.push(*c),
                 _ => out.push(b'?'),
@@ -487,7 +609,7 @@ impl Executor<'_> {
     }
 
     /// A fresh symbolic input of `size` bytes not backed by memory (`symtest_int`).
-    fn fresh_symbolic(&mut self, st: &mut State, name: &str, size: u32) -> Value {
+    pub(crate) fn fresh_symbolic(&mut self, st: &mut State, name: &str, size: u32) -> Value {
         let arr = self.pool.new_array(name, size);
         st.symbolics.push(SymbolicObject {
             name: name.to_string(),
@@ -551,216 +673,5 @@ impl Executor<'_> {
             c.write(&mut self.pool, off0 + i, 1, &Value::Symbolic(b));
         }
         Ok(())
-    }
-
-    fn malloc(
-        &mut self,
-        st: &mut State,
-        ctx: &mut StepCtx,
-        size: &Value,
-        _zero: bool,
-    ) -> Exec<Value> {
-        let size = match size {
-            Value::Concrete(b) => b.clone(),
-            sym => self.symbolic_size(st, ctx, sym)?,
-        };
-        let n = size.to_u64();
-        if n > self.config.max_alloc_size {
-            self.warn_once(format!(
-                "allocation of {n} bytes refused (returns NULL); limit is --max-alloc-size"
-            ));
-            return Ok(Value::from_u64(64, 0));
-        }
-        let loc = self.current_loc(st);
-        let name = format!("heap object allocated at {}", self.module.describe_loc(loc));
-        let obj = st.memory.allocate(n, 16, ObjKind::Heap, name, loc);
-        Ok(Value::from_u64(64, obj.base))
-    }
-
-    /// A symbolic allocation size: a few concrete sizes, one state each.
-    fn symbolic_size(&mut self, st: &mut State, ctx: &mut StepCtx, size: &Value) -> Exec<Bits> {
-        let e = size.expr(&mut self.pool);
-        let mut sizes: Vec<(Bits, Value)> = Vec::new();
-        let mut excluded: Vec<ExprId> = Vec::new();
-        while sizes.len() < self.config.max_sym_alloc_sizes as usize {
-            let Some(m) = self.solve(st, &excluded)? else {
-                break;
-            };
-            let b = self.pool.eval(e, &m);
-            let eq = self.eq_value(size, &Value::Concrete(b.clone()));
-            let ne = Ops::not(&mut self.pool, &eq);
-            excluded.push(ne.expr(&mut self.pool));
-            sizes.push((b, eq));
-        }
-        self.warn_once(format!(
-            "symbolic allocation size: trying {} concrete size(s), other sizes are not explored",
-            sizes.len()
-        ));
-        let mut it = sizes.into_iter();
-        let (first, first_eq) = it
-            .next()
-            .ok_or_else(|| Stop::error(ErrorKind::Solver, "no allocation size feasible"))?;
-        // Other sizes re-run the call in forked states (pc still points after it,
-        // so they allocate here directly).
-        for (b, eq) in it {
-            let mut child = self.fork_state(st);
-            self.add_constraint(&mut child, &eq);
-            let frame = child.frame().clone();
-            let inst_dest = self
-                .module
-                .function(frame.func)
-                .body
-                .as_ref()
-                .expect("defined")
-                .insts[frame.cur as usize]
-                .dest;
-            match self.malloc(&mut child, ctx, &Value::Concrete(b), false) {
-                Ok(v) => {
-                    if let Some(d) = inst_dest {
-                        child.set_reg(d, v);
-                    }
-                    ctx.added.push(child);
-                }
-                Err(stop) => ctx.ended.push((child, stop.into_termination())),
-            }
-        }
-        self.add_constraint(st, &first_eq);
-        Ok(first)
-    }
-
-    fn free(&mut self, st: &mut State, ctx: &mut StepCtx, p: &Value) -> Exec<()> {
-        let addr = match p {
-            Value::Concrete(b) => b.to_u64(),
-            Value::Symbolic(_) => self.resolve_freed_pointer(st, ctx, p)?,
-        };
-        if addr == 0 {
-            return Ok(());
-        }
-        let Some(entry) = st.memory.find_below(addr) else {
-            return Err(Stop::error(ErrorKind::Free, "free of an invalid pointer"));
-        };
-        let obj = entry.object.clone();
-        let freed = entry.freed;
-        if addr != obj.base {
-            let msg = if obj.contains(addr) {
-                format!(
-                    "free of an interior pointer (offset {} into `{}`)",
-                    addr - obj.base,
-                    obj.name
-                )
-            } else {
-                "free of an invalid pointer".to_string()
-            };
-            return Err(Stop::error(ErrorKind::Free, msg));
-        }
-        match obj.kind {
-            ObjKind::Stack => {
-                return Err(Stop::error(
-                    ErrorKind::Free,
-                    format!("free of alloca `{}`", obj.name),
-                ))
-            }
-            ObjKind::Global(_) => {
-                return Err(Stop::error(
-                    ErrorKind::Free,
-                    format!("free of global `{}`", obj.name),
-                ))
-            }
-            ObjKind::Engine => {
-                return Err(Stop::error(
-                    ErrorKind::Free,
-                    format!("free of `{}`", obj.name),
-                ))
-            }
-            ObjKind::Heap => {}
-        }
-        if freed {
-            return Err(Stop::error(
-                ErrorKind::Free,
-                format!(
-                    "double free of the object allocated at {}",
-                    self.module.describe_loc(obj.alloc_loc)
-                ),
-            ));
-        }
-        st.memory.mark_freed(obj.base);
-        Ok(())
-    }
-
-    /// A symbolic pointer given to `free`: NULL (a no-op, forked off when possible)
-    /// or exactly the start of the object an example address lies in; anything else
-    /// is an invalid free, forked off as an error.
-    fn resolve_freed_pointer(&mut self, st: &mut State, ctx: &mut StepCtx, p: &Value) -> Exec<u64> {
-        let null = self.eq_value(p, &Value::from_u64(64, 0));
-        if self.may_be_true(st, &null)? {
-            let not_null = Ops::not(&mut self.pool, &null);
-            if !self.may_be_true(st, &not_null)? {
-                return Ok(0);
-            }
-            let mut child = self.fork_state(st);
-            self.add_constraint(&mut child, &null);
-            ctx.added.push(child);
-            self.add_constraint(st, &not_null);
-        }
-        let example = self.get_value(st, p)?.to_u64();
-        let (base, inside) = match st.memory.find_below(example) {
-            Some(e) => (e.object.base, e.object.contains(example)),
-            None => (example, false),
-        };
-        let at_base = self.eq_value(p, &Value::from_u64(64, base));
-        let bad = Ops::not(&mut self.pool, &at_base);
-        let msg = if inside {
-            "free of an interior pointer"
-        } else {
-            "free of an invalid pointer"
-        };
-        self.check_error(st, ctx, &bad, ErrorKind::Free, msg)?;
-        Ok(base)
-    }
-
-    fn realloc(
-        &mut self,
-        st: &mut State,
-        ctx: &mut StepCtx,
-        p: &Value,
-        size: &Value,
-    ) -> Exec<Value> {
-        let addr = self
-            .concretize(st, p, "pointer passed to realloc")?
-            .to_u64();
-        if addr == 0 {
-            return self.malloc(st, ctx, size, false);
-        }
-        let n = self.concretize(st, size, "realloc size")?.to_u64();
-        let Some(entry) = st
-            .memory
-            .find(addr)
-            .filter(|e| !e.freed && e.object.base == addr)
-        else {
-            return Err(Stop::error(
-                ErrorKind::Free,
-                "realloc of an invalid pointer",
-            ));
-        };
-        let old = entry.object.clone();
-        if old.kind != ObjKind::Heap {
-            return Err(Stop::error(
-                ErrorKind::Free,
-                format!("realloc of non-heap memory `{}`", old.name),
-            ));
-        }
-        let new = self.malloc(st, ctx, &Value::from_u64(64, n), false)?;
-        let new_base = new.as_concrete().map_or(0, |b| b.to_u64());
-        if new_base != 0 {
-            let keep = old.size.min(n) as usize;
-            let contents = st.memory.get(old.base).expect("found").contents.clone();
-            for i in 0..keep {
-                let b = contents.read(&mut self.pool, i, 1);
-                let c = st.memory.contents_mut(new_base).expect("allocated");
-                c.write(&mut self.pool, i, 1, &b);
-            }
-            st.memory.mark_freed(old.base);
-        }
-        Ok(new)
     }
 }

@@ -316,7 +316,7 @@ impl Executor<'_> {
                 let off = (addr - e.object.base) as usize;
                 e.contents.concrete_bytes(off, 8).map(|b| {
                     let mut a = [0u8; 8];
-                    a.copy_from_slice(b);
+                    a.copy_from_slice(&b);
                     u64::from_le_bytes(a)
                 })
             });

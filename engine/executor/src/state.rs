@@ -77,6 +77,14 @@ pub struct State {
     pub jmp_targets: Vec<JmpTarget>,
     /// Bytes the program wrote to standard output (POSIX model), up to a cap.
     pub stdout: Vec<Value>,
+    /// `klee_set_forking(0)`: branches follow one feasible side.
+    pub forking_disabled: bool,
+    /// `klee_alias_function(old, new)`: calls of `old` go to `new`.
+    pub aliases: Vec<(FuncId, FuncId)>,
+    /// The engine's `errno` object (`__errno_location` without a libc).
+    pub errno_obj: Option<u64>,
+    /// The file suffix `klee_report_error` gave for the error ending this path.
+    pub error_suffix: Option<String>,
 }
 
 /// The continuation of a `setjmp` call.

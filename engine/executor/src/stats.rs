@@ -54,6 +54,8 @@ pub struct Stats {
     /// kind (`exec`: an unsupported construct, `external`: a call of a
     /// function defined nowhere, `model`: an unmodelled case, `solver`).
     pub paths_ended_by_engine_limit: std::collections::BTreeMap<String, u64>,
+    /// Paths ended by an assumption that cannot hold on them (no test, no bug).
+    pub assumptions_pruned: u64,
     /// Seconds into the run when the last new source line was covered.
     pub last_new_line_s: f64,
     /// Seconds into the run when the first bug was found (0 if none).

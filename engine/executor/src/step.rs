@@ -131,6 +131,7 @@ impl Executor<'_> {
                 args,
                 arg_bits,
                 ret_bits,
+                ..
             } => self.exec_call(st, ctx, dest, callee, args, arg_bits, *ret_bits),
             Op::Intrinsic {
                 which,

@@ -92,9 +92,21 @@ pub struct ErrorReport {
     pub file: String,
     pub line: u32,
     pub stack: Vec<StackEntry>,
+    /// The error file's suffix `klee_report_error` gave (`foo.err` for
+    /// `testN.foo.err`); `None`: `<kind>.err`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<String>,
 }
 
 impl ErrorReport {
+    /// The suffix of this error's file: `testN.<suffix>`.
+    pub fn file_suffix(&self) -> String {
+        match &self.suffix {
+            Some(s) => s.clone(),
+            None => format!("{}.err", self.kind.suffix()),
+        }
+    }
+
     /// The `.err` file text: `Error:`, `File:`, `Line:`, then `Stack:`.
     pub fn render(&self) -> String {
         let mut s = format!(

@@ -229,6 +229,18 @@ pub struct GepTerm {
     pub scale: i64,
 }
 
+/// The C-level classes of a call's arguments and result, as a native call
+/// (`--external-calls all`) must pass them: bit `i` of `float_args` /
+/// `pointer_args` is set when argument `i` (of the first 64) is a `float` or
+/// `double` / a pointer.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CallShape {
+    pub float_args: u64,
+    pub pointer_args: u64,
+    pub float_ret: bool,
+    pub pointer_ret: bool,
+}
+
 /// The callee of a call instruction.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Callee {
@@ -400,12 +412,14 @@ pub enum Op {
     },
     Unreachable,
     /// `arg_bits[i]` is the width of `args[i]` (needed for varargs);
-    /// `ret_bits` is `None` for `void`.
+    /// `ret_bits` is `None` for `void`. `shape` says which arguments are
+    /// floating-point values or pointers (for native calls).
     Call {
         callee: Callee,
         args: Vec<Operand>,
         arg_bits: Vec<u32>,
         ret_bits: Option<u32>,
+        shape: CallShape,
     },
     Intrinsic {
         which: Intrinsic,
@@ -537,6 +551,9 @@ pub struct Function {
     /// Width of the return value; `None` for `void`.
     pub ret_bits: Option<u32>,
     pub is_vararg: bool,
+    /// An `extern_weak` declaration (`__attribute__((weak))` with no definition
+    /// anywhere): its address is null, as a static linker resolves it.
+    pub extern_weak: bool,
     /// `None` for a declaration (an external function).
     pub body: Option<Body>,
     pub loc: Loc,
@@ -561,6 +578,8 @@ pub struct Global {
     pub is_const: bool,
     /// `None` for an external declaration (no initializer in this module).
     pub init: Option<GlobalInit>,
+    /// An `extern_weak` declaration: its address is null (no object).
+    pub extern_weak: bool,
     pub loc: Loc,
 }
 

@@ -149,11 +149,28 @@ pub(crate) fn lower_call(l: &mut L<'_, '_>) -> R<Op> {
         _ => Callee::Indirect(l.f.operand(l.cx, called)?),
     };
     let (args, arg_bits) = lower_args(l)?;
+    let is_float = |t: Option<TyKind>| matches!(t, Some(TyKind::Float | TyKind::Double));
+    let is_pointer = |t: Option<TyKind>| matches!(t, Some(TyKind::Pointer));
+    let mut shape = symtest_ir::CallShape {
+        float_ret: is_float(inst.ty().map(|t| t.kind())),
+        pointer_ret: is_pointer(inst.ty().map(|t| t.kind())),
+        ..Default::default()
+    };
+    for i in 0..l.inst.num_args().min(64) {
+        let kind = l.val(i)?.ty().map(|t| t.kind());
+        if is_float(kind) {
+            shape.float_args |= 1 << i;
+        }
+        if is_pointer(kind) {
+            shape.pointer_args |= 1 << i;
+        }
+    }
     Ok(Op::Call {
         callee,
         args,
         arg_bits,
         ret_bits,
+        shape,
     })
 }
 

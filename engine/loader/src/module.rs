@@ -185,6 +185,7 @@ fn lower_global<'m>(cx: &mut Cx<'m>, g: Val<'m>, index: usize) -> Result<Global,
         align,
         is_const: g.is_global_constant(),
         init: init.map(|(bytes, relocs)| GlobalInit { bytes, relocs }),
+        extern_weak: g.is_extern_weak(),
         loc: cx.global_loc(g),
     })
 }
@@ -225,6 +226,7 @@ fn lower_function<'m>(cx: &mut Cx<'m>, f: Val<'m>, index: usize) -> Function {
         param_bits,
         ret_bits,
         is_vararg,
+        extern_weak: f.is_extern_weak(),
         body,
         loc,
     }

@@ -118,6 +118,9 @@ pub struct BitwuzlaSolver {
     instance_queries: u32,
     recycle_queries: u32,
     timeout: Option<Duration>,
+    /// The run's deadline, read by the termination callback of every
+    /// instance (boxed: the callback keeps its address).
+    deadline: Box<std::cell::Cell<Option<Instant>>>,
     pool_uid: u64,
     bv: FxHashMap<ExprId, Term>,
     boolean: FxHashMap<ExprId, Term>,
@@ -151,6 +154,14 @@ impl Drop for Owned {
         // never outlive a query, during which the manager is not replaced).
         unsafe { bz::bitwuzla_term_release(self.0) }
     }
+}
+
+/// Bitwuzla's termination callback: 1 (stop) once the deadline `state`
+/// points to has passed.
+unsafe extern "C" fn past_deadline(state: *mut std::ffi::c_void) -> i32 {
+    // SAFETY: `state` is the solver's deadline cell (see `watch_deadline`).
+    let deadline = unsafe { &*(state as *const std::cell::Cell<Option<Instant>>) };
+    i32::from(deadline.get().is_some_and(|d| Instant::now() >= d))
 }
 
 /// A solver instance deleted on drop (fresh mode).
@@ -194,6 +205,7 @@ impl BitwuzlaSolver {
             instance_queries: 0,
             recycle_queries: RECYCLE_QUERIES,
             timeout: None,
+            deadline: Box::new(std::cell::Cell::new(None)),
             pool_uid: 0,
             bv: FxHashMap::default(),
             boolean: FxHashMap::default(),
@@ -252,9 +264,26 @@ impl BitwuzlaSolver {
                 if self.persistent.is_null() {
                     return Err(SolverError::Backend("cannot create solver".into()));
                 }
+                self.watch_deadline(self.persistent);
             }
         }
         Ok(())
+    }
+
+    /// Makes `bzla` give up once the deadline has passed.
+    fn watch_deadline(&self, bzla: *mut bz::Bitwuzla) {
+        let state: *const std::cell::Cell<Option<Instant>> = &*self.deadline;
+        // SAFETY: `bzla` is a live instance owned by this solver; `state`
+        // points into a box owned by this solver that outlives the instance
+        // (instances are deleted before the solver is dropped) and is only
+        // read, on this thread, during this solver's calls.
+        unsafe {
+            bz::bitwuzla_set_termination_callback(
+                bzla,
+                Some(past_deadline),
+                state as *mut std::ffi::c_void,
+            )
+        };
     }
 
     fn drop_instance(&mut self) {
@@ -370,6 +399,7 @@ impl BitwuzlaSolver {
             if fresh.0.is_null() {
                 return Err(SolverError::Backend("cannot create solver".into()));
             }
+            self.watch_deadline(fresh.0);
             fresh.0
         };
         // SAFETY: `bzla` is live; terms are live Boolean terms of its
@@ -433,6 +463,9 @@ impl BitwuzlaSolver {
                 SatResult::Sat(model)
             }
             bz::BITWUZLA_UNSAT => SatResult::Unsat,
+            _ if self.deadline.get().is_some_and(|d| Instant::now() >= d) => {
+                SatResult::Unknown("the run's time limit (--max-time) was reached".into())
+            }
             _ if self.timeout.is_some() => SatResult::Unknown("timeout".into()),
             _ => SatResult::Unknown("unknown".into()),
         })
@@ -502,6 +535,10 @@ impl Solver for BitwuzlaSolver {
         let res = self.check_inner(pool, assertions, arrays)?;
         self.stats.record(&res, start.elapsed());
         Ok(res)
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline.set(deadline);
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {

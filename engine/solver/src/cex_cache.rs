@@ -359,6 +359,10 @@ impl<S: Solver> Solver for CexCachingSolver<S> {
         self.inner.set_timeout(timeout);
     }
 
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline);
+    }
+
     /// The inner solver's counters, with this cache's hits added to
     /// `cache_hits`.
     fn stats(&self) -> SolverStats {

@@ -346,6 +346,10 @@ impl<S: Solver> Solver for IndependentSolver<S> {
         self.inner.set_timeout(timeout);
     }
 
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline);
+    }
+
     /// The inner solver's counters (this layer answers nothing from a
     /// cache).
     fn stats(&self) -> SolverStats {

@@ -306,6 +306,10 @@ impl Solver for Flaky {
         self.inner.set_timeout(timeout);
     }
 
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline);
+    }
+
     fn stats(&self) -> SolverStats {
         self.inner.stats()
     }

@@ -199,6 +199,10 @@ pub trait Solver {
     /// Per-query time limit; `None` for no limit.
     fn set_timeout(&mut self, timeout: Option<Duration>);
 
+    /// A point in time after which every query gives up (`Unknown`), even in
+    /// the middle of solving (the run's `--max-time`); `None` for none.
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>);
+
     /// Counters so far. For a decorator chain these describe the queries
     /// that reached the backend (`queries`, `sat`, `unsat`, `unknown`,
     /// `time`), with `cache_hits` summed over the caching layers.
@@ -230,6 +234,10 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
         (**self).set_timeout(timeout)
+    }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        (**self).set_deadline(deadline)
     }
 
     fn stats(&self) -> SolverStats {

@@ -518,6 +518,62 @@ fn tiny_timeout_gives_unknown_or_an_answer() {
     }
 }
 
+#[test]
+fn a_deadline_stops_a_query_in_progress() {
+    let mut p = ExprPool::new();
+    let a = p.new_array("a", 16);
+    let x = read_le(&mut p, a, 0, 8);
+    let y = read_le(&mut p, a, 8, 8);
+    // Sixteen rounds of a multiplicative hash of x and y, then a remainder:
+    // far longer than the deadline for the solver.
+    let (k29, one, golden) = (
+        p.const_u64(64, 29),
+        p.const_u64(64, 1),
+        p.const_u64(64, 0x9e37_79b9_7f4a_7c15),
+    );
+    let odd = p.bin(BinOp::Or, y, one);
+    let mut h = x;
+    for _ in 0..16 {
+        let sh = p.bin(BinOp::LShr, h, k29);
+        let mixed = p.bin(BinOp::Xor, h, sh);
+        let prod = p.bin(BinOp::Mul, mixed, odd);
+        h = p.bin(BinOp::Add, prod, golden);
+    }
+    let modulus = p.const_u64(64, 1_000_003);
+    let r = p.bin(BinOp::URem, h, modulus);
+    let five = p.const_u64(64, 5);
+    let e = p.eq(r, five);
+    let gx = p.ugt(x, one);
+    let gy = p.ugt(y, one);
+    for mode in [
+        BitwuzlaMode::Fresh,
+        BitwuzlaMode::Incremental,
+        BitwuzlaMode::PushPop,
+    ] {
+        // Through the whole chain: every layer passes the deadline down.
+        let backend = BitwuzlaSolver::with_mode(mode).unwrap();
+        let mut s = crate::build_chain(&crate::LayerSet::all(), Box::new(backend));
+        let start = Instant::now();
+        s.set_deadline(Some(start + Duration::from_millis(300)));
+        let r = s.check(&p, &[e, gx, gy], &[a]).unwrap();
+        let took = start.elapsed();
+        match r {
+            SatResult::Unknown(why) => assert!(why.contains("--max-time"), "{why}"),
+            other => panic!("factored in {took:?}? {other:?}"),
+        }
+        assert!(
+            took < Duration::from_secs(3),
+            "{mode:?}: stopped after {took:?}"
+        );
+        // Without a deadline the solver answers again.
+        s.set_deadline(None);
+        let c = p.const_u64(64, 77);
+        let easy = p.eq(x, c);
+        let r = s.check(&p, &[easy], &[a]).unwrap();
+        assert!(matches!(r, SatResult::Sat(_)), "{r:?}");
+    }
+}
+
 /// Measures fresh vs incremental mode on a path-condition-like workload;
 /// run with `--ignored --nocapture`.
 #[test]

@@ -8,6 +8,25 @@ use crate::value::{Ops, Value};
 use symtest_expr::{BinOp, CmpOp, ExprPool};
 use symtest_ir::{self as ir, CastOp, IntPred, Operand, Reg};
 
+/// Per function: does it call `__ubsan_handle_shift_out_of_bounds`? Such a
+/// function was compiled with UBSan's shift check, which guards each of its
+/// shifts before the shift runs: the engine's own overshift check would only
+/// repeat it (a query per symbolic shift, to learn the guard's answer).
+pub fn ubsan_shift_checked(module: &ir::Module) -> Vec<bool> {
+    module
+        .functions
+        .iter()
+        .map(|f| {
+            f.body.as_ref().is_some_and(|b| {
+                b.insts.iter().any(|i| {
+                    matches!(&i.op, ir::Op::Call { callee: ir::Callee::Direct(g), .. }
+                        if module.function(*g).name.starts_with("__ubsan_handle_shift_out_of_bounds"))
+                })
+            })
+        })
+        .collect()
+}
+
 pub fn bin_op(op: ir::BinOp) -> BinOp {
     match op {
         ir::BinOp::Add => BinOp::Add,
@@ -66,10 +85,12 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let x = self.operand(st, a)?;
         let y = self.operand(st, b)?;
-        if matches!(
-            op,
-            ir::BinOp::UDiv | ir::BinOp::SDiv | ir::BinOp::URem | ir::BinOp::SRem
-        ) {
+        if self.config.check_div_zero
+            && matches!(
+                op,
+                ir::BinOp::UDiv | ir::BinOp::SDiv | ir::BinOp::URem | ir::BinOp::SRem
+            )
+        {
             let zero = Value::from_u64(bits, 0);
             let is_zero = self.eq_value(&y, &zero);
             let what = if matches!(op, ir::BinOp::UDiv | ir::BinOp::SDiv) {
@@ -79,9 +100,50 @@ impl Executor<'_> {
             };
             self.check_error(st, ctx, &is_zero, ErrorKind::Div, what)?;
         }
+        let in_range = y
+            .as_concrete()
+            .is_some_and(|b| b.to_u64() < u64::from(bits));
+        if self.config.check_overshift
+            && !in_range
+            && matches!(op, ir::BinOp::Shl | ir::BinOp::LShr | ir::BinOp::AShr)
+        {
+            self.check_overshift(st, ctx, &y, bits)?;
+        }
         let r = Ops::bin(&mut self.pool, bin_op(op), &x, &y);
         self.set(st, dest, r);
         Ok(())
+    }
+
+    /// KLEE's overshift check: shifting by the value's width or more is
+    /// undefined in C (a poison value in LLVM). Only the program's own code
+    /// is checked (a libc compiled with optimizations may hold shifts LLVM
+    /// speculated, whose out-of-range results are never used), and not in
+    /// functions compiled with UBSan's shift check, which already guards
+    /// every shift (its branch excludes the bad amounts before the shift, so
+    /// nothing would be reported twice anyway: skipping saves the query).
+    fn check_overshift(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        amount: &Value,
+        bits: u32,
+    ) -> Exec<()> {
+        if self.ubsan_shift_checked[st.frame().func.0 as usize] {
+            return Ok(());
+        }
+        let loc = self.current_loc(st);
+        if !self.coverage.is_program_file(loc.file) {
+            return Ok(());
+        }
+        let width = Value::from_u64(amount.width(&self.pool), u64::from(bits));
+        let bad = Ops::cmp(&mut self.pool, CmpOp::Ule, &width, amount);
+        self.check_error(
+            st,
+            ctx,
+            &bad,
+            ErrorKind::Overflow,
+            "overshift: shift amount at least the width of the value",
+        )
     }
 
     pub(crate) fn exec_icmp(

@@ -124,6 +124,10 @@ impl Executor<'_> {
         arg_bits: &[u32],
         ret_bits: Option<u32>,
     ) -> Exec<()> {
+        let f = match st.aliases.iter().find(|(from, _)| *from == f) {
+            Some((_, to)) => *to,
+            None => f,
+        };
         let module = self.module;
         let func = module.function(f);
         if let Some(v) = self.call_libm(st, f, &args)? {
@@ -137,6 +141,16 @@ impl Executor<'_> {
             return self.call_special(st, ctx, dest, special, &args, ret_bits);
         }
         let Some(body) = &func.body else {
+            if func.extern_weak {
+                // Natively a jump to address 0.
+                return Err(Stop::error(
+                    ErrorKind::Ptr,
+                    format!(
+                        "call of weak function `{}`, which nothing defines (a null function pointer)",
+                        func.name
+                    ),
+                ));
+            }
             return Err(Stop::error(
                 ErrorKind::External,
                 format!(

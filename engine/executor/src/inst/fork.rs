@@ -35,7 +35,7 @@ impl Executor<'_> {
     pub(crate) fn may_fork(&self, st: &State) -> bool {
         let forks_ok = self.config.max_forks.is_none_or(|m| self.stats.forks < m);
         let depth_ok = self.config.max_depth.is_none_or(|m| st.depth < m);
-        forks_ok && depth_ok
+        forks_ok && depth_ok && !st.forking_disabled
     }
 
     /// Decides a width-1 condition, forking when both sides are feasible.

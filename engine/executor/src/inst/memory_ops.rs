@@ -258,6 +258,18 @@ impl Executor<'_> {
             ));
         }
         let mut off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
+        if !off.is_concrete()
+            && st
+                .memory
+                .get(base)
+                .is_some_and(|e| !e.contents.allows_symbolic_offsets())
+        {
+            // A very large object is not turned into an array expression:
+            // the access happens at one offset the path allows.
+            let size = st.memory.get(base).map_or(0, |e| e.object.size);
+            let what = format!("offset into an object of {size} bytes");
+            off = Value::Concrete(self.concretize(st, &off, &what)?);
+        }
         if let Value::Symbolic(e) = off {
             // A pointer chosen by a symbolic condition (`argv[flag ? 2 : 1]`,
             // a pointer loaded through such an index) is often fixed by the

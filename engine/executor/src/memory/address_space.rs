@@ -137,6 +137,20 @@ impl AddressSpace {
         Some(Rc::make_mut(&mut entry.contents))
     }
 
+    /// Gives the object at `base` another kind (in this address space only).
+    pub fn retag(&mut self, base: u64, kind: ObjKind) {
+        if let Some(entry) = self.objects.get_mut(&base) {
+            let o = &entry.object;
+            entry.object = Rc::new(MemoryObject {
+                base: o.base,
+                size: o.size,
+                kind,
+                name: o.name.clone(),
+                alloc_loc: o.alloc_loc,
+            });
+        }
+    }
+
     /// Marks an object freed (its address stays reserved so later uses are caught).
     pub fn mark_freed(&mut self, base: u64) {
         if let Some(entry) = self.objects.get_mut(&base) {
@@ -153,6 +167,15 @@ impl AddressSpace {
             .values()
             .filter(|e| !e.freed && e.object.size > 0)
             .map(|e| (e.object.base, e.object.size))
+            .collect()
+    }
+
+    /// Bases of the objects (freed ones included) `keep` accepts, in address order.
+    pub fn bases_where(&self, keep: impl Fn(&Entry) -> bool) -> Vec<u64> {
+        self.objects
+            .iter()
+            .filter(|(_, e)| keep(e))
+            .map(|(b, _)| *b)
             .collect()
     }
 

@@ -1,6 +1,7 @@
 //! Memory: objects, their per-state contents and the address space.
 
 pub mod address_space;
+pub mod bytes;
 pub mod object;
 
 pub use address_space::{AddressSpace, GLOBAL_BASE, NULL_PAGE, REDZONE};

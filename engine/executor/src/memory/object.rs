@@ -5,6 +5,7 @@
 //! object into an array expression (a chain of stores over a fresh root), as KLEE's
 //! update lists do (seed 002); after that every access goes through the array.
 
+use super::bytes::ConcreteBytes;
 use crate::value::{Ops, Value};
 use symtest_expr::{Assignment, Bits, Evaluator, ExprId, ExprPool};
 use symtest_ir::{GlobalId, Loc};
@@ -41,63 +42,110 @@ impl MemoryObject {
 
 /// Symbolic bytes of an object: (offset, 8-bit expression), sorted by offset.
 /// Writes mostly go forward through a buffer, so appends are the common case.
+/// Offsets of 4 GiB and more (objects that large are rare) go to `high`.
 #[derive(Clone, Debug, Default)]
-struct SymBytes(Vec<(u32, ExprId)>);
+struct SymBytes {
+    low: Vec<(u32, ExprId)>,
+    // Boxed: one pointer in every object's contents, not a whole map.
+    #[allow(clippy::box_collection)]
+    high: Option<Box<std::collections::BTreeMap<u64, ExprId>>>,
+}
+
+/// First offset kept in `SymBytes::high`.
+const HIGH: usize = 1 << 32;
 
 impl SymBytes {
     fn position(&self, off: usize) -> Result<usize, usize> {
-        self.0.binary_search_by_key(&(off as u32), |&(o, _)| o)
+        let off = off.min(HIGH - 1) as u32;
+        self.low.binary_search_by_key(&off, |&(o, _)| o)
     }
 
     fn get(&self, off: usize) -> Option<ExprId> {
-        if self.0.is_empty() {
+        if off >= HIGH {
+            return self.high.as_ref()?.get(&(off as u64)).copied();
+        }
+        if self.low.is_empty() {
             return None;
         }
-        self.position(off).ok().map(|i| self.0[i].1)
+        self.position(off).ok().map(|i| self.low[i].1)
     }
 
     fn set(&mut self, off: usize, e: ExprId) {
-        if self.0.last().is_none_or(|&(o, _)| (o as usize) < off) {
-            self.0.push((off as u32, e));
+        if off >= HIGH {
+            self.high.get_or_insert_default().insert(off as u64, e);
+            return;
+        }
+        if self.low.last().is_none_or(|&(o, _)| (o as usize) < off) {
+            self.low.push((off as u32, e));
             return;
         }
         match self.position(off) {
-            Ok(i) => self.0[i].1 = e,
-            Err(i) => self.0.insert(i, (off as u32, e)),
+            Ok(i) => self.low[i].1 = e,
+            Err(i) => self.low.insert(i, (off as u32, e)),
         }
     }
 
     /// Is any byte of `off..off + n` symbolic?
     fn any_in(&self, off: usize, n: usize) -> bool {
-        if self.0.is_empty() {
+        if let Some(h) = &self.high {
+            if off + n > HIGH
+                && h.range(off.max(HIGH) as u64..(off + n) as u64)
+                    .next()
+                    .is_some()
+            {
+                return true;
+            }
+        }
+        if self.low.is_empty() || off >= HIGH {
             return false;
         }
         let i = self.position(off).unwrap_or_else(|i| i);
-        self.0.get(i).is_some_and(|&(o, _)| (o as usize) < off + n)
+        self.low
+            .get(i)
+            .is_some_and(|&(o, _)| (o as usize) < off + n)
     }
 
     fn remove_range(&mut self, off: usize, n: usize) {
         if !self.any_in(off, n) {
             return;
         }
+        if let Some(h) = &mut self.high {
+            let keys: Vec<u64> = h
+                .range(off.max(HIGH) as u64..(off + n).max(HIGH) as u64)
+                .map(|(k, _)| *k)
+                .collect();
+            for k in keys {
+                h.remove(&k);
+            }
+        }
+        if off >= HIGH {
+            return;
+        }
         let start = self.position(off).unwrap_or_else(|i| i);
-        let end = self.position(off + n).unwrap_or_else(|i| i);
-        self.0.drain(start..end);
+        let end = if off + n >= HIGH {
+            self.low.len()
+        } else {
+            self.position(off + n).unwrap_or_else(|i| i)
+        };
+        self.low.drain(start..end);
     }
 
     fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.low.is_empty() && self.high.as_ref().is_none_or(|h| h.is_empty())
     }
 
     fn retain(&mut self, mut keep: impl FnMut(usize, ExprId) -> bool) {
-        self.0.retain(|&(o, e)| keep(o as usize, e));
+        self.low.retain(|&(o, e)| keep(o as usize, e));
+        if let Some(h) = &mut self.high {
+            h.retain(|&o, e| keep(o as usize, *e));
+        }
     }
 }
 
 /// The contents of one object in one state (copied on first write after a fork).
 #[derive(Clone, Debug)]
 pub struct ObjectState {
-    concrete: Vec<u8>,
+    concrete: ConcreteBytes,
     /// The bytes that hold symbolic values (sparse: a state that copied a few
     /// symbolic bytes into a large buffer pays for those bytes only).
     symbolic: SymBytes,
@@ -109,7 +157,7 @@ pub struct ObjectState {
 impl ObjectState {
     pub fn new(size: usize) -> ObjectState {
         ObjectState {
-            concrete: vec![0; size],
+            concrete: ConcreteBytes::zeroed(size),
             symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
@@ -118,7 +166,7 @@ impl ObjectState {
 
     pub fn with_bytes(bytes: Vec<u8>) -> ObjectState {
         ObjectState {
-            concrete: bytes,
+            concrete: ConcreteBytes::Dense(bytes),
             symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
@@ -134,7 +182,7 @@ impl ObjectState {
         if let Some(e) = self.symbolic.get(off) {
             return Value::Symbolic(e);
         }
-        Value::from_u64(8, self.concrete[off] as u64)
+        Value::from_u64(8, self.concrete.get(off) as u64)
     }
 
     /// Reads `n` bytes at a concrete offset as a little-endian value of `8 * n` bits.
@@ -143,7 +191,7 @@ impl ObjectState {
         if fast {
             return Value::Concrete(Bits::from_bytes_le(
                 (n * 8) as u32,
-                &self.concrete[off..off + n],
+                &self.concrete.slice(off, n),
             ));
         }
         let mut acc = self.byte(pool, off);
@@ -163,7 +211,7 @@ impl ObjectState {
         }
         match v {
             Value::Concrete(b) => {
-                self.concrete[off] = b.to_u64() as u8;
+                self.concrete.set(off, b.to_u64() as u8);
                 self.symbolic.remove_range(off, 1);
             }
             Value::Symbolic(e) => self.symbolic.set(off, e),
@@ -174,10 +222,10 @@ impl ObjectState {
     pub fn write(&mut self, pool: &mut ExprPool, off: usize, n: usize, v: &Value) {
         if let (Value::Concrete(b), None) = (v, self.flushed) {
             if n <= 8 {
-                self.concrete[off..off + n].copy_from_slice(&b.to_u64().to_le_bytes()[..n]);
+                self.concrete.write(off, &b.to_u64().to_le_bytes()[..n]);
             } else {
                 let bytes = b.to_bytes_le();
-                self.concrete[off..off + n].copy_from_slice(&bytes[..n]);
+                self.concrete.write(off, &bytes[..n]);
             }
             self.symbolic.remove_range(off, n);
             return;
@@ -264,16 +312,18 @@ impl ObjectState {
                     (off, pool.select(arr, idx))
                 })
                 .collect(),
-            None => self
-                .symbolic
-                .0
-                .iter()
-                .map(|&(o, e)| (o as usize, e))
-                .collect(),
+            None => {
+                let mut v = Vec::new();
+                self.symbolic.retain(|off, e| {
+                    v.push((off, e));
+                    true
+                });
+                v
+            }
         };
         let mut ev = Evaluator::new(pool, asg);
         for (off, e) in bytes {
-            self.concrete[off] = ev.eval(e).to_u64() as u8;
+            self.concrete.set(off, ev.eval(e).to_u64() as u8);
         }
         self.symbolic = SymBytes::default();
     }
@@ -288,7 +338,7 @@ impl ObjectState {
         let concrete = &mut self.concrete;
         self.symbolic.retain(|off, e| match values.get(&e) {
             Some(v) => {
-                concrete[off] = *v;
+                concrete.set(off, *v);
                 false
             }
             None => true,
@@ -296,14 +346,22 @@ impl ObjectState {
     }
 
     /// Concrete bytes if the object holds no symbolic byte in `off..off + n`.
-    pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<&[u8]> {
+    pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<std::borrow::Cow<'_, [u8]>> {
         if self.flushed.is_some() {
             return None;
         }
         if self.symbolic.any_in(off, n) {
             return None;
         }
-        Some(&self.concrete[off..off + n])
+        Some(self.concrete.slice(off, n))
+    }
+
+    /// Can the object be read and written at symbolic offsets (flushed into
+    /// an array expression)? Not for very large objects (more than
+    /// `DENSE_MAX` bytes): accesses at symbolic offsets into them are made at
+    /// a concrete offset instead.
+    pub fn allows_symbolic_offsets(&self) -> bool {
+        !self.concrete.is_paged()
     }
 }
 
@@ -347,6 +405,43 @@ mod tests {
         assert_eq!(
             o.read(&mut pool, 0, 4).expr(&mut pool),
             pool.const_u64(32, 0x11223344)
+        );
+    }
+
+    #[test]
+    fn objects_above_4_gib_keep_bytes_at_any_offset() {
+        let mut pool = ExprPool::new();
+        let size = (1usize << 32) + 16;
+        let mut o = ObjectState::new(size);
+        assert!(
+            !o.allows_symbolic_offsets(),
+            "a paged object is never flushed"
+        );
+        let arr = pool.new_array("x", 1);
+        let idx = pool.const_u64(32, 0);
+        let b = pool.select(pool.array(arr), idx);
+        // Symbolic bytes on both sides of the 4 GiB boundary, concrete ones too.
+        o.write(&mut pool, HIGH - 1, 1, &Value::Symbolic(b));
+        o.write(&mut pool, HIGH + 3, 1, &Value::Symbolic(b));
+        o.write(&mut pool, HIGH + 8, 4, &Value::from_u64(32, 0xaabbccdd));
+        assert_eq!(o.read(&mut pool, HIGH - 1, 1), Value::Symbolic(b));
+        assert_eq!(o.read(&mut pool, HIGH + 3, 1), Value::Symbolic(b));
+        assert_eq!(o.read(&mut pool, HIGH, 1), Value::from_u64(8, 0));
+        assert_eq!(
+            o.read(&mut pool, HIGH + 8, 4),
+            Value::from_u64(32, 0xaabbccdd)
+        );
+        assert!(o.concrete_bytes(HIGH - 2, 4).is_none());
+        assert_eq!(
+            o.concrete_bytes(HIGH + 4, 4).as_deref(),
+            Some(&[0u8; 4][..])
+        );
+        // A concrete write over the high symbolic byte makes it concrete.
+        o.write(&mut pool, HIGH + 2, 2, &Value::from_u64(16, 0x0102));
+        assert_eq!(o.read(&mut pool, HIGH + 3, 1), Value::from_u64(8, 1));
+        assert!(
+            o.has_symbolic_bytes(),
+            "the byte below 4 GiB is still symbolic"
         );
     }
 

@@ -574,6 +574,15 @@ impl<'m> Val<'m> {
         self.global().is_some_and(|g| g.is_declaration())
     }
 
+    /// An `extern_weak` declaration (a weak reference nothing defines).
+    pub(crate) fn is_extern_weak(self) -> bool {
+        if !self.is_global_value() {
+            return false;
+        }
+        // SAFETY: `raw` is a GlobalValue.
+        unsafe { LLVMGetLinkage(self.raw) == llvm_sys::LLVMLinkage::LLVMExternalWeakLinkage }
+    }
+
     /// The aliasee of a global alias.
     pub(crate) fn aliasee(self) -> Option<Val<'m>> {
         if self.kind() != VKind::GlobalAlias {

@@ -53,6 +53,7 @@ fn o1_code_is_fully_lowered() {
         args,
         arg_bits,
         ret_bits,
+        shape,
     } = &calls[0].op
     else {
         unreachable!()
@@ -61,6 +62,11 @@ fn o1_code_is_fully_lowered() {
     assert_eq!(args, &vec![Operand::Reg(1), Operand::Reg(2)]);
     assert_eq!(arg_bits, &vec![32, 32]);
     assert_eq!(*ret_bits, Some(32));
+    assert_eq!(
+        *shape,
+        symtest_ir::CallShape::default(),
+        "int arguments and result"
+    );
 
     // The varargs function and its va_start/va_end.
     let vsum = m.function(m.function_by_name("vsum").unwrap());
