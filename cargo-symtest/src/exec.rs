@@ -38,8 +38,11 @@ pub struct ExecArgs {
     /// Maximum number of symbolic branches per path.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
-    /// Per-query solver time limit (seconds or a span like `30s`; 0 = none).
-    /// A query cut short follows the path's model (see README).
+    /// Per-query solver time limit (seconds or a span like `30s`; 0 = none);
+    /// with --max-time at most a tenth of it (at least 1 s), and a quarter as
+    /// long again at each place in the program where a query already reached
+    /// its limit (at least 50 ms). A query cut short follows the path's model
+    /// (see README).
     #[arg(long, value_name = "TIME", default_value = "10", value_parser = crate::klee_compat::parse_span)]
     pub max_solver_time: f64,
     /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,

@@ -55,6 +55,20 @@ pub struct Executor<'m> {
     pub(crate) ubsan_shift_checked: Vec<bool>,
 }
 
+/// The time limit of one query: `--max-solver-time` (none without it), but
+/// at most a tenth of `--max-time` (at least 1 s), so a few queries the solver cannot answer do
+/// not take the whole run (shorter still where queries already gave up, see
+/// [`crate::query::query_limit`]).
+fn initial_query_limit(config: &Config) -> Option<std::time::Duration> {
+    let tenth = config
+        .max_time
+        .map(|t| (t / 10).max(std::time::Duration::from_secs(1)));
+    match (config.max_solver_time, tenth) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, _) => a,
+    }
+}
+
 impl<'m> Executor<'m> {
     pub fn new(
         module: &'m Module,
@@ -75,7 +89,7 @@ impl<'m> Executor<'m> {
             return Err(ExecError::EntryNotDefined(config.entry.clone()));
         }
         let mut solver = SolverHandle::new(solver);
-        solver.set_timeout(config.max_solver_time);
+        solver.set_timeout(initial_query_limit(&config));
         let mut pool = ExprPool::new();
         pool.set_simplify(config.rewrite_expressions);
         let mut ex = Executor {

@@ -29,6 +29,24 @@ pub struct SolverHandle {
     pub degraded: u64,
     /// No query runs past this point (`--max-time`).
     deadline: Option<Instant>,
+    /// Time limit of one query before any give-up (see [`query_limit`]).
+    base_limit: Option<Duration>,
+    /// Give-ups (time limit reached) per place in the program where the
+    /// question was asked: later questions there get less time.
+    slow_sites: rustc_hash::FxHashMap<(symtest_ir::FuncId, u32), u32>,
+    /// Queries that reached their time limit.
+    pub timeouts: u64,
+}
+
+/// The time one query may take at a place where `give_ups` earlier queries
+/// reached their limit: the base limit, divided by 4 for each (at least
+/// 50 ms). A digest or checksum of symbolic data is asked about at the same
+/// few places (the digit loop of `printf`, the comparison of a checksum),
+/// and after the first give-up the path goes on concretely anyway, so each
+/// new path that gets there should not pay the whole limit again.
+pub fn query_limit(base: Duration, give_ups: u32) -> Duration {
+    let div = 4u32.saturating_pow(give_ups.min(8));
+    (base / div).max(Duration::from_millis(50).min(base))
 }
 
 impl SolverHandle {
@@ -41,11 +59,18 @@ impl SolverHandle {
             model_time: Duration::ZERO,
             degraded: 0,
             deadline: None,
+            base_limit: None,
+            slow_sites: rustc_hash::FxHashMap::default(),
+            timeouts: 0,
         }
     }
 
+    /// The time limit of one query (`--max-solver-time`), enforced with
+    /// the deadline each query gets (the backend's own limit stays off, so
+    /// changing the limit from query to query costs nothing).
     pub fn set_timeout(&mut self, t: Option<Duration>) {
-        self.inner.set_timeout(t);
+        self.base_limit = t;
+        self.inner.set_timeout(None);
     }
 
     /// Queries give up at `d` (also in the middle of solving).
@@ -111,6 +136,19 @@ impl Executor<'_> {
         let arrays = self.arrays_of(&assertions);
         self.solver.queries += 1;
         let t = Instant::now();
+        // This query's deadline: its time limit (shorter where earlier
+        // queries of the same place gave up), never past the run's.
+        let site = st.stack.last().map(|f| (f.func, f.cur));
+        let limit = self.solver.base_limit.map(|base| {
+            let give_ups = site.and_then(|s| self.solver.slow_sites.get(&s).copied());
+            query_limit(base, give_ups.unwrap_or(0))
+        });
+        let own = limit.map(|l| t + l);
+        let deadline = match (own, self.solver.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.solver.inner.set_deadline(deadline);
         let r = self.solver.inner.check(&self.pool, &assertions, &arrays);
         let dt = t.elapsed();
         self.solver.time += dt;
@@ -118,7 +156,27 @@ impl Executor<'_> {
         match r {
             Ok(SatResult::Sat(m)) => Ok(Some(m)),
             Ok(SatResult::Unsat) => Ok(None),
-            Ok(SatResult::Unknown(why)) => Err(SolverFailure(format!("solver gave up: {why}"))),
+            Ok(SatResult::Unknown(why)) => {
+                let now = Instant::now();
+                if self.solver.deadline.is_some_and(|d| now >= d) {
+                    return Err(SolverFailure(
+                        "solver gave up: the run's time limit (--max-time) was reached".into(),
+                    ));
+                }
+                if let (Some(own), Some(limit)) = (own, limit) {
+                    if now >= own {
+                        self.solver.timeouts += 1;
+                        if let Some(s) = site {
+                            *self.solver.slow_sites.entry(s).or_default() += 1;
+                        }
+                        return Err(SolverFailure(format!(
+                            "solver gave up: timeout ({:.2} s for this query)",
+                            limit.as_secs_f64()
+                        )));
+                    }
+                }
+                Err(SolverFailure(format!("solver gave up: {why}")))
+            }
             Err(e) => Err(SolverFailure(format!("solver error: {e}"))),
         }
     }

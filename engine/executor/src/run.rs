@@ -306,6 +306,7 @@ impl Executor<'_> {
         s.solver_queries = self.solver.backend_queries();
         s.solver_time_s = self.solver.time.as_secs_f64();
         s.solver_degraded = self.solver.degraded;
+        s.solver_timeouts = self.solver.timeouts;
         s.solver_layers = self.solver.layer_stats(self.config.reuse_state_model);
         s.time_s = self.started.elapsed().as_secs_f64();
         s.covered_instructions = self.coverage.covered_instructions() as u64;

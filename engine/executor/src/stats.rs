@@ -37,6 +37,8 @@ pub struct Stats {
     /// Branches where the solver gave up (timeout) and the path followed its
     /// current model instead of ending.
     pub solver_degraded: u64,
+    /// Queries that reached their time limit (see `--max-solver-time`).
+    pub solver_timeouts: u64,
     /// Paths that ended because the solver gave up (or failed) on them:
     /// their continuations were not explored.
     pub solver_failures: u64,

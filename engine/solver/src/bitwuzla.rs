@@ -464,7 +464,7 @@ impl BitwuzlaSolver {
             }
             bz::BITWUZLA_UNSAT => SatResult::Unsat,
             _ if self.deadline.get().is_some_and(|d| Instant::now() >= d) => {
-                SatResult::Unknown("the run's time limit (--max-time) was reached".into())
+                SatResult::Unknown("its deadline passed".into())
             }
             _ if self.timeout.is_some() => SatResult::Unknown("timeout".into()),
             _ => SatResult::Unknown("unknown".into()),
