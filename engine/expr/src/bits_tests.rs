@@ -237,25 +237,3 @@ fn constructors_and_display() {
     assert_eq!(Bits::zero(70).trailing_zeros(), 70);
     assert_eq!(Bits::zero(70).leading_zeros(), 70);
 }
-
-/// Throughput of the single-word fast path; run with
-/// `cargo test --release -p symtest-expr bits_throughput -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn bits_throughput() {
-    let n = 20_000_000u64;
-    let start = std::time::Instant::now();
-    let mut acc = Bits::from_u64(32, 1);
-    let k = Bits::from_u64(32, 0x9e37_79b9);
-    for i in 0..n {
-        acc = acc
-            .mul(&k)
-            .add(&Bits::from_u64(32, i))
-            .xor(&acc.lshr(&Bits::from_u64(32, 7)));
-    }
-    let dt = start.elapsed();
-    eprintln!(
-        "{acc}: {:.1} M ops/s",
-        (4 * n) as f64 / dt.as_secs_f64() / 1e6
-    );
-}
