@@ -23,9 +23,18 @@ pub struct ExecArgs {
     /// Stop after this many LLVM instructions (deterministic budget).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// Memory cap in MiB: above it, states are dropped at random (sparing recent new coverage).
+    /// Memory cap in MiB of resident memory (as the OS counts it): near it, states are
+    /// suspended to disk and resumed when memory frees up (dropped, and counted, if that fails).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub max_memory: u64,
+    /// Where states are suspended at the memory cap (default: `suspended/` in the output
+    /// directory; removed when the run ends).
+    #[arg(long, value_name = "DIR")]
+    pub suspend_dir: Option<PathBuf>,
+    /// Most MiB of suspended states on disk at once (default: 4 x --max-memory; 0: never
+    /// suspend, drop states at the cap instead).
+    #[arg(long, value_name = "MIB")]
+    pub max_suspend_disk: Option<u64>,
     /// Stop forking after this many forks (paths then follow one side).
     #[arg(long, value_name = "N")]
     pub max_forks: Option<u64>,
@@ -152,6 +161,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         return Err("--max-memory must be at least 1 MiB".into());
     }
     c.max_memory_mb = Some(a.max_memory);
+    c.max_suspend_disk_mb = a.max_suspend_disk.unwrap_or(a.max_memory.saturating_mul(4));
     c.max_forks = a.max_forks;
     c.max_depth = a.max_depth;
     let st = seconds("max-solver-time", a.max_solver_time)?;
@@ -291,6 +301,9 @@ fn progress_line(s: &Stats) -> String {
         s.covered_lines,
         s.total_lines
     );
+    if s.states_suspended > 0 {
+        line.push_str(&format!("  {} suspended (memory cap)", s.states_suspended));
+    }
     if s.states_dropped > 0 {
         line.push_str(&format!("  {} dropped (memory cap)", s.states_dropped));
     }
@@ -358,6 +371,13 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         symtest_solver::BitwuzlaSolver::with_mode(mode).context("starting the Bitwuzla solver")?;
     let solver = build_chain(&layers, Box::new(backend));
     let mut out = OutputDir::create(a.output_dir.as_deref())?;
+    if config.max_suspend_disk_mb > 0 {
+        config.suspend_dir = Some(
+            a.suspend_dir
+                .clone()
+                .unwrap_or_else(|| out.dir.join("suspended")),
+        );
+    }
     out.posix = a.posix_runtime;
     out.program_args = a.program_args.clone();
     let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {

@@ -23,6 +23,10 @@ mod show;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// Counts the memory in use, for the engine's memory cap (`--max-memory`).
+#[global_allocator]
+static ALLOCATOR: symtest_executor::CountingAllocator = symtest_executor::CountingAllocator;
+
 /// Exit code for bad input and usage errors.
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for "bugs found" / "replay mismatch".

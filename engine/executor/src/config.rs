@@ -77,9 +77,13 @@ pub struct Config {
     pub argv: Vec<String>,
     pub max_time: Option<Duration>,
     pub max_instructions: Option<u64>,
-    /// Approximate memory cap in MiB; above it states are dropped at random,
-    /// sparing those that recently covered new code.
+    /// Memory cap in MiB (resident memory as the OS reports it); near it,
+    /// states are suspended to `suspend_dir` (or dropped when that fails).
     pub max_memory_mb: Option<u64>,
+    /// Where states are suspended at the memory cap (`None`: they are dropped).
+    pub suspend_dir: Option<std::path::PathBuf>,
+    /// Most MiB of suspended states on disk at once.
+    pub max_suspend_disk_mb: u64,
     pub max_forks: Option<u64>,
     pub max_depth: Option<u32>,
     /// Per-query solver timeout.
@@ -134,6 +138,8 @@ impl Default for Config {
             max_time: None,
             max_instructions: None,
             max_memory_mb: Some(2048),
+            suspend_dir: None,
+            max_suspend_disk_mb: 8192,
             max_forks: None,
             max_depth: None,
             max_solver_time: Some(Duration::from_secs(10)),

@@ -7,15 +7,19 @@
 //!
 //! The engine prints nothing: it reports through [`EventSink`]; the CLI draws.
 
+mod census;
 mod config;
 mod constraints;
 mod coverage;
 mod executor;
 mod inst;
 mod memory;
+mod memory_cap;
+mod plist;
 mod ptree;
 mod query;
 mod rng;
+mod rss;
 mod run;
 mod search;
 mod special;
@@ -23,11 +27,13 @@ mod special_env;
 mod state;
 mod stats;
 mod step;
+mod suspend;
 mod termination;
 mod value;
 
 pub use config::{Config, SearchKind, Weight};
-pub use stats::Stats;
+pub use rss::CountingAllocator;
+pub use stats::{MemoryCensus, Stats};
 pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
 
 use symtest_ktest::KTest;
@@ -82,6 +88,8 @@ pub enum ExecError {
     EntryNotDefined(String),
     #[error("invalid configuration: {0}")]
     BadConfig(String),
+    #[error("--max-memory {cap} MiB is too small: the run uses {needed} MiB before exploring (the loaded program and the engine); give at least {} MiB", (needed * 2).div_ceil(64) * 64)]
+    MemoryCap { cap: u64, needed: u64 },
 }
 
 /// Explores `module` from `config.entry` with `solver`, reporting to `sink`.

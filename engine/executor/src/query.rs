@@ -92,7 +92,7 @@ impl Executor<'_> {
         st: &mut State,
         extra: &[ExprId],
     ) -> Result<Option<Assignment>, SolverFailure> {
-        let mut assertions = st.constraints.clone();
+        let mut assertions = st.constraints.to_vec();
         assertions.extend_from_slice(extra);
         let arrays = self.arrays_of(&assertions);
         self.solver.queries += 1;
@@ -102,7 +102,11 @@ impl Executor<'_> {
         self.solver.time += dt;
         st.query_cost_us += dt.as_micros() as u64;
         match r {
-            Ok(SatResult::Sat(m)) => Ok(Some(m)),
+            Ok(SatResult::Sat(mut m)) => {
+                // States keep models: no spare capacity.
+                m.shrink_to_fit();
+                Ok(Some(m))
+            }
             Ok(SatResult::Unsat) => Ok(None),
             Ok(SatResult::Unknown(why)) => Err(SolverFailure(format!("solver gave up: {why}"))),
             Err(e) => Err(SolverFailure(format!("solver error: {e}"))),

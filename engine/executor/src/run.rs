@@ -61,10 +61,16 @@ impl Executor<'_> {
         self.searcher.update(None, &[id], &[]);
         self.stats.states_peak = 1;
         let mut last_progress = Instant::now();
-        let mut last_memory_check = 0u64;
         let reason = loop {
             if let Some(r) = self.limit_reached() {
                 break r;
+            }
+            if let Some(r) = self.cap.too_small.take() {
+                break r;
+            }
+            if self.states.is_empty() && !self.suspended.is_empty() {
+                self.resume_nearest(0.0);
+                continue;
             }
             if self.states.is_empty() {
                 let mut lost = Vec::new();
@@ -124,11 +130,11 @@ impl Executor<'_> {
             }
             self.searcher.update(Some(id), &added, &removed);
             self.stats.states = self.states.len() as u64;
-            self.stats.states_peak = self.stats.states_peak.max(self.stats.states);
-            if self.stats.instructions - last_memory_check > 100_000 {
-                last_memory_check = self.stats.instructions;
-                self.check_memory();
+            if self.stats.states > self.stats.states_peak {
+                self.stats.states_peak = self.stats.states;
+                self.maybe_census();
             }
+            self.memory_tick();
             if last_progress.elapsed() >= Duration::from_secs(1) {
                 last_progress = Instant::now();
                 self.refresh_stats();
@@ -136,6 +142,7 @@ impl Executor<'_> {
                 self.sink.event(Event::Progress(&stats));
             }
         };
+        self.take_census();
         self.halt(&reason);
         self.refresh_stats();
         RunSummary {
@@ -191,66 +198,6 @@ impl Executor<'_> {
         None
     }
 
-    /// Above `--max-memory`, drops a quarter of the states, sparing those that
-    /// recently covered new code (seed 001, ch. 3.1) and, among the others,
-    /// keeping those nearest to uncovered code: the states whose current
-    /// function can reach no uncovered instruction go first, then the farthest
-    /// (ties in a seeded random order). Every drop is counted and named in the
-    /// halt reason.
-    fn check_memory(&mut self) {
-        let mb = current_rss_mb();
-        self.stats.memory_peak_mb = self.stats.memory_peak_mb.max(mb);
-        let Some(cap) = self.config.max_memory_mb else {
-            return;
-        };
-        if mb <= cap as f64 || self.states.len() <= 1 {
-            return;
-        }
-        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
-        ids.sort_unstable();
-        // Spare states that covered new code in the last 100,000 instructions,
-        // unless every state did.
-        let now = self.stats.instructions;
-        let recent = |s: &State| s.last_new_cover > 0 && now - s.last_new_cover_global < 100_000;
-        let mut candidates: Vec<StateId> = ids
-            .iter()
-            .copied()
-            .filter(|i| !recent(&self.states[i]))
-            .collect();
-        if candidates.is_empty() {
-            candidates = ids;
-        }
-        let to_drop = (self.states.len() / 4).max(1).min(candidates.len());
-        // Seeded shuffle, then a stable sort by distance (farthest first).
-        for i in (1..candidates.len()).rev() {
-            let j = self.rng.below(i as u64 + 1) as usize;
-            candidates.swap(i, j);
-        }
-        let mut keyed: Vec<(u32, StateId)> = candidates
-            .into_iter()
-            .map(|id| {
-                let d = self.states[&id]
-                    .stack
-                    .last()
-                    .and_then(|f| self.coverage.md2u(self.module, f.func, f.pc))
-                    .unwrap_or(u32::MAX);
-                (d, id)
-            })
-            .collect();
-        keyed.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
-        let dropped: Vec<StateId> = keyed.into_iter().take(to_drop).map(|(_, id)| id).collect();
-        for id in &dropped {
-            if let Some(st) = self.states.remove(id) {
-                self.stats.states_dropped += 1;
-                self.terminate(st, Termination::Early("dropped at the memory cap".into()));
-            }
-        }
-        self.searcher.update(None, &[], &dropped);
-        self.warn_once(format!(
-            "memory use {mb:.0} MiB above --max-memory {cap} MiB: dropping states"
-        ));
-    }
-
     /// Ends the run: unfinished states that covered untested code get a test.
     fn halt(&mut self, reason: &str) {
         let mut ids: Vec<StateId> = self.states.keys().copied().collect();
@@ -260,6 +207,7 @@ impl Executor<'_> {
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
             }
         }
+        self.halt_suspended(reason);
     }
 
     pub(crate) fn refresh_stats(&mut self) {
@@ -275,7 +223,11 @@ impl Executor<'_> {
         s.total_instructions = self.coverage.total_instructions() as u64;
         s.covered_lines = self.coverage.covered_lines() as u64;
         s.total_lines = self.coverage.total_lines() as u64;
-        s.memory_peak_mb = s.memory_peak_mb.max(current_rss_mb());
+        s.memory_peak_mb = s.memory_peak_mb.max(crate::rss::peak_mb());
+        s.states_suspended = self.suspended_count as u64;
+        if let Some(store) = &self.store {
+            s.suspend_disk_peak_mb = store.peak_bytes as f64 / (1024.0 * 1024.0);
+        }
     }
 
     pub(crate) fn current_loc(&self, st: &State) -> Loc {
@@ -310,7 +262,7 @@ impl Executor<'_> {
             .collect()
     }
 
-    fn has_untested_cover(&self, st: &State) -> bool {
+    pub(crate) fn has_untested_cover(&self, st: &State) -> bool {
         let mut cur = st.pending_cover.as_deref();
         while let Some(n) = cur {
             if !self.coverage.is_tested(n.inst) {
@@ -332,6 +284,7 @@ impl Executor<'_> {
     /// Records a path's end and writes its test when it should have one.
     pub(crate) fn terminate(&mut self, mut st: State, t: Termination) {
         self.ptree.remove(st.ptree_node);
+        self.cap.forget(st.id);
         let outcome = match &t {
             Termination::Silent => {
                 self.stats.paths_completed += 1;
@@ -400,7 +353,7 @@ impl Executor<'_> {
     fn solve_test(&mut self, st: &mut State) -> Option<(KTest, Vec<u8>)> {
         let mut model = None;
         if !st.preferences.is_empty() {
-            let prefs = st.preferences.clone();
+            let prefs = st.preferences.to_vec();
             if let Ok(Some(m)) = self.solve(st, &prefs) {
                 model = Some(m);
             }
@@ -424,14 +377,8 @@ impl Executor<'_> {
                 }
             })
             .collect();
-        let stdout = st
-            .stdout
-            .iter()
-            .map(|v| match v {
-                crate::value::Value::Concrete(b) => b.to_u64() as u8,
-                crate::value::Value::Symbolic(e) => self.pool.eval(*e, &model).to_u64() as u8,
-            })
-            .collect();
+        let pool = &self.pool;
+        let stdout = st.stdout.bytes(|e| pool.eval(e, &model).to_u64() as u8);
         Some((
             KTest {
                 args: self.config.argv.clone(),
@@ -442,17 +389,4 @@ impl Executor<'_> {
             stdout,
         ))
     }
-}
-
-/// Resident set size of this process in MiB (0 where /proc is unavailable).
-fn current_rss_mb() -> f64 {
-    let Ok(s) = std::fs::read_to_string("/proc/self/statm") else {
-        return 0.0;
-    };
-    let pages: f64 = s
-        .split_whitespace()
-        .nth(1)
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(0.0);
-    pages * 4096.0 / (1024.0 * 1024.0)
 }

@@ -3,7 +3,7 @@
 //! handlers; the engine's heap functions replace any definition in the program.
 
 use crate::executor::Executor;
-use crate::memory::ObjKind;
+use crate::memory::{Label, ObjKind};
 use crate::state::{State, SymbolicObject};
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -315,9 +315,9 @@ impl Executor<'_> {
                     Value::from_u64(64, 0)
                 } else {
                     let loc = self.current_loc(st);
-                    let name =
-                        format!("heap object allocated at {}", self.module.describe_loc(loc));
-                    let obj = st.memory.allocate(n, align, ObjKind::Heap, name, loc);
+                    let obj = st
+                        .memory
+                        .allocate(n, align, ObjKind::Heap, Label::Heap, loc);
                     Value::from_u64(64, obj.base)
                 };
                 ret(self, st, v);
@@ -329,7 +329,7 @@ impl Executor<'_> {
                     .to_u64();
                 let n = match st.memory.get(p) {
                     _ if p == 0 => 0,
-                    Some(e) if !e.freed && e.object.kind == ObjKind::Heap => e.object.size,
+                    Some(e) if !e.freed() && e.object.kind == ObjKind::Heap => e.object.size,
                     _ => {
                         return Err(Stop::error(
                             ErrorKind::Ptr,
@@ -476,7 +476,7 @@ impl Executor<'_> {
         let mut out = Vec::new();
         let mut a = addr;
         while a < end && out.len() < 4096 {
-            match contents.concrete_bytes((a - base) as usize, 1) {
+            match contents.concrete_bytes((a - base) as usize, 1).as_deref() {
                 Some([0]) => break,
                 Some([c]) => out.push(*c),
                 _ => out.push(b'?'),
@@ -489,7 +489,7 @@ impl Executor<'_> {
     /// A fresh symbolic input of `size` bytes not backed by memory (`symtest_int`).
     fn fresh_symbolic(&mut self, st: &mut State, name: &str, size: u32) -> Value {
         let arr = self.pool.new_array(name, size);
-        st.symbolics.push(SymbolicObject {
+        std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
             array: arr,
             size,
@@ -517,7 +517,7 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let addr = self.concretize(st, p, "make_symbolic address")?.to_u64();
         let size = self.concretize(st, n, "make_symbolic size")?.to_u64();
-        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
+        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed()) else {
             return Err(Stop::error(
                 ErrorKind::User,
                 "make_symbolic on an invalid address",
@@ -537,7 +537,7 @@ impl Executor<'_> {
             ));
         }
         let arr = self.pool.new_array(name, size as u32);
-        st.symbolics.push(SymbolicObject {
+        std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
             array: arr,
             size: size as u32,
@@ -572,8 +572,7 @@ impl Executor<'_> {
             return Ok(Value::from_u64(64, 0));
         }
         let loc = self.current_loc(st);
-        let name = format!("heap object allocated at {}", self.module.describe_loc(loc));
-        let obj = st.memory.allocate(n, 16, ObjKind::Heap, name, loc);
+        let obj = st.memory.allocate(n, 16, ObjKind::Heap, Label::Heap, loc);
         Ok(Value::from_u64(64, obj.base))
     }
 
@@ -640,13 +639,13 @@ impl Executor<'_> {
             return Err(Stop::error(ErrorKind::Free, "free of an invalid pointer"));
         };
         let obj = entry.object.clone();
-        let freed = entry.freed;
+        let freed = entry.freed();
         if addr != obj.base {
             let msg = if obj.contains(addr) {
                 format!(
                     "free of an interior pointer (offset {} into `{}`)",
                     addr - obj.base,
-                    obj.name
+                    obj.name(self.module)
                 )
             } else {
                 "free of an invalid pointer".to_string()
@@ -657,19 +656,19 @@ impl Executor<'_> {
             ObjKind::Stack => {
                 return Err(Stop::error(
                     ErrorKind::Free,
-                    format!("free of alloca `{}`", obj.name),
+                    format!("free of alloca `{}`", obj.name(self.module)),
                 ))
             }
             ObjKind::Global(_) => {
                 return Err(Stop::error(
                     ErrorKind::Free,
-                    format!("free of global `{}`", obj.name),
+                    format!("free of global `{}`", obj.name(self.module)),
                 ))
             }
             ObjKind::Engine => {
                 return Err(Stop::error(
                     ErrorKind::Free,
-                    format!("free of `{}`", obj.name),
+                    format!("free of `{}`", obj.name(self.module)),
                 ))
             }
             ObjKind::Heap => {}
@@ -735,7 +734,7 @@ impl Executor<'_> {
         let Some(entry) = st
             .memory
             .find(addr)
-            .filter(|e| !e.freed && e.object.base == addr)
+            .filter(|e| !e.freed() && e.object.base == addr)
         else {
             return Err(Stop::error(
                 ErrorKind::Free,
@@ -746,7 +745,7 @@ impl Executor<'_> {
         if old.kind != ObjKind::Heap {
             return Err(Stop::error(
                 ErrorKind::Free,
-                format!("realloc of non-heap memory `{}`", old.name),
+                format!("realloc of non-heap memory `{}`", old.name(self.module)),
             ));
         }
         let new = self.malloc(st, ctx, &Value::from_u64(64, n), false)?;

@@ -185,7 +185,7 @@ impl Executor<'_> {
         if bytes.is_empty() {
             return Ok(());
         }
-        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
+        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed()) else {
             return Err(Stop::error(
                 ErrorKind::Ptr,
                 format!("model buffer 0x{addr:x} is not valid memory"),
@@ -267,12 +267,12 @@ impl Executor<'_> {
         let token = st
             .memory
             .find(addr)
-            .filter(|e| !e.freed && addr + 8 <= e.object.end())
+            .filter(|e| !e.freed() && addr + 8 <= e.object.end())
             .and_then(|e| {
                 let off = (addr - e.object.base) as usize;
                 e.contents.concrete_bytes(off, 8).map(|b| {
                     let mut a = [0u8; 8];
-                    a.copy_from_slice(b);
+                    a.copy_from_slice(&b);
                     u64::from_le_bytes(a)
                 })
             });
@@ -321,16 +321,16 @@ impl Executor<'_> {
         if n == 0 {
             return Ok(());
         }
-        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
+        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed()) else {
             return Ok(());
         };
         let base = entry.object.base;
         let n = n.min((entry.object.end() - addr) as usize);
         let contents = entry.contents.clone();
-        for i in 0..n {
-            let b = contents.read(&mut self.pool, (addr - base) as usize + i, 1);
-            st.stdout.push(b);
-        }
+        let values: Vec<Value> = (0..n)
+            .map(|i| contents.read(&mut self.pool, (addr - base) as usize + i, 1))
+            .collect();
+        st.stdout.push(&values);
         Ok(())
     }
 }

@@ -5,9 +5,11 @@
 //! object into an array expression (a chain of stores over a fresh root), as KLEE's
 //! update lists do (seed 002); after that every access goes through the array.
 
+use super::bytes::{Bytes, PAGE};
+use crate::suspend::wire::{DecodeError, Decoded, Image, Pieces, Reader, Table, Writer};
 use crate::value::{Ops, Value};
 use symtest_expr::{Bits, ExprId, ExprPool};
-use symtest_ir::{GlobalId, Loc};
+use symtest_ir::{FuncId, GlobalId, Loc, Module};
 
 /// Where an object came from; decides what `free` may do with it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -19,17 +21,47 @@ pub enum ObjKind {
     Engine,
 }
 
+/// What an object is called in messages, rendered only when needed (an
+/// allocation formats no string).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Label {
+    /// The global's own name.
+    Global(GlobalId),
+    /// A stack slot of a function.
+    Alloca(FuncId),
+    /// A heap object, named after where it was allocated.
+    Heap,
+    /// `argv[i]`.
+    Argv(u32),
+    /// Other engine-made objects (`argv`, `envp`, `varargs`).
+    Engine(&'static str),
+}
+
 /// An allocation: immutable once made; shared by every state that has it.
 #[derive(Debug)]
 pub struct MemoryObject {
     pub base: u64,
     pub size: u64,
     pub kind: ObjKind,
-    pub name: String,
+    pub label: Label,
     pub alloc_loc: Loc,
 }
 
 impl MemoryObject {
+    /// The object's name in messages.
+    pub fn name(&self, module: &Module) -> String {
+        match self.label {
+            Label::Global(g) => module.globals[g.0 as usize].name.clone(),
+            Label::Alloca(f) => format!("alloca in {}", module.function(f).name),
+            Label::Heap => format!(
+                "heap object allocated at {}",
+                module.describe_loc(self.alloc_loc)
+            ),
+            Label::Argv(i) => format!("argv[{i}]"),
+            Label::Engine(s) => s.to_string(),
+        }
+    }
+
     pub fn end(&self) -> u64 {
         self.base + self.size
     }
@@ -97,31 +129,43 @@ impl SymBytes {
 /// The contents of one object in one state (copied on first write after a fork).
 #[derive(Clone, Debug)]
 pub struct ObjectState {
-    concrete: Vec<u8>,
+    concrete: Bytes,
     /// The bytes that hold symbolic values (sparse: a state that copied a few
     /// symbolic bytes into a large buffer pays for those bytes only).
     symbolic: SymBytes,
     /// Array expression holding the whole contents once flushed.
     flushed: Option<ExprId>,
     pub read_only: bool,
+    /// The object was freed (heap) or its function returned (stack).
+    pub freed: bool,
 }
 
 impl ObjectState {
     pub fn new(size: usize) -> ObjectState {
         ObjectState {
-            concrete: vec![0; size],
+            concrete: Bytes::zeroed(size),
             symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
+            freed: false,
+        }
+    }
+
+    /// The contents of a freed object.
+    pub fn freed() -> ObjectState {
+        ObjectState {
+            freed: true,
+            ..ObjectState::new(0)
         }
     }
 
     pub fn with_bytes(bytes: Vec<u8>) -> ObjectState {
         ObjectState {
-            concrete: bytes,
+            concrete: Bytes::from_vec(bytes),
             symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
+            freed: false,
         }
     }
 
@@ -134,17 +178,19 @@ impl ObjectState {
         if let Some(e) = self.symbolic.get(off) {
             return Value::Symbolic(e);
         }
-        Value::from_u64(8, self.concrete[off] as u64)
+        Value::from_u64(8, self.concrete.get(off) as u64)
     }
 
     /// Reads `n` bytes at a concrete offset as a little-endian value of `8 * n` bits.
     pub fn read(&self, pool: &mut ExprPool, off: usize, n: usize) -> Value {
         let fast = self.flushed.is_none() && !self.symbolic.any_in(off, n);
         if fast {
-            return Value::Concrete(Bits::from_bytes_le(
-                (n * 8) as u32,
-                &self.concrete[off..off + n],
-            ));
+            if let Some(s) = self.concrete.slice(off, n) {
+                return Value::Concrete(Bits::from_bytes_le((n * 8) as u32, s));
+            }
+            let mut buf = vec![0; n];
+            self.concrete.read(off, &mut buf);
+            return Value::Concrete(Bits::from_bytes_le((n * 8) as u32, &buf));
         }
         let mut acc = self.byte(pool, off);
         for i in 1..n {
@@ -163,7 +209,7 @@ impl ObjectState {
         }
         match v {
             Value::Concrete(b) => {
-                self.concrete[off] = b.to_u64() as u8;
+                self.concrete.set(off, b.to_u64() as u8);
                 self.symbolic.remove_range(off, 1);
             }
             Value::Symbolic(e) => self.symbolic.set(off, e),
@@ -174,10 +220,10 @@ impl ObjectState {
     pub fn write(&mut self, pool: &mut ExprPool, off: usize, n: usize, v: &Value) {
         if let (Value::Concrete(b), None) = (v, self.flushed) {
             if n <= 8 {
-                self.concrete[off..off + n].copy_from_slice(&b.to_u64().to_le_bytes()[..n]);
+                self.concrete.write(off, &b.to_u64().to_le_bytes()[..n]);
             } else {
                 let bytes = b.to_bytes_le();
-                self.concrete[off..off + n].copy_from_slice(&bytes[..n]);
+                self.concrete.write(off, &bytes[..n]);
             }
             self.symbolic.remove_range(off, n);
             return;
@@ -249,9 +295,23 @@ impl ObjectState {
         self.flushed = Some(arr);
     }
 
+    /// Heap bytes held: (concrete bytes and the record, symbolic byte pairs);
+    /// `first_sight` tells shared pages seen before (counted once).
+    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize) -> bool) -> (usize, usize) {
+        (
+            std::mem::size_of::<ObjectState>() + self.concrete.footprint(first_sight),
+            self.symbolic.0.capacity() * std::mem::size_of::<(u32, ExprId)>(),
+        )
+    }
+
     /// Does the object hold per-byte symbolic values (and is not flushed)?
     pub fn has_symbolic_bytes(&self) -> bool {
         self.flushed.is_none() && !self.symbolic.is_empty()
+    }
+
+    /// Does a symbolic byte hold exactly one of `values`' keys?
+    pub fn holds_any(&self, values: &rustc_hash::FxHashMap<ExprId, u8>) -> bool {
+        self.symbolic.0.iter().any(|(_, e)| values.contains_key(e))
     }
 
     /// Replaces symbolic bytes that are exactly one of `values`' keys by the value.
@@ -259,7 +319,7 @@ impl ObjectState {
         let concrete = &mut self.concrete;
         self.symbolic.retain(|off, e| match values.get(&e) {
             Some(v) => {
-                concrete[off] = *v;
+                concrete.set(off, *v);
                 false
             }
             None => true,
@@ -267,14 +327,111 @@ impl ObjectState {
     }
 
     /// Concrete bytes if the object holds no symbolic byte in `off..off + n`.
-    pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<&[u8]> {
+    pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<Vec<u8>> {
         if self.flushed.is_some() {
             return None;
         }
         if self.symbolic.any_in(off, n) {
             return None;
         }
-        Some(&self.concrete[off..off + n])
+        let mut out = vec![0; n];
+        self.concrete.read(off, &mut out);
+        Some(out)
+    }
+}
+
+impl ObjectState {
+    /// Registers the pages as start-image pieces.
+    pub(crate) fn register_pages(&self, image: &mut Image) {
+        if let Bytes::Paged { pages, .. } = &self.concrete {
+            pages.iter().for_each(|p| image.add(p));
+        }
+    }
+
+    /// Writes the contents for suspension (each page once per file).
+    pub(crate) fn encode(&self, w: &mut Writer, t: &mut Table<'_>) {
+        match &self.concrete {
+            Bytes::Flat(v) => {
+                w.u8(0);
+                w.bytes(v);
+            }
+            Bytes::Paged { pages, len } => {
+                w.u8(1);
+                w.usize(*len);
+                for p in pages {
+                    if !t.write(w, p) {
+                        w.buf.extend_from_slice(&p[..]);
+                        t.done(p);
+                    }
+                }
+            }
+        }
+        w.usize(self.symbolic.0.len());
+        for &(off, e) in &self.symbolic.0 {
+            w.u32(off);
+            w.u32(e.index() as u32);
+        }
+        w.opt_u32(self.flushed.map(|e| e.index() as u32));
+        w.bool(self.read_only);
+        w.bool(self.freed);
+    }
+
+    /// Reads what [`ObjectState::encode`] wrote; expression ids must exist in `pool`.
+    pub(crate) fn decode(
+        r: &mut Reader<'_>,
+        p: &mut Pieces<'_>,
+        pool: &ExprPool,
+    ) -> Decoded<ObjectState> {
+        let expr = |i: u32| {
+            pool.id_at(i as usize)
+                .ok_or(DecodeError::Invalid("expression"))
+        };
+        let concrete = match r.u8()? {
+            0 => Bytes::Flat(r.bytes()?.to_vec()),
+            1 => {
+                let len = r.usize()?;
+                let n = len.div_ceil(PAGE);
+                // Each page is at least a one-byte pin marker.
+                if n > r.remaining() {
+                    return Err(DecodeError::Truncated);
+                }
+                let mut pages = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let page = match p.read::<[u8; PAGE]>(r)? {
+                        Some(page) => page,
+                        None => {
+                            let mut page = [0u8; PAGE];
+                            for b in page.iter_mut() {
+                                *b = r.u8()?;
+                            }
+                            p.done(std::rc::Rc::new(page))
+                        }
+                    };
+                    pages.push(page);
+                }
+                Bytes::Paged { pages, len }
+            }
+            _ => return Err(DecodeError::Invalid("object bytes")),
+        };
+        let n = r.len(2)?;
+        let mut symbolic = Vec::with_capacity(n);
+        let mut last = None;
+        for _ in 0..n {
+            let off = r.u32()?;
+            if off as usize >= concrete.len() || last.is_some_and(|l| l >= off) {
+                return Err(DecodeError::Invalid("symbolic byte offset"));
+            }
+            last = Some(off);
+            symbolic.push((off, expr(r.u32()?)?));
+        }
+        let flushed = r.opt_u32()?.map(expr).transpose()?;
+        Ok(ObjectState {
+            concrete,
+            symbolic: SymBytes(symbolic),
+            flushed,
+            read_only: r.bool()?,
+            freed: r.bool()?,
+        })
     }
 }
 
