@@ -15,6 +15,20 @@ use rustc_hash::FxHashSet;
 use std::mem::size_of;
 use std::time::Instant;
 
+/// Has a piece not been counted yet? One that nothing else holds cannot have
+/// been (no lookup); a shared one is looked up by address.
+fn fresh(seen: &mut FxHashSet<usize>, addr: usize, shared: bool) -> bool {
+    !shared || seen.insert(addr)
+}
+
+fn rc_fresh<T>(seen: &mut FxHashSet<usize>, rc: &std::rc::Rc<T>) -> bool {
+    fresh(
+        seen,
+        std::rc::Rc::as_ptr(rc) as *const u8 as usize,
+        std::rc::Rc::strong_count(rc) > 1,
+    )
+}
+
 /// Bytes of an `Rc` allocation's counters.
 const RC: usize = 2 * size_of::<usize>();
 
@@ -58,7 +72,7 @@ impl Executor<'_> {
                 for e in entries {
                     seen.insert(std::rc::Rc::as_ptr(&e.object) as usize);
                     if seen.insert(std::rc::Rc::as_ptr(&e.contents) as usize) {
-                        bytes += e.contents.footprint(&mut |p| seen.insert(p)).0 + RC;
+                        bytes += e.contents.footprint(&mut |p, _| seen.insert(p)).0 + RC;
                     }
                 }
                 true
@@ -72,7 +86,7 @@ impl Executor<'_> {
             self.count_memory(&st.memory, &mut seen, &mut c);
             c.stack_bytes += (st.stack.capacity() * size_of::<usize>()) as u64;
             for f in &st.stack {
-                if !seen.insert(std::rc::Rc::as_ptr(f) as usize) {
+                if !rc_fresh(&mut seen, f) {
                     continue;
                 }
                 c.stack_frames += 1;
@@ -81,8 +95,8 @@ impl Executor<'_> {
                     + f.regs.capacity() * size_of::<crate::state::Slot>()
                     + f.allocas.capacity() * 8) as u64;
             }
-            let mut count = |addr: usize, bytes: usize| {
-                let new = seen.insert(addr);
+            let mut count = |addr: usize, shared: bool, bytes: usize| {
+                let new = fresh(&mut seen, addr, shared);
                 if new {
                     c.constraints += 1;
                     c.constraint_bytes += bytes as u64;
@@ -91,15 +105,20 @@ impl Executor<'_> {
             };
             type L = PList<symtest_expr::ExprId>;
             type E = PList<(symtest_expr::ExprId, symtest_expr::ExprId)>;
-            st.constraints.visit_nodes(|p| count(p, L::NODE_BYTES));
-            st.preferences.visit_nodes(|p| count(p, L::NODE_BYTES));
-            st.equalities.visit_nodes(|p| count(p, E::NODE_BYTES));
-            c.stdout_bytes += st.stdout.footprint(&mut |p| seen.insert(p)) as u64;
+            st.constraints
+                .visit_nodes(|p, shared| count(p, shared, L::NODE_BYTES));
+            st.preferences
+                .visit_nodes(|p, shared| count(p, shared, L::NODE_BYTES));
+            st.equalities
+                .visit_nodes(|p, shared| count(p, shared, E::NODE_BYTES));
+            c.stdout_bytes +=
+                st.stdout
+                    .footprint(&mut |p, shared| fresh(&mut seen, p, shared)) as u64;
             c.state_bytes += (size_of::<crate::state::State>()
                 + size_of::<crate::state::StateId>()
                 + st.jmp_targets.capacity() * size_of::<crate::state::JmpTarget>())
                 as u64;
-            if seen.insert(std::rc::Rc::as_ptr(&st.symbolics) as usize) {
+            if rc_fresh(&mut seen, &st.symbolics) {
                 c.state_bytes += (RC
                     + size_of::<Vec<crate::state::SymbolicObject>>()
                     + st.symbolics.capacity() * size_of::<crate::state::SymbolicObject>()
@@ -109,7 +128,7 @@ impl Executor<'_> {
                         .sum::<usize>()) as u64;
             }
             if let Some(m) = &st.model {
-                if seen.insert(std::rc::Rc::as_ptr(m) as usize) {
+                if rc_fresh(&mut seen, m) {
                     c.models += 1;
                     c.model_bytes +=
                         (RC + size_of::<symtest_expr::Assignment>() + m.heap_bytes()) as u64;
@@ -117,7 +136,7 @@ impl Executor<'_> {
             }
             let mut cur = st.pending_cover.as_ref();
             while let Some(node) = cur {
-                if !seen.insert(std::rc::Rc::as_ptr(node) as usize) {
+                if !rc_fresh(&mut seen, node) {
                     break;
                 }
                 c.cover_nodes += 1;
@@ -155,19 +174,21 @@ impl Executor<'_> {
         // A leaf seen before (shared with the image or another state) holds
         // entries counted before: only new leaves are looked into.
         m.visit_nodes(|n, entries| {
-            if !seen.insert(n.addr) {
+            if !fresh(seen, n.addr, n.shared) {
                 return false;
             }
             c.address_space_nodes += 1;
             c.address_space_bytes += n.bytes as u64;
             for e in entries {
-                if seen.insert(std::rc::Rc::as_ptr(&e.object) as usize) {
+                if rc_fresh(seen, &e.object) {
                     c.object_records += 1;
                     c.object_record_bytes +=
                         (RC + size_of::<crate::memory::object::MemoryObject>()) as u64;
                 }
-                if seen.insert(std::rc::Rc::as_ptr(&e.contents) as usize) {
-                    let (concrete, symbolic) = e.contents.footprint(&mut |p| seen.insert(p));
+                if rc_fresh(seen, &e.contents) {
+                    let (concrete, symbolic) = e
+                        .contents
+                        .footprint(&mut |p, shared| fresh(seen, p, shared));
                     c.objects_copied += 1;
                     c.object_bytes += (RC + concrete) as u64;
                     c.symbolic_byte_entries += (symbolic / 8) as u64;

@@ -109,14 +109,16 @@ impl<T: Clone> PList<T> {
         *self = list;
     }
 
-    /// Calls `f` with the address of each node, newest first, while `f`
-    /// returns true (memory accounting: a node seen through another list is
-    /// shared from there on).
-    pub fn visit_nodes(&self, mut f: impl FnMut(usize) -> bool) {
-        for n in self.newest_first() {
-            if !f(n as *const Node<T> as usize) {
+    /// Calls `f` with the address of each node and whether another list
+    /// holds it too, newest first, while `f` returns true (memory accounting:
+    /// a node seen through another list is shared from there on).
+    pub fn visit_nodes(&self, mut f: impl FnMut(usize, bool) -> bool) {
+        let mut cur = self.head.as_ref();
+        while let Some(n) = cur {
+            if !f(Rc::as_ptr(n) as usize, Rc::strong_count(n) > 1) {
                 break;
             }
+            cur = n.next.as_ref();
         }
     }
 
@@ -202,9 +204,9 @@ mod tests {
         assert_eq!(a.to_vec(), (0..10).chain([100]).collect::<Vec<_>>());
         assert_eq!(b.to_vec(), (0..10).chain([200]).collect::<Vec<_>>());
         let mut seen = std::collections::HashSet::new();
-        a.visit_nodes(|p| seen.insert(p));
+        a.visit_nodes(|p, _| seen.insert(p));
         let mut fresh = 0;
-        b.visit_nodes(|p| {
+        b.visit_nodes(|p, _| {
             let new = seen.insert(p);
             fresh += new as usize;
             new
@@ -218,7 +220,7 @@ mod tests {
         assert_eq!(b.to_vec(), items);
         assert_eq!(b.len(), items.len());
         let mut fresh = 0;
-        b.visit_nodes(|p| {
+        b.visit_nodes(|p, _| {
             let new = !seen.contains(&p);
             fresh += new as usize;
             new

@@ -109,23 +109,36 @@ impl Executor<'_> {
             };
             let mut ctx = StepCtx::default();
             let ended = self.run_batch(&mut st, &mut ctx);
+            // The batch may have moved on from the picked state (a dive
+            // continues in the newest child): the searcher learns of every
+            // state but the picked one as added, and of the picked one as
+            // removed if it ended.
             let mut added = Vec::new();
             let mut removed = Vec::new();
             for s in ctx.added {
-                added.push(s.id);
+                if s.id != id {
+                    added.push(s.id);
+                }
                 self.states.insert(s.id, s);
             }
             for (s, t) in ctx.ended {
-                // Ended children were never given to the searcher.
+                if s.id == id {
+                    removed.push(id);
+                }
                 self.terminate(s, t);
             }
             match ended {
                 Some(t) => {
-                    removed.push(id);
+                    if st.id == id {
+                        removed.push(id);
+                    }
                     self.terminate(st, t);
                 }
                 None => {
-                    self.states.insert(id, st);
+                    if st.id != id {
+                        added.push(st.id);
+                    }
+                    self.states.insert(st.id, st);
                 }
             }
             self.searcher.update(Some(id), &added, &removed);
@@ -152,17 +165,38 @@ impl Executor<'_> {
         }
     }
 
-    /// Runs `st` until it forks, ends, or its batch is used up.
+    /// Runs `st` until it forks, ends, or its batch is used up. In a dive,
+    /// a fork does not end the batch: it goes on in the newest child (depth
+    /// first), and a path that ends hands over to the newest waiting child.
     fn run_batch(&mut self, st: &mut State, ctx: &mut StepCtx) -> Option<Termination> {
         let start = Instant::now();
         let mut budget = self.config.batch_instructions;
+        let dive = self.config.dive;
+        let mut forks_seen = 0;
         loop {
             if let Err(stop) = self.step(st, ctx) {
-                return Some(stop.into_termination());
+                let t = stop.into_termination();
+                if dive && budget > 1 {
+                    if let Some(next) = ctx.added.pop() {
+                        let done = std::mem::replace(st, next);
+                        ctx.ended.push((done, t));
+                        forks_seen = ctx.added.len();
+                        budget -= 1;
+                        continue;
+                    }
+                }
+                return Some(t);
             }
             budget -= 1;
-            if budget == 0 || !ctx.added.is_empty() {
+            if budget == 0 {
                 return None;
+            }
+            if ctx.added.len() > forks_seen {
+                if !dive {
+                    return None;
+                }
+                std::mem::swap(st, ctx.added.last_mut().expect("a fork"));
+                forks_seen = ctx.added.len();
             }
             if let Some(max) = self.config.max_instructions {
                 if self.stats.instructions >= max {

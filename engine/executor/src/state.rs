@@ -229,17 +229,17 @@ impl Output {
     }
 
     /// (chunks not yet counted, their bytes) for memory accounting.
-    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize) -> bool) -> usize {
+    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize, bool) -> bool) -> usize {
         let mut bytes = 0;
-        self.chunks.visit_nodes(|p| {
-            let new = first_sight(p);
+        self.chunks.visit_nodes(|p, shared| {
+            let new = first_sight(p, shared);
             if new {
                 bytes += PList::<Rc<OutChunk>>::NODE_BYTES;
             }
             new
         });
         for c in self.chunks.iter() {
-            if first_sight(Rc::as_ptr(&c) as usize) {
+            if first_sight(Rc::as_ptr(&c) as usize, Rc::strong_count(&c) > 2) {
                 bytes += 2 * std::mem::size_of::<usize>()
                     + std::mem::size_of::<OutChunk>()
                     + c.bytes.capacity()

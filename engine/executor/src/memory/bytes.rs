@@ -122,15 +122,15 @@ impl Bytes {
         }
     }
 
-    /// Heap bytes held, counting each page once: `first_sight(page address)`
-    /// says whether a page has not been counted yet (pages are shared).
-    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize) -> bool) -> usize {
+    /// Heap bytes held, counting each page once: `first_sight(page address,
+    /// shared)` says whether a page has not been counted yet (pages are shared).
+    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize, bool) -> bool) -> usize {
         match self {
             Bytes::Flat(v) => v.capacity(),
             Bytes::Paged { pages, .. } => {
                 let own: usize = pages
                     .iter()
-                    .filter(|p| first_sight(Rc::as_ptr(p) as usize))
+                    .filter(|p| first_sight(Rc::as_ptr(p) as usize, Rc::strong_count(p) > 1))
                     .count();
                 pages.capacity() * std::mem::size_of::<Page>()
                     + own * (PAGE + 2 * std::mem::size_of::<usize>())
@@ -181,7 +181,7 @@ mod tests {
         let mut c = a.clone();
         c.set(PAGE + 3, 1);
         let mut seen = std::collections::HashSet::new();
-        let mut sight = |p| seen.insert(p);
+        let mut sight = |p, _| seen.insert(p);
         let first = a.footprint(&mut sight);
         let second = c.footprint(&mut sight);
         assert!(first >= 4 * PAGE);

@@ -297,7 +297,7 @@ impl ObjectState {
 
     /// Heap bytes held: (concrete bytes and the record, symbolic byte pairs);
     /// `first_sight` tells shared pages seen before (counted once).
-    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize) -> bool) -> (usize, usize) {
+    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize, bool) -> bool) -> (usize, usize) {
         (
             std::mem::size_of::<ObjectState>() + self.concrete.footprint(first_sight),
             self.symbolic.0.capacity() * std::mem::size_of::<(u32, ExprId)>(),

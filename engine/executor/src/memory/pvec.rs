@@ -39,11 +39,13 @@ impl<T> Default for PVec<T> {
     }
 }
 
-/// A node's share of memory for accounting: its address (identity) and bytes.
+/// A node's share of memory for accounting: its address (identity), bytes,
+/// and whether another vector holds it too.
 #[derive(Clone, Copy, Debug)]
 pub struct NodeInfo {
     pub addr: usize,
     pub bytes: usize,
+    pub shared: bool,
 }
 
 impl<T: Clone> PVec<T> {
@@ -158,6 +160,7 @@ impl<T: Clone> PVec<T> {
             let info = |bytes| NodeInfo {
                 addr: Rc::as_ptr(n) as usize,
                 bytes: fixed + bytes,
+                shared: Rc::strong_count(n) > 1,
             };
             match &**n {
                 Node::Inner(ch) => {
