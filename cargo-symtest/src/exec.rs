@@ -54,11 +54,12 @@ pub struct ExecArgs {
     /// Instructions a state runs before the searcher chooses again.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub batch_instructions: u64,
-    /// `on`: a batch goes on depth first after a fork (in the newest child, and
-    /// when a path ends in the newest waiting one) until its instructions are
-    /// used; `off`: the searcher chooses again after every fork.
-    #[arg(long, value_name = "on|off", default_value = "on")]
-    pub dive: String,
+    /// Forks a batch dives through: after a fork it goes on depth first (in the
+    /// newest child, and when a path ends in the newest waiting one) until this
+    /// many forks, its instructions or 8 solver-chain queries are used; 0: the
+    /// searcher chooses again after every fork.
+    #[arg(long, value_name = "FORKS", default_value_t = 64)]
+    pub dive: u32,
     /// Also switch states after this many seconds (not deterministic).
     #[arg(long, value_name = "SECONDS")]
     pub batch_time: Option<f64>,
@@ -189,11 +190,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         return Err("--batch-instructions must be at least 1".into());
     }
     c.batch_instructions = a.batch_instructions;
-    c.dive = match a.dive.as_str() {
-        "on" => true,
-        "off" => false,
-        other => return Err(format!("--dive: expected on or off, not `{other}`")),
-    };
+    c.dive_forks = a.dive;
     if let Some(t) = a.batch_time {
         c.batch_time = Some(seconds("batch-time", t)?);
     }

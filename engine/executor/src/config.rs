@@ -92,10 +92,11 @@ pub struct Config {
     pub search: Vec<SearchKind>,
     /// Instructions a state runs before the searcher picks again.
     pub batch_instructions: u64,
-    /// A batch dives: after a fork it goes on in the newest child, and when
-    /// a path ends in the newest waiting child (depth first within the batch),
-    /// instead of returning to the searcher at every fork.
-    pub dive: bool,
+    /// A batch dives through this many forks (0: none): after a fork it goes
+    /// on in the newest child, and when a path ends in the newest waiting
+    /// child (depth first within the batch), instead of returning to the
+    /// searcher at every fork.
+    pub dive_forks: u32,
     /// Optional wall-clock time slice per state (non-deterministic; off by default).
     pub batch_time: Option<Duration>,
     pub seed: u64,
@@ -153,7 +154,7 @@ impl Default for Config {
                 SearchKind::Nurs(Weight::Md2u),
             ],
             batch_instructions: 10_000,
-            dive: true,
+            dive_forks: 64,
             batch_time: None,
             seed: 1,
             emit_all: false,

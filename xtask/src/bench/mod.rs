@@ -159,7 +159,8 @@ fn engine() -> Result<()> {
         &bin,
         &bc,
         &work.join("fork_heavy"),
-        &["--search", "bfs", "--max-memory", "16384"],
+        // Breadth first with no dive: every state stays alive until all forked.
+        &["--search", "bfs", "--dive", "0", "--max-memory", "16384"],
     )?;
     let forks = f(&s, "forks").max(1.0);
     let engine_time = (f(&s, "time_s") - f(&s, "solver_time_s")).max(0.0);
