@@ -266,6 +266,24 @@ fn a_cap_below_the_start_is_refused_with_a_message() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// One state that alone outgrows the cap cannot be helped by taking others
+/// out of memory: the run stops with a clear reason (tests so far kept),
+/// within 10% of the cap, instead of dropping states in a loop.
+#[test]
+fn one_state_above_the_cap_stops_the_run_with_a_message() {
+    let dir = scratch("memory_one_state");
+    let bc = fixture(&dir, "one_big_state.c");
+    let out = dir.join("o");
+    let s = run(&bc, &out, &["--max-memory", "150"]);
+    let info = std::fs::read_to_string(out.join("info")).unwrap();
+    assert!(
+        info.contains("halt reason: --max-memory 150 MiB is too small for this program: with one state in memory the run uses"),
+        "{info}"
+    );
+    assert_eq!(f(&s, "states_dropped"), 0.0, "{s}");
+    assert!(f(&s, "memory_peak_mb") <= 165.0, "{s}");
+}
+
 /// Suspended-state files damaged or written by another binary while the run
 /// waits are refused with a message when they are read back; their states
 /// are counted as dropped and the run goes on to its end.

@@ -33,11 +33,11 @@ fn rc_fresh<T>(seen: &mut FxHashSet<usize>, rc: &std::rc::Rc<T>) -> bool {
 const RC: usize = 2 * size_of::<usize>();
 
 impl Executor<'_> {
-    /// Takes a census if the live states doubled since the last one.
+    /// Takes a census if the live states grew fourfold since the last one.
     pub(crate) fn maybe_census(&mut self) {
         let n = self.states.len() as u64;
         let last = self.stats.memory.states;
-        if n >= 2 && n >= 2 * last {
+        if n >= 2 && n >= 4 * last {
             self.take_census();
         }
     }

@@ -131,6 +131,16 @@ impl Executor<'_> {
         Ok(())
     }
 
+    /// Has the memory in use grown by a sampling step since the last sample?
+    /// (One load of the allocator's counter; false without a cap or count.)
+    pub(crate) fn heap_grew(&self) -> bool {
+        let (Some(cap), Some(heap)) = (self.config.max_memory_mb, crate::rss::counted_heap_bytes())
+        else {
+            return false;
+        };
+        heap.saturating_sub(self.cap.last_heap) as f64 > cap as f64 * MIB * SAMPLE_GROWTH
+    }
+
     /// Called by the run loop after each batch.
     pub(crate) fn memory_tick(&mut self) {
         let Some(cap) = self.config.max_memory_mb.map(|c| c as f64) else {

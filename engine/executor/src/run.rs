@@ -216,6 +216,11 @@ impl Executor<'_> {
                     return None;
                 }
             }
+            // One instruction can allocate megabytes (malloc, memset): the
+            // memory cap gets its sample before a batch runs away with it.
+            if budget.is_multiple_of(64) && self.heap_grew() {
+                return None;
+            }
             if budget.is_multiple_of(1024) {
                 if let Some(t) = self.config.batch_time {
                     if start.elapsed() >= t {

@@ -62,7 +62,7 @@ pub struct Stats {
 /// Where the live states' memory goes, in bytes: a census of every live state
 /// in which data states share (object contents, address-space nodes, models,
 /// coverage lists) is counted once. The run takes a census whenever the number
-/// of live states doubles past the last one and at the end; the one with the
+/// of live states grows fourfold past the last one and at the end; the one with the
 /// most states is reported. What the program's start image holds
 /// (globals as loaded, shared by every state until written) is `image_bytes`,
 /// not per-state memory.
