@@ -27,11 +27,20 @@ pub struct ExecArgs {
     /// Stop after this many LLVM instructions (deterministic budget).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// Memory cap in MiB (1 to 16777216): above it, states are dropped at random (sparing
-    /// recent new coverage). Loading the bitcode runs in a child process whose address
-    /// space is limited to it (at least 256 MiB).
+    /// Memory cap in MiB (1 to 16777216) of resident memory (as the OS counts it): near it,
+    /// states are suspended to disk and resumed when memory frees up (dropped, and counted,
+    /// if that fails). Loading the bitcode runs in a child process whose address space is
+    /// limited to it (at least 256 MiB).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub max_memory: u64,
+    /// Where states are suspended at the memory cap (default: `suspended/` in the output
+    /// directory; removed when the run ends).
+    #[arg(long, value_name = "DIR")]
+    pub suspend_dir: Option<PathBuf>,
+    /// Most MiB of suspended states on disk at once (default: 4 x --max-memory; 0: never
+    /// suspend, drop states at the cap instead).
+    #[arg(long, value_name = "MIB")]
+    pub max_suspend_disk: Option<u64>,
     /// Stop forking after this many forks (paths then follow one side).
     #[arg(long, value_name = "N")]
     pub max_forks: Option<u64>,
@@ -55,6 +64,12 @@ pub struct ExecArgs {
     /// Instructions a state runs before the searcher chooses again.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub batch_instructions: u64,
+    /// Forks a batch dives through: after a fork it goes on depth first (in the
+    /// newest child, and when a path ends in the newest waiting one) until this
+    /// many forks, its instructions or 8 solver-chain queries are used; 0: the
+    /// searcher chooses again after every fork.
+    #[arg(long, value_name = "FORKS", default_value_t = 64)]
+    pub dive: u32,
     /// Also switch states after this much time (seconds or a span; not deterministic).
     #[arg(long, value_name = "TIME", value_parser = crate::klee_compat::parse_span)]
     pub batch_time: Option<f64>,
@@ -356,6 +371,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     crate::loading::check_memory(a.max_memory)?;
     c.max_memory_mb = Some(a.max_memory);
+    c.max_suspend_disk_mb = a.max_suspend_disk.unwrap_or(a.max_memory.saturating_mul(4));
     c.max_forks = a.max_forks;
     c.max_depth = a.max_depth;
     let st = seconds("max-solver-time", a.max_solver_time)?;
@@ -378,6 +394,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         return Err("--batch-instructions must be at least 1".into());
     }
     c.batch_instructions = a.batch_instructions;
+    c.dive_forks = a.dive;
     if let Some(t) = a.batch_time {
         c.batch_time = Some(seconds("batch-time", t)?);
     }
@@ -505,6 +522,9 @@ fn progress_line(s: &Stats) -> String {
         s.covered_lines,
         s.total_lines
     );
+    if s.states_suspended > 0 {
+        line.push_str(&format!("  {} suspended (memory cap)", s.states_suspended));
+    }
     if s.states_dropped > 0 {
         line.push_str(&format!("  {} dropped (memory cap)", s.states_dropped));
     }
@@ -574,6 +594,13 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     let solver = build_chain(&layers, Box::new(backend));
     let mut out = OutputDir::create(a.output_dir.as_deref())?;
     out.write_tests = !a.write_no_tests;
+    if config.max_suspend_disk_mb > 0 {
+        config.suspend_dir = Some(
+            a.suspend_dir
+                .clone()
+                .unwrap_or_else(|| out.dir.join("suspended")),
+        );
+    }
     out.posix = a.posix_runtime;
     out.program_args = a.program_args.clone();
     let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {

@@ -30,6 +30,10 @@ mod validate;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// Counts the memory in use, for the engine's memory cap (`--max-memory`).
+#[global_allocator]
+static ALLOCATOR: symtest_executor::CountingAllocator = symtest_executor::CountingAllocator;
+
 /// Exit code for bad input and usage errors; exit code for "bugs found" /
 /// "replay mismatch".
 pub use symtest_project::{EXIT_BAD_INPUT, EXIT_FOUND};

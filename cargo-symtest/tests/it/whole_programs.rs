@@ -277,3 +277,11 @@ fn util_cut() {
 fn util_conf() {
     check("conf");
 }
+
+/// The word count of issue #13: forks at every byte of a 10-byte file and
+/// stdin with a failing system call per path; its planted overflow needs a
+/// word of exactly 8 bytes.
+#[test]
+fn util_wordcount() {
+    check("wordcount");
+}

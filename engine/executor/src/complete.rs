@@ -12,7 +12,7 @@
 //! `Config::completion_instructions`.
 
 use crate::executor::Executor;
-use crate::state::State;
+use crate::state::{Output, Slot, State};
 use crate::step::StepCtx;
 use crate::termination::Termination;
 use crate::value::Value;
@@ -39,28 +39,27 @@ impl Executor<'_> {
     fn concretize_state(&mut self, st: &mut State, model: &Assignment) {
         {
             let mut ev = Evaluator::new(&self.pool, model);
-            let mut concrete = |v: &mut Value| {
-                if let Value::Symbolic(e) = v {
-                    *v = Value::Concrete(ev.eval(*e));
-                }
-            };
             for frame in &mut st.stack {
-                for v in frame.regs.iter_mut().flatten() {
-                    concrete(v);
+                if !frame.regs.iter().any(|s| matches!(s, Slot::Sym(_))) {
+                    continue;
+                }
+                for slot in &mut std::rc::Rc::make_mut(frame).regs {
+                    if let Slot::Sym(e) = slot {
+                        *slot = Slot::of(Value::Concrete(ev.eval(*e)));
+                    }
                 }
             }
-            for v in &mut st.stdout {
-                concrete(v);
-            }
+            let out = st.stdout.bytes(|e| ev.eval(e).to_u64() as u8);
+            st.stdout = Output::concrete(out);
         }
         for base in st.memory.bases_not_concrete() {
             if let Some(contents) = st.memory.contents_mut(base) {
                 contents.concretize(&mut self.pool, model);
             }
         }
-        st.constraints.clear();
-        st.equalities.clear();
-        st.preferences.clear();
+        st.constraints = Default::default();
+        st.equalities = Default::default();
+        st.preferences = Default::default();
     }
 
     /// Runs `st` to its end on the inputs of `model`; the termination it
@@ -133,6 +132,11 @@ impl Executor<'_> {
                     Termination::Silent => Err(NotCompleted::Abandoned("it ended silently".into())),
                     Termination::Early(why) => Err(NotCompleted::Abandoned(why)),
                 };
+            }
+            if n % 64 == 0 && self.completion_above_cap() {
+                return Err(NotCompleted::Abandoned(
+                    "its concrete run went past the memory cap (--max-memory)".into(),
+                ));
             }
             if n % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(NotCompleted::Abandoned(

@@ -81,9 +81,13 @@ pub struct Config {
     /// bitcode); `None`: when exploration starts.
     pub started_at: Option<Instant>,
     pub max_instructions: Option<u64>,
-    /// Approximate memory cap in MiB; above it states are dropped at random,
-    /// sparing those that recently covered new code.
+    /// Memory cap in MiB (resident memory as the OS reports it); near it,
+    /// states are suspended to `suspend_dir` (or dropped when that fails).
     pub max_memory_mb: Option<u64>,
+    /// Where states are suspended at the memory cap (`None`: they are dropped).
+    pub suspend_dir: Option<std::path::PathBuf>,
+    /// Most MiB of suspended states on disk at once.
+    pub max_suspend_disk_mb: u64,
     pub max_forks: Option<u64>,
     pub max_depth: Option<u32>,
     /// Per-query solver timeout.
@@ -92,6 +96,11 @@ pub struct Config {
     pub search: Vec<SearchKind>,
     /// Instructions a state runs before the searcher picks again.
     pub batch_instructions: u64,
+    /// A batch dives through this many forks (0: none): after a fork it goes
+    /// on in the newest child, and when a path ends in the newest waiting
+    /// child (depth first within the batch), instead of returning to the
+    /// searcher at every fork.
+    pub dive_forks: u32,
     /// Optional wall-clock time slice per state (non-deterministic; off by default).
     pub batch_time: Option<Duration>,
     pub seed: u64,
@@ -168,6 +177,8 @@ impl Default for Config {
             started_at: None,
             max_instructions: None,
             max_memory_mb: Some(2048),
+            suspend_dir: None,
+            max_suspend_disk_mb: 8192,
             max_forks: None,
             max_depth: None,
             max_solver_time: Some(Duration::from_secs(10)),
@@ -177,6 +188,7 @@ impl Default for Config {
                 SearchKind::Nurs(Weight::Md2u),
             ],
             batch_instructions: 10_000,
+            dive_forks: 64,
             batch_time: None,
             seed: 1,
             emit_all: false,

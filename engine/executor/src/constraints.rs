@@ -148,7 +148,7 @@ impl Executor<'_> {
             Value::Symbolic(e) => *e,
         };
         if self.config.simplify_constraints && !st.equalities.is_empty() {
-            let map: FxHashMap<ExprId, ExprId> = st.equalities.iter().copied().collect();
+            let map: FxHashMap<ExprId, ExprId> = st.equalities.iter().collect();
             c = substitute(&mut self.pool, c, &map);
             if let Some(b) = self.pool.as_const(c) {
                 if b.is_true() {
@@ -164,14 +164,15 @@ impl Executor<'_> {
         let eq = equality(&mut self.pool, c);
         if let (true, Some((x, k))) = (self.config.simplify_constraints, eq) {
             let map: FxHashMap<ExprId, ExprId> = std::iter::once((x, k)).collect();
-            let old = std::mem::take(&mut st.constraints);
-            for ci in old {
+            let mut rewritten = Vec::with_capacity(st.constraints.len() + 1);
+            for ci in st.constraints.iter() {
                 let r = substitute(&mut self.pool, ci, &map);
                 if self.pool.as_const(r).is_some_and(|b| b.is_true()) {
                     continue;
                 }
-                st.constraints.push(r);
+                rewritten.push(r);
             }
+            st.constraints.replace_with(&rewritten);
             st.equalities.push((x, k));
         }
         st.constraints.push(c);
@@ -207,7 +208,7 @@ impl Executor<'_> {
         }
         if self.config.simplify_constraints {
             let old = std::mem::take(&mut st.constraints);
-            for ci in old {
+            for ci in old.iter() {
                 let r = substitute(&mut self.pool, ci, &map);
                 if self.pool.as_const(r).is_some_and(|b| b.is_true()) {
                     continue;
@@ -215,7 +216,7 @@ impl Executor<'_> {
                 st.constraints.push(r);
             }
             let old_eqs = std::mem::take(&mut st.equalities);
-            for (x, k) in old_eqs {
+            for (x, k) in old_eqs.iter() {
                 let x = substitute(&mut self.pool, x, &map);
                 if !self.pool.is_constant(x) {
                     st.equalities.push((x, k));
@@ -232,7 +233,10 @@ impl Executor<'_> {
             }
         }
         if self.config.implied_value_concretization {
-            for base in st.memory.bases_with_symbolic_bytes() {
+            for base in st
+                .memory
+                .bases_with_symbolic_bytes(|c| c.holds_any(&values))
+            {
                 if let Some(c) = st.memory.contents_mut(base) {
                     c.replace_symbolic_bytes(&values);
                 }
@@ -253,7 +257,11 @@ impl Executor<'_> {
             .into_iter()
             .map(|(sel, lo)| (sel, kv.extract(lo, 8).to_u64() as u8))
             .collect();
-        let bases: Vec<u64> = st.memory.bases_with_symbolic_bytes();
+        // Only objects holding one of those bytes are written (and so copied
+        // if shared): the others keep sharing their contents.
+        let bases: Vec<u64> = st
+            .memory
+            .bases_with_symbolic_bytes(|c| c.holds_any(&values));
         for base in bases {
             if let Some(c) = st.memory.contents_mut(base) {
                 c.replace_symbolic_bytes(&values);

@@ -3,7 +3,8 @@
 
 use crate::config::Config;
 use crate::coverage::Coverage;
-use crate::memory::{AddressSpace, ObjKind, ObjectState, GLOBAL_BASE, REDZONE};
+use crate::memory::object::MemoryObject;
+use crate::memory::{AddressSpace, Label, ObjKind, ObjectState, GLOBAL_BASE, REDZONE};
 use crate::ptree::PTree;
 use crate::query::SolverHandle;
 use crate::rng::Rng;
@@ -53,6 +54,18 @@ pub struct Executor<'m> {
     /// Per function: does it call UBSan's shift handler (compiled with
     /// `-fsanitize=shift`, so its shifts are checked already)?
     pub(crate) ubsan_shift_checked: Vec<bool>,
+    /// The address space as loaded (globals), shared by every state until
+    /// written: what memory accounting does not charge to states.
+    pub(crate) image: Option<AddressSpace>,
+    pub(crate) rss: crate::rss::RssSampler,
+    /// Where states are suspended at the memory cap, and those on disk.
+    pub(crate) store: Option<crate::suspend::store::Store>,
+    pub(crate) suspended: Vec<crate::suspend::Batch>,
+    /// States in `suspended`.
+    pub(crate) suspended_count: usize,
+    /// The start image's pieces that suspended states refer to by number.
+    pub(crate) image_pieces: Option<std::rc::Rc<crate::suspend::wire::Image>>,
+    pub(crate) cap: crate::memory_cap::CapState,
 }
 
 /// The time limit of one query: `--max-solver-time` (none without it), but
@@ -115,14 +128,26 @@ impl<'m> Executor<'m> {
             specials: crate::special::table(module, &config),
             libm: crate::inst::libm::table(module),
             ubsan_shift_checked: crate::inst::arith::ubsan_shift_checked(module),
+            image: None,
+            rss: crate::rss::RssSampler::default(),
+            store: config
+                .suspend_dir
+                .as_deref()
+                .map(|d| crate::suspend::store::Store::new(d, config.max_suspend_disk_mb << 20)),
+            suspended: Vec::new(),
+            suspended_count: 0,
+            image_pieces: None,
+            cap: Default::default(),
             config,
         };
         let mut memory = AddressSpace::default();
         ex.place_globals(&mut memory);
         ex.eval_constants();
         ex.init_globals(&mut memory);
+        ex.image = Some(memory.clone());
         let state = ex.initial_state(memory, entry);
         ex.initial = Some(state);
+        ex.check_cap_at_start()?;
         Ok(ex)
     }
 
@@ -181,14 +206,15 @@ impl<'m> Executor<'m> {
                 }
             }
             contents.read_only = g.is_const;
-            memory.insert_at(
+            let id = symtest_ir::GlobalId(i as u32);
+            let object = MemoryObject {
                 base,
-                g.size,
-                ObjKind::Global(symtest_ir::GlobalId(i as u32)),
-                g.name.clone(),
-                contents,
-                g.loc,
-            );
+                size: g.size,
+                kind: ObjKind::Global(id),
+                label: Label::Global(id),
+                alloc_loc: g.loc,
+            };
+            memory.insert_at(object, contents);
         }
     }
 
@@ -272,7 +298,7 @@ impl<'m> Executor<'m> {
         let module = self.module;
         let f = module.function(entry);
         let body = f.body.as_ref().expect("checked defined");
-        let mut regs = vec![None; body.num_regs as usize];
+        let mut regs = vec![crate::state::Slot::Undef; body.num_regs as usize];
         // main(argc, argv, envp): concrete argv from the configuration.
         if !f.param_bits.is_empty() {
             let argc = self.config.argv.len() as u64;
@@ -284,7 +310,7 @@ impl<'m> Executor<'m> {
                     bytes.len() as u64,
                     16,
                     ObjKind::Engine,
-                    format!("argv[{i}]"),
+                    Label::Argv(i as u32),
                     Loc::default(),
                 );
                 let c = memory.contents_mut(obj.base).expect("just allocated");
@@ -295,7 +321,7 @@ impl<'m> Executor<'m> {
                 (argc + 1) * 8,
                 16,
                 ObjKind::Engine,
-                "argv".into(),
+                Label::Engine("argv"),
                 Loc::default(),
             );
             let mut bytes = Vec::new();
@@ -304,20 +330,26 @@ impl<'m> Executor<'m> {
             }
             *memory.contents_mut(arr.base).expect("just allocated") =
                 ObjectState::with_bytes(bytes);
-            let envp = memory.allocate(8, 16, ObjKind::Engine, "envp".into(), Loc::default());
+            let envp = memory.allocate(
+                8,
+                16,
+                ObjKind::Engine,
+                Label::Engine("envp"),
+                Loc::default(),
+            );
             let vals = [argc, arr.base, envp.base];
             for (i, bits) in f.param_bits.iter().enumerate().take(3) {
-                regs[i] = Some(Value::from_u64(*bits, vals[i]));
+                regs[i] = crate::state::Slot::of(Value::from_u64(*bits, vals[i]));
             }
             for (i, bits) in f.param_bits.iter().enumerate().skip(3) {
-                regs[i] = Some(Value::from_u64(*bits, 0));
+                regs[i] = crate::state::Slot::of(Value::from_u64(*bits, 0));
             }
         }
         let id = self.next_state_id;
         self.next_state_id += 1;
         let mut st = State {
             id,
-            stack: vec![Frame {
+            stack: vec![std::rc::Rc::new(Frame {
                 func: entry,
                 regs,
                 block: BlockId(0),
@@ -327,12 +359,12 @@ impl<'m> Executor<'m> {
                 ret_dest: None,
                 allocas: Vec::new(),
                 varargs: None,
-            }],
-            constraints: Vec::new(),
-            equalities: Vec::new(),
-            preferences: Vec::new(),
+            })],
+            constraints: Default::default(),
+            equalities: Default::default(),
+            preferences: Default::default(),
             memory,
-            symbolics: Vec::new(),
+            symbolics: Default::default(),
             model: None,
             depth: 0,
             instructions: 0,
@@ -343,7 +375,7 @@ impl<'m> Executor<'m> {
             forks: 0,
             ptree_node: 0,
             jmp_targets: Vec::new(),
-            stdout: Vec::new(),
+            stdout: Default::default(),
             forking_disabled: false,
             aliases: Vec::new(),
             errno_obj: None,

@@ -7,6 +7,7 @@
 //!
 //! The engine prints nothing: it reports through [`EventSink`]; the CLI draws.
 
+mod census;
 mod complete;
 mod config;
 mod constraints;
@@ -14,10 +15,13 @@ mod coverage;
 mod executor;
 mod inst;
 mod memory;
+mod memory_cap;
 mod native_call;
+mod plist;
 mod ptree;
 mod query;
 mod rng;
+mod rss;
 mod run;
 mod search;
 mod special;
@@ -28,12 +32,14 @@ mod special_native;
 mod state;
 mod stats;
 mod step;
+mod suspend;
 mod termination;
 mod value;
 
 pub use config::{Config, SearchKind, Weight};
+pub use rss::CountingAllocator;
 pub use special::undefined_functions;
-pub use stats::Stats;
+pub use stats::{MemoryCensus, Stats};
 pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
 
 use symtest_ktest::KTest;
@@ -91,6 +97,8 @@ pub enum ExecError {
     EntryNotDefined(String),
     #[error("invalid configuration: {0}")]
     BadConfig(String),
+    #[error("--max-memory {cap} MiB is too small: the run uses {needed} MiB before exploring (the loaded program and the engine); give at least {} MiB", (needed * 2).div_ceil(64) * 64)]
+    MemoryCap { cap: u64, needed: u64 },
 }
 
 /// Explores `module` from `config.entry` with `solver`, reporting to `sink`.

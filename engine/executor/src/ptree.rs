@@ -40,6 +40,25 @@ impl PTree {
         n
     }
 
+    /// Adds a leaf for `state` beside the whole tree (a new root above both).
+    pub fn attach(&mut self, state: StateId) -> usize {
+        let Some(old) = self.root else {
+            return self.init(state);
+        };
+        let leaf = self.alloc(Node {
+            state: Some(state),
+            ..Node::default()
+        });
+        let root = self.alloc(Node {
+            children: [Some(old), Some(leaf)],
+            ..Node::default()
+        });
+        self.nodes[old].parent = Some(root);
+        self.nodes[leaf].parent = Some(root);
+        self.root = Some(root);
+        leaf
+    }
+
     /// Splits `leaf` (holding `parent_state`) into two leaves; returns
     /// (leaf of the parent state, leaf of the child state).
     pub fn split(
@@ -90,6 +109,30 @@ impl PTree {
                 }
             }
         }
+    }
+
+    /// (nodes in use, bytes held) for memory accounting.
+    pub fn footprint(&self) -> (usize, usize) {
+        (
+            self.nodes.len() - self.free.len(),
+            self.nodes.capacity() * std::mem::size_of::<Node>() + self.free.capacity() * 8,
+        )
+    }
+
+    /// Each state's position in a depth-first walk of the tree (neighbours
+    /// in it share the most data).
+    pub fn leaf_order(&self) -> rustc_hash::FxHashMap<StateId, usize> {
+        let mut order = rustc_hash::FxHashMap::default();
+        let mut stack: Vec<usize> = self.root.into_iter().collect();
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n];
+            if let Some(s) = node.state {
+                let k = order.len();
+                order.insert(s, k);
+            }
+            stack.extend(node.children.iter().rev().flatten());
+        }
+        order
     }
 
     /// Walks from the root taking a random existing child at each node.

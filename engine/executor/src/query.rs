@@ -131,7 +131,7 @@ impl Executor<'_> {
                 "solver gave up: the run's time limit (--max-time) was reached".into(),
             ));
         }
-        let mut assertions = st.constraints.clone();
+        let mut assertions = st.constraints.to_vec();
         assertions.extend_from_slice(extra);
         let arrays = self.arrays_of(&assertions);
         self.solver.queries += 1;
@@ -154,7 +154,11 @@ impl Executor<'_> {
         self.solver.time += dt;
         st.query_cost_us += dt.as_micros() as u64;
         match r {
-            Ok(SatResult::Sat(m)) => Ok(Some(m)),
+            Ok(SatResult::Sat(mut m)) => {
+                // States keep models: no spare capacity.
+                m.shrink_to_fit();
+                Ok(Some(m))
+            }
             Ok(SatResult::Unsat) => Ok(None),
             Ok(SatResult::Unknown(why)) => {
                 let now = Instant::now();

@@ -14,6 +14,12 @@ use symtest_expr::Assignment;
 use symtest_ir::Loc;
 use symtest_ktest::{KTest, KTestObject};
 
+/// A dive ends at a fork once its batch has asked the solver chain this many
+/// times: in a solver-bound program a long dive spends the budget in one
+/// subtree (bitset.c at 30 s: 88 lines without this bound, 83 with 64-fork
+/// dives only; the word count's planted bug is found either way).
+const DIVE_QUERIES: u64 = 8;
+
 struct View<'a, 'm> {
     ex: &'a mut Executor<'m>,
 }
@@ -69,10 +75,16 @@ impl Executor<'_> {
         self.searcher.update(None, &[id], &[]);
         self.stats.states_peak = 1;
         let mut last_progress = Instant::now();
-        let mut last_memory_check = 0u64;
         let reason = loop {
             if let Some(r) = self.limit_reached() {
                 break r;
+            }
+            if let Some(r) = self.cap.too_small.take() {
+                break r;
+            }
+            if self.states.is_empty() && !self.suspended.is_empty() {
+                self.resume_nearest(0.0);
+                continue;
             }
             if self.states.is_empty() {
                 let mut lost = Vec::new();
@@ -123,32 +135,45 @@ impl Executor<'_> {
             };
             let mut ctx = StepCtx::default();
             let ended = self.run_batch(&mut st, &mut ctx);
+            // The batch may have moved on from the picked state (a dive
+            // continues in the newest child): the searcher learns of every
+            // state but the picked one as added, and of the picked one as
+            // removed if it ended.
             let mut added = Vec::new();
             let mut removed = Vec::new();
             for s in ctx.added {
-                added.push(s.id);
+                if s.id != id {
+                    added.push(s.id);
+                }
                 self.states.insert(s.id, s);
             }
             for (s, t) in ctx.ended {
-                // Ended children were never given to the searcher.
+                if s.id == id {
+                    removed.push(id);
+                }
                 self.terminate(s, t);
             }
             match ended {
                 Some(t) => {
-                    removed.push(id);
+                    if st.id == id {
+                        removed.push(id);
+                    }
                     self.terminate(st, t);
                 }
                 None => {
-                    self.states.insert(id, st);
+                    if st.id != id {
+                        added.push(st.id);
+                    }
+                    self.states.insert(st.id, st);
                 }
             }
             self.searcher.update(Some(id), &added, &removed);
             self.stats.states = self.states.len() as u64;
-            self.stats.states_peak = self.stats.states_peak.max(self.stats.states);
-            if self.stats.instructions - last_memory_check > 100_000 {
-                last_memory_check = self.stats.instructions;
-                self.check_memory();
+            if self.stats.states > self.stats.states_peak {
+                self.stats.states_peak = self.stats.states;
+                self.maybe_census();
             }
+            self.memory_tick();
             if last_progress.elapsed() >= Duration::from_secs(1) {
                 last_progress = Instant::now();
                 self.refresh_stats();
@@ -156,6 +181,7 @@ impl Executor<'_> {
                 self.sink.event(Event::Progress(&stats));
             }
         };
+        self.take_census();
         self.halt(&reason);
         self.refresh_stats();
         RunSummary {
@@ -165,16 +191,37 @@ impl Executor<'_> {
         }
     }
 
-    /// Runs `st` until it forks, ends, or its batch is used up.
+    /// Runs `st` until it forks, ends, or its batch is used up. In a dive
+    /// (`Config::dive_forks` > 0), a fork does not end the batch until that
+    /// many forks, or until the batch has asked the solver chain more than
+    /// `DIVE_QUERIES` times: it goes on in the newest child, and a path that
+    /// ends hands over to the newest waiting child.
     fn run_batch(&mut self, st: &mut State, ctx: &mut StepCtx) -> Option<Termination> {
         let start = Instant::now();
         let mut budget = self.config.batch_instructions;
+        let dive = self.config.dive_forks > 0;
+        let mut forks_seen = 0;
+        let mut dive_forks = 0u32;
+        let queries_at_start = self.solver.queries;
         loop {
             if let Err(stop) = self.step(st, ctx) {
-                return Some(stop.into_termination());
+                let t = stop.into_termination();
+                // --exit-on-error: the run stops at the first such error.
+                let stops_run =
+                    matches!(&t, Termination::Error(k, _) if self.config.exit_on_error.contains(k));
+                if dive && budget > 1 && !stops_run {
+                    if let Some(next) = ctx.added.pop() {
+                        let done = std::mem::replace(st, next);
+                        ctx.ended.push((done, t));
+                        forks_seen = ctx.added.len();
+                        budget -= 1;
+                        continue;
+                    }
+                }
+                return Some(t);
             }
             budget -= 1;
-            if budget == 0 || !ctx.added.is_empty() {
+            if budget == 0 {
                 return None;
             }
             // --exit-on-error: the run stops at the first such error, as KLEE
@@ -186,10 +233,25 @@ impl Executor<'_> {
             {
                 return None;
             }
+            if ctx.added.len() > forks_seen {
+                dive_forks += 1;
+                if dive_forks >= self.config.dive_forks
+                    || self.solver.queries - queries_at_start > DIVE_QUERIES
+                {
+                    return None;
+                }
+                std::mem::swap(st, ctx.added.last_mut().expect("a fork"));
+                forks_seen = ctx.added.len();
+            }
             if let Some(max) = self.config.max_instructions {
                 if self.stats.instructions >= max {
                     return None;
                 }
+            }
+            // One instruction can allocate megabytes (malloc, memset): the
+            // memory cap gets its sample before a batch runs away with it.
+            if budget.is_multiple_of(64) && self.heap_grew() {
+                return None;
             }
             if budget.is_multiple_of(1024) {
                 if let Some(t) = self.config.batch_time {
@@ -221,66 +283,6 @@ impl Executor<'_> {
         None
     }
 
-    /// Above `--max-memory`, drops a quarter of the states, sparing those that
-    /// recently covered new code (seed 001, ch. 3.1) and, among the others,
-    /// keeping those nearest to uncovered code: the states whose current
-    /// function can reach no uncovered instruction go first, then the farthest
-    /// (ties in a seeded random order). Every drop is counted and named in the
-    /// halt reason.
-    fn check_memory(&mut self) {
-        let mb = current_rss_mb();
-        self.stats.memory_peak_mb = self.stats.memory_peak_mb.max(mb);
-        let Some(cap) = self.config.max_memory_mb else {
-            return;
-        };
-        if mb <= cap as f64 || self.states.len() <= 1 {
-            return;
-        }
-        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
-        ids.sort_unstable();
-        // Spare states that covered new code in the last 100,000 instructions,
-        // unless every state did.
-        let now = self.stats.instructions;
-        let recent = |s: &State| s.last_new_cover > 0 && now - s.last_new_cover_global < 100_000;
-        let mut candidates: Vec<StateId> = ids
-            .iter()
-            .copied()
-            .filter(|i| !recent(&self.states[i]))
-            .collect();
-        if candidates.is_empty() {
-            candidates = ids;
-        }
-        let to_drop = (self.states.len() / 4).max(1).min(candidates.len());
-        // Seeded shuffle, then a stable sort by distance (farthest first).
-        for i in (1..candidates.len()).rev() {
-            let j = self.rng.below(i as u64 + 1) as usize;
-            candidates.swap(i, j);
-        }
-        let mut keyed: Vec<(u32, StateId)> = candidates
-            .into_iter()
-            .map(|id| {
-                let d = self.states[&id]
-                    .stack
-                    .last()
-                    .and_then(|f| self.coverage.md2u(self.module, f.func, f.pc))
-                    .unwrap_or(u32::MAX);
-                (d, id)
-            })
-            .collect();
-        keyed.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
-        let dropped: Vec<StateId> = keyed.into_iter().take(to_drop).map(|(_, id)| id).collect();
-        for id in &dropped {
-            if let Some(st) = self.states.remove(id) {
-                self.stats.states_dropped += 1;
-                self.terminate(st, Termination::Early("dropped at the memory cap".into()));
-            }
-        }
-        self.searcher.update(None, &[], &dropped);
-        self.warn_once(format!(
-            "memory use {mb:.0} MiB above --max-memory {cap} MiB: dropping states"
-        ));
-    }
-
     /// Ends the run: unfinished states that covered untested code get a test.
     fn halt(&mut self, reason: &str) {
         // The tests of unfinished states may need a query each: a short
@@ -297,6 +299,7 @@ impl Executor<'_> {
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
             }
         }
+        self.halt_suspended(reason);
     }
 
     pub(crate) fn refresh_stats(&mut self) {
@@ -313,7 +316,11 @@ impl Executor<'_> {
         s.total_instructions = self.coverage.total_instructions() as u64;
         s.covered_lines = self.coverage.covered_lines() as u64;
         s.total_lines = self.coverage.total_lines() as u64;
-        s.memory_peak_mb = s.memory_peak_mb.max(current_rss_mb());
+        s.memory_peak_mb = s.memory_peak_mb.max(crate::rss::peak_mb());
+        s.states_suspended = self.suspended_count as u64;
+        if let Some(store) = &self.store {
+            s.suspend_disk_peak_mb = store.peak_bytes as f64 / (1024.0 * 1024.0);
+        }
     }
 
     pub(crate) fn current_loc(&self, st: &State) -> Loc {
@@ -348,7 +355,7 @@ impl Executor<'_> {
             .collect()
     }
 
-    fn has_untested_cover(&self, st: &State) -> bool {
+    pub(crate) fn has_untested_cover(&self, st: &State) -> bool {
         let mut cur = st.pending_cover.as_deref();
         while let Some(n) = cur {
             if !self.coverage.is_tested(n.inst) {
@@ -369,6 +376,7 @@ impl Executor<'_> {
 
     /// Records a path's end and writes its test when it should have one.
     pub(crate) fn terminate(&mut self, mut st: State, t: Termination) {
+        self.cap.forget(st.id);
         let outcome = match t {
             Termination::Early(reason) => {
                 self.stats.paths_early += 1;
@@ -544,7 +552,7 @@ impl Executor<'_> {
     fn solve_test(&mut self, st: &mut State) -> Option<(KTest, Assignment)> {
         let mut model = None;
         if !st.preferences.is_empty() {
-            let prefs = st.preferences.clone();
+            let prefs = st.preferences.to_vec();
             if let Ok(Some(m)) = self.solve(st, &prefs) {
                 model = Some(m);
             }
@@ -581,25 +589,6 @@ impl Executor<'_> {
 
     /// The path's standard output (POSIX model) under `model`.
     fn stdout_of(&self, st: &State, model: &Assignment) -> Vec<u8> {
-        st.stdout
-            .iter()
-            .map(|v| match v {
-                crate::value::Value::Concrete(b) => b.to_u64() as u8,
-                crate::value::Value::Symbolic(e) => self.pool.eval(*e, model).to_u64() as u8,
-            })
-            .collect()
+        st.stdout.bytes(|e| self.pool.eval(e, model).to_u64() as u8)
     }
-}
-
-/// Resident set size of this process in MiB (0 where /proc is unavailable).
-fn current_rss_mb() -> f64 {
-    let Ok(s) = std::fs::read_to_string("/proc/self/statm") else {
-        return 0.0;
-    };
-    let pages: f64 = s
-        .split_whitespace()
-        .nth(1)
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(0.0);
-    pages * 4096.0 / (1024.0 * 1024.0)
 }

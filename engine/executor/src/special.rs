@@ -3,6 +3,7 @@
 //! handlers; the engine's heap functions replace any definition in the program.
 
 use crate::executor::Executor;
+
 use crate::state::{State, SymbolicObject};
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -611,7 +612,7 @@ impl Executor<'_> {
     /// A fresh symbolic input of `size` bytes not backed by memory (`symtest_int`).
     pub(crate) fn fresh_symbolic(&mut self, st: &mut State, name: &str, size: u32) -> Value {
         let arr = self.pool.new_array(name, size);
-        st.symbolics.push(SymbolicObject {
+        std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
             array: arr,
             size,
@@ -639,7 +640,7 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let addr = self.concretize(st, p, "make_symbolic address")?.to_u64();
         let size = self.concretize(st, n, "make_symbolic size")?.to_u64();
-        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
+        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed()) else {
             return Err(Stop::error(
                 ErrorKind::User,
                 "make_symbolic on an invalid address",
@@ -659,7 +660,7 @@ impl Executor<'_> {
             ));
         }
         let arr = self.pool.new_array(name, size as u32);
-        st.symbolics.push(SymbolicObject {
+        std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
             array: arr,
             size: size as u32,

@@ -169,7 +169,7 @@ impl Executor<'_> {
         let room = st
             .memory
             .find(dest)
-            .filter(|e| !e.freed)
+            .filter(|e| !e.freed())
             .map_or(0, |e| e.object.end().saturating_sub(dest));
         if n > room {
             return Err(Stop::error(
@@ -197,7 +197,7 @@ impl Executor<'_> {
         if bytes.is_empty() {
             return Ok(());
         }
-        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
+        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed()) else {
             return Err(Stop::error(
                 ErrorKind::Ptr,
                 format!("model buffer 0x{addr:x} is not valid memory"),
@@ -311,7 +311,7 @@ impl Executor<'_> {
         let token = st
             .memory
             .find(addr)
-            .filter(|e| !e.freed && addr + 8 <= e.object.end())
+            .filter(|e| !e.freed() && addr + 8 <= e.object.end())
             .and_then(|e| {
                 let off = (addr - e.object.base) as usize;
                 e.contents.concrete_bytes(off, 8).map(|b| {
@@ -365,16 +365,16 @@ impl Executor<'_> {
         if n == 0 {
             return Ok(());
         }
-        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed) else {
+        let Some(entry) = st.memory.find(addr).filter(|e| !e.freed()) else {
             return Ok(());
         };
         let base = entry.object.base;
         let n = n.min((entry.object.end() - addr) as usize);
         let contents = entry.contents.clone();
-        for i in 0..n {
-            let b = contents.read(&mut self.pool, (addr - base) as usize + i, 1);
-            st.stdout.push(b);
-        }
+        let values: Vec<Value> = (0..n)
+            .map(|i| contents.read(&mut self.pool, (addr - base) as usize + i, 1))
+            .collect();
+        st.stdout.push(&values);
         Ok(())
     }
 }

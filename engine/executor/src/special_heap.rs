@@ -9,7 +9,7 @@
 
 use crate::executor::Executor;
 use crate::memory::address_space::Entry;
-use crate::memory::ObjKind;
+use crate::memory::{Label, ObjKind};
 use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -56,8 +56,7 @@ impl<'m> Executor<'m> {
             return Ok(Value::from_u64(64, 0));
         }
         let loc = self.current_loc(st);
-        let name = format!("heap object allocated at {}", self.module.describe_loc(loc));
-        let obj = st.memory.allocate(n, 16, ObjKind::Heap, name, loc);
+        let obj = st.memory.allocate(n, 16, ObjKind::Heap, Label::Heap, loc);
         Ok(Value::from_u64(64, obj.base))
     }
 
@@ -79,8 +78,9 @@ impl<'m> Executor<'m> {
             return Ok(Value::from_u64(64, 0));
         }
         let loc = self.current_loc(st);
-        let name = format!("heap object allocated at {}", self.module.describe_loc(loc));
-        let obj = st.memory.allocate(n, align, ObjKind::Heap, name, loc);
+        let obj = st
+            .memory
+            .allocate(n, align, ObjKind::Heap, Label::Heap, loc);
         Ok(Value::from_u64(64, obj.base))
     }
 
@@ -111,7 +111,7 @@ impl<'m> Executor<'m> {
             .to_u64();
         let n = match st.memory.get(p) {
             _ if p == 0 => 0,
-            Some(e) if !e.freed && e.object.kind == ObjKind::Heap => e.object.size,
+            Some(e) if !e.freed() && e.object.kind == ObjKind::Heap => e.object.size,
             _ => {
                 return Err(Stop::error(
                     ErrorKind::Ptr,
@@ -193,7 +193,7 @@ impl<'m> Executor<'m> {
             return Err(Stop::error(ErrorKind::Free, msg));
         }
         let entry = st.memory.get(addr).expect("checked above");
-        if entry.freed {
+        if entry.freed() {
             let loc = entry.object.alloc_loc;
             return Err(Stop::error(
                 ErrorKind::Free,
@@ -219,7 +219,7 @@ impl<'m> Executor<'m> {
                 format!(
                     "{verb} of an interior pointer (offset {} into `{}`)",
                     addr - obj.base,
-                    obj.name
+                    obj.name(self.module)
                 )
             } else {
                 format!("{verb} of an invalid pointer")
@@ -227,9 +227,9 @@ impl<'m> Executor<'m> {
         }
         match obj.kind {
             ObjKind::Heap => None,
-            ObjKind::Stack => Some(format!("{verb} of alloca `{}`", obj.name)),
-            ObjKind::Global(_) => Some(format!("{verb} of global `{}`", obj.name)),
-            ObjKind::Engine => Some(format!("{verb} of `{}`", obj.name)),
+            ObjKind::Stack => Some(format!("{verb} of alloca `{}`", obj.name(self.module))),
+            ObjKind::Global(_) => Some(format!("{verb} of global `{}`", obj.name(self.module))),
+            ObjKind::Engine => Some(format!("{verb} of `{}`", obj.name(self.module))),
         }
     }
 
@@ -261,7 +261,7 @@ impl<'m> Executor<'m> {
         if let Some(msg) = self.not_a_heap_start(st, addr, "realloc") {
             return Err(Stop::error(ErrorKind::Free, msg));
         }
-        if st.memory.get(addr).is_some_and(|e| e.freed) {
+        if st.memory.get(addr).is_some_and(|e| e.freed()) {
             return Err(Stop::error(ErrorKind::Free, "realloc of a freed pointer"));
         }
         let n = self.concretize(st, size, "realloc size")?.to_u64();

@@ -5,7 +5,7 @@
 use crate::executor::Executor;
 use crate::inst::fork::Branch;
 use crate::inst::memory_ops::Access;
-use crate::memory::{ObjKind, ObjectState, NULL_PAGE, REDZONE};
+use crate::memory::{Label, MemoryObject, ObjKind, ObjectState, NULL_PAGE, REDZONE};
 use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -23,7 +23,7 @@ impl Executor<'_> {
             .concretize(st, p, "klee_get_obj_size pointer")?
             .to_u64();
         match st.memory.get(addr) {
-            Some(e) if !e.freed => Ok(Value::from_u64(64, e.object.size)),
+            Some(e) if !e.freed() => Ok(Value::from_u64(64, e.object.size)),
             _ => Err(Stop::error(
                 ErrorKind::Ptr,
                 format!("klee_get_obj_size of 0x{addr:x}, which is not the start of a live object"),
@@ -134,7 +134,7 @@ impl Executor<'_> {
                 let loc = self.current_loc(st);
                 let b = st
                     .memory
-                    .allocate(4, 16, ObjKind::Engine, "errno".into(), loc)
+                    .allocate(4, 16, ObjKind::Engine, Label::Engine("errno"), loc)
                     .base;
                 st.errno_obj = Some(b);
                 b
@@ -191,18 +191,20 @@ impl Executor<'_> {
                 ErrorKind::User,
                 format!(
                     "klee_define_fixed_object at 0x{a:x} overlaps `{}` (objects keep {REDZONE} bytes apart)",
-                    e.object.name
+                    e.object.name(self.module)
                 ),
             ));
         }
         let loc = self.current_loc(st);
-        st.memory.insert_at(
-            a,
-            n,
-            ObjKind::Engine,
-            format!("fixed object at 0x{a:x}"),
+        st.memory.insert_fixed(
+            MemoryObject {
+                base: a,
+                size: n,
+                kind: ObjKind::Engine,
+                label: Label::Engine("fixed object"),
+                alloc_loc: loc,
+            },
             ObjectState::new(n as usize),
-            loc,
         );
         st.memory.set_next_dynamic(end + REDZONE);
         Ok(())

@@ -79,7 +79,7 @@ impl Executor<'_> {
                     let Some((base, end)) = st
                         .memory
                         .find_below(p)
-                        .filter(|e| !e.freed && p <= e.object.end())
+                        .filter(|e| !e.freed() && p <= e.object.end())
                         .map(|e| (e.object.base, e.object.end()))
                     else {
                         return Err(fail(format!(

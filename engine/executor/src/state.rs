@@ -1,19 +1,60 @@
 //! Execution states: stack, program counter, path condition, address space.
 
 use crate::memory::AddressSpace;
+use crate::plist::PList;
+use crate::suspend::wire::{DecodeError, Decoded, Pieces, Reader, Table, Writer};
 use crate::value::Value;
 use std::rc::Rc;
-use symtest_expr::{ArrayId, Assignment, ExprId};
+use symtest_expr::{ArrayId, Assignment, Bits, ExprId, ExprPool};
 use symtest_ir::{BlockId, FuncId, Reg};
 
 /// Identifies a state for the searchers and the process tree.
 pub type StateId = u64;
 
+/// A register's contents, in 16 bytes (a [`Value`] takes 40): values of up
+/// to 64 bits inline, expressions by id, wider constants behind a shared box.
+#[derive(Clone, Debug, Default)]
+pub enum Slot {
+    /// Not yet defined.
+    #[default]
+    Undef,
+    Small {
+        width: u32,
+        bits: u64,
+    },
+    Sym(ExprId),
+    Wide(Rc<Bits>),
+}
+
+impl Slot {
+    #[inline]
+    pub fn of(v: Value) -> Slot {
+        match v {
+            Value::Symbolic(e) => Slot::Sym(e),
+            Value::Concrete(b) if b.width() <= 64 => Slot::Small {
+                width: b.width(),
+                bits: b.to_u64(),
+            },
+            Value::Concrete(b) => Slot::Wide(Rc::new(b)),
+        }
+    }
+
+    #[inline]
+    pub fn value(&self) -> Option<Value> {
+        match self {
+            Slot::Undef => None,
+            Slot::Small { width, bits } => Some(Value::from_u64(*width, *bits)),
+            Slot::Sym(e) => Some(Value::Symbolic(*e)),
+            Slot::Wide(b) => Some(Value::Concrete((**b).clone())),
+        }
+    }
+}
+
 /// One activation record.
 #[derive(Clone, Debug)]
 pub struct Frame {
     pub func: FuncId,
-    pub regs: Vec<Option<Value>>,
+    pub regs: Vec<Slot>,
     pub block: BlockId,
     /// The block control came from (for phis).
     pub prev_block: Option<BlockId>,
@@ -49,15 +90,19 @@ pub struct CoverNode {
 #[derive(Clone, Debug)]
 pub struct State {
     pub id: StateId,
-    pub stack: Vec<Frame>,
-    pub constraints: Vec<ExprId>,
+    /// Frames are shared with forked states until written (copy on write), so a
+    /// fork copies no frame and a state that runs copies only the frames it uses.
+    pub stack: Vec<Rc<Frame>>,
+    /// The path condition (shared with forked states up to the fork).
+    pub constraints: PList<ExprId>,
     /// Equalities `expr = constant` the path condition states (for simplification).
-    pub equalities: Vec<(ExprId, ExprId)>,
+    pub equalities: PList<(ExprId, ExprId)>,
     /// Constraints to prefer when choosing the test's concrete values (`prefer_cex`,
     /// just-out-of-bounds offsets for pointer errors).
-    pub preferences: Vec<ExprId>,
+    pub preferences: PList<ExprId>,
     pub memory: AddressSpace,
-    pub symbolics: Vec<SymbolicObject>,
+    /// The symbolic inputs, in creation order (shared until one is added).
+    pub symbolics: Rc<Vec<SymbolicObject>>,
     /// A satisfying assignment of `constraints`, when one is known.
     pub model: Option<Rc<Assignment>>,
     pub depth: u32,
@@ -76,7 +121,7 @@ pub struct State {
     /// holds the index + 1 of its entry.
     pub jmp_targets: Vec<JmpTarget>,
     /// Bytes the program wrote to standard output (POSIX model), up to a cap.
-    pub stdout: Vec<Value>,
+    pub stdout: Output,
     /// `klee_set_forking(0)`: branches follow one feasible side.
     pub forking_disabled: bool,
     /// `klee_alias_function(old, new)`: calls of `old` go to `new`.
@@ -85,6 +130,145 @@ pub struct State {
     pub errno_obj: Option<u64>,
     /// The file suffix `klee_report_error` gave for the error ending this path.
     pub error_suffix: Option<String>,
+}
+
+/// What a path wrote to standard output: one chunk per write (concrete bytes
+/// and the symbolic ones as sparse pairs), shared with forked states.
+#[derive(Clone, Debug, Default)]
+pub struct Output {
+    chunks: PList<Rc<OutChunk>>,
+    len: usize,
+}
+
+#[derive(Debug)]
+pub struct OutChunk {
+    bytes: Vec<u8>,
+    symbolic: Vec<(u32, ExprId)>,
+}
+
+impl Output {
+    /// Bytes recorded.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Appends one write (8-bit values).
+    pub fn push(&mut self, values: &[Value]) {
+        if values.is_empty() {
+            return;
+        }
+        let mut chunk = OutChunk {
+            bytes: Vec::with_capacity(values.len()),
+            symbolic: Vec::new(),
+        };
+        for (i, v) in values.iter().enumerate() {
+            match v {
+                Value::Concrete(b) => chunk.bytes.push(b.to_u64() as u8),
+                Value::Symbolic(e) => {
+                    chunk.bytes.push(0);
+                    chunk.symbolic.push((i as u32, *e));
+                }
+            }
+        }
+        self.len += values.len();
+        self.chunks.push(Rc::new(chunk));
+    }
+
+    /// An output of concrete bytes (one chunk).
+    pub fn concrete(bytes: Vec<u8>) -> Output {
+        let mut out = Output::default();
+        if !bytes.is_empty() {
+            out.len = bytes.len();
+            out.chunks.push(Rc::new(OutChunk {
+                bytes,
+                symbolic: Vec::new(),
+            }));
+        }
+        out
+    }
+
+    /// The bytes in order, symbolic ones through `eval`.
+    pub fn bytes(&self, mut eval: impl FnMut(ExprId) -> u8) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len);
+        for c in self.chunks.iter() {
+            let start = out.len();
+            out.extend_from_slice(&c.bytes);
+            for &(i, e) in &c.symbolic {
+                out[start + i as usize] = eval(e);
+            }
+        }
+        out
+    }
+
+    /// Writes the output for suspension (each chunk once per file).
+    pub(crate) fn encode(&self, w: &mut Writer, t: &mut Table<'_>) {
+        w.usize(self.len);
+        self.chunks.encode(w, t, &mut |c, w, t| {
+            if !t.write(w, c) {
+                w.bytes(&c.bytes);
+                w.usize(c.symbolic.len());
+                for &(i, e) in &c.symbolic {
+                    w.u32(i);
+                    w.u32(e.index() as u32);
+                }
+                t.done(c);
+            }
+        });
+    }
+
+    /// Reads what [`Output::encode`] wrote.
+    pub(crate) fn decode(
+        r: &mut Reader<'_>,
+        p: &mut Pieces<'_>,
+        pool: &ExprPool,
+    ) -> Decoded<Output> {
+        let len = r.usize()?;
+        let chunks = PList::decode(r, p, &mut |r, p| {
+            if let Some(c) = p.read::<OutChunk>(r)? {
+                return Ok(c);
+            }
+            let bytes = r.bytes()?.to_vec();
+            let n = r.len(2)?;
+            let mut symbolic = Vec::with_capacity(n);
+            for _ in 0..n {
+                let i = r.u32()?;
+                let e = pool
+                    .id_at(r.u32()? as usize)
+                    .ok_or(DecodeError::Invalid("expression"))?;
+                if i as usize >= bytes.len() {
+                    return Err(DecodeError::Invalid("output byte"));
+                }
+                symbolic.push((i, e));
+            }
+            Ok(p.done(Rc::new(OutChunk { bytes, symbolic })))
+        })?;
+        let total: usize = chunks.iter().map(|c| c.bytes.len()).sum();
+        if total != len {
+            return Err(DecodeError::Invalid("output length"));
+        }
+        Ok(Output { chunks, len })
+    }
+
+    /// (chunks not yet counted, their bytes) for memory accounting.
+    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize, bool) -> bool) -> usize {
+        let mut bytes = 0;
+        self.chunks.visit_nodes(|p, shared| {
+            let new = first_sight(p, shared);
+            if new {
+                bytes += PList::<Rc<OutChunk>>::NODE_BYTES;
+            }
+            new
+        });
+        for c in self.chunks.iter() {
+            if first_sight(Rc::as_ptr(&c) as usize, Rc::strong_count(&c) > 2) {
+                bytes += 2 * std::mem::size_of::<usize>()
+                    + std::mem::size_of::<OutChunk>()
+                    + c.bytes.capacity()
+                    + c.symbolic.capacity() * 8;
+            }
+        }
+        bytes
+    }
 }
 
 /// The continuation of a `setjmp` call.
@@ -100,20 +284,25 @@ pub struct JmpTarget {
 }
 
 impl State {
+    #[inline]
     pub fn frame(&self) -> &Frame {
         self.stack.last().expect("a running state has a frame")
     }
 
+    /// The running frame, copied first if a forked state shares it.
+    #[inline]
     pub fn frame_mut(&mut self) -> &mut Frame {
-        self.stack.last_mut().expect("a running state has a frame")
+        Rc::make_mut(self.stack.last_mut().expect("a running state has a frame"))
     }
 
-    pub fn reg(&self, r: Reg) -> Option<&Value> {
-        self.frame().regs.get(r as usize).and_then(|v| v.as_ref())
+    #[inline]
+    pub fn reg(&self, r: Reg) -> Option<Value> {
+        self.frame().regs.get(r as usize).and_then(Slot::value)
     }
 
+    #[inline]
     pub fn set_reg(&mut self, r: Reg, v: Value) {
         let regs = &mut self.frame_mut().regs;
-        regs[r as usize] = Some(v);
+        regs[r as usize] = Slot::of(v);
     }
 }

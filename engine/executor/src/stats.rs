@@ -50,7 +50,9 @@ pub struct Stats {
     pub total_instructions: u64,
     pub covered_lines: u64,
     pub total_lines: u64,
+    /// Peak resident memory of the process (the OS's figure: `VmHWM`), MiB.
     pub memory_peak_mb: f64,
+    /// States dropped at the memory cap (or lost with a refused suspend file).
     pub states_dropped: u64,
     /// Paths that ended at a limit of the engine or its models, by error
     /// kind (`exec`: an unsupported construct, `external`: a call of a
@@ -58,10 +60,82 @@ pub struct Stats {
     pub paths_ended_by_engine_limit: std::collections::BTreeMap<String, u64>,
     /// Paths ended by an assumption that cannot hold on them (no test, no bug).
     pub assumptions_pruned: u64,
+    /// States on disk now (suspended at the memory cap).
+    pub states_suspended: u64,
+    /// Times a state was suspended to disk, and resumed.
+    pub suspensions: u64,
+    pub resumptions: u64,
+    /// Most MiB of suspended states on disk at once.
+    pub suspend_disk_peak_mb: f64,
     /// Seconds into the run when the last new source line was covered.
     pub last_new_line_s: f64,
     /// Seconds into the run when the first bug was found (0 if none).
     pub first_bug_s: f64,
     /// The solver chain, outermost layer first.
     pub solver_layers: Vec<LayerStat>,
+    /// Where the memory of the live states went, at the largest number of
+    /// live states a census saw (see [`MemoryCensus`]).
+    pub memory: MemoryCensus,
+}
+
+/// Where the live states' memory goes, in bytes: a census of every live state
+/// in which data states share (object contents, address-space nodes, models,
+/// coverage lists) is counted once. The run takes a census whenever the number
+/// of live states grows fourfold past the last one and at the end; the one with the
+/// most states is reported. What the program's start image holds
+/// (globals as loaded, shared by every state until written) is `image_bytes`,
+/// not per-state memory.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MemoryCensus {
+    /// Live states counted.
+    pub states: u64,
+    /// Seconds into the run.
+    pub time_s: f64,
+    /// Resident memory of the process (the OS's figure) at the census, MiB.
+    pub rss_mb: f64,
+    /// Object contents copied on write (distinct copies, not the start image's).
+    pub objects_copied: u64,
+    /// Their concrete bytes (and bookkeeping).
+    pub object_bytes: u64,
+    /// Their symbolic bytes (sparse offset/expression pairs).
+    pub symbolic_byte_entries: u64,
+    pub symbolic_bytes: u64,
+    /// Allocation records (objects allocated after start: stack, heap).
+    pub object_records: u64,
+    pub object_record_bytes: u64,
+    /// Nodes of the states' address spaces (the persistent object vectors)
+    /// not shared with the start image.
+    pub address_space_nodes: u64,
+    pub address_space_bytes: u64,
+    /// Path constraints, equalities and preferences (expression ids).
+    pub constraints: u64,
+    pub constraint_bytes: u64,
+    /// Stack frames (registers, allocas).
+    pub stack_frames: u64,
+    pub stack_bytes: u64,
+    /// Recorded standard output (POSIX model).
+    pub stdout_bytes: u64,
+    /// The state records themselves, symbolic-object lists, setjmp targets.
+    pub state_bytes: u64,
+    /// Models kept by states (distinct).
+    pub models: u64,
+    pub model_bytes: u64,
+    /// Not-yet-tested coverage lists (distinct nodes).
+    pub cover_nodes: u64,
+    pub cover_bytes: u64,
+    /// Process-tree nodes (random-path search).
+    pub ptree_nodes: u64,
+    pub ptree_bytes: u64,
+    /// States suspended to disk, and the memory their records keep (the
+    /// data they share with other states is counted there).
+    pub suspended: u64,
+    pub suspended_record_bytes: u64,
+    /// Sum of the per-state categories above, divided by `states`.
+    pub per_state_bytes: f64,
+    /// Run-wide: the start image (globals as loaded) and the expression pool.
+    pub image_bytes: u64,
+    pub expr_nodes: u64,
+    pub expr_pool_bytes: u64,
+    /// Seconds spent taking censuses in this run.
+    pub census_time_s: f64,
 }

@@ -49,7 +49,7 @@ impl Executor<'_> {
     pub(crate) fn operand(&self, st: &State, o: Operand) -> Exec<Value> {
         match o {
             Operand::Const(c) => Ok(self.consts[c.0 as usize].clone()),
-            Operand::Reg(r) => st.reg(r).cloned().ok_or_else(|| {
+            Operand::Reg(r) => st.reg(r).ok_or_else(|| {
                 Stop::error(
                     ErrorKind::Exec,
                     format!("read of register %{r} before it was defined"),

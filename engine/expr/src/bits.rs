@@ -88,6 +88,7 @@ impl Bits {
     }
 
     /// The value `v` truncated to `width` bits.
+    #[inline]
     pub fn from_u64(width: u32, v: u64) -> Bits {
         assert!(width > 0, "bit-vector width must be at least 1");
         if width <= 64 {

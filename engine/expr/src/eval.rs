@@ -7,10 +7,23 @@ use rustc_hash::FxHashMap;
 
 /// Concrete contents for symbolic arrays. Bytes not given (missing arrays,
 /// indices past the end of a vector) read as 0.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Compact: one byte buffer and an index sorted by array (two allocations
+/// whatever the number of arrays), since every execution state may keep one.
+#[derive(Clone, Debug, Default)]
 pub struct Assignment {
-    arrays: FxHashMap<ArrayId, Vec<u8>>,
+    /// (array, start in `data`, length), sorted by array.
+    index: Vec<(ArrayId, u32, u32)>,
+    data: Vec<u8>,
 }
+
+impl PartialEq for Assignment {
+    fn eq(&self, other: &Assignment) -> bool {
+        self.len() == other.len() && self.iter().all(|(a, b)| other.get(a) == Some(b))
+    }
+}
+
+impl Eq for Assignment {}
 
 impl Assignment {
     /// An empty assignment (every byte reads as 0).
@@ -18,14 +31,43 @@ impl Assignment {
         Assignment::default()
     }
 
+    fn slot(&self, a: ArrayId) -> Result<usize, usize> {
+        self.index.binary_search_by_key(&a, |&(x, _, _)| x)
+    }
+
     /// Sets the contents of array `a`.
     pub fn set(&mut self, a: ArrayId, bytes: Vec<u8>) {
-        self.arrays.insert(a, bytes);
+        match self.slot(a) {
+            Ok(i) => {
+                let (_, start, len) = self.index[i];
+                if len as usize == bytes.len() {
+                    let start = start as usize;
+                    self.data[start..start + bytes.len()].copy_from_slice(&bytes);
+                    return;
+                }
+                // A different length: rebuild without the old contents.
+                let old = std::mem::take(self);
+                for (x, b) in old.iter().filter(|&(x, _)| x != a) {
+                    self.append(x, b);
+                }
+                self.set(a, bytes);
+            }
+            Err(_) => self.append(a, &bytes),
+        }
+    }
+
+    fn append(&mut self, a: ArrayId, bytes: &[u8]) {
+        let start = u32::try_from(self.data.len()).expect("assignment below 4 GiB");
+        let len = u32::try_from(bytes.len()).expect("array below 4 GiB");
+        self.data.extend_from_slice(bytes);
+        let i = self.slot(a).unwrap_or_else(|i| i);
+        self.index.insert(i, (a, start, len));
     }
 
     /// The contents of `a`, if set.
     pub fn get(&self, a: ArrayId) -> Option<&[u8]> {
-        self.arrays.get(&a).map(Vec::as_slice)
+        let (_, start, len) = self.index[self.slot(a).ok()?];
+        Some(&self.data[start as usize..(start + len) as usize])
     }
 
     /// The contents of `a`; empty if not set.
@@ -41,19 +83,32 @@ impl Assignment {
             .unwrap_or(0)
     }
 
-    /// The arrays with contents, in unspecified order.
+    /// The arrays with contents, in increasing array order.
     pub fn iter(&self) -> impl Iterator<Item = (ArrayId, &[u8])> {
-        self.arrays.iter().map(|(&a, v)| (a, v.as_slice()))
+        self.index
+            .iter()
+            .map(|&(a, s, l)| (a, &self.data[s as usize..(s + l) as usize]))
     }
 
     /// Number of arrays with contents.
     pub fn len(&self) -> usize {
-        self.arrays.len()
+        self.index.len()
     }
 
     /// True if no array has contents.
     pub fn is_empty(&self) -> bool {
-        self.arrays.is_empty()
+        self.index.is_empty()
+    }
+
+    /// Releases spare capacity (an assignment kept for long).
+    pub fn shrink_to_fit(&mut self) {
+        self.index.shrink_to_fit();
+        self.data.shrink_to_fit();
+    }
+
+    /// Heap bytes held (for memory accounting).
+    pub fn heap_bytes(&self) -> usize {
+        self.index.capacity() * std::mem::size_of::<(ArrayId, u32, u32)>() + self.data.capacity()
     }
 }
 
@@ -173,5 +228,43 @@ impl ExprPool {
     /// The value of width-1 expression `e` under `asg`.
     pub fn eval_bool(&self, e: ExprId, asg: &Assignment) -> bool {
         Evaluator::new(self, asg).eval_bool(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignment_set_get_replace_and_compare() {
+        let mut pool = ExprPool::new();
+        let (a, b, c) = (
+            pool.new_array("a", 2),
+            pool.new_array("b", 3),
+            pool.new_array("c", 1),
+        );
+        let mut m = Assignment::new();
+        m.set(c, vec![9]);
+        m.set(a, vec![1, 2]);
+        m.set(b, vec![3, 4, 5]);
+        assert_eq!(m.get(a), Some(&[1u8, 2][..]));
+        assert_eq!(m.bytes(b), &[3, 4, 5]);
+        assert_eq!(m.byte(b, 7), 0);
+        // Same length: in place; another length: replaced.
+        m.set(a, vec![7, 8]);
+        m.set(b, vec![6]);
+        assert_eq!(m.get(a), Some(&[7u8, 8][..]));
+        assert_eq!(m.get(b), Some(&[6u8][..]));
+        assert_eq!(m.get(c), Some(&[9u8][..]));
+        assert_eq!(m.len(), 3);
+        let arrays: Vec<ArrayId> = m.iter().map(|(x, _)| x).collect();
+        assert_eq!(arrays, vec![a, b, c], "iteration in array order");
+        // Equality ignores the order the arrays were set in.
+        let mut n = Assignment::new();
+        n.set(b, vec![6]);
+        n.set(a, vec![7, 8]);
+        assert_ne!(m, n);
+        n.set(c, vec![9]);
+        assert_eq!(m, n);
     }
 }

@@ -258,6 +258,17 @@ impl ExprPool {
         matches!(self.node(e), Node::Const(_))
     }
 
+    /// The id of node `index`, if the pool has that many nodes (for ids read
+    /// back from a serialized form).
+    pub fn id_at(&self, index: usize) -> Option<ExprId> {
+        (index < self.nodes.len()).then_some(ExprId(index as u32))
+    }
+
+    /// The id of array `index`, if the pool has registered that many arrays.
+    pub fn array_at(&self, index: usize) -> Option<ArrayId> {
+        (index < self.arrays.len()).then_some(ArrayId(index as u32))
+    }
+
     /// Number of nodes in the pool.
     pub fn len(&self) -> usize {
         self.nodes.len()
@@ -274,6 +285,24 @@ impl ExprPool {
     /// 64 bits.
     pub fn unsigned_range(&self, e: ExprId) -> Option<(u64, u64)> {
         crate::range::urange(self, e)
+    }
+
+    /// Approximate heap bytes the pool holds (node vectors, memo table, array
+    /// sets), for memory accounting.
+    pub fn heap_bytes(&self) -> usize {
+        let node = std::mem::size_of::<Node>();
+        // A hash table entry: key, value and one control byte.
+        let memo = self.memo.capacity() * (node + std::mem::size_of::<ExprId>() + 1);
+        let sets: usize = self
+            .array_sets
+            .iter()
+            .map(|s| s.len() * std::mem::size_of::<ArrayId>() * 2 + 16)
+            .sum();
+        self.nodes.capacity() * node
+            + self.widths.capacity() * 4
+            + self.node_arrays.capacity() * 4
+            + memo
+            + sets
     }
 
     /// The arrays read by `e`, sorted and deduplicated (cached per node).

@@ -3,7 +3,8 @@
 //! testing (see [`suite`]); outputs under `target/bench/`.
 //!
 //! `cargo xtask bench engine`: speed and memory of the engine on the programs in
-//! `tests/bench/engine/`, printed as a table and written to
+//! `tests/bench/engine/`, a whole program (`tests/utils/wordcount.c` under the
+//! POSIX model) and the paper's `tr`, printed as a table and written to
 //! `target/bench/engine.json`.
 //!
 //! `cargo xtask bench solver`: the query optimizations of §3.3 in the form of
@@ -158,7 +159,8 @@ fn engine() -> Result<()> {
         &bin,
         &bc,
         &work.join("fork_heavy"),
-        &["--search", "bfs", "--max-memory", "16384"],
+        // Breadth first with no dive: every state stays alive until all forked.
+        &["--search", "bfs", "--dive", "0", "--max-memory", "16384"],
     )?;
     let forks = f(&s, "forks").max(1.0);
     let engine_time = (f(&s, "time_s") - f(&s, "solver_time_s")).max(0.0);
@@ -178,6 +180,67 @@ fn engine() -> Result<()> {
         f(&s, "memory_peak_mb") / peak * 100_000.0
     ));
     json.insert("fork_heavy".into(), s);
+
+    // A whole program under the POSIX model (argv, a file, stdin, one failing
+    // system call per path): forks at every byte it reads, the frontier of
+    // live states what memory must hold.
+    let bc = work.join("wordcount.bc");
+    util::run(
+        Command::new(&bin)
+            .arg("cc")
+            .arg(root.join("tests").join("utils").join("wordcount.c"))
+            .arg("-o")
+            .arg(&bc),
+    )?;
+    let s = exec(
+        &bin,
+        &bc,
+        &work.join("wordcount"),
+        &[
+            "--max-time",
+            "30",
+            "--libc=musl",
+            "--posix-runtime",
+            "--",
+            "--sym-args",
+            "0",
+            "2",
+            "2",
+            "--sym-files",
+            "1",
+            "10",
+            "--sym-stdin",
+            "10",
+            "--max-fail",
+            "1",
+        ],
+    )?;
+    let peak = f(&s, "states_peak").max(1.0);
+    let m = &s["memory"];
+    let kib = |k: &str| f(m, k) / f(m, "states").max(1.0) / 1024.0;
+    rows.push(format!(
+        "tests/utils/wordcount.c (POSIX model, 30 s) | memory per live state (peak RSS / peak live states) | {:.2} KiB ({} states, {:.0} MiB peak; census {:.2} KiB/state: objects {:.2}, address space {:.2}, frames {:.2}, constraints {:.2}, models {:.2}; {} suspended, {} dropped)",
+        f(&s, "memory_peak_mb") * 1024.0 / peak,
+        peak,
+        f(&s, "memory_peak_mb"),
+        f(m, "per_state_bytes") / 1024.0,
+        kib("object_bytes") + kib("symbolic_bytes"),
+        kib("address_space_bytes"),
+        kib("stack_bytes"),
+        kib("constraint_bytes"),
+        kib("model_bytes"),
+        f(&s, "suspensions"),
+        f(&s, "states_dropped")
+    ));
+    rows.push(format!(
+        "tests/utils/wordcount.c (POSIX model, 30 s) | instructions/s, forking whole program | {:.2} M/s ({} instructions, {} forks, {} paths, {:.0}% solver)",
+        f(&s, "instructions") / f(&s, "time_s").max(1e-9) / 1e6,
+        f(&s, "instructions"),
+        f(&s, "forks"),
+        f(&s, "paths_completed"),
+        100.0 * f(&s, "solver_time_s") / f(&s, "time_s").max(1e-9)
+    ));
+    json.insert("wordcount".into(), s);
 
     let bc = work.join("tr_figure1.bc");
     compile(&root.join("tests").join("demo").join("tr.c"), &bc)?;

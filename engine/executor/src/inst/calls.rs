@@ -1,7 +1,7 @@
 //! Calls (direct, through function pointers, special functions) and varargs.
 
 use crate::executor::Executor;
-use crate::memory::ObjKind;
+use crate::memory::{Label, ObjKind};
 use crate::state::{Frame, State};
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::ErrorKind;
@@ -165,13 +165,13 @@ impl Executor<'_> {
                 format!("call stack deeper than {MAX_STACK_DEPTH} frames (runaway recursion?)"),
             ));
         }
-        let mut regs = vec![None; body.num_regs as usize];
+        let mut regs = vec![crate::state::Slot::Undef; body.num_regs as usize];
         for (i, bits) in func.param_bits.iter().enumerate() {
             let v = match args.get(i) {
                 Some(v) => Ops::resize(&mut self.pool, v, *bits),
                 None => Value::from_u64(*bits, 0),
             };
-            regs[i] = Some(v);
+            regs[i] = crate::state::Slot::of(v);
         }
         let varargs = if func.is_vararg {
             Some(self.lay_out_varargs(
@@ -182,7 +182,7 @@ impl Executor<'_> {
         } else {
             None
         };
-        st.stack.push(Frame {
+        st.stack.push(std::rc::Rc::new(Frame {
             func: f,
             regs,
             block: BlockId(0),
@@ -192,7 +192,7 @@ impl Executor<'_> {
             ret_dest: dest,
             allocas: Vec::new(),
             varargs,
-        });
+        }));
         Ok(())
     }
 
@@ -210,9 +210,13 @@ impl Executor<'_> {
             size += bytes.div_ceil(8) * 8;
         }
         let loc = self.current_loc(st);
-        let obj = st
-            .memory
-            .allocate(size.max(8), 16, ObjKind::Engine, "varargs".into(), loc);
+        let obj = st.memory.allocate(
+            size.max(8),
+            16,
+            ObjKind::Engine,
+            Label::Engine("varargs"),
+            loc,
+        );
         for (i, v) in args.iter().enumerate() {
             let w = bits.get(i).copied().unwrap_or(64);
             let bytes = (w as usize).div_ceil(8).max(1);

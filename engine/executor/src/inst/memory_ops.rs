@@ -8,7 +8,7 @@
 //! error state for addresses in no object.
 
 use crate::executor::Executor;
-use crate::memory::{ObjKind, NULL_PAGE, REDZONE};
+use crate::memory::{Label, ObjKind, NULL_PAGE, REDZONE};
 use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -60,10 +60,9 @@ impl Executor<'_> {
         }
         let loc = self.current_loc(st);
         let func = st.frame().func;
-        let name = format!("alloca in {}", self.module.function(func).name);
         let obj = st
             .memory
-            .allocate(size, align as u64, ObjKind::Stack, name, loc);
+            .allocate(size, align as u64, ObjKind::Stack, Label::Alloca(func), loc);
         st.frame_mut().allocas.push(obj.base);
         self.set(st, dest, Value::from_u64(64, obj.base));
         Ok(())
@@ -159,7 +158,7 @@ impl Executor<'_> {
                 let name = st
                     .memory
                     .get(base)
-                    .map(|e| e.object.name.clone())
+                    .map(|e| e.object.name(self.module))
                     .unwrap_or_default();
                 let idx = self.pool.trunc(*e, 32);
                 let c = st.memory.contents_mut(base).expect("resolved object");
@@ -179,7 +178,7 @@ impl Executor<'_> {
                 let name = st
                     .memory
                     .get(base)
-                    .map(|e| e.object.name.clone())
+                    .map(|e| e.object.name(self.module))
                     .unwrap_or_default();
                 let idx = self.pool.trunc(*e, 32);
                 let c = st.memory.contents_mut(base).expect("resolved object");
@@ -334,10 +333,10 @@ impl Executor<'_> {
                 format!("invalid pointer 0x{addr:x}: no object there"),
             ));
         }
-        if entry.freed {
+        if entry.freed() {
             return Err(Stop::error(
                 ErrorKind::Ptr,
-                use_after_free_message(&obj.kind, &obj.name),
+                use_after_free_message(&obj.kind, &obj.name(self.module)),
             ));
         }
         if addr + bytes > obj.end() {
@@ -351,7 +350,7 @@ impl Executor<'_> {
                 format!(
                     "out-of-bounds {what}: {bytes} byte(s) at offset {} of `{}` ({} bytes)",
                     addr - obj.base,
-                    obj.name,
+                    obj.name(self.module),
                     obj.size
                 ),
             ));
@@ -359,7 +358,7 @@ impl Executor<'_> {
         if access == Access::Write && entry.contents.read_only {
             return Err(Stop::error(
                 ErrorKind::ReadOnly,
-                format!("write to read-only memory `{}`", obj.name),
+                format!("write to read-only memory `{}`", obj.name(self.module)),
             ));
         }
         Ok(obj.base)
@@ -406,7 +405,7 @@ impl Executor<'_> {
         if let Some(c) = self.provenance(e) {
             if let Some(entry) = st.memory.find_below(c) {
                 let obj = entry.object.clone();
-                if c <= obj.end() && !entry.freed {
+                if c <= obj.end() && !entry.freed() {
                     let inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
                     let not = Ops::not(&mut self.pool, &inb);
                     let error = if self.may_be_true(st, &not)? {
@@ -415,7 +414,8 @@ impl Executor<'_> {
                             cond: not,
                             message: format!(
                                 "out-of-bounds access: {bytes} byte(s) outside `{}` ({} bytes)",
-                                obj.name, obj.size
+                                obj.name(self.module),
+                                obj.size
                             ),
                             prefer,
                         })
@@ -453,7 +453,7 @@ impl Executor<'_> {
             } else {
                 st.memory.find(addr)
             };
-            let Some(entry) = entry.filter(|en| !en.freed) else {
+            let Some(entry) = entry.filter(|en| !en.freed()) else {
                 if outside_msg.is_none() {
                     outside_msg = Some(if addr < NULL_PAGE {
                         "null pointer dereference".to_string()

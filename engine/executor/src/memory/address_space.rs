@@ -1,14 +1,18 @@
-//! A state's address space: a persistent ordered map from base address to object.
+//! A state's address space: the objects in address order, in a persistent
+//! vector (objects are only ever appended, at increasing addresses).
 //!
-//! Cloning is O(1) (the map is shared); writing an object copies the path in the
-//! map and, if another state still shares the object's contents, the contents
-//! (copy on first write after a fork, paper §3.2).
+//! Cloning is O(1) (the vector is shared); writing an object copies the path to
+//! its leaf in the vector and, if another state still shares the object's
+//! contents, the contents (copy on first write after a fork, paper §3.2).
 
-use super::object::{MemoryObject, ObjKind, ObjectState};
-use im_rc::OrdMap;
+use super::object::{Label, MemoryObject, ObjKind, ObjectState};
+use super::pvec::{NodeInfo, PVec};
+use crate::suspend::wire::{DecodeError, Decoded, Image, Pieces, Reader, Table, Writer};
 use std::cell::Cell;
 use std::rc::Rc;
+use symtest_expr::ExprPool;
 use symtest_ir::Loc;
+use symtest_ir::{FileId, FuncId, GlobalId, Module};
 
 /// Addresses below this are null-pointer dereferences.
 pub const NULL_PAGE: u64 = 4096;
@@ -21,33 +25,47 @@ pub const GLOBAL_BASE: u64 = 0x1000_0000;
 /// Size of the lookup cache of recently found objects.
 const HINTS: usize = 8;
 
+thread_local! {
+    /// The contents of every freed object (nothing may read them again).
+    static FREED: Rc<ObjectState> = Rc::new(ObjectState::freed());
+}
+
 #[derive(Clone, Debug)]
 pub struct Entry {
     pub object: Rc<MemoryObject>,
     pub contents: Rc<ObjectState>,
+}
+
+impl Entry {
     /// Freed heap object or popped stack slot: any access is a use after free.
-    pub freed: bool,
+    pub fn freed(&self) -> bool {
+        self.contents.freed
+    }
+}
+
+/// Recently found objects as (base, end + REDZONE, index): most accesses hit one of a few
+/// objects again. One cache serves a state and every state forked from it
+/// (not a copy per state): a hint is checked against the state's own object
+/// at that index before it is used.
+#[derive(Debug, Default)]
+struct Hints {
+    slots: [Cell<(u64, u64, u32)>; HINTS],
+    next: Cell<u8>,
 }
 
 #[derive(Clone, Debug)]
 pub struct AddressSpace {
-    objects: OrdMap<u64, Entry>,
-    /// Recently found objects as (base, end + REDZONE): most accesses hit one of
-    /// a few objects again. Objects are never removed, so entries stay valid.
-    hints: [Cell<(u64, u64)>; HINTS],
-    next_hint: Cell<usize>,
+    objects: PVec<Entry>,
+    hints: Rc<Hints>,
     next_dynamic: u64,
-    bytes_live: u64,
 }
 
 impl Default for AddressSpace {
     fn default() -> Self {
         AddressSpace {
-            objects: OrdMap::new(),
-            hints: Default::default(),
-            next_hint: Cell::new(0),
+            objects: PVec::default(),
+            hints: Rc::default(),
             next_dynamic: DYNAMIC_BASE,
-            bytes_live: 0,
         }
     }
 }
@@ -57,32 +75,54 @@ fn align_up(x: u64, a: u64) -> u64 {
 }
 
 impl AddressSpace {
-    /// Places an object at a fixed address (globals are laid out by the executor).
-    pub fn insert_at(
-        &mut self,
-        base: u64,
-        size: u64,
-        kind: ObjKind,
-        name: String,
-        contents: ObjectState,
-        loc: Loc,
-    ) -> Rc<MemoryObject> {
-        let object = Rc::new(MemoryObject {
-            base,
-            size,
-            kind,
-            name,
-            alloc_loc: loc,
+    /// Places an object at a fixed address above every object placed so far
+    /// (globals are laid out by the executor).
+    pub fn insert_at(&mut self, object: MemoryObject, contents: ObjectState) -> Rc<MemoryObject> {
+        debug_assert!(
+            self.objects
+                .get(self.objects.len().wrapping_sub(1))
+                .is_none_or(|e| e.object.base < object.base),
+            "objects are appended in address order"
+        );
+        let object = Rc::new(object);
+        self.objects.push(Entry {
+            object: object.clone(),
+            contents: Rc::new(contents),
         });
-        self.bytes_live += size;
-        self.objects.insert(
-            base,
+        object
+    }
+
+    /// Places an object at a free address anywhere (`klee_define_fixed_object`):
+    /// appended when it lies above every object, else the object vector is
+    /// rebuilt in address order (rare; the lookup cache starts afresh).
+    pub fn insert_fixed(
+        &mut self,
+        object: MemoryObject,
+        contents: ObjectState,
+    ) -> Rc<MemoryObject> {
+        let above = self
+            .objects
+            .get(self.objects.len().wrapping_sub(1))
+            .is_none_or(|e| e.object.base < object.base);
+        if above {
+            return self.insert_at(object, contents);
+        }
+        let object = Rc::new(object);
+        let mut all: Vec<Entry> = self.objects.iter().cloned().collect();
+        let at = all.partition_point(|e| e.object.base < object.base);
+        all.insert(
+            at,
             Entry {
                 object: object.clone(),
                 contents: Rc::new(contents),
-                freed: false,
             },
         );
+        let mut objects = PVec::default();
+        for e in all {
+            objects.push(e);
+        }
+        self.objects = objects;
+        self.hints = Rc::default();
         object
     }
 
@@ -93,32 +133,51 @@ impl AddressSpace {
         size: u64,
         align: u64,
         kind: ObjKind,
-        name: String,
+        label: Label,
         loc: Loc,
     ) -> Rc<MemoryObject> {
         let align = align.clamp(16, 4096);
         let base = align_up(self.next_dynamic, align);
         self.next_dynamic = align_up(base + size.max(1) + REDZONE, 16);
-        self.insert_at(base, size, kind, name, ObjectState::new(size as usize), loc)
+        let object = MemoryObject {
+            base,
+            size,
+            kind,
+            label,
+            alloc_loc: loc,
+        };
+        self.insert_at(object, ObjectState::new(size as usize))
+    }
+
+    fn remember(&self, e: &Entry, index: usize) {
+        let h = &self.hints;
+        let i = h.next.get() as usize;
+        h.slots[i].set((e.object.base, e.object.end() + REDZONE, index as u32));
+        h.next.set(((i + 1) % HINTS) as u8);
+    }
+
+    /// Index of the object whose base is the greatest not above `addr`.
+    fn index_below(&self, addr: u64) -> Option<usize> {
+        // Objects are at least REDZONE bytes apart, so an address below the end of
+        // an object plus the redzone has that object as its nearest below.
+        for h in &self.hints.slots {
+            let (base, limit, index) = h.get();
+            if addr >= base && addr < limit {
+                if let Some(e) = self.objects.get(index as usize) {
+                    if e.object.base == base && addr < e.object.end() + REDZONE {
+                        return Some(index as usize);
+                    }
+                }
+            }
+        }
+        let i = self.objects.last_where(|e| e.object.base <= addr)?;
+        self.remember(self.objects.get(i).expect("found"), i);
+        Some(i)
     }
 
     /// The object whose base is the greatest not above `addr` (it may not contain it).
     pub fn find_below(&self, addr: u64) -> Option<&Entry> {
-        // Objects are at least REDZONE bytes apart, so an address below the end of
-        // a cached object plus the redzone has that object as its nearest below.
-        for h in &self.hints {
-            let (base, limit) = h.get();
-            if addr >= base && addr < limit {
-                return self.objects.get(&base);
-            }
-        }
-        let found = self.objects.range(..=addr).next_back().map(|(_, e)| e);
-        if let Some(e) = found {
-            let i = self.next_hint.get();
-            self.hints[i].set((e.object.base, e.object.end() + REDZONE));
-            self.next_hint.set((i + 1) % HINTS);
-        }
-        found
+        self.index_below(addr).and_then(|i| self.objects.get(i))
     }
 
     /// The object containing `addr`, if any (freed objects included).
@@ -127,25 +186,33 @@ impl AddressSpace {
             .filter(|e| e.object.contains(addr) || (e.object.size == 0 && e.object.base == addr))
     }
 
+    /// The object at `base`.
     pub fn get(&self, base: u64) -> Option<&Entry> {
-        self.objects.get(&base)
+        self.find_below(base).filter(|e| e.object.base == base)
     }
 
     /// Mutable contents of the object at `base`, copied first if shared.
     pub fn contents_mut(&mut self, base: u64) -> Option<&mut ObjectState> {
-        let entry = self.objects.get_mut(&base)?;
+        let i = self.index_below(base)?;
+        let entry = self.objects.get_mut(i)?;
+        if entry.object.base != base {
+            return None;
+        }
         Some(Rc::make_mut(&mut entry.contents))
     }
 
     /// Gives the object at `base` another kind (in this address space only).
     pub fn retag(&mut self, base: u64, kind: ObjKind) {
-        if let Some(entry) = self.objects.get_mut(&base) {
+        let Some(i) = self.index_below(base) else {
+            return;
+        };
+        if let Some(entry) = self.objects.get_mut(i).filter(|e| e.object.base == base) {
             let o = &entry.object;
             entry.object = Rc::new(MemoryObject {
                 base: o.base,
                 size: o.size,
                 kind,
-                name: o.name.clone(),
+                label: o.label,
                 alloc_loc: o.alloc_loc,
             });
         }
@@ -153,48 +220,51 @@ impl AddressSpace {
 
     /// Marks an object freed (its address stays reserved so later uses are caught).
     pub fn mark_freed(&mut self, base: u64) {
-        if let Some(entry) = self.objects.get_mut(&base) {
-            entry.freed = true;
-            self.bytes_live = self.bytes_live.saturating_sub(entry.object.size);
+        let Some(i) = self.index_below(base) else {
+            return;
+        };
+        if let Some(entry) = self.objects.get_mut(i).filter(|e| e.object.base == base) {
             // Drop the contents: nothing may read them again.
-            entry.contents = Rc::new(ObjectState::new(0));
+            entry.contents = FREED.with(Rc::clone);
         }
+    }
+
+    /// Every object, in address order.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.objects.iter()
     }
 
     /// (base, size) of every live, non-empty object.
     pub fn live_ranges(&self) -> Vec<(u64, u64)> {
-        self.objects
-            .values()
-            .filter(|e| !e.freed && e.object.size > 0)
+        self.entries()
+            .filter(|e| !e.freed() && e.object.size > 0)
             .map(|e| (e.object.base, e.object.size))
             .collect()
     }
 
     /// Bases of the objects (freed ones included) `keep` accepts, in address order.
     pub fn bases_where(&self, keep: impl Fn(&Entry) -> bool) -> Vec<u64> {
-        self.objects
-            .iter()
-            .filter(|(_, e)| keep(e))
-            .map(|(b, _)| *b)
+        self.entries()
+            .filter(|e| keep(e))
+            .map(|e| e.object.base)
             .collect()
     }
 
-    /// Bases of the objects holding symbolic bytes (not flushed to arrays).
-    pub fn bases_with_symbolic_bytes(&self) -> Vec<u64> {
-        self.objects
-            .iter()
-            .filter(|(_, e)| !e.freed && e.contents.has_symbolic_bytes())
-            .map(|(b, _)| *b)
+    /// Bases of the objects holding symbolic bytes (not flushed to arrays)
+    /// whose contents pass `keep`.
+    pub fn bases_with_symbolic_bytes(&self, keep: impl Fn(&ObjectState) -> bool) -> Vec<u64> {
+        self.entries()
+            .filter(|e| e.contents.has_symbolic_bytes() && keep(&e.contents))
+            .map(|e| e.object.base)
             .collect()
     }
 
     /// Bases of the objects whose contents are not wholly concrete (symbolic
     /// bytes or flushed to an array), freed ones included.
     pub fn bases_not_concrete(&self) -> Vec<u64> {
-        self.objects
-            .iter()
-            .filter(|(_, e)| !e.contents.is_concrete())
-            .map(|(b, _)| *b)
+        self.entries()
+            .filter(|e| !e.contents.is_concrete())
+            .map(|e| e.object.base)
             .collect()
     }
 
@@ -202,6 +272,171 @@ impl AddressSpace {
     pub fn set_next_dynamic(&mut self, addr: u64) {
         self.next_dynamic = self.next_dynamic.max(addr);
     }
+
+    /// The nodes of the object vector with the entries of each leaf (for
+    /// memory accounting; see [`PVec::visit_nodes`]).
+    pub fn visit_nodes(&self, f: impl FnMut(NodeInfo, &[Entry]) -> bool) {
+        self.objects.visit_nodes(f)
+    }
+}
+
+/// Names of engine-made objects (a label's `&'static str` by number).
+const ENGINE_LABELS: [&str; 3] = ["argv", "envp", "varargs"];
+
+impl AddressSpace {
+    /// Writes the address space for suspension (see `suspend::wire`).
+    pub(crate) fn encode(&self, w: &mut Writer, t: &mut Table<'_>) {
+        w.u64(self.next_dynamic);
+        self.objects.encode(w, t, &mut |e, w, t| {
+            if !t.write(w, &e.object) {
+                encode_object(&e.object, w);
+                t.done(&e.object);
+            }
+            if !t.write(w, &e.contents) {
+                e.contents.encode(w, t);
+                t.done(&e.contents);
+            }
+        });
+    }
+
+    /// Reads what [`AddressSpace::encode`] wrote (ids checked against `module`
+    /// and `pool`).
+    pub(crate) fn decode(
+        r: &mut Reader<'_>,
+        p: &mut Pieces<'_>,
+        module: &Module,
+        pool: &ExprPool,
+    ) -> Decoded<AddressSpace> {
+        let next_dynamic = r.u64()?;
+        let objects = PVec::decode(r, p, &mut |r, p| {
+            let object = match p.read::<MemoryObject>(r)? {
+                Some(o) => o,
+                None => p.done(Rc::new(decode_object(r, module)?)),
+            };
+            let contents = match p.read::<ObjectState>(r)? {
+                Some(c) => c,
+                None => {
+                    let c = ObjectState::decode(r, p, pool)?;
+                    p.done(Rc::new(c))
+                }
+            };
+            Ok(Entry { object, contents })
+        })?;
+        let sorted = objects
+            .iter()
+            .zip(objects.iter().skip(1))
+            .all(|(a, b)| a.object.base < b.object.base);
+        if !sorted {
+            return Err(DecodeError::Invalid("object order"));
+        }
+        Ok(AddressSpace {
+            objects,
+            hints: Rc::default(),
+            next_dynamic,
+        })
+    }
+
+    /// Registers the pieces of this address space (the start image) that
+    /// suspended states refer to by number.
+    pub(crate) fn register_image(&self, image: &mut Image) {
+        self.objects.register(image, &mut |e, image| {
+            image.add(&e.object);
+            image.add(&e.contents);
+            e.contents.register_pages(image);
+        });
+        super::bytes::register_zero_page(image);
+    }
+}
+
+fn encode_object(o: &MemoryObject, w: &mut Writer) {
+    w.u64(o.base);
+    w.u64(o.size);
+    match o.kind {
+        ObjKind::Global(g) => {
+            w.u8(0);
+            w.u32(g.0);
+        }
+        ObjKind::Heap => w.u8(1),
+        ObjKind::Stack => w.u8(2),
+        ObjKind::Engine => w.u8(3),
+    }
+    match o.label {
+        Label::Global(g) => {
+            w.u8(0);
+            w.u32(g.0);
+        }
+        Label::Alloca(f) => {
+            w.u8(1);
+            w.u32(f.0);
+        }
+        Label::Heap => w.u8(2),
+        Label::Argv(i) => {
+            w.u8(3);
+            w.u32(i);
+        }
+        Label::Engine(s) => {
+            w.u8(4);
+            let i = ENGINE_LABELS.iter().position(|x| *x == s);
+            w.usize(i.expect("engine labels are listed"));
+        }
+    }
+    w.opt_u32(o.alloc_loc.file.map(|f| f.0));
+    w.u32(o.alloc_loc.line);
+    w.u32(o.alloc_loc.col);
+}
+
+fn decode_object(r: &mut Reader<'_>, module: &Module) -> Decoded<MemoryObject> {
+    let global = |g: u32| {
+        ((g as usize) < module.globals.len())
+            .then_some(GlobalId(g))
+            .ok_or(DecodeError::Invalid("global"))
+    };
+    let base = r.u64()?;
+    let size = r.u64()?;
+    let kind = match r.u8()? {
+        0 => ObjKind::Global(global(r.u32()?)?),
+        1 => ObjKind::Heap,
+        2 => ObjKind::Stack,
+        3 => ObjKind::Engine,
+        _ => return Err(DecodeError::Invalid("object kind")),
+    };
+    let label = match r.u8()? {
+        0 => Label::Global(global(r.u32()?)?),
+        1 => {
+            let f = r.u32()?;
+            if f as usize >= module.functions.len() {
+                return Err(DecodeError::Invalid("function"));
+            }
+            Label::Alloca(FuncId(f))
+        }
+        2 => Label::Heap,
+        3 => Label::Argv(r.u32()?),
+        4 => Label::Engine(
+            ENGINE_LABELS
+                .get(r.usize()?)
+                .ok_or(DecodeError::Invalid("label"))?,
+        ),
+        _ => return Err(DecodeError::Invalid("label")),
+    };
+    let file = r.opt_u32()?;
+    if file.is_some_and(|f| f as usize >= module.files.len()) {
+        return Err(DecodeError::Invalid("file"));
+    }
+    let alloc_loc = Loc {
+        file: file.map(FileId),
+        line: r.u32()?,
+        col: r.u32()?,
+    };
+    if base.checked_add(size).is_none() {
+        return Err(DecodeError::Invalid("object bounds"));
+    }
+    Ok(MemoryObject {
+        base,
+        size,
+        kind,
+        label,
+        alloc_loc,
+    })
 }
 
 #[cfg(test)]
@@ -213,8 +448,8 @@ mod tests {
     fn space_with(n: usize) -> (AddressSpace, Vec<u64>) {
         let mut s = AddressSpace::default();
         let bases = (0..n)
-            .map(|i| {
-                s.allocate(64, 16, ObjKind::Heap, format!("o{i}"), Loc::default())
+            .map(|_| {
+                s.allocate(64, 16, ObjKind::Heap, Label::Heap, Loc::default())
                     .base
             })
             .collect();
@@ -280,7 +515,7 @@ mod tests {
         let (mut s, b) = space_with(2);
         s.mark_freed(b[0]);
         let e = s.find(b[0] + 1).unwrap();
-        assert!(e.freed);
-        assert!(!s.find(b[1]).unwrap().freed);
+        assert!(e.freed());
+        assert!(!s.find(b[1]).unwrap().freed());
     }
 }

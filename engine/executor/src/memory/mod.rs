@@ -3,6 +3,7 @@
 pub mod address_space;
 pub mod bytes;
 pub mod object;
+pub mod pvec;
 
 pub use address_space::{AddressSpace, GLOBAL_BASE, NULL_PAGE, REDZONE};
-pub use object::{ObjKind, ObjectState};
+pub use object::{Label, MemoryObject, ObjKind, ObjectState};

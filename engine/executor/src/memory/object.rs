@@ -5,10 +5,12 @@
 //! object into an array expression (a chain of stores over a fresh root), as KLEE's
 //! update lists do (seed 002); after that every access goes through the array.
 
-use super::bytes::ConcreteBytes;
+use super::bytes::{Bytes, PAGE};
+use crate::suspend::wire::{DecodeError, Decoded, Image, Pieces, Reader, Table, Writer};
 use crate::value::{Ops, Value};
+use std::borrow::Cow;
 use symtest_expr::{Assignment, Bits, Evaluator, ExprId, ExprPool};
-use symtest_ir::{GlobalId, Loc};
+use symtest_ir::{FuncId, GlobalId, Loc, Module};
 
 /// Where an object came from; decides what `free` may do with it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -20,17 +22,47 @@ pub enum ObjKind {
     Engine,
 }
 
+/// What an object is called in messages, rendered only when needed (an
+/// allocation formats no string).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Label {
+    /// The global's own name.
+    Global(GlobalId),
+    /// A stack slot of a function.
+    Alloca(FuncId),
+    /// A heap object, named after where it was allocated.
+    Heap,
+    /// `argv[i]`.
+    Argv(u32),
+    /// Other engine-made objects (`argv`, `envp`, `varargs`).
+    Engine(&'static str),
+}
+
 /// An allocation: immutable once made; shared by every state that has it.
 #[derive(Debug)]
 pub struct MemoryObject {
     pub base: u64,
     pub size: u64,
     pub kind: ObjKind,
-    pub name: String,
+    pub label: Label,
     pub alloc_loc: Loc,
 }
 
 impl MemoryObject {
+    /// The object's name in messages.
+    pub fn name(&self, module: &Module) -> String {
+        match self.label {
+            Label::Global(g) => module.globals[g.0 as usize].name.clone(),
+            Label::Alloca(f) => format!("alloca in {}", module.function(f).name),
+            Label::Heap => format!(
+                "heap object allocated at {}",
+                module.describe_loc(self.alloc_loc)
+            ),
+            Label::Argv(i) => format!("argv[{i}]"),
+            Label::Engine(s) => s.to_string(),
+        }
+    }
+
     pub fn end(&self) -> u64 {
         self.base + self.size
     }
@@ -134,6 +166,29 @@ impl SymBytes {
         self.low.is_empty() && self.high.as_ref().is_none_or(|h| h.is_empty())
     }
 
+    fn len(&self) -> usize {
+        self.low.len() + self.high.as_ref().map_or(0, |h| h.len())
+    }
+
+    /// (offset, byte) in offset order.
+    fn iter(&self) -> impl Iterator<Item = (usize, ExprId)> + '_ {
+        let low = self.low.iter().map(|&(o, e)| (o as usize, e));
+        let high = self
+            .high
+            .iter()
+            .flat_map(|h| h.iter().map(|(&o, &e)| (o as usize, e)));
+        low.chain(high)
+    }
+
+    /// Heap bytes held.
+    fn footprint(&self) -> usize {
+        self.low.capacity() * std::mem::size_of::<(u32, ExprId)>()
+            + self
+                .high
+                .as_ref()
+                .map_or(0, |h| h.len() * 2 * std::mem::size_of::<(u64, ExprId)>())
+    }
+
     fn retain(&mut self, mut keep: impl FnMut(usize, ExprId) -> bool) {
         self.low.retain(|&(o, e)| keep(o as usize, e));
         if let Some(h) = &mut self.high {
@@ -145,31 +200,43 @@ impl SymBytes {
 /// The contents of one object in one state (copied on first write after a fork).
 #[derive(Clone, Debug)]
 pub struct ObjectState {
-    concrete: ConcreteBytes,
+    concrete: Bytes,
     /// The bytes that hold symbolic values (sparse: a state that copied a few
     /// symbolic bytes into a large buffer pays for those bytes only).
     symbolic: SymBytes,
     /// Array expression holding the whole contents once flushed.
     flushed: Option<ExprId>,
     pub read_only: bool,
+    /// The object was freed (heap) or its function returned (stack).
+    pub freed: bool,
 }
 
 impl ObjectState {
     pub fn new(size: usize) -> ObjectState {
         ObjectState {
-            concrete: ConcreteBytes::zeroed(size),
+            concrete: Bytes::zeroed(size),
             symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
+            freed: false,
+        }
+    }
+
+    /// The contents of a freed object.
+    pub fn freed() -> ObjectState {
+        ObjectState {
+            freed: true,
+            ..ObjectState::new(0)
         }
     }
 
     pub fn with_bytes(bytes: Vec<u8>) -> ObjectState {
         ObjectState {
-            concrete: ConcreteBytes::Dense(bytes),
+            concrete: Bytes::from_vec(bytes),
             symbolic: SymBytes::default(),
             flushed: None,
             read_only: false,
+            freed: false,
         }
     }
 
@@ -189,10 +256,12 @@ impl ObjectState {
     pub fn read(&self, pool: &mut ExprPool, off: usize, n: usize) -> Value {
         let fast = self.flushed.is_none() && !self.symbolic.any_in(off, n);
         if fast {
-            return Value::Concrete(Bits::from_bytes_le(
-                (n * 8) as u32,
-                &self.concrete.slice(off, n),
-            ));
+            if let Some(s) = self.concrete.slice(off, n) {
+                return Value::Concrete(Bits::from_bytes_le((n * 8) as u32, s));
+            }
+            let mut buf = vec![0; n];
+            self.concrete.read(off, &mut buf);
+            return Value::Concrete(Bits::from_bytes_le((n * 8) as u32, &buf));
         }
         let mut acc = self.byte(pool, off);
         for i in 1..n {
@@ -328,9 +397,23 @@ impl ObjectState {
         self.symbolic = SymBytes::default();
     }
 
+    /// Heap bytes held: (concrete bytes and the record, symbolic byte pairs);
+    /// `first_sight` tells shared pages seen before (counted once).
+    pub fn footprint(&self, first_sight: &mut dyn FnMut(usize, bool) -> bool) -> (usize, usize) {
+        (
+            std::mem::size_of::<ObjectState>() + self.concrete.footprint(first_sight),
+            self.symbolic.footprint(),
+        )
+    }
+
     /// Does the object hold per-byte symbolic values (and is not flushed)?
     pub fn has_symbolic_bytes(&self) -> bool {
         self.flushed.is_none() && !self.symbolic.is_empty()
+    }
+
+    /// Does a symbolic byte hold exactly one of `values`' keys?
+    pub fn holds_any(&self, values: &rustc_hash::FxHashMap<ExprId, u8>) -> bool {
+        self.symbolic.iter().any(|(_, e)| values.contains_key(&e))
     }
 
     /// Replaces symbolic bytes that are exactly one of `values`' keys by the value.
@@ -346,22 +429,153 @@ impl ObjectState {
     }
 
     /// Concrete bytes if the object holds no symbolic byte in `off..off + n`.
-    pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<std::borrow::Cow<'_, [u8]>> {
+    pub fn concrete_bytes(&self, off: usize, n: usize) -> Option<Cow<'_, [u8]>> {
         if self.flushed.is_some() {
             return None;
         }
         if self.symbolic.any_in(off, n) {
             return None;
         }
-        Some(self.concrete.slice(off, n))
+        if let Some(s) = self.concrete.slice(off, n) {
+            return Some(Cow::Borrowed(s));
+        }
+        let mut out = vec![0; n];
+        self.concrete.read(off, &mut out);
+        Some(Cow::Owned(out))
     }
 
     /// Can the object be read and written at symbolic offsets (flushed into
     /// an array expression)? Not for very large objects (more than
-    /// `DENSE_MAX` bytes): accesses at symbolic offsets into them are made at
-    /// a concrete offset instead.
+    /// `SPARSE_MIN` bytes): accesses at symbolic offsets into them are made
+    /// at a concrete offset instead.
     pub fn allows_symbolic_offsets(&self) -> bool {
-        !self.concrete.is_paged()
+        !self.concrete.is_sparse()
+    }
+}
+
+impl ObjectState {
+    /// Registers the pages as start-image pieces.
+    pub(crate) fn register_pages(&self, image: &mut Image) {
+        match &self.concrete {
+            Bytes::Paged { pages, .. } => pages.iter().for_each(|p| image.add(p)),
+            Bytes::Sparse { pages, .. } => pages.values().for_each(|p| image.add(p)),
+            Bytes::Flat(_) => {}
+        }
+    }
+
+    /// Writes the contents for suspension (each page once per file).
+    pub(crate) fn encode(&self, w: &mut Writer, t: &mut Table<'_>) {
+        let mut page = |w: &mut Writer, p: &std::rc::Rc<[u8; PAGE]>| {
+            if !t.write(w, p) {
+                w.buf.extend_from_slice(&p[..]);
+                t.done(p);
+            }
+        };
+        match &self.concrete {
+            Bytes::Flat(v) => {
+                w.u8(0);
+                w.bytes(v);
+            }
+            Bytes::Paged { pages, len } => {
+                w.u8(1);
+                w.usize(*len);
+                for p in pages {
+                    page(w, p);
+                }
+            }
+            Bytes::Sparse { pages, len } => {
+                w.u8(2);
+                w.usize(*len);
+                w.usize(pages.len());
+                for (&i, p) in pages {
+                    w.usize(i);
+                    page(w, p);
+                }
+            }
+        }
+        w.usize(self.symbolic.len());
+        for (off, e) in self.symbolic.iter() {
+            w.usize(off);
+            w.u32(e.index() as u32);
+        }
+        w.opt_u32(self.flushed.map(|e| e.index() as u32));
+        w.bool(self.read_only);
+        w.bool(self.freed);
+    }
+
+    /// Reads what [`ObjectState::encode`] wrote; expression ids must exist in `pool`.
+    pub(crate) fn decode(
+        r: &mut Reader<'_>,
+        p: &mut Pieces<'_>,
+        pool: &ExprPool,
+    ) -> Decoded<ObjectState> {
+        let expr = |i: u32| {
+            pool.id_at(i as usize)
+                .ok_or(DecodeError::Invalid("expression"))
+        };
+        let page = |r: &mut Reader<'_>, p: &mut Pieces<'_>| -> Decoded<std::rc::Rc<[u8; PAGE]>> {
+            Ok(match p.read::<[u8; PAGE]>(r)? {
+                Some(page) => page,
+                None => {
+                    let mut page = [0u8; PAGE];
+                    for b in page.iter_mut() {
+                        *b = r.u8()?;
+                    }
+                    p.done(std::rc::Rc::new(page))
+                }
+            })
+        };
+        let concrete = match r.u8()? {
+            0 => Bytes::Flat(r.bytes()?.to_vec()),
+            1 => {
+                let len = r.usize()?;
+                let n = len.div_ceil(PAGE);
+                // Each page is at least a one-byte pin marker.
+                if n > r.remaining() {
+                    return Err(DecodeError::Truncated);
+                }
+                let mut pages = Vec::with_capacity(n);
+                for _ in 0..n {
+                    pages.push(page(r, p)?);
+                }
+                Bytes::Paged { pages, len }
+            }
+            2 => {
+                let len = r.usize()?;
+                let n = r.len(2)?;
+                let mut pages = std::collections::BTreeMap::new();
+                let mut last = None;
+                for _ in 0..n {
+                    let i = r.usize()?;
+                    if i >= len.div_ceil(PAGE) || last.is_some_and(|l| l >= i) {
+                        return Err(DecodeError::Invalid("page index"));
+                    }
+                    last = Some(i);
+                    pages.insert(i, page(r, p)?);
+                }
+                Bytes::Sparse { pages, len }
+            }
+            _ => return Err(DecodeError::Invalid("object bytes")),
+        };
+        let n = r.len(2)?;
+        let mut symbolic = SymBytes::default();
+        let mut last = None;
+        for _ in 0..n {
+            let off = r.usize()?;
+            if off >= concrete.len() || last.is_some_and(|l| l >= off) {
+                return Err(DecodeError::Invalid("symbolic byte offset"));
+            }
+            last = Some(off);
+            symbolic.set(off, expr(r.u32()?)?);
+        }
+        let flushed = r.opt_u32()?.map(expr).transpose()?;
+        Ok(ObjectState {
+            concrete,
+            symbolic,
+            flushed,
+            read_only: r.bool()?,
+            freed: r.bool()?,
+        })
     }
 }
 

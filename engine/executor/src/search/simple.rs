@@ -19,6 +19,12 @@ impl Searcher for Dfs {
 
     fn update(&mut self, _current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
         self.stack.extend_from_slice(added);
+        if removed.len() > 8 {
+            // Many at once (states leaving memory at the cap): one pass.
+            let gone: FxHashSet<StateId> = removed.iter().copied().collect();
+            self.stack.retain(|s| !gone.contains(s));
+            return;
+        }
         for r in removed {
             if let Some(pos) = self.stack.iter().rposition(|s| s == r) {
                 self.stack.remove(pos);
@@ -29,19 +35,26 @@ impl Searcher for Dfs {
 
 /// Breadth-first: the oldest state; a state that forked moves to the back.
 /// Removals are lazy (skipped when they reach the front), so updates are O(1).
+/// A state removed and added again (suspended at the memory cap, then
+/// resumed) has stale entries before its live one: `stale` counts them.
 #[derive(Default)]
 pub struct Bfs {
     queue: VecDeque<StateId>,
-    dead: FxHashSet<StateId>,
+    stale: rustc_hash::FxHashMap<StateId, u32>,
 }
 
 impl Bfs {
     fn front(&mut self) -> Option<StateId> {
         while let Some(&s) = self.queue.front() {
-            if self.dead.remove(&s) {
-                self.queue.pop_front();
-            } else {
-                return Some(s);
+            match self.stale.get_mut(&s) {
+                Some(n) => {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.stale.remove(&s);
+                    }
+                    self.queue.pop_front();
+                }
+                None => return Some(s),
             }
         }
         None
@@ -61,7 +74,9 @@ impl Searcher for Bfs {
             }
         }
         self.queue.extend(added.iter().copied());
-        self.dead.extend(removed.iter().copied());
+        for &r in removed {
+            *self.stale.entry(r).or_insert(0) += 1;
+        }
     }
 }
 
@@ -109,6 +124,6 @@ impl Searcher for RandomPath {
     }
 
     fn update(&mut self, _current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
-        self.count = self.count + added.len() - removed.len();
+        self.count = (self.count + added.len()).saturating_sub(removed.len());
     }
 }
