@@ -16,6 +16,21 @@ use symtest_solver::{SatResult, Solver};
 #[derive(Debug, Clone)]
 pub struct SolverFailure(pub String);
 
+/// Why a query was not asked or gave up at the end of the run.
+const RUN_DEADLINE: &str = "solver gave up: the run's time limit (--max-time) was reached";
+
+impl SolverFailure {
+    fn run_deadline() -> SolverFailure {
+        SolverFailure(RUN_DEADLINE.into())
+    }
+
+    /// Did the query stop because the run's time was up (not because it was
+    /// hard)? The path then halts with the run instead of ending in an error.
+    pub fn is_run_deadline(&self) -> bool {
+        self.0 == RUN_DEADLINE
+    }
+}
+
 pub struct SolverHandle {
     inner: Box<dyn Solver>,
     /// Queries posed to the solver chain.
@@ -127,9 +142,7 @@ impl Executor<'_> {
         extra: &[ExprId],
     ) -> Result<Option<Assignment>, SolverFailure> {
         if self.solver.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(SolverFailure(
-                "solver gave up: the run's time limit (--max-time) was reached".into(),
-            ));
+            return Err(SolverFailure::run_deadline());
         }
         let mut assertions = st.constraints.to_vec();
         assertions.extend_from_slice(extra);
@@ -163,9 +176,7 @@ impl Executor<'_> {
             Ok(SatResult::Unknown(why)) => {
                 let now = Instant::now();
                 if self.solver.deadline.is_some_and(|d| now >= d) {
-                    return Err(SolverFailure(
-                        "solver gave up: the run's time limit (--max-time) was reached".into(),
-                    ));
+                    return Err(SolverFailure::run_deadline());
                 }
                 if let (Some(own), Some(limit)) = (own, limit) {
                     if now >= own {
