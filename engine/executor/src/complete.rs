@@ -54,7 +54,7 @@ impl Executor<'_> {
         }
         for base in st.memory.bases_not_concrete() {
             if let Some(contents) = st.memory.contents_mut(base) {
-                contents.concretize(&mut self.pool, model);
+                contents.concretize(&self.pool, model);
             }
         }
         st.constraints = Default::default();

@@ -194,6 +194,37 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// The first `len` bytes of array-sorted expression `array` (a chain of
+    /// stores over an array): one walk of the chain, where reading each byte
+    /// through it would walk it once per byte.
+    pub fn eval_array(&mut self, array: ExprId, len: usize) -> Vec<u8> {
+        let mut stores = Vec::new();
+        let mut cur = array;
+        let root = loop {
+            match self.pool.node(cur) {
+                Node::Store {
+                    array: base,
+                    index,
+                    value,
+                } => {
+                    stores.push((*index, *value));
+                    cur = *base;
+                }
+                Node::Array(a) => break *a,
+                other => unreachable!("array expression over {other:?}"),
+            }
+        };
+        let mut out: Vec<u8> = (0..len as u64).map(|i| self.asg.byte(root, i)).collect();
+        // Oldest store first: later ones overwrite.
+        for (index, value) in stores.into_iter().rev() {
+            let i = self.eval(index);
+            if let Some(i) = i.as_u64_exact().filter(|&i| i < len as u64) {
+                out[i as usize] = self.eval(value).to_u64() as u8;
+            }
+        }
+        out
+    }
+
     /// Reads byte `index` through a store chain.
     fn select(&self, mut array: ExprId, index: &Bits) -> Bits {
         loop {
@@ -234,6 +265,40 @@ impl ExprPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A whole store chain evaluated at once agrees with reading each byte
+    /// through it, stores at symbolic and out-of-range indices included.
+    #[test]
+    fn eval_array_matches_byte_by_byte_selects() {
+        let mut pool = ExprPool::new();
+        let input = pool.new_array("in", 4);
+        let root = pool.new_array("mem", 8);
+        let inp = pool.array(input);
+        let mut arr = pool.array(root);
+        let mut m = Assignment::new();
+        m.set(input, vec![3, 200, 7, 5]);
+        m.set(root, vec![1, 2, 3, 4, 5, 6, 7, 8]);
+        for k in 0..12u64 {
+            let at = pool.const_u64(32, k % 4);
+            let sym = pool.select(inp, at);
+            let idx = if k % 3 == 0 {
+                pool.zext(sym, 32)
+            } else {
+                pool.const_u64(32, (k * 5) % 9)
+            };
+            let v = pool.const_u64(8, 100 + k);
+            arr = pool.store(arr, idx, v);
+        }
+        let whole = Evaluator::new(&pool, &m).eval_array(arr, 8);
+        let each: Vec<u8> = (0..8)
+            .map(|i| {
+                let idx = pool.const_u64(32, i);
+                let e = pool.select(arr, idx);
+                pool.eval(e, &m).to_u64() as u8
+            })
+            .collect();
+        assert_eq!(whole, each);
+    }
 
     #[test]
     fn assignment_set_get_replace_and_compare() {

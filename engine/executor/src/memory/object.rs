@@ -373,26 +373,20 @@ impl ObjectState {
 
     /// Replaces every symbolic byte by its value under `asg`: the object is
     /// concrete afterwards (a path run to its end on a test's inputs).
-    pub fn concretize(&mut self, pool: &mut ExprPool, asg: &Assignment) {
-        let bytes: Vec<(usize, ExprId)> = match self.flushed.take() {
-            Some(arr) => (0..self.concrete.len())
-                .map(|off| {
-                    let idx = pool.const_u64(32, off as u64);
-                    (off, pool.select(arr, idx))
-                })
-                .collect(),
-            None => {
-                let mut v = Vec::new();
-                self.symbolic.retain(|off, e| {
-                    v.push((off, e));
-                    true
-                });
-                v
-            }
-        };
+    pub fn concretize(&mut self, pool: &ExprPool, asg: &Assignment) {
         let mut ev = Evaluator::new(pool, asg);
-        for (off, e) in bytes {
-            self.concrete.set(off, ev.eval(e).to_u64() as u8);
+        if let Some(arr) = self.flushed.take() {
+            let bytes = ev.eval_array(arr, self.concrete.len());
+            self.concrete.write(0, &bytes);
+        } else {
+            let mut bytes = Vec::new();
+            self.symbolic.retain(|off, e| {
+                bytes.push((off, e));
+                true
+            });
+            for (off, e) in bytes {
+                self.concrete.set(off, ev.eval(e).to_u64() as u8);
+            }
         }
         self.symbolic = SymBytes::default();
     }
