@@ -6,7 +6,7 @@ use crate::complete::NotCompleted;
 use crate::executor::Executor;
 use crate::search::{StateInfo, StateView};
 use crate::state::{State, StateId};
-use crate::step::StepCtx;
+use crate::step::{StepCtx, Stop};
 use crate::termination::{ErrorKind, ErrorReport, StackEntry, Termination, TestOutcome};
 use crate::{Event, RunSummary, TestCase};
 use std::time::{Duration, Instant};
@@ -205,6 +205,13 @@ impl Executor<'_> {
         let queries_at_start = self.solver.queries;
         loop {
             if let Err(stop) = self.step(st, ctx) {
+                if matches!(&stop, Stop::Solver(f) if f.is_run_deadline()) {
+                    // The run's time ran out inside this instruction: it is
+                    // run again if the halted path is completed (its result
+                    // was never written).
+                    let f = st.frame_mut();
+                    f.pc = f.cur;
+                }
                 let t = stop.into_termination();
                 // --exit-on-error: the run stops at the first such error.
                 let stops_run =
