@@ -148,6 +148,10 @@ impl Executor<'_> {
         let Value::Symbolic(c) = cond else {
             return Err(gave_up.into());
         };
+        if gave_up.is_run_deadline() {
+            // The run is over: the path halts (and is completed from here).
+            return Err(gave_up.into());
+        }
         let model = match &st.model {
             Some(m) => m.clone(),
             None => match self.model(st) {
