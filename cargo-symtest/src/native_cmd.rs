@@ -128,17 +128,14 @@ pub fn replay_one(test: &Path, a: &NativeArgs, shim: Option<&Path>) -> Result<Ve
         .program
         .file_name()
         .map_or("program".into(), |n| n.to_string_lossy().into_owned());
-    let shim_needed = if world.failures.is_empty() {
-        None
-    } else {
-        Some(shim.context("internal: shim not built")?)
-    };
+    // The shim fixes the clock (always) and injects the failures (if any).
+    let shim = shim.context("internal: shim not built")?;
     let run = native_run::run(
         &world,
         &RunOptions {
             program: a.program,
             argv0: &argv0,
-            shim: shim_needed,
+            shim: Some(shim),
             timeout: a.timeout,
             gcov_dir: a.gcov_dir,
             keep_dir: a.keep_dirs,

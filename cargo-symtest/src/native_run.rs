@@ -54,7 +54,21 @@ fn stdin_file(world: &World, dir: &Path) -> Result<std::fs::File> {
     let path = dir.join("stdin");
     std::fs::write(&path, world.stdin.as_deref().unwrap_or_default())
         .with_context(|| format!("writing {}", path.display()))?;
+    set_model_times(&path)?;
     std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))
+}
+
+/// Access and modification times of a symbolic file are the model's clock
+/// (as `libc-models/posix/init.c` assumes), so `ls -l` or `pr` print the
+/// same dates natively. (The change time cannot be set.)
+fn set_model_times(path: &Path) -> Result<()> {
+    let t = std::time::UNIX_EPOCH + Duration::from_secs(MODEL_CLOCK);
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    f.set_times(std::fs::FileTimes::new().set_accessed(t).set_modified(t))
+        .with_context(|| format!("setting the times of {}", path.display()))
 }
 
 /// Creates the world's files in `cwd`.
@@ -62,6 +76,7 @@ fn populate(world: &World, cwd: &Path) -> Result<()> {
     for f in &world.files {
         let path = cwd.join(&f.name);
         std::fs::write(&path, &f.data).with_context(|| format!("writing {}", path.display()))?;
+        set_model_times(&path)?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(f.mode))
             .with_context(|| format!("setting the mode of {}", path.display()))?;
     }
@@ -105,6 +120,10 @@ fn wait_with_watchdog(
     }
 }
 
+/// The time every clock of the POSIX model reads (`libc-models/posix/syscall.c`):
+/// native runs read it too, through the shim (`SYMTEST_CLOCK`).
+pub const MODEL_CLOCK: u64 = 1_700_000_000;
+
 /// Runs the program once in the world of a test.
 pub fn run(world: &World, opts: &RunOptions) -> Result<NativeRun> {
     let dir = crate::tempdir::TempDir::new("native")?;
@@ -140,13 +159,17 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
         .stdin(stdin_file(world, dir)?)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if !world.failures.is_empty() {
-        let shim = opts
-            .shim
-            .context("internal: the test injects failures but no shim was built")?;
+    if let Some(shim) = opts.shim {
+        // Every clock reads the POSIX model's fixed time, as in the engine
+        // (a date in the output replays); the test's failures are injected.
         cmd.env("LD_PRELOAD", shim)
-            .env("SYMTEST_FAIL", world.fail_spec())
-            .env("SYMTEST_FAIL_LOG", &log);
+            .env("SYMTEST_CLOCK", MODEL_CLOCK.to_string());
+        if !world.failures.is_empty() {
+            cmd.env("SYMTEST_FAIL", world.fail_spec())
+                .env("SYMTEST_FAIL_LOG", &log);
+        }
+    } else if !world.failures.is_empty() {
+        anyhow::bail!("internal: the test injects failures but no shim was built");
     }
     let mut child = cmd
         .spawn()

@@ -132,6 +132,8 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 		return -ENOENT;
 	if (!path)
 		return -EFAULT;
+	if (!path[0])
+		return -ENOENT; /* an empty path names no file, O_CREAT or not */
 	if (dirfd != AT_FDCWD && path[0] != '/')
 		return -ENOSYS;
 	int acc = flags & O_ACCMODE;

@@ -134,7 +134,8 @@ enum {
   NR_pread64 = 17, NR_pwrite64 = 18, NR_readv = 19, NR_writev = 20,
   NR_access = 21, NR_dup = 32, NR_dup2 = 33, NR_fcntl = 72, NR_getcwd = 79,
   NR_creat = 85, NR_prctl = 157, NR_openat = 257, NR_newfstatat = 262,
-  NR_dup3 = 292, NR_seccomp = 317, NR_statx = 332, NR_exit_group = 231
+  NR_dup3 = 292, NR_seccomp = 317, NR_statx = 332, NR_exit_group = 231,
+  NR_gettimeofday = 96, NR_time = 201, NR_clock_gettime = 228
 };
 
 /* ---- classes ------------------------------------------------------------ */
@@ -168,6 +169,9 @@ static const struct sysinfo_entry calls[] = {
 #define NCALLS (sizeof calls / sizeof calls[0])
 
 static long fail_at[C_NUM];  /* k: fail the k-th call of the class; 0 never */
+/* SYMTEST_CLOCK: the seconds every clock reads (the POSIX model's fixed
+ * clock), or -1: the real clocks. */
+static long fixed_clock = -1;
 static long counter[C_NUM];  /* calls of the class so far */
 static const char *log_path; /* SYMTEST_FAIL_LOG */
 
@@ -268,6 +272,17 @@ static void on_sigsys(int sig, void *info, void *ucontext) {
   uint64_t *g = (uint64_t *)((char *)ucontext + UC_GREGS_OFFSET);
   long a1 = (long)g[G_RDI], a2 = (long)g[G_RSI], a3 = (long)g[G_RDX];
   long a4 = (long)g[G_R10], a5 = (long)g[G_R8], a6 = (long)g[G_R9];
+  if (fixed_clock >= 0 &&
+      (nr == NR_clock_gettime || nr == NR_gettimeofday || nr == NR_time)) {
+    long *out = (long *)(nr == NR_clock_gettime ? a2 : a1);
+    if (out) {
+      out[0] = fixed_clock;
+      if (nr != NR_time)
+        out[1] = 0;
+    }
+    g[G_RAX] = (uint64_t)(nr == NR_time ? fixed_clock : 0);
+    return;
+  }
   const struct sysinfo_entry *e = lookup(nr);
   int counted = e != 0;
   /* fcntl counts as dup only for F_DUPFD (0) and F_DUPFD_CLOEXEC (1030). */
@@ -353,16 +368,17 @@ struct kernel_sigaction {
 
 #define ADD(stmt) (prog[len++] = (struct sock_filter)stmt)
 
-/* Parses the spec and installs the filter (when a class has a failure to inject). */
+/* Parses the spec and installs the filter (when a class has a failure to
+ * inject, or the clock is fixed). */
 static void install(const char *spec, const char *log) {
-  if (!spec || !*spec)
-    return;
-  parse_spec(spec);
-  log_path = log && *log ? log : 0;
   int any = 0;
-  for (int c = 0; c < C_NUM; c++)
-    any |= fail_at[c] != 0;
-  if (!any)
+  if (spec && *spec) {
+    parse_spec(spec);
+    log_path = log && *log ? log : 0;
+    for (int c = 0; c < C_NUM; c++)
+      any |= fail_at[c] != 0;
+  }
+  if (!any && fixed_clock < 0)
     return;
 
   struct kernel_sigaction sa = {(void *)on_sigsys, 0x4 /* SA_SIGINFO */ | 0x04000000 /* SA_RESTORER */,
@@ -374,6 +390,20 @@ static void install(const char *spec, const char *log) {
   uint64_t hi = (uint64_t)(uintptr_t)symtest_fail_raw_end;
   if ((lo >> 32) != (hi >> 32))
     die("trampoline straddles a 4 GiB boundary");
+
+  /* The calls to trap: every call of the classes (gcov's files are told
+   * apart by the handler, so open/close/fd classes are trapped too) when a
+   * failure is to be injected; the clocks when fixed. */
+  int trapped[NCALLS + 3];
+  unsigned ntrap = 0;
+  if (any)
+    for (size_t i = 0; i < NCALLS; i++)
+      trapped[ntrap++] = calls[i].nr;
+  if (fixed_clock >= 0) {
+    trapped[ntrap++] = NR_clock_gettime;
+    trapped[ntrap++] = NR_gettimeofday;
+    trapped[ntrap++] = NR_time;
+  }
 
   struct sock_filter prog[64];
   unsigned len = 0;
@@ -390,16 +420,14 @@ static void install(const char *spec, const char *log) {
   ADD(BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, (uint32_t)hi, 2, 0));
   ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
   ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)); /* padding target */
-  /* Trap every call of a class with a failure to inject (gcov's files are
-   * told apart by the handler, so open/close/fd classes are trapped too). */
   ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
   unsigned first = len;
-  for (size_t i = 0; i < NCALLS; i++)
-    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)calls[i].nr, 0, 0));
+  for (unsigned i = 0; i < ntrap; i++)
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)trapped[i], 0, 0));
   ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
   unsigned trap = len;
   ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
-  for (unsigned i = first; i < first + NCALLS; i++)
+  for (unsigned i = first; i < first + ntrap; i++)
     prog[i].jt = (unsigned char)(trap - i - 1);
 
   struct sock_fprog fprog = {(unsigned short)len, prog};
@@ -416,7 +444,69 @@ int symtest_fail_arm(const char *spec, const char *log) {
   return 0;
 }
 #else
+/* SYMTEST_CLOCK=SECONDS: every clock reads SECONDS (the POSIX model's fixed
+ * clock), so a program that prints the date or a file's age replays as it ran
+ * in the engine.  Calls through the C library's exported functions are
+ * answered here (the preloaded definitions below come first); the library's
+ * own calls are trapped system calls, once the vDSO (which answers without
+ * one) is hidden from a library that looks it up lazily (musl). */
+static void fix_clock(const char *v) {
+  if (!v || *v < '0' || *v > '9')
+    return;
+  long secs = 0;
+  while (*v >= '0' && *v <= '9' && secs < 100000000000L)
+    secs = secs * 10 + (*v++ - '0');
+  fixed_clock = secs;
+  if (!environ)
+    return;
+  char **e = environ;
+  while (*e)
+    e++;
+  /* The auxiliary vector follows the environment's terminating NULL. */
+  for (unsigned long *a = (unsigned long *)(e + 1); a[0]; a += 2)
+    if (a[0] == 33 /* AT_SYSINFO_EHDR */)
+      a[0] = 1; /* AT_IGNORE */
+}
+
+__attribute__((visibility("default"))) int clock_gettime(int clk, long *ts);
+__attribute__((visibility("default"))) int clock_gettime(int clk, long *ts) {
+  if (fixed_clock >= 0) {
+    ts[0] = fixed_clock;
+    ts[1] = 0;
+    return 0;
+  }
+  long r = SYS(NR_clock_gettime, clk, ts, 0);
+  return r < 0 ? -1 : 0;
+}
+
+__attribute__((visibility("default"))) int gettimeofday(long *tv, void *tz);
+__attribute__((visibility("default"))) int gettimeofday(long *tv, void *tz) {
+  if (fixed_clock >= 0) {
+    if (tv) {
+      tv[0] = fixed_clock;
+      tv[1] = 0;
+    }
+    return 0;
+  }
+  long r = SYS(NR_gettimeofday, tv, tz, 0);
+  return r < 0 ? -1 : 0;
+}
+
+__attribute__((visibility("default"))) long time(long *t);
+__attribute__((visibility("default"))) long time(long *t) {
+  long now = fixed_clock;
+  if (now < 0) {
+    long ts[2];
+    SYS(NR_clock_gettime, 0, ts, 0);
+    now = ts[0];
+  }
+  if (t)
+    *t = now;
+  return now;
+}
+
 __attribute__((constructor)) static void symtest_fail_init(void) {
+  fix_clock(get_env("SYMTEST_CLOCK"));
   install(get_env("SYMTEST_FAIL"), get_env("SYMTEST_FAIL_LOG"));
 }
 #endif

@@ -158,6 +158,49 @@ fn stdin_is_a_regular_file_in_the_engine_and_natively() {
     );
 }
 
+/// An empty path names no file in the model as natively: `open("")` and
+/// `fopen("", "w")` fail with ENOENT, so every path replays as recorded.
+#[test]
+fn an_empty_path_opens_nothing_in_the_engine_and_natively() {
+    let dir = scratch("fidelity-empty-path");
+    let src = workspace().join("tests/posix/empty_path.c");
+    let bc = bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &[], &["--sym-stdin", "1"]);
+    let codes: std::collections::BTreeSet<i64> = test_jsons(&out)
+        .iter()
+        .filter_map(|t| t["outcome"]["exit"]["code"].as_i64())
+        .collect();
+    assert_eq!(codes, [0, 1].into_iter().collect(), "{codes:?}");
+    let prog = native_build(&src, &dir, &[]);
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+}
+
+/// A printed date replays: the engine's clocks and a symbolic file's times
+/// read the model's fixed time, and so do the native run's (the replay shim
+/// fixes its clocks, replay sets the file's times); stdout is compared.
+#[test]
+fn dates_a_program_prints_replay_natively() {
+    let dir = scratch("fidelity-clock");
+    let src = workspace().join("tests/posix/clock_date.c");
+    let bc = bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &[], &["A", "--sym-files", "1", "2"]);
+    let tests = test_jsons(&out);
+    assert!(
+        tests.iter().any(|t| t["stdout"].as_str().is_some_and(|s| s
+            .contains("now 2023-11-14 22:13:20 1700000000 1700000000")
+            && s.contains("A modified 2023-11-14 22:13"))),
+        "{tests:#?}"
+    );
+    let prog = native_build(&src, &dir, &[]);
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+}
+
 /// A test that leaves through `_exit` keeps its coverage data: the native
 /// `--coverage` build writes it first.
 #[test]
