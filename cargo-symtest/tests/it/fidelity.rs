@@ -201,6 +201,35 @@ fn dates_a_program_prints_replay_natively() {
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
 }
 
+/// A symbolic file's block size and count are a native regular file's: the
+/// path that skips by reading (not seeking) is the one taken both ways, and
+/// the printed figures agree.
+#[test]
+fn block_size_and_count_of_symbolic_files_are_native() {
+    let dir = scratch("fidelity-blocks");
+    let src = workspace().join("tests/posix/stat_blocks.c");
+    let bc = bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &[], &["--sym-stdin", "8", "--max-fail", "1"]);
+    let tests = test_jsons(&out);
+    assert!(
+        tests
+            .iter()
+            .all(|t| !t["stdout"].as_str().is_some_and(|s| s.contains("seeked"))),
+        "{tests:#?}"
+    );
+    assert!(
+        tests.iter().any(|t| t["stdout"]
+            .as_str()
+            .is_some_and(|s| s.contains("blksize 4096 blocks 8"))),
+        "{tests:#?}"
+    );
+    let prog = native_build(&src, &dir, &[]);
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+}
+
 /// A test that leaves through `_exit` keeps its coverage data: the native
 /// `--coverage` build writes it first.
 #[test]

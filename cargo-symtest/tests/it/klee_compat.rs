@@ -237,7 +237,10 @@ fn max_time_holds_within_ten_percent_when_queries_are_slow() {
     assert!(o.status.success(), "{}", text(&o));
     assert!(took <= 5.5, "--max-time 5 took {took:.2} s");
     let s = stats(&out);
-    assert!(s["solver_degraded"].as_u64().unwrap() >= 1, "{s}");
+    // The query the run's end cut short halts its path (no follow-the-model,
+    // no solver error): a halted path, tested as far as it went.
+    assert!(s["paths_early"].as_u64().unwrap() >= 1, "{s}");
+    assert_eq!(s["solver_failures"].as_u64(), Some(0), "{s}");
     let info = std::fs::read_to_string(out.join("info")).unwrap();
     assert!(
         info.contains("halt reason: --max-time 5s reached"),
