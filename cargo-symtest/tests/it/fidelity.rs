@@ -158,24 +158,32 @@ fn stdin_is_a_regular_file_in_the_engine_and_natively() {
     );
 }
 
-/// An empty path names no file in the model as natively: `open("")` and
-/// `fopen("", "w")` fail with ENOENT, so every path replays as recorded.
-#[test]
-fn an_empty_path_opens_nothing_in_the_engine_and_natively() {
-    let dir = scratch("fidelity-empty-path");
-    let src = workspace().join("tests/posix/empty_path.c");
+/// Explores `tests/posix/<name>.c` under the POSIX model with `args`, then
+/// replays every test natively (glibc build): all must agree, none may be
+/// left uncompared. Returns the tests' JSON records for further checks.
+fn explore_and_replay(name: &str, args: &[&str]) -> Vec<serde_json::Value> {
+    let dir = scratch(&format!("fidelity-{name}"));
+    let src = workspace().join(format!("tests/posix/{name}.c"));
     let bc = bitcode(&src, &dir);
     let out = dir.join("out");
-    posix_exec(&bc, &out, &[], &["--sym-stdin", "1"]);
-    let codes: std::collections::BTreeSet<i64> = test_jsons(&out)
-        .iter()
-        .filter_map(|t| t["outcome"]["exit"]["code"].as_i64())
-        .collect();
-    assert_eq!(codes, [0, 1].into_iter().collect(), "{codes:?}");
+    posix_exec(&bc, &out, &[], args);
     let prog = native_build(&src, &dir, &[]);
     let (summary, runs) = replay_json(&prog, &out, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    test_jsons(&out)
+}
+
+/// An empty path names no file in the model as natively: `open("")` and
+/// `fopen("", "w")` fail with ENOENT, so every path replays as recorded.
+#[test]
+fn an_empty_path_opens_nothing_in_the_engine_and_natively() {
+    let codes: std::collections::BTreeSet<i64> =
+        explore_and_replay("empty_path", &["--sym-stdin", "1"])
+            .iter()
+            .filter_map(|t| t["outcome"]["exit"]["code"].as_i64())
+            .collect();
+    assert_eq!(codes, [0, 1].into_iter().collect(), "{codes:?}");
 }
 
 /// A printed date replays: the engine's clocks and a symbolic file's times
@@ -183,22 +191,13 @@ fn an_empty_path_opens_nothing_in_the_engine_and_natively() {
 /// fixes its clocks, replay sets the file's times); stdout is compared.
 #[test]
 fn dates_a_program_prints_replay_natively() {
-    let dir = scratch("fidelity-clock");
-    let src = workspace().join("tests/posix/clock_date.c");
-    let bc = bitcode(&src, &dir);
-    let out = dir.join("out");
-    posix_exec(&bc, &out, &[], &["A", "--sym-files", "1", "2"]);
-    let tests = test_jsons(&out);
+    let tests = explore_and_replay("clock_date", &["A", "--sym-files", "1", "2"]);
     assert!(
         tests.iter().any(|t| t["stdout"].as_str().is_some_and(|s| s
             .contains("now 2023-11-14 22:13:20 1700000000 1700000000")
             && s.contains("A modified 2023-11-14 22:13"))),
         "{tests:#?}"
     );
-    let prog = native_build(&src, &dir, &[]);
-    let (summary, runs) = replay_json(&prog, &out, &[]);
-    assert_eq!(summary["failed"], 0, "{runs:#?}");
-    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
 }
 
 /// A symbolic file's block size and count are a native regular file's: the
@@ -206,28 +205,14 @@ fn dates_a_program_prints_replay_natively() {
 /// the printed figures agree.
 #[test]
 fn block_size_and_count_of_symbolic_files_are_native() {
-    let dir = scratch("fidelity-blocks");
-    let src = workspace().join("tests/posix/stat_blocks.c");
-    let bc = bitcode(&src, &dir);
-    let out = dir.join("out");
-    posix_exec(&bc, &out, &[], &["--sym-stdin", "8", "--max-fail", "1"]);
-    let tests = test_jsons(&out);
-    assert!(
+    let tests = explore_and_replay("stat_blocks", &["--sym-stdin", "8", "--max-fail", "1"]);
+    let said = |what: &str| {
         tests
             .iter()
-            .all(|t| !t["stdout"].as_str().is_some_and(|s| s.contains("seeked"))),
-        "{tests:#?}"
-    );
-    assert!(
-        tests.iter().any(|t| t["stdout"]
-            .as_str()
-            .is_some_and(|s| s.contains("blksize 4096 blocks 8"))),
-        "{tests:#?}"
-    );
-    let prog = native_build(&src, &dir, &[]);
-    let (summary, runs) = replay_json(&prog, &out, &[]);
-    assert_eq!(summary["failed"], 0, "{runs:#?}");
-    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+            .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
+    };
+    assert!(!said("seeked"), "{tests:#?}");
+    assert!(said("blksize 4096 blocks 8"), "{tests:#?}");
 }
 
 /// A test that leaves through `_exit` keeps its coverage data: the native

@@ -210,6 +210,16 @@ fn solver_failures_end_no_path() {
             s["solver_degraded"].as_u64().unwrap() >= 1,
             "[{layers}] {s}"
         );
+        // Every chain query is in one duration class; the one that gave up
+        // after its 1 s limit is in the slowest.
+        let classes = s["solver_query_times"].as_array().unwrap();
+        let n: u64 = classes.iter().map(|c| c["queries"].as_u64().unwrap()).sum();
+        assert_eq!(Some(n), s["chain_queries"].as_u64(), "[{layers}] {s}");
+        assert_eq!(classes[4]["took"], ">=1s", "[{layers}] {s}");
+        assert!(
+            classes[4]["queries"].as_u64().unwrap() >= 1,
+            "[{layers}] {s}"
+        );
         // sel == 7 with x <= 1, y <= 1 or the hard branch followed to its
         // false side (all return 2), sel < 7, sel == 200, the rest: six
         // paths, each with its exit code in a test.

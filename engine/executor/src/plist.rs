@@ -5,7 +5,7 @@
 //! state pays for the constraints it added itself, not for a copy of the
 //! whole path condition.
 
-use crate::suspend::wire::{DecodeError, Decoded, Pieces, Reader, Table, Writer};
+use crate::suspend::wire::{encode_chain, DecodeError, Decoded, Pieces, Reader, Table, Writer};
 use std::rc::Rc;
 
 #[derive(Debug)]
@@ -136,27 +136,13 @@ impl<T: Clone + 'static> PList<T> {
         item: &mut dyn FnMut(&T, &mut Writer, &mut Table<'_>),
     ) {
         w.usize(self.len);
-        let mut new = Vec::new();
-        let mut cur = self.head.as_ref();
-        while let Some(n) = cur {
-            if t.knows(n) {
-                break;
-            }
-            new.push(n);
-            cur = n.next.as_ref();
-        }
-        match cur {
-            Some(known) => {
-                w.u8(1);
-                t.write(w, known);
-            }
-            None => w.u8(0),
-        }
-        w.usize(new.len());
-        for n in new.into_iter().rev() {
-            item(&n.item, w, t);
-            t.done(n);
-        }
+        encode_chain(
+            self.head.as_ref(),
+            |n| n.next.as_ref(),
+            w,
+            t,
+            |n, w, t| item(&n.item, w, t),
+        );
     }
 
     /// Reads what [`PList::encode`] wrote.

@@ -51,7 +51,13 @@ pub struct SolverHandle {
     slow_sites: rustc_hash::FxHashMap<(symtest_ir::FuncId, u32), u32>,
     /// Queries that reached their time limit.
     pub timeouts: u64,
+    /// (queries, time) by how long a query took: below 1 ms, 10 ms, 100 ms,
+    /// 1 s, and longer.
+    pub by_duration: [(u64, Duration); 5],
 }
+
+/// Names of [`SolverHandle::by_duration`]'s classes.
+pub const DURATION_CLASSES: [&str; 5] = ["<1ms", "1-10ms", "10-100ms", "100ms-1s", ">=1s"];
 
 /// The time one query may take at a place where `give_ups` earlier queries
 /// reached their limit: the base limit, divided by 4 for each (at least
@@ -77,6 +83,7 @@ impl SolverHandle {
             base_limit: None,
             slow_sites: rustc_hash::FxHashMap::default(),
             timeouts: 0,
+            by_duration: [(0, Duration::ZERO); 5],
         }
     }
 
@@ -165,6 +172,15 @@ impl Executor<'_> {
         let r = self.solver.inner.check(&self.pool, &assertions, &arrays);
         let dt = t.elapsed();
         self.solver.time += dt;
+        let class = match dt.as_micros() {
+            0..1_000 => 0,
+            1_000..10_000 => 1,
+            10_000..100_000 => 2,
+            100_000..1_000_000 => 3,
+            _ => 4,
+        };
+        self.solver.by_duration[class].0 += 1;
+        self.solver.by_duration[class].1 += dt;
         st.query_cost_us += dt.as_micros() as u64;
         match r {
             Ok(SatResult::Sat(mut m)) => {

@@ -317,6 +317,15 @@ impl Executor<'_> {
         s.solver_time_s = self.solver.time.as_secs_f64();
         s.solver_degraded = self.solver.degraded;
         s.solver_timeouts = self.solver.timeouts;
+        s.solver_query_times = crate::query::DURATION_CLASSES
+            .iter()
+            .zip(self.solver.by_duration)
+            .map(|(took, (queries, t))| crate::stats::QueryTimeClass {
+                took: took.to_string(),
+                queries,
+                time_s: t.as_secs_f64(),
+            })
+            .collect();
         s.solver_layers = self.solver.layer_stats(self.config.reuse_state_model);
         s.time_s = self.started.elapsed().as_secs_f64();
         s.covered_instructions = self.coverage.covered_instructions() as u64;

@@ -39,6 +39,10 @@ pub struct Stats {
     pub solver_degraded: u64,
     /// Queries that reached their time limit (see `--max-solver-time`).
     pub solver_timeouts: u64,
+    /// Queries of the solver chain by how long each took (below 1 ms, 10 ms,
+    /// 100 ms, 1 s, and longer), with the time spent in each class: whether a
+    /// few slow queries or many quick ones make the solver's share.
+    pub solver_query_times: Vec<QueryTimeClass>,
     /// Paths that ended because the solver gave up (or failed) on them:
     /// their continuations were not explored.
     pub solver_failures: u64,
@@ -76,6 +80,15 @@ pub struct Stats {
     /// Where the memory of the live states went, at the largest number of
     /// live states a census saw (see [`MemoryCensus`]).
     pub memory: MemoryCensus,
+}
+
+/// One class of [`Stats::solver_query_times`].
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct QueryTimeClass {
+    /// "<1ms", "1-10ms", "10-100ms", "100ms-1s" or ">=1s".
+    pub took: String,
+    pub queries: u64,
+    pub time_s: f64,
 }
 
 /// Where the live states' memory goes, in bytes: a census of every live state

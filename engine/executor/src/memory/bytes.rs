@@ -31,6 +31,22 @@ pub fn register_zero_page(image: &mut crate::suspend::wire::Image) {
     ZERO_PAGE.with(|z| image.add(z));
 }
 
+/// The bytes `off..off + n` page by page: (page, offset in the page, offset
+/// in the range, length).
+fn chunks(off: usize, n: usize) -> impl Iterator<Item = (usize, usize, usize, usize)> {
+    let mut done = 0;
+    std::iter::from_fn(move || {
+        (done < n).then(|| {
+            let at = off + done;
+            let (p, o) = (at / PAGE, at % PAGE);
+            let k = (PAGE - o).min(n - done);
+            let chunk = (p, o, done, k);
+            done += k;
+            chunk
+        })
+    })
+}
+
 #[derive(Clone, Debug)]
 pub enum Bytes {
     Flat(Vec<u8>),
@@ -125,26 +141,16 @@ impl Bytes {
         match self {
             Bytes::Flat(v) => out.copy_from_slice(&v[off..off + out.len()]),
             Bytes::Paged { pages, .. } => {
-                let mut done = 0;
-                while done < out.len() {
-                    let at = off + done;
-                    let (p, o) = (at / PAGE, at % PAGE);
-                    let k = (PAGE - o).min(out.len() - done);
-                    out[done..done + k].copy_from_slice(&pages[p][o..o + k]);
-                    done += k;
+                for (p, o, d, k) in chunks(off, out.len()) {
+                    out[d..d + k].copy_from_slice(&pages[p][o..o + k]);
                 }
             }
             Bytes::Sparse { pages, .. } => {
-                let mut done = 0;
-                while done < out.len() {
-                    let at = off + done;
-                    let (p, o) = (at / PAGE, at % PAGE);
-                    let k = (PAGE - o).min(out.len() - done);
+                for (p, o, d, k) in chunks(off, out.len()) {
                     match pages.get(&p) {
-                        Some(page) => out[done..done + k].copy_from_slice(&page[o..o + k]),
-                        None => out[done..done + k].fill(0),
+                        Some(page) => out[d..d + k].copy_from_slice(&page[o..o + k]),
+                        None => out[d..d + k].fill(0),
                     }
-                    done += k;
                 }
             }
         }
@@ -155,24 +161,16 @@ impl Bytes {
         match self {
             Bytes::Flat(v) => v[off..off + src.len()].copy_from_slice(src),
             Bytes::Paged { pages, .. } => {
-                let mut done = 0;
-                while done < src.len() {
-                    let at = off + done;
-                    let (p, o) = (at / PAGE, at % PAGE);
-                    let k = (PAGE - o).min(src.len() - done);
-                    if pages[p][o..o + k] != src[done..done + k] {
-                        Rc::make_mut(&mut pages[p])[o..o + k].copy_from_slice(&src[done..done + k]);
+                for (p, o, d, k) in chunks(off, src.len()) {
+                    let part = &src[d..d + k];
+                    if pages[p][o..o + k] != *part {
+                        Rc::make_mut(&mut pages[p])[o..o + k].copy_from_slice(part);
                     }
-                    done += k;
                 }
             }
             Bytes::Sparse { pages, .. } => {
-                let mut done = 0;
-                while done < src.len() {
-                    let at = off + done;
-                    let (p, o) = (at / PAGE, at % PAGE);
-                    let k = (PAGE - o).min(src.len() - done);
-                    let part = &src[done..done + k];
+                for (p, o, d, k) in chunks(off, src.len()) {
+                    let part = &src[d..d + k];
                     match pages.get_mut(&p) {
                         Some(page) => {
                             if page[o..o + k] != *part {
@@ -187,7 +185,6 @@ impl Bytes {
                             pages.insert(p, Rc::new(page));
                         }
                     }
-                    done += k;
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! the expression pool, so bytes that pass the file checksum but were not
 //! written for this run cannot make the engine index out of range.
 
-use super::wire::{DecodeError, Decoded, Pieces, Reader, Table, Writer};
+use super::wire::{encode_chain, DecodeError, Decoded, Pieces, Reader, Table, Writer};
 use crate::memory::AddressSpace;
 use crate::plist::PList;
 use crate::state::{CoverNode, Frame, JmpTarget, Output, Slot, State, SymbolicObject};
@@ -313,27 +313,8 @@ fn decode_frame(
 
 /// The not-yet-tested coverage list: the nodes not yet in the file (oldest
 /// first) on top of the rest, referred to.
-fn encode_cover(mut cur: Option<&Rc<CoverNode>>, w: &mut Writer, t: &mut Table<'_>) {
-    let mut new = Vec::new();
-    while let Some(n) = cur {
-        if t.knows(n) {
-            break;
-        }
-        new.push(n);
-        cur = n.next.as_ref();
-    }
-    match cur {
-        Some(known) => {
-            w.u8(1);
-            t.write(w, known);
-        }
-        None => w.u8(0),
-    }
-    w.usize(new.len());
-    for n in new.into_iter().rev() {
-        w.u32(n.inst);
-        t.done(n);
-    }
+fn encode_cover(cur: Option<&Rc<CoverNode>>, w: &mut Writer, t: &mut Table<'_>) {
+    encode_chain(cur, |n| n.next.as_ref(), w, t, |n, w, _| w.u32(n.inst));
 }
 
 fn decode_cover(

@@ -204,6 +204,38 @@ pub struct Table<'a> {
     next: u32,
 }
 
+/// Writes a persistent linked list (newest node first, `next` gives the older
+/// one): the nodes not yet in the file, oldest first (`item` writes one), on
+/// top of the rest, referred to.
+pub fn encode_chain<N: 'static>(
+    mut cur: Option<&Rc<N>>,
+    next: impl Fn(&N) -> Option<&Rc<N>>,
+    w: &mut Writer,
+    t: &mut Table<'_>,
+    mut item: impl FnMut(&N, &mut Writer, &mut Table<'_>),
+) {
+    let mut new = Vec::new();
+    while let Some(n) = cur {
+        if t.knows(n) {
+            break;
+        }
+        new.push(n);
+        cur = next(n);
+    }
+    match cur {
+        Some(known) => {
+            w.u8(1);
+            t.write(w, known);
+        }
+        None => w.u8(0),
+    }
+    w.usize(new.len());
+    for n in new.into_iter().rev() {
+        item(n, w, t);
+        t.done(n);
+    }
+}
+
 impl<'a> Table<'a> {
     pub fn new(image: &'a Image) -> Table<'a> {
         Table {
