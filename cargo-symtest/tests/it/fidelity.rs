@@ -6,31 +6,6 @@
 use crate::native_replay::native_build;
 use crate::support::*;
 use std::path::{Path, PathBuf};
-use std::process::Output;
-
-fn bitcode(src: &Path, dir: &Path) -> PathBuf {
-    let bc = dir.join(format!("{}.bc", src.file_stem().unwrap().to_string_lossy()));
-    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    bc
-}
-
-fn posix_exec(bc: &Path, out: &Path, engine: &[&str], args: &[&str]) -> Output {
-    let mut v = vec![
-        "exec",
-        bc.to_str().unwrap(),
-        "--output-dir",
-        out.to_str().unwrap(),
-        "--libc=musl",
-        "--posix-runtime",
-    ];
-    v.extend_from_slice(engine);
-    v.push("--");
-    v.extend_from_slice(args);
-    let o = symtest(&v);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    o
-}
 
 /// `replay --native --json` of `out` on `prog`: (summary, per-test objects).
 fn replay_json(
@@ -82,7 +57,7 @@ fn test_jsons(out: &Path) -> Vec<serde_json::Value> {
 fn halted_paths_are_run_to_their_end() {
     let dir = scratch("fidelity-halted");
     let src = workspace().join("tests/posix/long_tail.c");
-    let bc = bitcode(&src, &dir);
+    let bc = cc_bitcode(&src, &dir);
     let out = dir.join("out");
     posix_exec(
         &bc,
@@ -138,7 +113,7 @@ fn halted_paths_are_run_to_their_end() {
 fn stdin_is_a_regular_file_in_the_engine_and_natively() {
     let dir = scratch("fidelity-stdin");
     let src = workspace().join("tests/posix/stdin_file.c");
-    let bc = bitcode(&src, &dir);
+    let bc = cc_bitcode(&src, &dir);
     let out = dir.join("out");
     posix_exec(&bc, &out, &[], &["--sym-stdin", "3"]);
     let codes: std::collections::BTreeSet<i64> = test_jsons(&out)
@@ -164,7 +139,7 @@ fn stdin_is_a_regular_file_in_the_engine_and_natively() {
 fn explore_and_replay(name: &str, args: &[&str]) -> Vec<serde_json::Value> {
     let dir = scratch(&format!("fidelity-{name}"));
     let src = workspace().join(format!("tests/posix/{name}.c"));
-    let bc = bitcode(&src, &dir);
+    let bc = cc_bitcode(&src, &dir);
     let out = dir.join("out");
     posix_exec(&bc, &out, &[], args);
     let prog = native_build(&src, &dir, &[]);
@@ -221,7 +196,7 @@ fn block_size_and_count_of_symbolic_files_are_native() {
 fn tests_leaving_through_exit_keep_their_coverage() {
     let dir = scratch("fidelity-exit");
     let src = workspace().join("tests/posix/exit_paths.c");
-    let bc = bitcode(&src, &dir);
+    let bc = cc_bitcode(&src, &dir);
     let out = dir.join("out");
     posix_exec(&bc, &out, &[], &["--sym-stdin", "1"]);
     let exe = native_coverage_build(&src, &dir, "exit_paths");
@@ -253,7 +228,7 @@ fn tests_leaving_through_exit_keep_their_coverage() {
 fn exec_validate_demotes_errors_that_do_not_reproduce() {
     let dir = scratch("fidelity-validate");
     let src = workspace().join("tests/fixtures/validate-project/harness/twice.c");
-    let bc = bitcode(&src, &dir);
+    let bc = cc_bitcode(&src, &dir);
     let out = dir.join("out");
     let o = symtest(&[
         "exec",

@@ -9,10 +9,8 @@ use std::time::{Duration, Instant};
 #[test]
 fn devices_fifos_and_huge_files_are_refused_or_bounded() {
     let dir = scratch("host-files");
-    let bc = dir.join("hostfiles.bc");
     let src = workspace().join("tests/posix/hostfiles.c");
-    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bc = cc_bitcode(&src, &dir);
     let fifo = dir.join("fifo");
     let st = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(st.success());

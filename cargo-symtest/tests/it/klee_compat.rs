@@ -152,9 +152,7 @@ fn every_row_of_the_klee_option_table_does_what_it_says() {
 fn klee_style_command_lines_pass_program_arguments_without_dashes() {
     let dir = scratch("klee-argv");
     let src = workspace().join("tests/posix/nargs.c");
-    let bc = dir.join("nargs.bc");
-    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let bc = cc_bitcode(&src, &dir);
     let out = dir.join("out");
     let o = symtest(&[
         "exec",

@@ -491,24 +491,9 @@ fn crashing_tests_keep_their_coverage() {
 fn argv0_is_the_program_name_in_the_engine_and_natively() {
     let dir = scratch("native_progname");
     let src = workspace().join("tests/posix/progname.c");
-    let bc = dir.join("progname.bc");
-    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bc = cc_bitcode(&src, &dir);
     let out = dir.join("out");
-    let o = symtest(&[
-        "exec",
-        bc.to_str().unwrap(),
-        "--output-dir",
-        out.to_str().unwrap(),
-        "--libc=musl",
-        "--posix-runtime",
-        "--",
-        "--sym-args",
-        "0",
-        "1",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    posix_exec(&bc, &out, &[], &["--sym-args", "0", "1", "2"]);
     // The engine's usage line names the program.
     let usage = std::fs::read_dir(&out)
         .unwrap()

@@ -88,6 +88,34 @@ pub fn symtest(args: &[&str]) -> Output {
         .expect("run cargo-symtest")
 }
 
+/// `cargo symtest cc SRC -o DIR/<stem>.bc` (bitcode against the musl
+/// headers), asserting that it compiles.
+pub fn cc_bitcode(src: &Path, dir: &Path) -> PathBuf {
+    let bc = dir.join(format!("{}.bc", src.file_stem().unwrap().to_string_lossy()));
+    let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    bc
+}
+
+/// `exec BC --libc=musl --posix-runtime ENGINE... -- ARGS...` into `out`,
+/// asserting that the run succeeds.
+pub fn posix_exec(bc: &Path, out: &Path, engine: &[&str], args: &[&str]) -> Output {
+    let mut v = vec![
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--libc=musl",
+        "--posix-runtime",
+    ];
+    v.extend_from_slice(engine);
+    v.push("--");
+    v.extend_from_slice(args);
+    let o = symtest(&v);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
 /// (kind, line) of every `.err` file in an output directory.
 pub fn reported_errors(out: &Path) -> BTreeSet<(String, u32)> {
     let mut set = BTreeSet::new();

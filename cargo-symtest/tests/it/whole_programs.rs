@@ -143,13 +143,7 @@ fn check_utility(name: &str) -> Measured {
     let dir = scratch(&format!("whole_{name}"));
 
     // Bitcode, and the native coverage build (gcov notes `<name>.gcno` in `dir`).
-    let bc = dir.join(format!("{name}.bc"));
-    let out = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let bc = cc_bitcode(&src, &dir);
     let exe = native_coverage_build(&src, &dir, name);
 
     let explore = dir.join("explore");

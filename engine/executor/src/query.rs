@@ -12,22 +12,29 @@ use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, Assignment, Bits, ExprId};
 use symtest_solver::{SatResult, Solver};
 
-/// The solver failed to answer (timeout, unknown, backend error): ends the state.
+/// The solver failed to answer (timeout, unknown, backend error): ends the
+/// state, or halts it when the run's own time is up.
 #[derive(Debug, Clone)]
-pub struct SolverFailure(pub String);
-
-/// Why a query was not asked or gave up at the end of the run.
-const RUN_DEADLINE: &str = "solver gave up: the run's time limit (--max-time) was reached";
+pub struct SolverFailure {
+    pub message: String,
+    /// The query stopped because the run's time was up, not because it was
+    /// hard: the path then halts with the run instead of ending in an error.
+    pub run_deadline: bool,
+}
 
 impl SolverFailure {
-    fn run_deadline() -> SolverFailure {
-        SolverFailure(RUN_DEADLINE.into())
+    fn new(message: impl Into<String>) -> SolverFailure {
+        SolverFailure {
+            message: message.into(),
+            run_deadline: false,
+        }
     }
 
-    /// Did the query stop because the run's time was up (not because it was
-    /// hard)? The path then halts with the run instead of ending in an error.
-    pub fn is_run_deadline(&self) -> bool {
-        self.0 == RUN_DEADLINE
+    fn run_deadline() -> SolverFailure {
+        SolverFailure {
+            message: "solver gave up: the run's time limit (--max-time) was reached".into(),
+            run_deadline: true,
+        }
     }
 }
 
@@ -200,15 +207,15 @@ impl Executor<'_> {
                         if let Some(s) = site {
                             *self.solver.slow_sites.entry(s).or_default() += 1;
                         }
-                        return Err(SolverFailure(format!(
+                        return Err(SolverFailure::new(format!(
                             "solver gave up: timeout ({:.2} s for this query)",
                             limit.as_secs_f64()
                         )));
                     }
                 }
-                Err(SolverFailure(format!("solver gave up: {why}")))
+                Err(SolverFailure::new(format!("solver gave up: {why}")))
             }
-            Err(e) => Err(SolverFailure(format!("solver error: {e}"))),
+            Err(e) => Err(SolverFailure::new(format!("solver error: {e}"))),
         }
     }
 
@@ -286,8 +293,8 @@ impl Executor<'_> {
                 st.model = Some(m.clone());
                 Ok(m)
             }
-            None => Err(SolverFailure(
-                "path condition became unsatisfiable (engine invariant broken)".into(),
+            None => Err(SolverFailure::new(
+                "path condition became unsatisfiable (engine invariant broken)",
             )),
         }
     }

@@ -205,7 +205,7 @@ impl Executor<'_> {
         let queries_at_start = self.solver.queries;
         loop {
             if let Err(stop) = self.step(st, ctx) {
-                if matches!(&stop, Stop::Solver(f) if f.is_run_deadline()) {
+                if matches!(&stop, Stop::Solver(f) if f.run_deadline) {
                     // The run's time ran out inside this instruction: it is
                     // run again if the halted path is completed (its result
                     // was never written).

@@ -32,10 +32,10 @@ impl Stop {
             // The run's time ran out during a query: the path halts with the
             // run (its test, if any, is completed and compared like the other
             // halted paths'), it did not meet a query the solver cannot answer.
-            Stop::Solver(f) if f.is_run_deadline() => {
+            Stop::Solver(f) if f.run_deadline => {
                 Termination::Early("halted: --max-time reached while a solver query ran".into())
             }
-            Stop::Solver(f) => Termination::Error(ErrorKind::Solver, f.0),
+            Stop::Solver(f) => Termination::Error(ErrorKind::Solver, f.message),
         }
     }
 }

@@ -148,7 +148,7 @@ impl Executor<'_> {
         let Value::Symbolic(c) = cond else {
             return Err(gave_up.into());
         };
-        if gave_up.is_run_deadline() {
+        if gave_up.run_deadline {
             // The run is over: the path halts (and is completed from here).
             return Err(gave_up.into());
         }
@@ -183,7 +183,7 @@ impl Executor<'_> {
         self.solver.degraded += 1;
         self.warn_once(format!(
             "{}; the path follows its current model there, with the inputs the condition reads fixed to it (the other side is not explored; counted as solver_degraded)",
-            gave_up.0
+            gave_up.message
         ));
         Ok(Branch::Only(side))
     }
