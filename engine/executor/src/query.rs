@@ -10,7 +10,7 @@ use crate::value::Value;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, Assignment, Bits, ExprId};
-use symtest_solver::{SatResult, Solver};
+use symtest_solver::{Known, SatResult, Solver};
 
 /// The solver failed to answer (timeout, unknown, backend error): ends the
 /// state, or halts it when the run's own time is up.
@@ -176,7 +176,21 @@ impl Executor<'_> {
             (a, b) => a.or(b),
         };
         self.solver.inner.set_deadline(deadline);
-        let r = self.solver.inner.check(&self.pool, &assertions, &arrays);
+        // The state's model satisfies its path condition (kept true by
+        // `add_constraint`): the solver need not re-solve the parts of it
+        // the new conditions do not touch.
+        let r = match (&st.model, self.config.reuse_state_model) {
+            (Some(m), true) => {
+                let known = Known {
+                    model: m,
+                    prefix: st.constraints.len(),
+                };
+                self.solver
+                    .inner
+                    .check_known(&self.pool, &assertions, &arrays, known)
+            }
+            _ => self.solver.inner.check(&self.pool, &assertions, &arrays),
+        };
         let dt = t.elapsed();
         self.solver.time += dt;
         let class = match dt.as_micros() {

@@ -1,7 +1,8 @@
 //! The solver optimization chain: which layers are on ([`LayerSet`]) and
 //! how they are stacked ([`build_chain`]).
 //!
-//! Order, outermost first: independence → bounds → cex → cache → backend.
+//! Order, outermost first: independence → bounds → cex → cache → domain →
+//! backend.
 //!
 //! * The bounds layer ([`crate::BoundsSolver`]) right below independence: it
 //!   decides the groups that only bound one value (loop counters against a
@@ -48,9 +49,11 @@
 //!
 //! Every layer may be left out without changing any answer (Sat/Unsat),
 //! only speed and which model a satisfiable query gets (property-tested
-//! over all sixteen combinations).
+//! over all thirty-two combinations).
 
-use crate::{BoundsSolver, CachingSolver, CexCachingSolver, IndependentSolver, Solver};
+use crate::{
+    BoundsSolver, CachingSolver, CexCachingSolver, DomainSolver, IndependentSolver, Solver,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -75,6 +78,8 @@ pub struct LayerSet {
     pub cache: bool,
     /// Exact interval reasoning on one bounded value ([`crate::BoundsSolver`]).
     pub bounds: bool,
+    /// Search over the values of a few input bytes ([`crate::DomainSolver`]).
+    pub domain: bool,
 }
 
 /// A layer list that [`LayerSet::parse`] rejects.
@@ -100,7 +105,7 @@ impl std::error::Error for LayerSetError {}
 
 impl LayerSet {
     /// Layer names in the order [`LayerSet::parse`] and `Display` use.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "rewrite",
         "simplify",
         "ivc",
@@ -108,6 +113,7 @@ impl LayerSet {
         "bounds",
         "cex",
         "cache",
+        "domain",
     ];
 
     /// Every layer on.
@@ -120,6 +126,7 @@ impl LayerSet {
             cex: true,
             cache: true,
             bounds: true,
+            domain: true,
         }
     }
 
@@ -133,6 +140,7 @@ impl LayerSet {
             cex: false,
             cache: false,
             bounds: false,
+            domain: false,
         }
     }
 
@@ -145,6 +153,7 @@ impl LayerSet {
             "cex" => &mut self.cex,
             "cache" => &mut self.cache,
             "bounds" => &mut self.bounds,
+            "domain" => &mut self.domain,
             _ => return None,
         })
     }
@@ -226,10 +235,13 @@ impl fmt::Display for LayerSet {
 }
 
 /// Stacks the enabled solver layers of `layers` on `backend`:
-/// independence → bounds → cex → cache → `backend` (outermost first). With no
-/// solver layer enabled this is `backend` itself.
+/// independence → bounds → cex → cache → domain → `backend` (outermost
+/// first). With no solver layer enabled this is `backend` itself.
 pub fn build_chain(layers: &LayerSet, backend: Box<dyn Solver>) -> Box<dyn Solver> {
     let mut s = backend;
+    if layers.domain {
+        s = Box::new(DomainSolver::new(s));
+    }
     if layers.cache {
         s = Box::new(CachingSolver::new(s));
     }

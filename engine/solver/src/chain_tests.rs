@@ -315,12 +315,13 @@ pub(crate) fn workload(
 // ----- checking -----
 
 pub(crate) fn all_configs() -> Vec<LayerSet> {
-    (0..16)
+    (0..32)
         .map(|bits| LayerSet {
             independence: bits & 1 != 0,
             cex: bits & 2 != 0,
             cache: bits & 4 != 0,
             bounds: bits & 8 != 0,
+            domain: bits & 16 != 0,
             ..LayerSet::none()
         })
         .collect()

@@ -24,6 +24,12 @@
 //!   the executor appends the new branch condition last, so the group
 //!   most likely to be Unsat is tried first and an Unsat answer skips the
 //!   rest.
+//! * Told that the leading assertions hold under a model the caller has
+//!   ([`Solver::check_known`]: an executor's path condition and the model
+//!   it keeps for the state), a group made only of those assertions takes
+//!   its bytes from that model and is not asked below: a branch then costs
+//!   the one group its condition joins, not one query per group of the
+//!   whole path condition (`head` at 30 s: 2.9 M group queries before).
 //! * An `Unknown` group answer makes the query `Unknown`, unless another
 //!   group is Unsat (then the query is Unsat).
 //! * The time limit applies per group query, so one query can take up to
@@ -33,7 +39,8 @@
 //! plus the first walk of each new assertion.
 
 use crate::{
-    project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
+    project, validate, Known, LayerCounters, LayerStats, SatResult, Solver, SolverError,
+    SolverStats,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -51,6 +58,9 @@ pub struct IndependenceStats {
     pub max_groups: u64,
     /// Assertions dropped as constant or array-free.
     pub dropped: u64,
+    /// Groups of known assertions whose model came from the caller's
+    /// ([`Solver::check_known`]) instead of a group query.
+    pub known_groups: u64,
 }
 
 /// Splits queries into independent groups (see the module docs).
@@ -69,6 +79,9 @@ struct Group {
     /// Largest position in the query of one of its assertions.
     last: usize,
     model: Option<Assignment>,
+    /// Every assertion is among the caller's known ones: the model is
+    /// the caller's.
+    known: bool,
 }
 
 /// What an assertion reads: one byte of an array (a constant-index read of
@@ -181,6 +194,7 @@ impl<S: Solver> IndependentSolver<S> {
         pool: &ExprPool,
         assertions: &[ExprId],
         arrays: &[ArrayId],
+        known: Option<Known<'_>>,
     ) -> Result<SatResult, SolverError> {
         validate(pool, assertions, arrays)?;
         if pool.uid() != self.pool_uid {
@@ -257,6 +271,7 @@ impl<S: Solver> IndependentSolver<S> {
                     arrays: Vec::new(),
                     last: 0,
                     model: None,
+                    known: false,
                 });
                 groups.len() - 1
             });
@@ -284,8 +299,17 @@ impl<S: Solver> IndependentSolver<S> {
         idx.sort_by_key(|&g| std::cmp::Reverse(groups[g].last));
         let mut unknown: Option<String> = None;
         for g in idx {
-            self.stats.group_queries += 1;
             let grp = &mut groups[g];
+            if let Some(k) = known.filter(|k| grp.last < k.prefix) {
+                debug_assert!(
+                    grp.assertions.iter().all(|&a| pool.eval_bool(a, k.model)),
+                    "a known assertion does not hold under the known model"
+                );
+                grp.known = true;
+                self.stats.known_groups += 1;
+                continue;
+            }
+            self.stats.group_queries += 1;
             match self.inner.check(pool, &grp.assertions, &grp.arrays)? {
                 SatResult::Sat(m) => grp.model = Some(m),
                 SatResult::Unsat => return Ok(SatResult::Unsat),
@@ -307,8 +331,11 @@ impl<S: Solver> IndependentSolver<S> {
             let Some(bytes) = bufs.get_mut(&el.array) else {
                 continue;
             };
-            let Some(m) = groups[elem_group[i]].model.as_ref() else {
-                continue;
+            let grp = &groups[elem_group[i]];
+            let m = match (grp.known, known, grp.model.as_ref()) {
+                (true, Some(k), _) => k.model,
+                (_, _, Some(m)) => m,
+                _ => continue,
             };
             let src = m.bytes(el.array);
             if el.byte == WHOLE {
@@ -337,7 +364,21 @@ impl<S: Solver> Solver for IndependentSolver<S> {
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
         self.counters.queries += 1;
-        let res = self.check_inner(pool, assertions, arrays);
+        let res = self.check_inner(pool, assertions, arrays, None);
+        self.counters.time += start.elapsed();
+        res
+    }
+
+    fn check_known(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+        known: Known<'_>,
+    ) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        self.counters.queries += 1;
+        let res = self.check_inner(pool, assertions, arrays, Some(known));
         self.counters.time += start.elapsed();
         res
     }

@@ -109,3 +109,46 @@ fn reads_through_stores_join_the_whole_array() {
     assert_eq!(&m.bytes(a)[..2], &[4, 5]);
     assert_eq!(s.independence_stats().max_groups, 1);
 }
+
+/// With a known model of the leading assertions (a path condition and the
+/// state's model), only groups the new assertions join are asked below;
+/// the others' bytes come from the known model.
+#[test]
+fn groups_of_known_assertions_take_the_known_model() {
+    use crate::Known;
+    let mut p = ExprPool::new();
+    let a = p.new_array("a", 4);
+    let (b0, b1, b2) = (byte(&mut p, a, 0), byte(&mut p, a, 1), byte(&mut p, a, 2));
+    let c = |p: &mut ExprPool, v| p.const_u64(8, v);
+    let (k5, k9, k100) = (c(&mut p, 5), c(&mut p, 9), c(&mut p, 100));
+    let pc = [p.ugt(b0, k5), p.ult(b1, k9), p.ugt(b2, k100)];
+    let mut known_model = Assignment::new();
+    known_model.set(a, vec![77, 3, 200, 0]);
+    let known = Known {
+        model: &known_model,
+        prefix: pc.len(),
+    };
+    // The new condition joins byte 1 only.
+    let k3 = c(&mut p, 3);
+    let new = p.ne(b1, k3);
+    let asserts = [pc[0], pc[1], pc[2], new];
+    let mut s = IndependentSolver::new(BitwuzlaSolver::new().unwrap());
+    let m = match s.check_known(&p, &asserts, &[a], known).unwrap() {
+        SatResult::Sat(m) => m,
+        other => panic!("expected Sat, got {other:?}"),
+    };
+    for &e in &asserts {
+        assert!(p.eval_bool(e, &m), "model violates {}", p.display(e));
+    }
+    assert_eq!((m.bytes(a)[0], m.bytes(a)[2]), (77, 200), "known bytes kept");
+    let st = s.independence_stats();
+    assert_eq!((st.group_queries, st.known_groups), (1, 2));
+    assert_eq!(s.stats().queries, 1);
+    // An unsatisfiable new condition is still found so.
+    let bad = p.ugt(b1, k9);
+    let asserts = [pc[0], pc[1], pc[2], bad];
+    assert_eq!(
+        s.check_known(&p, &asserts, &[a], known).unwrap(),
+        SatResult::Unsat
+    );
+}

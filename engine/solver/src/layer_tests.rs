@@ -411,7 +411,14 @@ fn build_chain_stacks_in_order() {
     };
     assert_eq!(
         names("all"),
-        ["independence", "bounds", "cex", "cache", "bitwuzla"]
+        [
+            "independence",
+            "bounds",
+            "cex",
+            "cache",
+            "domain",
+            "bitwuzla"
+        ]
     );
     assert_eq!(
         names("cache,independence"),

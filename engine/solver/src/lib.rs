@@ -10,7 +10,8 @@
 //!   [`IndependentSolver`] (constraint independence) →
 //!   [`BoundsSolver`] (one value's bounds, decided by intervals) →
 //!   [`CexCachingSolver`] (counter-example cache over a UBTree) →
-//!   [`CachingSolver`] (query-result cache) → [`BitwuzlaSolver`].
+//!   [`CachingSolver`] (query-result cache) → [`DomainSolver`] (search
+//!   over a few input bytes) → [`BitwuzlaSolver`].
 //!   [`build_chain`] assembles it from a [`LayerSet`].
 //! * Statistics: [`Solver::stats`] describes what reached the backend;
 //!   [`Solver::layer_stats`] gives per-layer counters, outermost first.
@@ -28,6 +29,9 @@ mod cex_cache;
 mod chain;
 #[cfg(test)]
 mod chain_tests;
+mod domain;
+#[cfg(test)]
+mod domain_tests;
 mod error;
 #[cfg(test)]
 mod fp_tests;
@@ -49,6 +53,7 @@ pub use cex_cache::{
     CEX_RECENT,
 };
 pub use chain::{build_chain, LayerSet, LayerSetError};
+pub use domain::{DomainSolver, DOMAIN_BUDGET, DOMAIN_MAX_NODES, DOMAIN_MAX_VARS};
 pub use error::SolverError;
 pub use independence::{IndependenceStats, IndependentSolver};
 
@@ -184,6 +189,17 @@ pub(crate) fn project(pool: &ExprPool, src: &Assignment, arrays: &[ArrayId]) -> 
     out
 }
 
+/// What a caller already knows about a query: `assertions[..prefix]` all
+/// hold under `model` (an executor's path condition and the model it keeps
+/// for it). See [`Solver::check_known`].
+#[derive(Clone, Copy, Debug)]
+pub struct Known<'a> {
+    /// A satisfying assignment of the prefix (bytes it lacks read as 0).
+    pub model: &'a Assignment,
+    /// How many leading assertions it satisfies.
+    pub prefix: usize,
+}
+
 /// A decision procedure for conjunctions of width-1 expressions.
 pub trait Solver {
     /// Is the conjunction of `assertions` (width-1 exprs) satisfiable? On
@@ -195,6 +211,22 @@ pub trait Solver {
         assertions: &[ExprId],
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError>;
+
+    /// As [`Solver::check`], with `known` satisfied by the leading
+    /// assertions. Same answers; a layer may use it to skip work (the
+    /// independence layer takes the model of each group made only of
+    /// known assertions from it instead of asking below). The default
+    /// ignores it.
+    fn check_known(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+        known: Known<'_>,
+    ) -> Result<SatResult, SolverError> {
+        let _ = known;
+        self.check(pool, assertions, arrays)
+    }
 
     /// Per-query time limit; `None` for no limit.
     fn set_timeout(&mut self, timeout: Option<Duration>);
@@ -230,6 +262,16 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
         (**self).check(pool, assertions, arrays)
+    }
+
+    fn check_known(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+        known: Known<'_>,
+    ) -> Result<SatResult, SolverError> {
+        (**self).check_known(pool, assertions, arrays, known)
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {

@@ -1,0 +1,775 @@
+//! The small-domain layer: queries over a few input bytes decided by
+//! enumerating their values, without the backend.
+//!
+//! On real programs most of the backend's time went to queries over one to
+//! four bytes of input that read them through lookup tables: a multibyte
+//! decoder indexing a 51-entry table by `c - 0xc2`, a `switch` on a
+//! character, `isspace` and friends. GNU coreutils at 20 s (`head`, `tail`,
+//! `tr`, `ptx`, `od`): 65–91% of the time spent in Bitwuzla was in queries
+//! reading at most two distinct input bytes, nearly all of them through a
+//! read at a symbolic index, each 5–12 ms (Bitwuzla rewrites, bit-blasts
+//! and solves the table on every check). 256 or 65,536 candidate values are
+//! a small search when each assertion is checked as soon as the bytes it
+//! reads are fixed.
+//!
+//! How a query is decided:
+//! * **Variables** are the root-array bytes read at constant indices. More
+//!   than [`DOMAIN_MAX_VARS`] of them, more than [`DOMAIN_MAX_NODES`]
+//!   expression nodes, floating point, or a read through anything but a
+//!   chain of stores over an array root: the query passes down untouched.
+//! * The assertions are compiled to a tape of operations on 64-bit words
+//!   (wider nodes pass down) with the reference evaluator's semantics,
+//!   division by zero and over-shifts included (checked against [`Bits`]
+//!   by test; every model is checked by the evaluator itself). A read at a
+//!   symbolic index walks its store chain (a hash lookup when every store
+//!   index is a constant, as in a lookup table); when it falls through to
+//!   a root byte that is not a variable, that byte reads 0 (as
+//!   [`ExprPool::eval`] reads bytes a model lacks) and the evaluation is
+//!   *tainted*: its outcome holds for that choice of the byte only.
+//! * Each variable's domain is the values its own (one-variable)
+//!   assertions allow; variables are then searched smallest domain first,
+//!   depth first, values ascending, each assertion checked at the depth
+//!   where its last variable is fixed. The first full assignment is the
+//!   model (deterministic).
+//! * `Sat` only for a model every assertion holds under by the reference
+//!   evaluator; `Unsat` only when the search is exhausted and no
+//!   assertion was found false in a tainted evaluation; past
+//!   [`DOMAIN_BUDGET`] node evaluations, or when a tainted evaluation
+//!   rejected a candidate and nothing was found, the query passes down.
+
+use crate::{
+    project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
+};
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+use symtest_expr::{ArrayId, Assignment, BinOp, Bits, CmpOp, Evaluator, ExprId, ExprPool, Node};
+
+/// At most this many distinct input bytes (variables) are searched.
+pub const DOMAIN_MAX_VARS: usize = 8;
+
+/// Queries with more expression nodes than this pass down.
+pub const DOMAIN_MAX_NODES: usize = 20_000;
+
+/// Node evaluations one query may spend before it passes down (about 2 ms).
+pub const DOMAIN_BUDGET: u64 = 1_000_000;
+
+/// Decides queries over few input bytes by search; see the module docs.
+pub struct DomainSolver<S: Solver> {
+    inner: S,
+    counters: LayerCounters,
+}
+
+impl<S: Solver> DomainSolver<S> {
+    /// Wraps `inner`.
+    pub fn new(inner: S) -> Self {
+        DomainSolver {
+            inner,
+            counters: LayerCounters::default(),
+        }
+    }
+
+    /// The wrapped solver.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+}
+
+impl<S: Solver> Solver for DomainSolver<S> {
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+    ) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        self.counters.queries += 1;
+        let res = match decide(pool, assertions, arrays)? {
+            Some(res) => {
+                self.counters.answered += 1;
+                Ok(res)
+            }
+            None => self.inner.check(pool, assertions, arrays),
+        };
+        self.counters.time += start.elapsed();
+        res
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.inner.set_timeout(timeout);
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.inner.set_deadline(deadline);
+    }
+
+    fn stats(&self) -> SolverStats {
+        let mut s = self.inner.stats();
+        s.cache_hits += self.counters.answered;
+        s
+    }
+
+    fn layer_stats(&self) -> Vec<LayerStats> {
+        let mut v = vec![self.counters.to_stats("domain")];
+        v.extend(self.inner.layer_stats());
+        v
+    }
+}
+
+/// The answer if the search decides the query, `None` to pass it down.
+pub(crate) fn decide(
+    pool: &ExprPool,
+    assertions: &[ExprId],
+    arrays: &[ArrayId],
+) -> Result<Option<SatResult>, SolverError> {
+    validate(pool, assertions, arrays)?;
+    let Some(mut tape) = Tape::build(pool, assertions) else {
+        return Ok(None);
+    };
+    // Plain bit-vector arithmetic over several bytes is the backend's
+    // strength (a 16-bit word's bounds: 0.4 ms in Bitwuzla, 65,536
+    // candidates here); reads at symbolic indices are its weakness.
+    if tape.symbolic_reads == 0 && tape.vars.len() > 1 {
+        return Ok(None);
+    }
+    let r = tape.search();
+    Ok(match r {
+        None => None,
+        Some(false) => Some(SatResult::Unsat),
+        Some(true) => confirm(pool, assertions, arrays, &tape),
+    })
+}
+
+/// The search's model, re-checked by the reference evaluator and projected
+/// onto the requested arrays; a failed check (never expected) passes down.
+fn confirm(
+    pool: &ExprPool,
+    assertions: &[ExprId],
+    arrays: &[ArrayId],
+    tape: &Tape,
+) -> Option<SatResult> {
+    let model = tape.assignment(pool);
+    let mut ev = Evaluator::new(pool, &model);
+    if !assertions.iter().all(|&a| ev.eval_bool(a)) {
+        debug_assert!(false, "small-domain model fails the reference evaluator");
+        return None;
+    }
+    Some(SatResult::Sat(project(pool, &model, arrays)))
+}
+
+/// One operation of the tape; operands are slots.
+enum Op {
+    Const,
+    Not(u32),
+    Bin(BinOp, u32, u32),
+    Cmp(CmpOp, u32, u32),
+    Ite(u32, u32, u32),
+    Concat(u32, u32),
+    Extract(u32, u32, u32),
+    ZExt(u32),
+    SExt(u32, u32),
+    /// Byte read: index slot, chain number.
+    Read(u32, u32),
+}
+
+/// A store chain over an array root, as read by [`Op::Read`].
+struct Chain {
+    /// (index slot, value slot) of each store, newest first.
+    stores: Vec<(u32, u32)>,
+    /// When every store index is a constant: the value slot of the newest
+    /// store at each index.
+    by_index: Option<FxHashMap<u64, u32>>,
+    root: ArrayId,
+    /// Variables any store's index or value depends on.
+    mask: u64,
+}
+
+/// One assertion: the slots to evaluate (in order), its result slot, and
+/// the variables it depends on.
+struct Check {
+    tape: Vec<u32>,
+    root: u32,
+    mask: u64,
+}
+
+/// The compiled query and the search state.
+struct Tape {
+    ops: Vec<Op>,
+    /// Current value of each slot (all widths are at most 64 bits).
+    vals: Vec<u64>,
+    widths: Vec<u32>,
+    masks: Vec<u64>,
+    chains: Vec<Chain>,
+    /// (array, index) of each variable.
+    vars: Vec<(ArrayId, u64)>,
+    values: Vec<u8>,
+    checks: Vec<Check>,
+    /// Reads at a symbolic index.
+    symbolic_reads: usize,
+    tainted: bool,
+    spent: u64,
+}
+
+impl Tape {
+    /// Compiles `assertions`, or `None` when the query is out of scope.
+    fn build(pool: &ExprPool, assertions: &[ExprId]) -> Option<Tape> {
+        let mut t = Tape {
+            ops: Vec::new(),
+            vals: Vec::new(),
+            widths: Vec::new(),
+            masks: Vec::new(),
+            chains: Vec::new(),
+            vars: Vec::new(),
+            values: Vec::new(),
+            checks: Vec::new(),
+            symbolic_reads: 0,
+            tainted: false,
+            spent: 0,
+        };
+        let mut slot: FxHashMap<ExprId, u32> = FxHashMap::default();
+        let mut chain_of: FxHashMap<ExprId, u32> = FxHashMap::default();
+        // Per read slot: its variable, if it reads a root at a constant index.
+        let mut read_var: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut stack: Vec<(ExprId, bool)> = assertions.iter().rev().map(|&a| (a, false)).collect();
+        while let Some((e, expanded)) = stack.pop() {
+            if slot.contains_key(&e) {
+                continue;
+            }
+            let node = pool.node(e);
+            if !expanded {
+                stack.push((e, true));
+                let kids: Vec<ExprId> = match node {
+                    Node::Select { array, index } => {
+                        let mut v = vec![*index];
+                        let mut cur = *array;
+                        loop {
+                            match pool.node(cur) {
+                                Node::Store {
+                                    array: base,
+                                    index,
+                                    value,
+                                } => {
+                                    v.push(*index);
+                                    v.push(*value);
+                                    cur = *base;
+                                }
+                                Node::Array(_) => break,
+                                _ => return None,
+                            }
+                        }
+                        v
+                    }
+                    Node::FBin(..)
+                    | Node::FUn(..)
+                    | Node::FFma(..)
+                    | Node::FCmp(..)
+                    | Node::FConv(..)
+                    | Node::Array(_)
+                    | Node::Store { .. } => return None,
+                    other => other.children().to_vec(),
+                };
+                stack.extend(
+                    kids.into_iter()
+                        .rev()
+                        .filter(|k| !slot.contains_key(k))
+                        .map(|k| (k, false)),
+                );
+                continue;
+            }
+            let s = |x: &ExprId| slot[x];
+            let op = match node {
+                Node::Const(_) => Op::Const,
+                Node::Not(a) => Op::Not(s(a)),
+                Node::Bin(op, a, b) => Op::Bin(*op, s(a), s(b)),
+                Node::Cmp(op, a, b) => Op::Cmp(*op, s(a), s(b)),
+                Node::Ite(c, a, b) => Op::Ite(s(c), s(a), s(b)),
+                Node::Concat(h, l) => Op::Concat(s(h), s(l)),
+                Node::Extract { expr, lo, width } => Op::Extract(s(expr), *lo, *width),
+                Node::ZExt(a, _) => Op::ZExt(s(a)),
+                Node::SExt(a, w) => Op::SExt(s(a), *w),
+                Node::Select { array, index } => {
+                    let c = match chain_of.get(array) {
+                        Some(&c) => c,
+                        None => {
+                            let c = t.chains.len() as u32;
+                            t.chains.push(Self::chain(pool, *array, &slot));
+                            chain_of.insert(*array, c);
+                            c
+                        }
+                    };
+                    if let Some(i) = pool.as_const(*index) {
+                        let root = t.chains[c as usize].root;
+                        let i = i.as_u64_exact()?;
+                        if i >= u64::from(pool.array_info(root).size) {
+                            return None;
+                        }
+                        let var = match t.vars.iter().position(|&v| v == (root, i)) {
+                            Some(v) => v,
+                            None => {
+                                if t.vars.len() == DOMAIN_MAX_VARS {
+                                    return None;
+                                }
+                                t.vars.push((root, i));
+                                t.vars.len() - 1
+                            }
+                        };
+                        read_var.insert(t.ops.len() as u32, var);
+                    } else {
+                        t.symbolic_reads += 1;
+                    }
+                    Op::Read(s(index), c)
+                }
+                _ => return None,
+            };
+            let width = pool.width(e);
+            if width > 64 {
+                return None;
+            }
+            let value = match node {
+                Node::Const(b) => b.to_u64(),
+                _ => 0,
+            };
+            slot.insert(e, t.ops.len() as u32);
+            t.ops.push(op);
+            t.vals.push(value);
+            t.widths.push(width);
+            if t.ops.len() > DOMAIN_MAX_NODES {
+                return None;
+            }
+        }
+        t.values = vec![0; t.vars.len()];
+        // Dependencies, in tape order (operands come first).
+        for c in 0..t.chains.len() {
+            t.chains[c].mask = 0;
+        }
+        t.masks = vec![0; t.ops.len()];
+        let mut chain_done = vec![false; t.chains.len()];
+        for i in 0..t.ops.len() {
+            let m = match &t.ops[i] {
+                Op::Const => 0,
+                Op::Not(a) | Op::Extract(a, ..) | Op::ZExt(a) | Op::SExt(a, _) => {
+                    t.masks[*a as usize]
+                }
+                Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Concat(a, b) => {
+                    t.masks[*a as usize] | t.masks[*b as usize]
+                }
+                Op::Ite(c, a, b) => {
+                    t.masks[*c as usize] | t.masks[*a as usize] | t.masks[*b as usize]
+                }
+                Op::Read(index, c) => {
+                    let c = *c as usize;
+                    if !chain_done[c] {
+                        let ch = &t.chains[c];
+                        let m = ch.stores.iter().fold(0, |m, &(si, sv)| {
+                            m | t.masks[si as usize] | t.masks[sv as usize]
+                        });
+                        t.chains[c].mask = m;
+                        chain_done[c] = true;
+                    }
+                    let ch = &t.chains[c];
+                    let own = match read_var.get(&(i as u32)) {
+                        Some(&v) => 1u64 << v,
+                        // A read at a symbolic index may reach any variable
+                        // of its root.
+                        None => t
+                            .vars
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, v)| v.0 == ch.root)
+                            .fold(0, |m, (k, _)| m | 1u64 << k),
+                    };
+                    own | ch.mask | t.masks[*index as usize]
+                }
+            };
+            t.masks[i] = m;
+        }
+        // Each assertion's own tape: the slots it reaches, in tape order.
+        let mut stamp = vec![u32::MAX; t.ops.len()];
+        for (k, a) in assertions.iter().enumerate() {
+            let root = slot[a];
+            let mut reached = Vec::new();
+            let mut todo = vec![root];
+            stamp[root as usize] = k as u32;
+            while let Some(x) = todo.pop() {
+                if !matches!(t.ops[x as usize], Op::Const) {
+                    reached.push(x);
+                }
+                let mut visit = |y: u32| {
+                    if stamp[y as usize] != k as u32 {
+                        stamp[y as usize] = k as u32;
+                        todo.push(y);
+                    }
+                };
+                match &t.ops[x as usize] {
+                    Op::Const => {}
+                    Op::Not(a) | Op::Extract(a, ..) | Op::ZExt(a) | Op::SExt(a, _) => visit(*a),
+                    Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Concat(a, b) => {
+                        visit(*a);
+                        visit(*b);
+                    }
+                    Op::Ite(c, a, b) => {
+                        visit(*c);
+                        visit(*a);
+                        visit(*b);
+                    }
+                    Op::Read(index, c) => {
+                        visit(*index);
+                        for &(si, sv) in &t.chains[*c as usize].stores {
+                            visit(si);
+                            visit(sv);
+                        }
+                    }
+                }
+            }
+            reached.sort_unstable();
+            t.checks.push(Check {
+                tape: reached,
+                root,
+                mask: t.masks[root as usize],
+            });
+        }
+        Some(t)
+    }
+
+    /// The chain of stores `array` heads (every operand already has a slot).
+    fn chain(pool: &ExprPool, array: ExprId, slot: &FxHashMap<ExprId, u32>) -> Chain {
+        let mut stores = Vec::new();
+        let mut all_const = true;
+        let mut cur = array;
+        let root = loop {
+            match pool.node(cur) {
+                Node::Store {
+                    array: base,
+                    index,
+                    value,
+                } => {
+                    all_const &= pool.as_const(*index).is_some();
+                    stores.push((slot[index], slot[value]));
+                    cur = *base;
+                }
+                Node::Array(a) => break *a,
+                other => unreachable!("checked before: chain over {other:?}"),
+            }
+        };
+        let by_index = all_const.then(|| {
+            let mut m = FxHashMap::default();
+            let mut c = array;
+            let mut k = 0;
+            while let Node::Store {
+                array: base, index, ..
+            } = pool.node(c)
+            {
+                if let Some(i) = pool.as_const(*index).and_then(Bits::as_u64_exact) {
+                    // Newest first: the first store at an index wins.
+                    m.entry(i).or_insert(stores[k].1);
+                }
+                k += 1;
+                c = *base;
+            }
+            m
+        });
+        Chain {
+            stores,
+            by_index,
+            root,
+            mask: 0,
+        }
+    }
+
+    /// Evaluates check `k` under the current values (setting `tainted` if
+    /// a read fell through to a byte the search does not own), or `None`
+    /// past the budget.
+    fn eval(&mut self, k: usize) -> Option<bool> {
+        let n = self.checks[k].tape.len() as u64;
+        self.spent += n.max(1);
+        if self.spent > DOMAIN_BUDGET {
+            return None;
+        }
+        for j in 0..self.checks[k].tape.len() {
+            let x = self.checks[k].tape[j] as usize;
+            let v = self.compute(x);
+            self.vals[x] = v;
+        }
+        Some(self.vals[self.checks[k].root as usize] != 0)
+    }
+
+    fn compute(&mut self, x: usize) -> u64 {
+        let v = &self.vals;
+        let w = self.widths[x];
+        let g = |s: &u32| v[*s as usize];
+        match &self.ops[x] {
+            Op::Const => v[x],
+            Op::Not(a) => !g(a) & mask(w),
+            Op::Bin(op, a, b) => bin64(*op, g(a), g(b), w),
+            Op::Cmp(op, a, b) => u64::from(cmp64(*op, g(a), g(b), self.widths[*a as usize])),
+            Op::Ite(c, a, b) => {
+                if g(c) != 0 {
+                    g(a)
+                } else {
+                    g(b)
+                }
+            }
+            Op::Concat(h, l) => (g(h) << self.widths[*l as usize]) | g(l),
+            Op::Extract(a, lo, w) => (g(a) >> lo) & mask(*w),
+            Op::ZExt(a) => g(a),
+            Op::SExt(a, to) => sx(g(a), self.widths[*a as usize]) as u64 & mask(*to),
+            Op::Read(index, c) => {
+                let ch = &self.chains[*c as usize];
+                let i = g(index);
+                let hit = match &ch.by_index {
+                    Some(m) => m.get(&i).copied(),
+                    None => ch
+                        .stores
+                        .iter()
+                        .find(|&&(si, _)| v[si as usize] == i)
+                        .map(|&(_, sv)| sv),
+                };
+                if let Some(sv) = hit {
+                    return v[sv as usize];
+                }
+                let root = ch.root;
+                match self.vars.iter().position(|&w| w == (root, i)) {
+                    Some(p) => u64::from(self.values[p]),
+                    None => {
+                        self.tainted = true;
+                        0
+                    }
+                }
+            }
+        }
+    }
+
+    /// Searches the variables' values: `Some(true)` with the model in
+    /// `values` (found), `Some(false)` (proved unsatisfiable) or `None`
+    /// (undecided: over budget, or a tainted rejection).
+    fn search(&mut self) -> Option<bool> {
+        let n = self.vars.len();
+        let mut incomplete = false;
+        // Assertions without variables, then each variable's own ones.
+        let mut unary: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut multi: Vec<usize> = Vec::new();
+        for k in 0..self.checks.len() {
+            let m = self.checks[k].mask;
+            if m == 0 {
+                self.tainted = false;
+                if !self.eval(k)? {
+                    if !self.tainted {
+                        return Some(false);
+                    }
+                    incomplete = true;
+                }
+            } else if m.count_ones() == 1 {
+                unary[m.trailing_zeros() as usize].push(k);
+            } else {
+                multi.push(k);
+            }
+        }
+        if incomplete {
+            return None;
+        }
+        let used = self.checks.iter().fold(0u64, |m, c| m | c.mask);
+        let mut domains: Vec<Vec<u8>> = vec![Vec::new(); n];
+        for v in 0..n {
+            if used & (1 << v) == 0 {
+                continue;
+            }
+            for x in 0..=255u8 {
+                self.values[v] = x;
+                let mut ok = true;
+                for &k in &unary[v] {
+                    self.tainted = false;
+                    if !self.eval(k)? {
+                        incomplete |= self.tainted;
+                        ok = false;
+                        break;
+                    }
+                }
+                if ok {
+                    domains[v].push(x);
+                }
+            }
+            if domains[v].is_empty() {
+                return if incomplete { None } else { Some(false) };
+            }
+        }
+        // Smallest domain first; each multi-variable assertion is checked
+        // where its last variable in this order is fixed.
+        let mut order: Vec<usize> = (0..n).filter(|&v| used & (1 << v) != 0).collect();
+        order.sort_by_key(|&v| (domains[v].len(), v));
+        for v in 0..n {
+            if used & (1 << v) == 0 {
+                self.values[v] = 0;
+            }
+        }
+        let mut at_depth: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+        for &k in &multi {
+            let m = self.checks[k].mask;
+            let depth = order
+                .iter()
+                .rposition(|&v| m & (1 << v) != 0)
+                .expect("a multi-variable assertion has variables");
+            at_depth[depth].push(k);
+        }
+        if order.is_empty() {
+            return Some(true);
+        }
+        // A search that cannot finish within the budget unless pruning
+        // halves it is not started: the worst case (no pruning) is the sum
+        // over depths of the candidates at that depth times its checks.
+        let mut worst = 0f64;
+        let mut candidates = 1f64;
+        for (d, &v) in order.iter().enumerate() {
+            candidates *= domains[v].len() as f64;
+            let cost: usize = at_depth[d].iter().map(|&k| self.checks[k].tape.len()).sum();
+            worst += candidates * cost.max(1) as f64;
+        }
+        if worst > 2.0 * (DOMAIN_BUDGET.saturating_sub(self.spent)) as f64 {
+            return None;
+        }
+        let mut pick = vec![0usize; order.len()];
+        let mut d = 0;
+        loop {
+            let v = order[d];
+            if pick[d] == domains[v].len() {
+                if d == 0 {
+                    return if incomplete { None } else { Some(false) };
+                }
+                d -= 1;
+                pick[d] += 1;
+                continue;
+            }
+            self.values[v] = domains[v][pick[d]];
+            let mut ok = true;
+            for &k in &at_depth[d] {
+                self.tainted = false;
+                if !self.eval(k)? {
+                    incomplete |= self.tainted;
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok {
+                pick[d] += 1;
+            } else if d + 1 == order.len() {
+                return Some(true);
+            } else {
+                d += 1;
+                pick[d] = 0;
+            }
+        }
+    }
+
+    /// The current values as a model: every variable's array at its full
+    /// size, other bytes 0.
+    fn assignment(&self, pool: &ExprPool) -> Assignment {
+        let mut by_array: Vec<(ArrayId, Vec<u8>)> = Vec::new();
+        for (k, &(a, i)) in self.vars.iter().enumerate() {
+            let p = match by_array.iter().position(|(b, _)| *b == a) {
+                Some(p) => p,
+                None => {
+                    by_array.push((a, vec![0; pool.array_info(a).size as usize]));
+                    by_array.len() - 1
+                }
+            };
+            by_array[p].1[i as usize] = self.values[k];
+        }
+        let mut m = Assignment::new();
+        for (a, bytes) in by_array {
+            m.set(a, bytes);
+        }
+        m
+    }
+}
+
+/// The valid bits of a `w`-bit value (1..=64).
+pub(crate) fn mask(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
+/// `a` (a `w`-bit value) read as signed.
+pub(crate) fn sx(a: u64, w: u32) -> i64 {
+    let sh = 64 - w;
+    ((a << sh) as i64) >> sh
+}
+
+fn sign(a: u64, w: u32) -> bool {
+    (a >> (w - 1)) & 1 == 1
+}
+
+/// `op` on `w`-bit values, as [`BinOp::apply`] computes it (SMT-LIB
+/// division by zero, over-shifts to zero or the sign fill).
+pub(crate) fn bin64(op: BinOp, a: u64, b: u64, w: u32) -> u64 {
+    let m = mask(w);
+    let neg = |x: u64| x.wrapping_neg() & m;
+    match op {
+        BinOp::Add => a.wrapping_add(b) & m,
+        BinOp::Sub => a.wrapping_sub(b) & m,
+        BinOp::Mul => a.wrapping_mul(b) & m,
+        BinOp::UDiv => a.checked_div(b).unwrap_or(m),
+        BinOp::URem => a.checked_rem(b).unwrap_or(a),
+        BinOp::SDiv | BinOp::SRem => {
+            let (ns, nt) = (sign(a, w), sign(b, w));
+            let ua = if ns { neg(a) } else { a };
+            let ub = if nt { neg(b) } else { b };
+            if op == BinOp::SDiv {
+                let q = ua.checked_div(ub).unwrap_or(m);
+                if ns != nt {
+                    neg(q)
+                } else {
+                    q
+                }
+            } else {
+                let r = ua.checked_rem(ub).unwrap_or(ua);
+                if ns {
+                    neg(r)
+                } else {
+                    r
+                }
+            }
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl if b < u64::from(w) => (a << b) & m,
+        BinOp::LShr if b < u64::from(w) => a >> b,
+        BinOp::AShr if b < u64::from(w) => (sx(a, w) >> b) as u64 & m,
+        BinOp::Shl | BinOp::LShr => 0,
+        BinOp::AShr => {
+            if sign(a, w) {
+                m
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// `op` on `w`-bit operands, as [`CmpOp::apply`] decides it.
+pub(crate) fn cmp64(op: CmpOp, a: u64, b: u64, w: u32) -> bool {
+    let m = mask(w);
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ult => a < b,
+        CmpOp::Ule => a <= b,
+        CmpOp::Slt => sx(a, w) < sx(b, w),
+        CmpOp::Sle => sx(a, w) <= sx(b, w),
+        CmpOp::UAddO => (a.wrapping_add(b) & m) < a,
+        CmpOp::SAddO => {
+            let s = a.wrapping_add(b) & m;
+            sign(a, w) == sign(b, w) && sign(s, w) != sign(a, w)
+        }
+        CmpOp::USubO => a < b,
+        CmpOp::SSubO => {
+            let d = a.wrapping_sub(b) & m;
+            sign(a, w) != sign(b, w) && sign(d, w) != sign(a, w)
+        }
+        CmpOp::UMulO => (u128::from(a) * u128::from(b)) >> w != 0,
+        CmpOp::SMulO => {
+            let p = i128::from(sx(a, w)) * i128::from(sx(b, w));
+            p != i128::from(sx(a.wrapping_mul(b) & m, w))
+        }
+    }
+}
