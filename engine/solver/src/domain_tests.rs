@@ -104,7 +104,9 @@ fn two_bytes_are_searched_together() {
     let (x, y) = (byte(&mut p, input, 0), byte(&mut p, input, 1));
     // squares[x] * y == 143 with x, y > 1: only 11 * 13 (squares of 0..16,
     // then zeros).
-    let squares: Vec<u8> = (0..256u32).map(|k| if k < 16 { (k * k) as u8 } else { 0 }).collect();
+    let squares: Vec<u8> = (0..256u32)
+        .map(|k| if k < 16 { (k * k) as u8 } else { 0 })
+        .collect();
     let t = table(&mut p, "squares", &squares);
     let sq = lookup(&mut p, t, x, 0);
     let one = p.const_u64(8, 1);

@@ -140,7 +140,11 @@ fn groups_of_known_assertions_take_the_known_model() {
     for &e in &asserts {
         assert!(p.eval_bool(e, &m), "model violates {}", p.display(e));
     }
-    assert_eq!((m.bytes(a)[0], m.bytes(a)[2]), (77, 200), "known bytes kept");
+    assert_eq!(
+        (m.bytes(a)[0], m.bytes(a)[2]),
+        (77, 200),
+        "known bytes kept"
+    );
     let st = s.independence_stats();
     assert_eq!((st.group_queries, st.known_groups), (1, 2));
     assert_eq!(s.stats().queries, 1);
