@@ -54,6 +54,13 @@ pub struct ExecArgs {
     /// (see README).
     #[arg(long, value_name = "TIME", default_value = "10", value_parser = crate::klee_compat::parse_span)]
     pub max_solver_time: f64,
+    /// A branch on a value at least this many operations deep in the inputs
+    /// (a digest or checksum of symbolic data, which no solver inverts) is
+    /// not forked: the path follows its current input, with the bytes the
+    /// condition reads fixed (warned; counted as digest_branches in
+    /// stats.json). 0: always fork.
+    #[arg(long, value_name = "DEPTH", default_value_t = symtest_executor::DEFAULT_DIGEST_DEPTH)]
+    pub digest_depth: u32,
     /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,
     /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc.
     /// Default: random-path, nurs:covnew and nurs:md2u interleaved (KLEE's
@@ -417,6 +424,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     c.max_tests = a.max_tests;
     c.silent_assume = a.silent_klee_assume;
+    c.digest_depth = (a.digest_depth > 0).then_some(a.digest_depth);
     c.check_overshift = a.check_overshift && !a.optimize;
     c.check_div_zero = a.check_div_zero;
     if a.max_sym_alloc_sizes == 0 {

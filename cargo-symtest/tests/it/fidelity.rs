@@ -271,3 +271,42 @@ fn exec_validate_demotes_errors_that_do_not_reproduce() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A branch on a hash of the input follows each path's input instead of
+/// forking (--digest-depth, counted and warned), while a plain branch on
+/// one byte still forks; every test replays natively as recorded. With the
+/// rule off, the branch on the hash is a solver question instead.
+#[test]
+fn branches_on_a_digest_follow_the_input() {
+    let dir = scratch("fidelity-digest");
+    let src = workspace().join("tests/posix/digest_branch.c");
+    let bc = cc_bitcode(&src, &dir);
+    let out = dir.join("out");
+    let o = posix_exec(&bc, &out, &["--max-time", "20"], &["--sym-stdin", "8"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("digest or checksum"), "{stderr}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert!(stats["digest_branches"].as_u64().unwrap() >= 2, "{stats:#}");
+    let prog = native_build(&src, &dir, &[]);
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    let said = |what: &str| {
+        test_jsons(&out)
+            .iter()
+            .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
+    };
+    assert!(said("starts with a") && said("starts otherwise"));
+    // Off: no branch follows a model for this reason.
+    let off = dir.join("off");
+    posix_exec(
+        &bc,
+        &off,
+        &["--max-time", "20", "--digest-depth", "0"],
+        &["--sym-stdin", "8"],
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(off.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["digest_branches"], 0, "{stats:#}");
+}

@@ -49,6 +49,9 @@ pub struct SolverHandle {
     pub model_time: Duration,
     /// Branches where the solver gave up and the path followed its model.
     pub degraded: u64,
+    /// Branches on a digest or checksum that followed the path's model
+    /// (`Config::digest_depth`).
+    pub digest_branches: u64,
     /// No query runs past this point (`--max-time`).
     deadline: Option<Instant>,
     /// Time limit of one query before any give-up (see [`query_limit`]).
@@ -86,6 +89,7 @@ impl SolverHandle {
             model_answers: 0,
             model_time: Duration::ZERO,
             degraded: 0,
+            digest_branches: 0,
             deadline: None,
             base_limit: None,
             slow_sites: rustc_hash::FxHashMap::default(),

@@ -112,6 +112,13 @@ impl Executor<'_> {
                         self.solver.degraded
                     ));
                 }
+                if self.solver.digest_branches > 0 {
+                    lost.push(format!(
+                        "{} branch(es) on a digest or checksum followed the path's model \
+                         (--digest-depth)",
+                        self.solver.digest_branches
+                    ));
+                }
                 break if lost.is_empty() {
                     "all paths explored".to_string()
                 } else {
@@ -301,12 +308,23 @@ impl Executor<'_> {
         }
         let mut ids: Vec<StateId> = self.states.keys().copied().collect();
         ids.sort_unstable();
-        for id in ids {
+        // Paths that get a test first (in memory, then suspended), while the
+        // grace lasts: they are run to their ends. Letting go of the others
+        // (a hundred thousand states at a 2 GiB cap) takes time too.
+        let (with_test, rest): (Vec<StateId>, Vec<StateId>) = ids
+            .into_iter()
+            .partition(|id| self.has_untested_cover(&self.states[id]));
+        for id in with_test {
             if let Some(st) = self.states.remove(&id) {
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
             }
         }
         self.halt_suspended(reason);
+        for id in rest {
+            if let Some(st) = self.states.remove(&id) {
+                self.terminate(st, Termination::Early(format!("halted: {reason}")));
+            }
+        }
     }
 
     pub(crate) fn refresh_stats(&mut self) {
@@ -316,6 +334,7 @@ impl Executor<'_> {
         s.solver_queries = self.solver.backend_queries();
         s.solver_time_s = self.solver.time.as_secs_f64();
         s.solver_degraded = self.solver.degraded;
+        s.digest_branches = self.solver.digest_branches;
         s.solver_timeouts = self.solver.timeouts;
         s.solver_query_times = crate::query::DURATION_CLASSES
             .iter()

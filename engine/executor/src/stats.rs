@@ -37,6 +37,9 @@ pub struct Stats {
     /// Branches where the solver gave up (timeout) and the path followed its
     /// current model instead of ending.
     pub solver_degraded: u64,
+    /// Branches on a digest or checksum (see `Config::digest_depth`) that
+    /// followed the path's model instead of forking.
+    pub digest_branches: u64,
     /// Queries that reached their time limit (see `--max-solver-time`).
     pub solver_timeouts: u64,
     /// Queries of the solver chain by how long each took (below 1 ms, 10 ms,

@@ -143,6 +143,8 @@ pub struct ExprPool {
     widths: Vec<u32>,
     /// Per node: index into `array_sets` of the arrays it reads.
     node_arrays: Vec<u32>,
+    /// Per node: its depth (see [`ExprPool::depth`]), saturating.
+    depths: Vec<u16>,
     array_sets: Vec<Box<[ArrayId]>>,
     array_set_ids: FxHashMap<Box<[ArrayId]>, u32>,
     memo: FxHashMap<Node, ExprId>,
@@ -166,6 +168,7 @@ impl Clone for ExprPool {
             nodes: self.nodes.clone(),
             widths: self.widths.clone(),
             node_arrays: self.node_arrays.clone(),
+            depths: self.depths.clone(),
             array_sets: self.array_sets.clone(),
             array_set_ids: self.array_set_ids.clone(),
             memo: self.memo.clone(),
@@ -193,6 +196,7 @@ impl ExprPool {
             nodes: Vec::new(),
             widths: Vec::new(),
             node_arrays: Vec::new(),
+            depths: Vec::new(),
             array_sets: vec![Box::from([])],
             array_set_ids,
             memo: FxHashMap::default(),
@@ -301,8 +305,50 @@ impl ExprPool {
         self.nodes.capacity() * node
             + self.widths.capacity() * 4
             + self.node_arrays.capacity() * 4
+            + self.depths.capacity() * 2
             + memo
             + sets
+    }
+
+    /// The longest chain of operations from `e` down to a constant or an
+    /// array root, not counting the stores a read walks through (a lookup
+    /// table's thousand constant stores add one level, not a thousand):
+    /// a store counts its index and value, a read its index and array, and
+    /// a read at a symbolic index counts eight levels. Saturates at 65,535.
+    /// A digest or checksum of eight input bytes is a hundred and more
+    /// deep; a number parsed from ten digits about forty.
+    pub fn depth(&self, e: ExprId) -> u32 {
+        u32::from(self.depths[e.index()])
+    }
+
+    fn depth_of_new_node(&self, node: &Node) -> u16 {
+        let d = |e: &ExprId| self.depths[e.index()];
+        match node {
+            Node::Const(_) | Node::Array(_) => 0,
+            // A chain of constant stores stays at depth 1.
+            Node::Store {
+                array,
+                index,
+                value,
+            } => d(array).max(d(index).max(d(value)).saturating_add(1)),
+            // A read at a symbolic index selects among a table's entries:
+            // it counts as eight levels (a CRC chains one per input byte).
+            Node::Select { array, index } => {
+                let step = if self.as_const(*index).is_some() {
+                    1
+                } else {
+                    8
+                };
+                d(array).max(d(index)).saturating_add(step)
+            }
+            other => other
+                .children()
+                .iter()
+                .map(d)
+                .max()
+                .unwrap_or(0)
+                .saturating_add(1),
+        }
     }
 
     /// The arrays read by `e`, sorted and deduplicated (cached per node).
@@ -363,6 +409,8 @@ impl ExprPool {
         let id = ExprId(u32::try_from(self.nodes.len()).expect("expression pool overflow"));
         let arrs = self.arrays_of_new_node(&node);
         self.node_arrays.push(arrs);
+        let depth = self.depth_of_new_node(&node);
+        self.depths.push(depth);
         self.widths.push(width);
         self.nodes.push(node.clone());
         self.memo.insert(node, id);

@@ -1,6 +1,6 @@
 //! Tests for the pool (hash-consing, arrays), evaluation and display.
 
-use crate::{Assignment, Bits, ExprId, ExprPool, Node};
+use crate::{Assignment, BinOp, Bits, ExprId, ExprPool, Node};
 
 fn read_le(p: &mut ExprPool, arr: ExprId, base: u64, n: u64) -> ExprId {
     let mut v: Option<ExprId> = None;
@@ -215,4 +215,44 @@ fn display_is_kquery_like() {
         p.display(rd).to_string(),
         "(Read w8 (ZExt w32 N2:(Read w8 3 input)) [3=N2, 0=7] @ input)"
     );
+}
+
+/// Depth counts operations down to inputs: one per operator, one for a read
+/// at a constant index, eight for a read at a symbolic index, and nothing
+/// for the stores of a lookup table.
+#[test]
+fn depth_counts_operations_not_table_stores() {
+    let mut p = ExprPool::new();
+    let a = p.new_array("in", 8);
+    let root = p.array(a);
+    let i0 = p.const_u64(32, 0);
+    let b0 = p.select(root, i0);
+    assert_eq!(p.depth(i0), 0);
+    assert_eq!(p.depth(b0), 1);
+    let w = p.zext(b0, 32);
+    let one = p.const_u64(32, 1);
+    let sum = p.bin(BinOp::Add, w, one);
+    assert_eq!(p.depth(sum), 3);
+    // A 256-entry constant table read at the symbolic `sum`.
+    let t = p.new_array("table", 256);
+    let mut chain = p.array(t);
+    for k in 0..256u64 {
+        let i = p.const_u64(32, k);
+        let v = p.const_u64(8, k * 7 % 256);
+        chain = p.store(chain, i, v);
+    }
+    assert_eq!(p.depth(chain), 1);
+    let read = p.select(chain, sum);
+    assert_eq!(p.depth(read), 3 + 8);
+    // A chained hash grows with every byte mixed in.
+    let mut h = p.const_u64(32, 2166136261);
+    for i in 0..8 {
+        let idx = p.const_u64(32, i);
+        let b = p.select(root, idx);
+        let b = p.zext(b, 32);
+        let x = p.bin(BinOp::Xor, h, b);
+        let prime = p.const_u64(32, 16777619);
+        h = p.bin(BinOp::Mul, x, prime);
+    }
+    assert!(p.depth(h) >= 16, "{}", p.depth(h));
 }

@@ -8,6 +8,27 @@ use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
 
+/// Why a branch follows the path's model instead of forking.
+enum Follow {
+    /// The solver gave up on one side.
+    GaveUp(SolverFailure),
+    /// The condition is too deep in the inputs (`Config::digest_depth`).
+    Digest,
+}
+
+impl Follow {
+    /// The stop for a path that cannot follow a model.
+    fn into_stop(self) -> Stop {
+        match self {
+            Follow::GaveUp(g) => g.into(),
+            Follow::Digest => Stop::error(
+                ErrorKind::Solver,
+                "no model of the path condition to follow",
+            ),
+        }
+    }
+}
+
 /// Which sides of a condition are feasible.
 pub enum Branch {
     /// Only this side; the path condition already implies it.
@@ -43,14 +64,19 @@ impl Executor<'_> {
         if let Some(b) = self.is_true_const(cond) {
             return Ok(Branch::Only(b));
         }
+        if let (Value::Symbolic(c), Some(limit)) = (cond, self.config.digest_depth) {
+            if self.pool.depth(*c) >= limit {
+                return self.follow_model(st, cond, Follow::Digest);
+            }
+        }
         let not = Ops::not(&mut self.pool, cond);
         let on_true = match self.witness(st, cond) {
             Ok(w) => w,
-            Err(gave_up) => return self.follow_model(st, cond, gave_up),
+            Err(gave_up) => return self.follow_model(st, cond, Follow::GaveUp(gave_up)),
         };
         let on_false = match self.witness(st, &not) {
             Ok(w) => w,
-            Err(gave_up) => return self.follow_model(st, cond, gave_up),
+            Err(gave_up) => return self.follow_model(st, cond, Follow::GaveUp(gave_up)),
         };
         match (on_true.is_some(), on_false.is_some()) {
             (true, false) => Ok(Branch::Only(true)),
@@ -115,12 +141,12 @@ impl Executor<'_> {
         let on_bad = match self.witness(st, bad) {
             Ok(Some(w)) => w,
             Ok(None) => return Ok(Branch::Only(false)),
-            Err(gave_up) => return self.follow_model(st, bad, gave_up),
+            Err(gave_up) => return self.follow_model(st, bad, Follow::GaveUp(gave_up)),
         };
         let on_good = match self.witness(st, &not) {
             Ok(Some(w)) => w,
             Ok(None) => return Ok(Branch::Only(true)),
-            Err(gave_up) => return self.follow_model(st, bad, gave_up),
+            Err(gave_up) => return self.follow_model(st, bad, Follow::GaveUp(gave_up)),
         };
         let mut child = self.fork_state(st);
         st.model = on_bad;
@@ -139,24 +165,21 @@ impl Executor<'_> {
     /// is not explored; each such branch is counted
     /// (`solver_degraded` in the statistics) and warned about once. Without a
     /// model (and none to be had) the path ends with the solver's failure.
-    fn follow_model(
-        &mut self,
-        st: &mut State,
-        cond: &Value,
-        gave_up: SolverFailure,
-    ) -> Exec<Branch> {
+    fn follow_model(&mut self, st: &mut State, cond: &Value, why: Follow) -> Exec<Branch> {
         let Value::Symbolic(c) = cond else {
-            return Err(gave_up.into());
+            return Err(why.into_stop());
         };
-        if gave_up.run_deadline {
-            // The run is over: the path halts (and is completed from here).
-            return Err(gave_up.into());
+        if let Follow::GaveUp(g) = &why {
+            if g.run_deadline {
+                // The run is over: the path halts (and is completed from here).
+                return Err(why.into_stop());
+            }
         }
         let model = match &st.model {
             Some(m) => m.clone(),
             None => match self.model(st) {
                 Ok(m) => m,
-                Err(_) => return Err(gave_up.into()),
+                Err(_) => return Err(why.into_stop()),
             },
         };
         let side = self.pool.eval(*c, &model).is_true();
@@ -180,11 +203,22 @@ impl Executor<'_> {
             Ops::not(&mut self.pool, cond)
         };
         self.add_constraint(st, &taken);
-        self.solver.degraded += 1;
-        self.warn_once(format!(
-            "{}; the path follows its current model there, with the inputs the condition reads fixed to it (the other side is not explored; counted as solver_degraded)",
-            gave_up.message
-        ));
+        match why {
+            Follow::GaveUp(g) => {
+                self.solver.degraded += 1;
+                self.warn_once(format!(
+                    "{}; the path follows its current model there, with the inputs the condition reads fixed to it (the other side is not explored; counted as solver_degraded)",
+                    g.message
+                ));
+            }
+            Follow::Digest => {
+                self.solver.digest_branches += 1;
+                self.warn_once(format!(
+                    "a branch on a value at least {} operations deep in the input (a digest or checksum; --digest-depth) follows the current input, with the bytes it reads fixed (the other side is not explored; counted as digest_branches)",
+                    self.config.digest_depth.unwrap_or(0)
+                ));
+            }
+        }
         Ok(Branch::Only(side))
     }
 
