@@ -2,23 +2,9 @@
 //! answers against Bitwuzla on random bounds queries.
 
 use crate::bounds::IntervalSet;
+use crate::test_rng::Rng;
 use crate::{BitwuzlaSolver, BoundsSolver, SatResult, Solver};
 use symtest_expr::{ArrayId, BinOp, CmpOp, ExprId, ExprPool};
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn members(s: &IntervalSet, width: u32) -> Vec<bool> {
     (0..1u128 << width).map(|v| s.contains(v)).collect()

@@ -541,6 +541,20 @@ impl Tape {
         }
     }
 
+    /// Whether every check of `ks` holds under the current values (the first
+    /// failing one ends the evaluation; if it was tainted, `incomplete` is
+    /// set), or `None` past the budget.
+    fn all_hold(&mut self, ks: &[usize], incomplete: &mut bool) -> Option<bool> {
+        for &k in ks {
+            self.tainted = false;
+            if !self.eval(k)? {
+                *incomplete |= self.tainted;
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
     /// Searches the variables' values: `Some(true)` with the model in
     /// `values` (found), `Some(false)` (proved unsatisfiable) or `None`
     /// (undecided: over budget, or a tainted rejection).
@@ -577,16 +591,7 @@ impl Tape {
             }
             for x in 0..=255u8 {
                 self.values[v] = x;
-                let mut ok = true;
-                for &k in &unary[v] {
-                    self.tainted = false;
-                    if !self.eval(k)? {
-                        incomplete |= self.tainted;
-                        ok = false;
-                        break;
-                    }
-                }
-                if ok {
+                if self.all_hold(&unary[v], &mut incomplete)? {
                     domains[v].push(x);
                 }
             }
@@ -641,15 +646,7 @@ impl Tape {
                 continue;
             }
             self.values[v] = domains[v][pick[d]];
-            let mut ok = true;
-            for &k in &at_depth[d] {
-                self.tainted = false;
-                if !self.eval(k)? {
-                    incomplete |= self.tainted;
-                    ok = false;
-                    break;
-                }
-            }
+            let ok = self.all_hold(&at_depth[d], &mut incomplete)?;
             if !ok {
                 pick[d] += 1;
             } else if d + 1 == order.len() {

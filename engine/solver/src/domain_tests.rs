@@ -3,23 +3,9 @@
 //! through tables.
 
 use crate::domain::{bin64, cmp64, mask};
+use crate::test_rng::Rng;
 use crate::{BitwuzlaSolver, DomainSolver, SatResult, Solver};
 use symtest_expr::{ArrayId, BinOp, Bits, CmpOp, ExprId, ExprPool};
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn layer() -> DomainSolver<BitwuzlaSolver> {
     DomainSolver::new(BitwuzlaSolver::new().unwrap())

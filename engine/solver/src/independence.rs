@@ -355,6 +355,23 @@ impl<S: Solver> IndependentSolver<S> {
     }
 }
 
+impl<S: Solver> IndependentSolver<S> {
+    /// [`IndependentSolver::check_inner`], counted in the layer's stats.
+    fn check_timed(
+        &mut self,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+        known: Option<Known<'_>>,
+    ) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        self.counters.queries += 1;
+        let res = self.check_inner(pool, assertions, arrays, known);
+        self.counters.time += start.elapsed();
+        res
+    }
+}
+
 impl<S: Solver> Solver for IndependentSolver<S> {
     fn check(
         &mut self,
@@ -362,11 +379,7 @@ impl<S: Solver> Solver for IndependentSolver<S> {
         assertions: &[ExprId],
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
-        let start = Instant::now();
-        self.counters.queries += 1;
-        let res = self.check_inner(pool, assertions, arrays, None);
-        self.counters.time += start.elapsed();
-        res
+        self.check_timed(pool, assertions, arrays, None)
     }
 
     fn check_known(
@@ -376,11 +389,7 @@ impl<S: Solver> Solver for IndependentSolver<S> {
         arrays: &[ArrayId],
         known: Known<'_>,
     ) -> Result<SatResult, SolverError> {
-        let start = Instant::now();
-        self.counters.queries += 1;
-        let res = self.check_inner(pool, assertions, arrays, Some(known));
-        self.counters.time += start.elapsed();
-        res
+        self.check_timed(pool, assertions, arrays, Some(known))
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {

@@ -41,6 +41,8 @@ mod independence_tests;
 #[cfg(test)]
 mod layer_tests;
 #[cfg(test)]
+mod test_rng;
+#[cfg(test)]
 mod tests;
 mod ubtree;
 mod wellformed;
