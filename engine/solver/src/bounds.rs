@@ -31,7 +31,7 @@
 use crate::{
     project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
 };
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use symtest_expr::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprPool, Node};
 
 /// A set of `w`-bit values as sorted, disjoint, non-adjacent inclusive
@@ -495,18 +495,14 @@ impl<S: Solver> Solver for BoundsSolver<S> {
         assertions: &[ExprId],
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
-        let start = Instant::now();
-        self.counters.queries += 1;
-        validate(pool, assertions, arrays)?;
-        let res = match Self::decide(pool, assertions, arrays) {
-            Some(answer) => {
-                self.counters.answered += 1;
-                Ok(answer)
-            }
-            None => self.inner.check(pool, assertions, arrays),
-        };
-        self.counters.time += start.elapsed();
-        res
+        let inner = &mut self.inner;
+        self.counters.own_or_below(
+            || {
+                validate(pool, assertions, arrays)?;
+                Ok(Self::decide(pool, assertions, arrays))
+            },
+            || inner.check(pool, assertions, arrays),
+        )
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
@@ -526,8 +522,6 @@ impl<S: Solver> Solver for BoundsSolver<S> {
     }
 
     fn layer_stats(&self) -> Vec<LayerStats> {
-        let mut v = vec![self.counters.to_stats("bounds")];
-        v.extend(self.inner.layer_stats());
-        v
+        self.counters.stacked("bounds", self.inner.layer_stats())
     }
 }

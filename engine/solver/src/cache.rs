@@ -109,9 +109,7 @@ impl<S: Solver> Solver for CachingSolver<S> {
     }
 
     fn layer_stats(&self) -> Vec<LayerStats> {
-        let mut v = vec![self.counters.to_stats("cache")];
-        v.extend(self.inner.layer_stats());
-        v
+        self.counters.stacked("cache", self.inner.layer_stats())
     }
 }
 

@@ -372,8 +372,6 @@ impl<S: Solver> Solver for CexCachingSolver<S> {
     }
 
     fn layer_stats(&self) -> Vec<LayerStats> {
-        let mut v = vec![self.counters.to_stats("cex")];
-        v.extend(self.inner.layer_stats());
-        v
+        self.counters.stacked("cex", self.inner.layer_stats())
     }
 }

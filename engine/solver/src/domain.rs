@@ -84,17 +84,11 @@ impl<S: Solver> Solver for DomainSolver<S> {
         assertions: &[ExprId],
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
-        let start = Instant::now();
-        self.counters.queries += 1;
-        let res = match decide(pool, assertions, arrays)? {
-            Some(res) => {
-                self.counters.answered += 1;
-                Ok(res)
-            }
-            None => self.inner.check(pool, assertions, arrays),
-        };
-        self.counters.time += start.elapsed();
-        res
+        let inner = &mut self.inner;
+        self.counters.own_or_below(
+            || decide(pool, assertions, arrays),
+            || inner.check(pool, assertions, arrays),
+        )
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
@@ -112,9 +106,7 @@ impl<S: Solver> Solver for DomainSolver<S> {
     }
 
     fn layer_stats(&self) -> Vec<LayerStats> {
-        let mut v = vec![self.counters.to_stats("domain")];
-        v.extend(self.inner.layer_stats());
-        v
+        self.counters.stacked("domain", self.inner.layer_stats())
     }
 }
 

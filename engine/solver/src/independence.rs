@@ -407,8 +407,7 @@ impl<S: Solver> Solver for IndependentSolver<S> {
     }
 
     fn layer_stats(&self) -> Vec<LayerStats> {
-        let mut v = vec![self.counters.to_stats("independence")];
-        v.extend(self.inner.layer_stats());
-        v
+        self.counters
+            .stacked("independence", self.inner.layer_stats())
     }
 }

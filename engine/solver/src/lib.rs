@@ -151,6 +151,36 @@ impl LayerCounters {
             time: self.time,
         }
     }
+
+    /// A decorator's [`Solver::layer_stats`]: its own entry (`name`) in front
+    /// of the inner solver's list.
+    pub(crate) fn stacked(&self, name: &'static str, inner: Vec<LayerStats>) -> Vec<LayerStats> {
+        let mut v = vec![self.to_stats(name)];
+        v.extend(inner);
+        v
+    }
+
+    /// One query of a layer that answers some queries itself: `own` decides
+    /// it or returns `None`, and then `below` asks the inner solver. Counted
+    /// and timed (the time includes the layers below).
+    pub(crate) fn own_or_below(
+        &mut self,
+        own: impl FnOnce() -> Result<Option<SatResult>, SolverError>,
+        below: impl FnOnce() -> Result<SatResult, SolverError>,
+    ) -> Result<SatResult, SolverError> {
+        let start = std::time::Instant::now();
+        self.queries += 1;
+        let res = match own() {
+            Ok(Some(answer)) => {
+                self.answered += 1;
+                Ok(answer)
+            }
+            Ok(None) => below(),
+            Err(e) => Err(e),
+        };
+        self.time += start.elapsed();
+        res
+    }
 }
 
 /// Checks that every assertion is a width-1 expression of `pool` and
