@@ -58,7 +58,8 @@ pub struct ExecArgs {
     /// (a digest or checksum of symbolic data, which no solver inverts) is
     /// not forked: the path follows its current input, with the bytes the
     /// condition reads fixed (warned; counted as digest_branches in
-    /// stats.json). 0: always fork.
+    /// stats.json). A pointer that deep takes the address the current input
+    /// gives it. 0: always fork.
     #[arg(long, value_name = "DEPTH", default_value_t = symtest_executor::DEFAULT_DIGEST_DEPTH)]
     pub digest_depth: u32,
     /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,

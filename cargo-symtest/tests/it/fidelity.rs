@@ -310,3 +310,56 @@ fn branches_on_a_digest_follow_the_input() {
         serde_json::from_str(&std::fs::read_to_string(off.join("stats.json")).unwrap()).unwrap();
     assert_eq!(stats["digest_branches"], 0, "{stats:#}");
 }
+
+/// A pointer computed from a hash of the input takes the address the
+/// path's input gives it (--digest-depth), with no resolution queries; with
+/// the depth rule off and a short solver limit, the first path's question on
+/// the hash reaches the limit and the other paths at that branch follow
+/// their input without asking again. Every test replays natively as
+/// recorded either way.
+#[test]
+fn digest_pointers_and_slow_branches_follow_the_input() {
+    let dir = scratch("fidelity-digest-index");
+    let src = workspace().join("tests/posix/digest_index.c");
+    let bc = cc_bitcode(&src, &dir);
+    let prog = native_build(&src, &dir, &[]);
+    let runs = [
+        (
+            "depth",
+            vec!["--max-time", "20"],
+            "a pointer at least 60 operations deep",
+        ),
+        (
+            "slow",
+            vec![
+                "--max-time",
+                "20",
+                "--digest-depth",
+                "0",
+                "--max-solver-time",
+                "0.01",
+            ],
+            "where the solver gave up before on a condition as deep",
+        ),
+    ];
+    for (name, args, warning) in runs {
+        let out = dir.join(name);
+        let o = posix_exec(&bc, &out, &args, &["--sym-stdin", "8"]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(warning), "{name}: {stderr}");
+        let stats: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap())
+                .unwrap();
+        assert!(stats["digest_branches"].as_u64().unwrap() >= 1, "{stats:#}");
+        assert_eq!(stats["paths_completed"], 4, "{name}: {stats:#}");
+        let (summary, runs) = replay_json(&prog, &out, &[]);
+        assert_eq!(summary["failed"], 0, "{runs:#?}");
+        assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+        let said = |what: &str| {
+            test_jsons(&out)
+                .iter()
+                .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
+        };
+        assert!(said("then b") && said("then other"), "{name}");
+    }
+}

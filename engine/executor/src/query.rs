@@ -59,12 +59,24 @@ pub struct SolverHandle {
     /// Give-ups (time limit reached) per place in the program where the
     /// question was asked: later questions there get less time.
     slow_sites: rustc_hash::FxHashMap<(symtest_ir::FuncId, u32), u32>,
+    /// Per place where a query reached its time limit: the least depth
+    /// ([`symtest_expr::ExprPool::depth`]) of the conditions that did, when
+    /// at least [`SLOW_SITE_MIN_DEPTH`]. A later branch there on a condition
+    /// at least as deep follows the path's input without asking (see
+    /// `Executor::slow_site_depth`).
+    slow_depths: rustc_hash::FxHashMap<(symtest_ir::FuncId, u32), u32>,
     /// Queries that reached their time limit.
     pub timeouts: u64,
     /// (queries, time) by how long a query took: below 1 ms, 10 ms, 100 ms,
     /// 1 s, and longer.
     pub by_duration: [(u64, Duration); 5],
 }
+
+/// A condition that reached its time limit marks its place as slow for
+/// conditions as deep only from this depth on (three lookups at symbolic
+/// indices): below it the time went to the path condition, not to the
+/// condition, and the next path there may well be quick.
+pub const SLOW_SITE_MIN_DEPTH: u32 = 24;
 
 /// Names of [`SolverHandle::by_duration`]'s classes.
 pub const DURATION_CLASSES: [&str; 5] = ["<1ms", "1-10ms", "10-100ms", "100ms-1s", ">=1s"];
@@ -93,6 +105,7 @@ impl SolverHandle {
             deadline: None,
             base_limit: None,
             slow_sites: rustc_hash::FxHashMap::default(),
+            slow_depths: rustc_hash::FxHashMap::default(),
             timeouts: 0,
             by_duration: [(0, Duration::ZERO); 5],
         }
@@ -224,6 +237,11 @@ impl Executor<'_> {
                         self.solver.timeouts += 1;
                         if let Some(s) = site {
                             *self.solver.slow_sites.entry(s).or_default() += 1;
+                            let depth = extra.iter().map(|e| self.pool.depth(*e)).max();
+                            if let Some(d) = depth.filter(|&d| d >= SLOW_SITE_MIN_DEPTH) {
+                                let min = self.solver.slow_depths.entry(s).or_insert(d);
+                                *min = (*min).min(d);
+                            }
                         }
                         return Err(SolverFailure::new(format!(
                             "solver gave up: timeout ({:.2} s for this query)",
@@ -235,6 +253,15 @@ impl Executor<'_> {
             }
             Err(e) => Err(SolverFailure::new(format!("solver error: {e}"))),
         }
+    }
+
+    /// The depth from which a condition asked at `st`'s current place
+    /// follows the path's input without a query: a condition that deep
+    /// reached its time limit here before (a digest or checksum printed,
+    /// compared or looped over in the same place on every path).
+    pub(crate) fn slow_site_depth(&self, st: &State) -> Option<u32> {
+        let f = st.stack.last()?;
+        self.solver.slow_depths.get(&(f.func, f.cur)).copied()
     }
 
     /// Can `cond` (width 1) be true on this path?

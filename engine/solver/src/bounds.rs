@@ -25,6 +25,10 @@
 //!   allowed values are tried as models, and the query passes down if
 //!   neither satisfies everything.
 //!
+//! * Bounds of any term outside its structural range
+//!   (`ExprPool::unsigned_range`: `(x & 255) << 2` is at most 1020) make the
+//!   query `Unsat` on their own: the bounds check of a lookup table's index.
+//!
 //! Every model is checked by evaluating all assertions before it is
 //! returned; a failed check (never expected) passes the query down.
 
@@ -391,6 +395,17 @@ impl<S: Solver> BoundsSolver<S> {
                 Some((m.atom?, set))
             })
             .collect();
+        // A term's values also lie in its structural range (`(x & 255) << 2`
+        // is at most 1020): bounds outside it are unsatisfiable on their own
+        // (the bounds check of a lookup table's index).
+        for (t, s) in matched.iter().flatten() {
+            if let Some((lo, hi)) = pool.unsigned_range(*t) {
+                let within = IntervalSet::range(pool.width(*t), u128::from(lo), u128::from(hi));
+                if s.intersect(&within).is_empty() {
+                    return Some(SatResult::Unsat);
+                }
+            }
+        }
         let atom = choose_atom(pool, &matched)?;
         let mut set = IntervalSet::full(pool.width(atom));
         let mut others = Vec::new();

@@ -209,3 +209,34 @@ fn pinned_terms_decide_the_other_assertions() {
     assert!(layer.check(&p, &[ge5, lt6, odd], &[a, b]).unwrap().is_sat());
     assert_eq!(layer.layer_stats()[0].answered, 2);
 }
+
+/// A bound outside the term's structural range is unsatisfiable on its
+/// own, whatever else the query holds: the bounds check of a lookup
+/// table's index (`8188 < (x & 255) << 2`) never reaches the backend.
+#[test]
+fn bounds_outside_the_structural_range_are_unsat() {
+    let mut p = ExprPool::new();
+    let a = p.new_array("a", 4);
+    let b = p.new_array("b", 4);
+    let x = read(&mut p, a, 4);
+    let y = read(&mut p, b, 4);
+    let mask = p.const_u64(32, 255);
+    let two = p.const_u64(32, 2);
+    let masked = p.bin(BinOp::And, x, mask);
+    let idx = p.bin(BinOp::Shl, masked, two);
+    let limit = p.const_u64(32, 8188);
+    let oob = p.ult(limit, idx);
+    // Beside an assertion on another term the layer would otherwise pass.
+    let prod = p.bin(BinOp::Mul, x, y);
+    let k = p.const_u64(32, 77);
+    let other = p.eq(prod, k);
+    let mut layer = BoundsSolver::new(BitwuzlaSolver::new().unwrap());
+    assert!(layer.check(&p, &[other, oob], &[a, b]).unwrap().is_unsat());
+    assert_eq!(layer.layer_stats()[0].answered, 1);
+    // Inside the range the layer decides nothing by it: 1000 < idx holds
+    // for some x.
+    let k1000 = p.const_u64(32, 1000);
+    let inside = p.ult(k1000, idx);
+    assert!(layer.check(&p, &[other, inside], &[a, b]).unwrap().is_sat());
+    assert_eq!(layer.layer_stats()[0].answered, 1);
+}

@@ -7,6 +7,7 @@ use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
+use symtest_expr::{Assignment, ExprId};
 
 /// Why a branch follows the path's model instead of forking.
 enum Follow {
@@ -14,6 +15,8 @@ enum Follow {
     GaveUp(SolverFailure),
     /// The condition is too deep in the inputs (`Config::digest_depth`).
     Digest,
+    /// A condition as deep reached its time limit at the same place before.
+    SlowSite,
 }
 
 impl Follow {
@@ -21,7 +24,7 @@ impl Follow {
     fn into_stop(self) -> Stop {
         match self {
             Follow::GaveUp(g) => g.into(),
-            Follow::Digest => Stop::error(
+            Follow::Digest | Follow::SlowSite => Stop::error(
                 ErrorKind::Solver,
                 "no model of the path condition to follow",
             ),
@@ -69,6 +72,9 @@ impl Executor<'_> {
                 return self.follow_model(st, cond, Follow::Digest);
             }
         }
+        if self.at_slow_site(st, cond) {
+            return self.follow_model(st, cond, Follow::SlowSite);
+        }
         let not = Ops::not(&mut self.pool, cond);
         let on_true = match self.witness(st, cond) {
             Ok(w) => w,
@@ -105,6 +111,16 @@ impl Executor<'_> {
         }
     }
 
+    /// Is `cond` at least as deep as a condition that reached its time
+    /// limit at this place before?
+    fn at_slow_site(&self, st: &State, cond: &Value) -> bool {
+        let Value::Symbolic(c) = cond else {
+            return false;
+        };
+        self.slow_site_depth(st)
+            .is_some_and(|d| self.pool.depth(*c) >= d)
+    }
+
     /// Checks a dangerous operation: if `bad` can hold, an error path is forked off
     /// (ending with `kind`); the current state continues where `bad` is false.
     /// If `bad` must hold, the current state ends with the error.
@@ -136,6 +152,9 @@ impl Executor<'_> {
     fn branch_for_error(&mut self, st: &mut State, bad: &Value) -> Exec<Branch> {
         if let Some(b) = self.is_true_const(bad) {
             return Ok(Branch::Only(b));
+        }
+        if self.at_slow_site(st, bad) {
+            return self.follow_model(st, bad, Follow::SlowSite);
         }
         let not = Ops::not(&mut self.pool, bad);
         let on_bad = match self.witness(st, bad) {
@@ -183,20 +202,7 @@ impl Executor<'_> {
             },
         };
         let side = self.pool.eval(*c, &model).is_true();
-        // The inputs the condition reads are fixed to the model's bytes, so
-        // what follows (typically more of the same digest or checksum) is
-        // concrete instead of one more query the solver gives up on. Only the
-        // program's symbolic inputs: arrays that hold flushed memory (a lookup
-        // table read at a symbolic index) are rewritten whole by their stores.
-        let read = self.pool.arrays_in_slice(*c).to_vec();
-        let mut fixed = Vec::new();
-        for input in st.symbolics.iter().filter(|s| read.contains(&s.array)) {
-            let bytes = model.bytes(input.array);
-            for i in 0..input.size {
-                fixed.push((input.array, i, bytes.get(i as usize).copied().unwrap_or(0)));
-            }
-        }
-        self.fix_input_bytes(st, &fixed);
+        self.fix_inputs_to(st, *c, &model);
         let taken = if side {
             cond.clone()
         } else {
@@ -211,6 +217,12 @@ impl Executor<'_> {
                     g.message
                 ));
             }
+            Follow::SlowSite => {
+                self.solver.digest_branches += 1;
+                self.warn_once(
+                    "a branch where the solver gave up before on a condition as deep (a digest or checksum) follows the current input, with the bytes it reads fixed (the other side is not explored; counted as digest_branches)".to_string(),
+                );
+            }
             Follow::Digest => {
                 self.solver.digest_branches += 1;
                 self.warn_once(format!(
@@ -220,6 +232,48 @@ impl Executor<'_> {
             }
         }
         Ok(Branch::Only(side))
+    }
+
+    /// Fixes the symbolic inputs `e` reads to `model`'s bytes, so what
+    /// follows (typically more of the same digest or checksum) is concrete
+    /// instead of one more query the solver gives up on. Only the program's
+    /// symbolic inputs: arrays that hold flushed memory (a lookup table read
+    /// at a symbolic index) are rewritten whole by their stores.
+    fn fix_inputs_to(&mut self, st: &mut State, e: ExprId, model: &Assignment) {
+        let read = self.pool.arrays_in_slice(e).to_vec();
+        let mut fixed = Vec::new();
+        for input in st.symbolics.iter().filter(|s| read.contains(&s.array)) {
+            let bytes = model.bytes(input.array);
+            for i in 0..input.size {
+                fixed.push((input.array, i, bytes.get(i as usize).copied().unwrap_or(0)));
+            }
+        }
+        self.fix_input_bytes(st, &fixed);
+    }
+
+    /// The address a pointer at least `Config::digest_depth` deep in the
+    /// inputs takes under the path's model (an index computed from a digest
+    /// or checksum), fixed in the path condition together with the inputs it
+    /// reads, instead of resolving it by queries the solver spends its time
+    /// on. `None` for a shallower pointer, or without a model to follow.
+    pub(crate) fn digest_address(&mut self, st: &mut State, ptr: ExprId) -> Option<u64> {
+        let limit = self.config.digest_depth?;
+        if self.pool.depth(ptr) < limit {
+            return None;
+        }
+        let model = match &st.model {
+            Some(m) => m.clone(),
+            None => self.model(st).ok()?,
+        };
+        let addr = self.pool.eval(ptr, &model);
+        self.fix_inputs_to(st, ptr, &model);
+        let eq = self.eq_value(&Value::Symbolic(ptr), &Value::Concrete(addr.clone()));
+        self.add_constraint(st, &eq);
+        self.solver.digest_branches += 1;
+        self.warn_once(format!(
+            "a pointer at least {limit} operations deep in the input (an index computed from a digest or checksum; --digest-depth) takes the address the current input gives it, with the bytes it reads fixed (counted as digest_branches)"
+        ));
+        Some(addr.to_u64())
     }
 
     /// A concrete value for `v`, fixing it in the path condition (KLEE's

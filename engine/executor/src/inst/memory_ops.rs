@@ -204,6 +204,12 @@ impl Executor<'_> {
             let base = self.check_concrete(st, addr, bytes, access)?;
             return f(self, st, base, &Value::from_u64(64, addr - base));
         }
+        if let Value::Symbolic(e) = ptr {
+            if let Some(addr) = self.digest_address(st, *e) {
+                let base = self.check_concrete(st, addr, bytes, access)?;
+                return f(self, st, base, &Value::from_u64(64, addr - base));
+            }
+        }
         let (targets, error) = self.resolve_symbolic(st, ptr, bytes)?;
         if let Some(err) = error {
             if targets.is_empty() {
