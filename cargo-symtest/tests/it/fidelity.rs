@@ -34,6 +34,13 @@ fn replay_json(
     (summary, tests)
 }
 
+/// Does some test's recorded stdout contain `what`?
+fn some_test_printed(out: &Path, what: &str) -> bool {
+    test_jsons(out)
+        .iter()
+        .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
+}
+
 fn test_jsons(out: &Path) -> Vec<serde_json::Value> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(out)
         .unwrap()
@@ -292,11 +299,7 @@ fn branches_on_a_digest_follow_the_input() {
     let (summary, runs) = replay_json(&prog, &out, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
-    let said = |what: &str| {
-        test_jsons(&out)
-            .iter()
-            .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
-    };
+    let said = |what: &str| some_test_printed(&out, what);
     assert!(said("starts with a") && said("starts otherwise"));
     // Off: no branch follows a model for this reason.
     let off = dir.join("off");
@@ -355,11 +358,7 @@ fn digest_pointers_and_slow_branches_follow_the_input() {
         let (summary, runs) = replay_json(&prog, &out, &[]);
         assert_eq!(summary["failed"], 0, "{runs:#?}");
         assert_eq!(summary["not_compared"], 0, "{runs:#?}");
-        let said = |what: &str| {
-            test_jsons(&out)
-                .iter()
-                .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
-        };
+        let said = |what: &str| some_test_printed(&out, what);
         assert!(said("then b") && said("then other"), "{name}");
     }
 }
