@@ -20,6 +20,10 @@ pub struct Coverage {
     counted: Vec<bool>,
     /// Per function: distance from each instruction to the nearest uncovered one.
     md2u: Vec<Option<Vec<u32>>>,
+    /// Per function: is it the program's own code (some instruction in a
+    /// counted file)? Only its code is a target of the search's distances
+    /// and new-coverage bonus.
+    program_fn: Vec<bool>,
 }
 
 const FAR: u32 = u32::MAX / 4;
@@ -39,6 +43,18 @@ impl Coverage {
             .files
             .iter()
             .map(|f| files.is_none_or(|list| list.iter().any(|x| x == f)))
+            .collect();
+        let program_fn: Vec<bool> = module
+            .functions
+            .iter()
+            .map(|f| {
+                files.is_none()
+                    || f.body.as_ref().is_some_and(|b| {
+                        b.insts
+                            .iter()
+                            .any(|i| i.loc.file.is_some_and(|file| counted[file.0 as usize]))
+                    })
+            })
             .collect();
         let mut base = Vec::with_capacity(module.functions.len());
         let mut total = 0u32;
@@ -68,7 +84,14 @@ impl Coverage {
             lines_covered: FxHashSet::default(),
             counted,
             md2u: vec![None; module.functions.len()],
+            program_fn,
         }
+    }
+
+    /// Is `f` the program's own code (not the libc or models linked in)?
+    /// Every function is when no list of counted files was given.
+    pub fn is_program_function(&self, f: FuncId) -> bool {
+        self.program_fn[f.0 as usize]
     }
 
     pub fn index(&self, f: FuncId, pc: u32) -> u32 {
@@ -143,10 +166,14 @@ impl Coverage {
         v
     }
 
-    /// Distance in instructions from `pc` in `f` to the nearest uncovered instruction
-    /// reachable inside `f` (None if none is).
+    /// Distance in instructions from `pc` in `f` to the nearest uncovered
+    /// instruction of the program's own code reachable inside `f` (None if
+    /// none is, and always in library code).
     pub fn md2u(&mut self, module: &Module, f: FuncId, pc: u32) -> Option<u32> {
         let fi = f.0 as usize;
+        if !self.program_fn[fi] {
+            return None;
+        }
         if self.md2u[fi].is_none() {
             self.md2u[fi] = Some(self.compute_md2u(module, f));
         }

@@ -38,17 +38,29 @@ impl StateView for View<'_, '_> {
             st.instructions - st.last_new_cover,
             st.query_cost_us,
         );
-        let body_len = ex
-            .module
-            .function(func)
-            .body
-            .as_ref()
-            .map_or(0, |b| b.insts.len() as u32);
-        let pc = pc.min(body_len.saturating_sub(1));
+        let body_len = |func| {
+            ex.module
+                .function(func)
+                .body
+                .as_ref()
+                .map_or(0, |b: &symtest_ir::Body| b.insts.len() as u32)
+        };
+        let pc = pc.min(body_len(func).saturating_sub(1));
+        // Distance to uncovered code of the program: inside the libc or a
+        // model, from the innermost program frame the call returns to.
+        let md2u = st
+            .stack
+            .iter()
+            .rev()
+            .find(|f| ex.coverage.is_program_function(f.func))
+            .and_then(|f| {
+                let pc = f.pc.min(body_len(f.func).saturating_sub(1));
+                ex.coverage.md2u(ex.module, f.func, pc)
+            });
         StateInfo {
             depth,
             since_new_cover: since,
-            md2u: ex.coverage.md2u(ex.module, func, pc),
+            md2u,
             inst_count: ex.coverage.count(func, pc),
             call_path_count: ex.coverage.func_count(func),
             query_cost_us: qc,

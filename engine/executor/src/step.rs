@@ -82,7 +82,9 @@ impl Executor<'_> {
         self.stats.instructions += 1;
         if self.coverage.hit(module, func, pc) {
             self.note_new_coverage();
-            st.last_new_cover = st.instructions;
+            if self.coverage.is_program_function(func) {
+                st.last_new_cover = st.instructions;
+            }
             st.last_new_cover_global = self.stats.instructions;
             st.pending_cover = Some(Rc::new(CoverNode {
                 inst: self.coverage.index(func, pc),

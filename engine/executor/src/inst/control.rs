@@ -37,8 +37,9 @@ impl Executor<'_> {
             let func = st.frame().func;
             if self.coverage.hit(module, func, pc) {
                 self.note_new_coverage();
-                st.last_new_cover = st.instructions;
-                st.last_new_cover_global = self.stats.instructions;
+                if self.coverage.is_program_function(func) {
+                    st.last_new_cover = st.instructions;
+                }
                 st.last_new_cover_global = self.stats.instructions;
                 st.pending_cover = Some(std::rc::Rc::new(crate::state::CoverNode {
                     inst: self.coverage.index(func, pc),
