@@ -167,13 +167,9 @@ impl Coverage {
     }
 
     /// Distance in instructions from `pc` in `f` to the nearest uncovered
-    /// instruction of the program's own code reachable inside `f` (None if
-    /// none is, and always in library code).
+    /// instruction reachable inside `f` (None if none is).
     pub fn md2u(&mut self, module: &Module, f: FuncId, pc: u32) -> Option<u32> {
         let fi = f.0 as usize;
-        if !self.program_fn[fi] {
-            return None;
-        }
         if self.md2u[fi].is_none() {
             self.md2u[fi] = Some(self.compute_md2u(module, f));
         }

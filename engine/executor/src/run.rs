@@ -47,7 +47,9 @@ impl StateView for View<'_, '_> {
         };
         let pc = pc.min(body_len(func).saturating_sub(1));
         // Distance to uncovered code of the program: inside the libc or a
-        // model, from the innermost program frame the call returns to.
+        // model, from the innermost program frame the call returns to; when
+        // none is reachable from there, to the library's own uncovered code
+        // (a search that has covered the program keeps a gradient).
         let md2u = st
             .stack
             .iter()
@@ -56,6 +58,13 @@ impl StateView for View<'_, '_> {
             .and_then(|f| {
                 let pc = f.pc.min(body_len(f.func).saturating_sub(1));
                 ex.coverage.md2u(ex.module, f.func, pc)
+            })
+            .or_else(|| {
+                if ex.coverage.is_program_function(func) {
+                    None
+                } else {
+                    ex.coverage.md2u(ex.module, func, pc)
+                }
             });
         StateInfo {
             depth,
