@@ -189,7 +189,7 @@ pub struct ExecArgs {
     /// many instructions, so the test records the exit status, error and
     /// output a native replay can check (0: never; such tests then only
     /// record why the path stopped and replay cannot compare them). Under
-    /// --max-time these runs stop 5% of the budget after it.
+    /// --max-time these runs stop 8% of the budget after it.
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub completion_instructions: u64,
     /// Report an error as a bug only once its test reproduces it natively:

@@ -156,7 +156,7 @@ pub struct Config {
     /// written is first run to its end concretely on the test's inputs, for at
     /// most this many instructions, so the test records the outcome a native
     /// replay can check (`0`: never; the test then records only why the path
-    /// stopped). Under `max_time`, completions stop 5% of the budget after it.
+    /// stopped). Under `max_time`, completions stop 8% of the budget after it.
     pub completion_instructions: u64,
     /// KLEE's `--check-overshift` (on by default): a shift by at least the
     /// value's width in the program's own code is an `overflow` error, whether

@@ -321,7 +321,8 @@ impl Executor<'_> {
     /// Ends the run: unfinished states that covered untested code get a test.
     fn halt(&mut self, reason: &str) {
         // The tests of unfinished states may need a query each: a short
-        // grace (5% of --max-time), so the run ends within 10% of it.
+        // grace (5% of --max-time); their concrete runs to the end stop 8%
+        // after it (complete.rs), so the run ends within 10% of it.
         if let (Some(t), Some(d)) = (self.config.max_time, self.deadline) {
             let grace = (t / 20).max(Duration::from_millis(50));
             self.solver
