@@ -62,6 +62,14 @@ pub struct ExecArgs {
     /// gives it. 0: always fork.
     #[arg(long, value_name = "DEPTH", default_value_t = symtest_executor::DEFAULT_DIGEST_DEPTH)]
     pub digest_depth: u32,
+    /// Library code (the libc, the models: functions of no file of the
+    /// program) may fork this many times under one call site of the program,
+    /// over all states; past it, its branches there follow the current input
+    /// without asking the solver (warned; counted as library_branches in
+    /// stats.json). Quoting a symbolic file name for an error message, for
+    /// one, forks on every byte's character class. 0: always fork.
+    #[arg(long, value_name = "N", default_value_t = symtest_executor::DEFAULT_LIBRARY_FORKS)]
+    pub library_forks: u64,
     /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,
     /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc.
     /// Default: random-path, nurs:covnew and nurs:md2u interleaved (KLEE's
@@ -426,6 +434,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     c.max_tests = a.max_tests;
     c.silent_assume = a.silent_klee_assume;
     c.digest_depth = (a.digest_depth > 0).then_some(a.digest_depth);
+    c.library_forks = (a.library_forks > 0).then_some(a.library_forks);
     c.check_overshift = a.check_overshift && !a.optimize;
     c.check_div_zero = a.check_div_zero;
     if a.max_sym_alloc_sizes == 0 {

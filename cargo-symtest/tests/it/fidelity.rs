@@ -362,3 +362,52 @@ fn digest_pointers_and_slow_branches_follow_the_input() {
         assert!(said("then b") && said("then other"), "{name}");
     }
 }
+
+/// `tests/posix/library_forks.c`: strtol parses symbolic standard input,
+/// forking in the C library under one call of the program. With
+/// `--library-forks 8` that site's forks run out: later branches there follow
+/// the input (warned, counted as `library_branches`), fewer paths are
+/// explored, the program's own branches on the result still fork, and every
+/// test replays natively as recorded. With 0 every branch forks.
+#[test]
+fn library_code_under_one_call_site_forks_a_bounded_number_of_times() {
+    let dir = scratch("fidelity-library-forks");
+    let src = workspace().join("tests/posix/library_forks.c");
+    let bc = cc_bitcode(&src, &dir);
+    let prog = native_build(&src, &dir, &[]);
+    let mut paths = Vec::new();
+    for limit in ["8", "0"] {
+        let out = dir.join(format!("limit-{limit}"));
+        let o = posix_exec(
+            &bc,
+            &out,
+            &["--max-time", "30", "--library-forks", limit],
+            &["--sym-stdin", "5"],
+        );
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let stats: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap())
+                .unwrap();
+        let followed = stats["library_branches"].as_u64().unwrap();
+        if limit == "8" {
+            assert!(followed >= 1, "{stats:#}");
+            assert!(stderr.contains("--library-forks"), "{stderr}");
+        } else {
+            assert_eq!(followed, 0, "{stats:#}");
+        }
+        for what in ["no number\n", "big\n", "small\n"] {
+            assert!(
+                some_test_printed(&out, what),
+                "limit {limit}: no test printed {what:?}"
+            );
+        }
+        let (summary, runs) = replay_json(&prog, &out, &[]);
+        assert_eq!(summary["failed"], 0, "{runs:#?}");
+        assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+        paths.push(stats["paths_completed"].as_u64().unwrap());
+    }
+    assert!(
+        paths[0] < paths[1],
+        "paths with the limit and without: {paths:?}"
+    );
+}

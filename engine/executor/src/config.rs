@@ -68,6 +68,9 @@ impl SearchKind {
     ];
 }
 
+/// Default of `Config::library_forks`.
+pub const DEFAULT_LIBRARY_FORKS: u64 = 512;
+
 /// Default of `Config::digest_depth` (see `ExprPool::depth`). Measured on
 /// GNU coreutils (8-10 s runs): head, printf, od, tail, sort, nl, fmt, join,
 /// tac, tr and cut branch on nothing 40 deep; MD5's output is over 200 deep,
@@ -180,6 +183,12 @@ pub struct Config {
     /// its model, with the input bytes the condition reads fixed to it
     /// (counted as `digest_branches`). `None`: always fork.
     pub digest_depth: Option<u32>,
+    /// `--library-forks`: how many forks code of the libc or models may make
+    /// under one call site of the program (the innermost program frame's
+    /// call), over all states; past it, branches there follow the path's
+    /// model without asking the solver (counted as `library_branches`).
+    /// `None`: always fork.
+    pub library_forks: Option<u64>,
 }
 
 impl Default for Config {
@@ -226,6 +235,7 @@ impl Default for Config {
             exit_on_error: Vec::new(),
             silent_assume: false,
             digest_depth: Some(DEFAULT_DIGEST_DEPTH),
+            library_forks: Some(DEFAULT_LIBRARY_FORKS),
         }
     }
 }

@@ -32,6 +32,9 @@ pub struct Executor<'m> {
     pub(crate) global_addrs: Vec<u64>,
     pub(crate) coverage: Coverage,
     pub(crate) stats: Stats,
+    /// Forks made in library code per program call site (function, call
+    /// instruction): `Config::library_forks`.
+    pub(crate) library_site_forks: FxHashMap<(FuncId, u32), u64>,
     pub(crate) rng: Rng,
     pub(crate) states: FxHashMap<StateId, State>,
     pub(crate) searcher: Box<dyn Searcher>,
@@ -113,6 +116,7 @@ impl<'m> Executor<'m> {
             global_addrs: Vec::new(),
             coverage: Coverage::new(module, config.coverage_files.as_deref()),
             stats: Stats::default(),
+            library_site_forks: FxHashMap::default(),
             rng: Rng::new(config.seed),
             states: FxHashMap::default(),
             searcher: search::build(&config.search),

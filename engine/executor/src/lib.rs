@@ -36,7 +36,7 @@ mod suspend;
 mod termination;
 mod value;
 
-pub use config::{Config, SearchKind, Weight, DEFAULT_DIGEST_DEPTH};
+pub use config::{Config, SearchKind, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_LIBRARY_FORKS};
 pub use rss::CountingAllocator;
 pub use special::undefined_functions;
 pub use stats::{MemoryCensus, Stats};

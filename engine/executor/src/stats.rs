@@ -40,6 +40,9 @@ pub struct Stats {
     /// Branches on a digest or checksum (see `Config::digest_depth`) that
     /// followed the path's model instead of forking.
     pub digest_branches: u64,
+    /// Branches in library code under a program call site that had used up
+    /// its forks (`Config::library_forks`): they followed the path's model.
+    pub library_branches: u64,
     /// Queries that reached their time limit (see `--max-solver-time`).
     pub solver_timeouts: u64,
     /// Queries of the solver chain by how long each took (below 1 ms, 10 ms,

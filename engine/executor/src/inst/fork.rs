@@ -8,6 +8,7 @@ use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
 use symtest_expr::{Assignment, ExprId};
+use symtest_ir::FuncId;
 
 /// Why a branch follows the path's model instead of forking.
 enum Follow {
@@ -17,6 +18,9 @@ enum Follow {
     Digest,
     /// A condition as deep reached its time limit at the same place before.
     SlowSite,
+    /// Library code under a program call site that used up its forks
+    /// (`Config::library_forks`).
+    Library,
 }
 
 impl Follow {
@@ -24,7 +28,7 @@ impl Follow {
     fn into_stop(self) -> Stop {
         match self {
             Follow::GaveUp(g) => g.into(),
-            Follow::Digest | Follow::SlowSite => Stop::error(
+            Follow::Digest | Follow::SlowSite | Follow::Library => Stop::error(
                 ErrorKind::Solver,
                 "no model of the path condition to follow",
             ),
@@ -75,6 +79,12 @@ impl Executor<'_> {
         if self.at_slow_site(st, cond) {
             return self.follow_model(st, cond, Follow::SlowSite);
         }
+        let site = self.library_site(st);
+        if let (Some(site), Some(limit)) = (site, self.config.library_forks) {
+            if self.library_site_forks.get(&site).copied().unwrap_or(0) >= limit {
+                return self.follow_model(st, cond, Follow::Library);
+            }
+        }
         let not = Ops::not(&mut self.pool, cond);
         let on_true = match self.witness(st, cond) {
             Ok(w) => w,
@@ -99,6 +109,9 @@ impl Executor<'_> {
                     self.add_constraint(st, &c);
                     return Ok(Branch::Only(side));
                 }
+                if let Some(site) = site {
+                    *self.library_site_forks.entry(site).or_default() += 1;
+                }
                 let mut child = self.fork_state(st);
                 // Each side keeps the model that proved it feasible, so neither
                 // asks the solver again until a condition falsifies it.
@@ -109,6 +122,21 @@ impl Executor<'_> {
                 Ok(Branch::Both(Box::new(child)))
             }
         }
+    }
+
+    /// The program call site (function, call instruction) `st` is under when
+    /// it runs library code (a function of no counted file); `None` in the
+    /// program's own code, or with no program frame.
+    fn library_site(&self, st: &State) -> Option<(FuncId, u32)> {
+        self.config.library_forks?;
+        if self.coverage.is_program_function(st.frame().func) {
+            return None;
+        }
+        st.stack
+            .iter()
+            .rev()
+            .find(|f| self.coverage.is_program_function(f.func))
+            .map(|f| (f.func, f.cur))
     }
 
     /// Is `cond` at least as deep as a condition that reached its time
@@ -202,7 +230,9 @@ impl Executor<'_> {
             },
         };
         let side = self.pool.eval(*c, &model).is_true();
-        self.fix_inputs_to(st, *c, &model);
+        if !matches!(why, Follow::Library) {
+            self.fix_inputs_to(st, *c, &model);
+        }
         let taken = if side {
             cond.clone()
         } else {
@@ -222,6 +252,13 @@ impl Executor<'_> {
                 self.warn_once(
                     "a branch where the solver gave up before on a condition as deep (a digest or checksum) follows the current input, with the bytes it reads fixed (the other side is not explored; counted as digest_branches)".to_string(),
                 );
+            }
+            Follow::Library => {
+                self.stats.library_branches += 1;
+                self.warn_once(format!(
+                    "library code under one call of the program forked {} times (--library-forks); its further branches there follow the current input (the other sides are not explored; counted as library_branches)",
+                    self.config.library_forks.unwrap_or(0)
+                ));
             }
             Follow::Digest => {
                 self.solver.digest_branches += 1;
