@@ -94,6 +94,19 @@ impl Coverage {
         self.program_fn[f.0 as usize]
     }
 
+    /// The innermost frame of `st` running the program's own code: where a
+    /// call into the libc or a model returns to.
+    pub fn program_frame<'s>(
+        &self,
+        st: &'s crate::state::State,
+    ) -> Option<&'s crate::state::Frame> {
+        st.stack
+            .iter()
+            .rev()
+            .map(|f| &**f)
+            .find(|f| self.is_program_function(f.func))
+    }
+
     pub fn index(&self, f: FuncId, pc: u32) -> u32 {
         self.base[f.0 as usize] + pc
     }

@@ -50,11 +50,9 @@ impl StateView for View<'_, '_> {
         // model, from the innermost program frame the call returns to; when
         // none is reachable from there, to the library's own uncovered code
         // (a search that has covered the program keeps a gradient).
-        let md2u = st
-            .stack
-            .iter()
-            .rev()
-            .find(|f| ex.coverage.is_program_function(f.func))
+        let md2u = ex
+            .coverage
+            .program_frame(st)
             .and_then(|f| {
                 let pc = f.pc.min(body_len(f.func).saturating_sub(1));
                 ex.coverage.md2u(ex.module, f.func, pc)

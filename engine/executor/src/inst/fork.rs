@@ -132,11 +132,7 @@ impl Executor<'_> {
         if self.coverage.is_program_function(st.frame().func) {
             return None;
         }
-        st.stack
-            .iter()
-            .rev()
-            .find(|f| self.coverage.is_program_function(f.func))
-            .map(|f| (f.func, f.cur))
+        self.coverage.program_frame(st).map(|f| (f.func, f.cur))
     }
 
     /// Is `cond` at least as deep as a condition that reached its time
