@@ -12,7 +12,9 @@
 exe_file *__symtest_new_file(const char *name, size_t size)
 {
 	exe_env *e = &__symtest_env;
+	static unsigned long next_ino = 0x1000;
 	exe_file *f = calloc(1, sizeof *f);
+	f->ino = next_ino++;
 	if (name) {
 		f->name = malloc(strlen(name) + 1);
 		strcpy(f->name, name);
@@ -307,7 +309,12 @@ static void fill_stat(exe_file *f, struct stat *st, int kind)
 		return;
 	}
 	memset(st, 0, sizeof *st);
-	st->st_ino = 1000;
+	/* A terminal or pipe is on device 0; a file the model made on MODEL_DEV. */
+	st->st_ino = kind == FD_SINK ? 1000 : 1001;
+	if (f) {
+		st->st_dev = MODEL_DEV;
+		st->st_ino = f->ino;
+	}
 	st->st_nlink = 1;
 	st->st_blksize = 4096;
 	if (kind == FD_SINK) {

@@ -21,7 +21,14 @@ typedef struct exe_file {
 	int host;            /* a read-only copy of a host file */
 	int is_dir;
 	int special;         /* a host device, FIFO or socket: stat only */
+	unsigned long ino;   /* its inode number on MODEL_DEV (not a host file) */
 } exe_file;
+
+/* The device of the model's own files (symbolic and created ones), each with
+ * an inode number of its own: no host file, terminal or pipe shares one with
+ * them, so a program comparing two files' (st_dev, st_ino) sees what it would
+ * natively, where each file the replay makes is distinct. */
+#define MODEL_DEV 0x53594dUL
 
 enum fd_kind { FD_CLOSED, FD_FILE, FD_SINK, FD_PIPE_R, FD_PIPE_W };
 

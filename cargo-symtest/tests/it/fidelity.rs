@@ -411,3 +411,47 @@ fn library_code_under_one_call_site_forks_a_bounded_number_of_times() {
         "paths with the limit and without: {paths:?}"
     );
 }
+
+/// `tests/posix/same_file.c` compares the identity of stdin, stdout and a
+/// file named by the argument, and a file's links and owner. Every file the
+/// model makes has a device and inode number of its own, one link and the
+/// model's user as owner (what the replay's fresh files have natively), so
+/// no path finds two of them the same file, and every test, all paths
+/// written, replays as recorded.
+#[test]
+fn symbolic_files_are_distinct_files_as_natively() {
+    let dir = scratch("fidelity-same-file");
+    let src = workspace().join("tests/posix/same_file.c");
+    let bc = cc_bitcode(&src, &dir);
+    let prog = native_build(&src, &dir, &[]);
+    let out = dir.join("out");
+    posix_exec(
+        &bc,
+        &out,
+        &["--max-time", "30", "--emit-all"],
+        &[
+            "--sym-args",
+            "0",
+            "1",
+            "1",
+            "--sym-files",
+            "1",
+            "4",
+            "--sym-stdin",
+            "4",
+        ],
+    );
+    for what in ["distinct\n", "no such file\n", "a file of its own\n"] {
+        assert!(some_test_printed(&out, what), "no test printed {what:?}");
+    }
+    for what in [
+        "stdin is stdout",
+        "file is stdin or stdout",
+        "linked or not ours",
+    ] {
+        assert!(!some_test_printed(&out, what), "a test printed {what:?}");
+    }
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+}
