@@ -32,7 +32,11 @@ commands:
   bench engine
           setup, then measure engine speed and memory (tests/bench/engine/)
   bench solver
-          setup, then the paper's Table 1: solver-chain configurations (tests/bench/solver/)
+          setup, then the paper's Table 1: solver-chain configurations (tests/bench/solver/),
+          floating-point query cost and the loops benchmark
+  bench loops
+          setup, then instruction rate and solver share on loops over symbolic bounds
+          (tests/bench/loops/, 20 s each)
   fuzz [--count N] [--seed S]
           setup, then mutants of bitcode, .ktest files and symtest.toml (N of each,
           default 500) through the release binary: no signal, panic or hang, documented

@@ -113,11 +113,34 @@ impl Assignment {
 }
 
 /// Evaluates several expressions under one assignment, sharing a memo.
+///
+/// Evaluation is lazy where the value does not need every operand: an
+/// `ite` evaluates its condition and then only the side it takes, and a
+/// read through a chain of stores evaluates its index, then walks the chain
+/// from the newest store, evaluating store indices only until one matches,
+/// and only that store's value. A lookup table or a buffer written many
+/// times is a long chain; evaluating all of it for one read was most of
+/// the cost of checking a model on code that reads memory at symbolic
+/// offsets.
 pub struct Evaluator<'a> {
     pool: &'a ExprPool,
     asg: &'a Assignment,
-    /// `None` marks an evaluated array-sorted node.
-    memo: FxHashMap<ExprId, Option<Bits>>,
+    /// Values of the non-constant bit-vector nodes evaluated so far.
+    memo: FxHashMap<ExprId, Bits>,
+}
+
+/// Work items of [`Evaluator::eval`]'s explicit stack.
+enum Step {
+    /// Evaluate this node (if not known yet).
+    Enter(ExprId),
+    /// Every operand is known: compute the node.
+    Finish(ExprId),
+    /// The condition of this `ite` is known: evaluate the side it takes.
+    Choose(ExprId),
+    /// The node's value is that of `from`, now known.
+    Copy { id: ExprId, from: ExprId },
+    /// A read whose index is known, walking its store chain at `cur`.
+    Walk { id: ExprId, cur: ExprId },
 }
 
 impl<'a> Evaluator<'a> {
@@ -130,27 +153,107 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Is the value of `e` known (a constant, or evaluated)?
+    #[inline]
+    fn known(&self, e: ExprId) -> bool {
+        self.pool.as_const(e).is_some() || self.memo.contains_key(&e)
+    }
+
     /// The value of bit-vector expression `e`.
     pub fn eval(&mut self, e: ExprId) -> Bits {
         assert!(!self.pool.is_array(e), "eval of an array-sorted expression");
-        let mut stack = vec![(e, false)];
-        while let Some((id, expanded)) = stack.pop() {
-            if self.memo.contains_key(&id) {
-                continue;
-            }
-            if expanded {
-                let v = self.compute(id);
-                self.memo.insert(id, v);
-            } else {
-                stack.push((id, true));
-                for c in self.pool.node(id).children() {
-                    if !self.memo.contains_key(&c) {
-                        stack.push((c, false));
+        let mut stack = vec![Step::Enter(e)];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Enter(id) => {
+                    if self.known(id) {
+                        continue;
+                    }
+                    match *self.pool.node(id) {
+                        Node::Select { array, index } => {
+                            stack.push(Step::Walk { id, cur: array });
+                            stack.push(Step::Enter(index));
+                        }
+                        Node::Ite(c, _, _) => {
+                            stack.push(Step::Choose(id));
+                            stack.push(Step::Enter(c));
+                        }
+                        Node::Array(_) | Node::Store { .. } => {
+                            unreachable!("array-sorted operand of a bit-vector node")
+                        }
+                        ref node => {
+                            stack.push(Step::Finish(id));
+                            for c in node.children() {
+                                if !self.known(c) {
+                                    stack.push(Step::Enter(c));
+                                }
+                            }
+                        }
+                    }
+                }
+                Step::Finish(id) => {
+                    let v = self.compute(id);
+                    self.memo.insert(id, v);
+                }
+                Step::Choose(id) => {
+                    let Node::Ite(c, t, f) = *self.pool.node(id) else {
+                        unreachable!("Choose of a non-ite node")
+                    };
+                    let from = if self.value(c).is_true() { t } else { f };
+                    self.copy_or_enter(&mut stack, id, from);
+                }
+                Step::Copy { id, from } => {
+                    let v = self.value(from).clone();
+                    self.memo.insert(id, v);
+                }
+                Step::Walk { id, mut cur } => {
+                    let Node::Select { index, .. } = *self.pool.node(id) else {
+                        unreachable!("Walk of a non-select node")
+                    };
+                    loop {
+                        match *self.pool.node(cur) {
+                            Node::Store {
+                                array: base,
+                                index: i,
+                                value,
+                            } => {
+                                if !self.known(i) {
+                                    stack.push(Step::Walk { id, cur });
+                                    stack.push(Step::Enter(i));
+                                    break;
+                                }
+                                if self.value(i) == self.value(index) {
+                                    self.copy_or_enter(&mut stack, id, value);
+                                    break;
+                                }
+                                cur = base;
+                            }
+                            Node::Array(a) => {
+                                let byte = self
+                                    .value(index)
+                                    .as_u64_exact()
+                                    .map_or(0, |i| self.asg.byte(a, i));
+                                self.memo.insert(id, Bits::from_u64(8, byte as u64));
+                                break;
+                            }
+                            ref other => unreachable!("select from non-array node {other:?}"),
+                        }
                     }
                 }
             }
         }
         self.value(e).clone()
+    }
+
+    /// `id` takes the value of `from`: now if known, else once evaluated.
+    fn copy_or_enter(&mut self, stack: &mut Vec<Step>, id: ExprId, from: ExprId) {
+        if self.known(from) {
+            let v = self.value(from).clone();
+            self.memo.insert(id, v);
+        } else {
+            stack.push(Step::Copy { id, from });
+            stack.push(Step::Enter(from));
+        }
     }
 
     /// The value of width-1 expression `e` as a bool.
@@ -159,29 +262,27 @@ impl<'a> Evaluator<'a> {
         self.eval(e).is_true()
     }
 
+    /// The value of a known node.
+    #[inline]
     fn value(&self, e: ExprId) -> &Bits {
-        self.memo[&e]
-            .as_ref()
-            .expect("bit-vector value of an array-sorted node")
+        match self.pool.as_const(e) {
+            Some(b) => b,
+            None => &self.memo[&e],
+        }
     }
 
-    /// Computes `id` whose children are all in the memo.
-    fn compute(&self, id: ExprId) -> Option<Bits> {
+    /// Computes `id` (neither a read, an `ite` nor array-sorted) whose
+    /// operands are all known.
+    fn compute(&self, id: ExprId) -> Bits {
         let v = |e: ExprId| self.value(e);
-        Some(match self.pool.node(id) {
+        match self.pool.node(id) {
             Node::Const(b) => b.clone(),
-            Node::Array(_) | Node::Store { .. } => return None,
-            Node::Select { array, index } => self.select(*array, v(*index)),
+            Node::Array(_) | Node::Store { .. } | Node::Select { .. } | Node::Ite(..) => {
+                unreachable!("computed lazily or array-sorted")
+            }
             Node::Not(a) => v(*a).not(),
             Node::Bin(op, a, b) => op.apply(v(*a), v(*b)),
             Node::Cmp(op, a, b) => Bits::from_bool(op.apply(v(*a), v(*b))),
-            Node::Ite(c, t, e) => {
-                if v(*c).is_true() {
-                    v(*t).clone()
-                } else {
-                    v(*e).clone()
-                }
-            }
             Node::Concat(h, l) => Bits::concat(v(*h), v(*l)),
             Node::Extract { expr, lo, width } => v(*expr).extract(*lo, *width),
             Node::ZExt(a, w) => v(*a).zext(*w),
@@ -191,7 +292,7 @@ impl<'a> Evaluator<'a> {
             Node::FFma(a, b, c) => crate::fp::fma(v(*a), v(*b), v(*c)),
             Node::FCmp(op, a, b) => Bits::from_bool(op.apply(v(*a), v(*b))),
             Node::FConv(op, a, w) => op.apply(v(*a), *w),
-        })
+        }
     }
 
     /// The first `len` bytes of array-sorted expression `array` (a chain of
@@ -223,29 +324,6 @@ impl<'a> Evaluator<'a> {
             }
         }
         out
-    }
-
-    /// Reads byte `index` through a store chain.
-    fn select(&self, mut array: ExprId, index: &Bits) -> Bits {
-        loop {
-            match self.pool.node(array) {
-                Node::Store {
-                    array: base,
-                    index: i,
-                    value,
-                } => {
-                    if self.value(*i) == index {
-                        return self.value(*value).clone();
-                    }
-                    array = *base;
-                }
-                Node::Array(a) => {
-                    let byte = index.as_u64_exact().map_or(0, |i| self.asg.byte(*a, i));
-                    return Bits::from_u64(8, byte as u64);
-                }
-                other => unreachable!("select from non-array node {other:?}"),
-            }
-        }
     }
 }
 

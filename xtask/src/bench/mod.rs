@@ -22,6 +22,7 @@
 mod coreutils;
 mod fp;
 mod gcov;
+mod loops;
 mod native;
 mod plot;
 mod report;
@@ -36,20 +37,21 @@ use std::process::Command;
 
 pub const USAGE: &str =
     "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
-       cargo xtask bench engine|solver|fp
+       cargo xtask bench engine|solver|fp|loops
        cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),
-        Some("solver") => solver().and_then(|()| fp::run()),
+        Some("solver") => solver().and_then(|()| fp::run()).and_then(|()| loops::run()),
         Some("fp") => fp::run(),
+        Some("loops") => loops::run(),
         Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver, fp, coreutils)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils)\n{USAGE}"
         ))
         .into()),
     }

@@ -211,6 +211,16 @@ pub struct ObjectState {
     pub freed: bool,
 }
 
+/// Most offsets a symbolic access may be at for it to be an `ite` over
+/// them instead of a read from the flushed object
+/// ([`ObjectState::read_symbolic`]).
+pub const SYMBOLIC_WINDOW: u64 = 16;
+
+/// Smallest object whose symbolic accesses use the window: a smaller one
+/// flushes into a short chain, which Bitwuzla reads as cheaply (ptx's
+/// small tables were slower as nested `ite`s).
+pub const WINDOW_MIN_SIZE: usize = 1024;
+
 impl ObjectState {
     pub fn new(size: usize) -> ObjectState {
         ObjectState {
@@ -323,7 +333,28 @@ impl ObjectState {
         arr
     }
 
+    /// The offsets an access of `n` bytes at symbolic offset `off` can be at,
+    /// when its structural range (`ExprPool::unsigned_range`) holds at most
+    /// [`SYMBOLIC_WINDOW`] of them inside the object. The caller checked
+    /// bounds, so offsets past the end are infeasible and left out.
+    fn window(&self, pool: &ExprPool, off: ExprId, n: usize) -> Option<(usize, usize)> {
+        if self.flushed.is_some() || self.concrete.len() < WINDOW_MIN_SIZE {
+            return None;
+        }
+        let (lo, hi) = pool.unsigned_range(off)?;
+        let last = (self.concrete.len() as u64).checked_sub(n as u64)?;
+        let hi = hi.min(last);
+        (lo <= hi && hi - lo < SYMBOLIC_WINDOW).then_some((lo as usize, hi as usize))
+    }
+
     /// Reads `n` bytes at a symbolic 32-bit offset (the caller checked bounds).
+    ///
+    /// An offset that can only take a few values (a pointer advanced by a
+    /// decoded character's length, `buf + (c >> 7)`) reads as an `ite` over
+    /// the reads at those offsets, and the object keeps its per-byte
+    /// contents. Otherwise the object is flushed into an array (every byte a
+    /// store: a 16 KiB buffer is a chain of 16,384 stores, which each query
+    /// that reads through it carries) and read with `select`.
     pub fn read_symbolic(
         &mut self,
         pool: &mut ExprPool,
@@ -331,6 +362,16 @@ impl ObjectState {
         off: ExprId,
         n: usize,
     ) -> Value {
+        if let Some((lo, hi)) = self.window(pool, off, n) {
+            let mut acc = self.read(pool, hi, n);
+            for k in (lo..hi).rev() {
+                let at = pool.const_u64(pool.width(off), k as u64);
+                let c = Value::Symbolic(pool.eq(off, at));
+                let v = self.read(pool, k, n);
+                acc = Ops::ite(pool, &c, &v, &acc);
+            }
+            return acc;
+        }
         let arr = self.flush(pool, name);
         let mut acc: Option<Value> = None;
         for i in 0..n {
@@ -355,6 +396,24 @@ impl ObjectState {
         n: usize,
         v: &Value,
     ) {
+        if let Some((lo, hi)) = self.window(pool, off, n) {
+            // Each byte the write may touch becomes an `ite` over the
+            // offsets that put one of the written bytes there.
+            for j in lo..hi + n {
+                let mut byte = self.byte(pool, j);
+                for k in lo..=hi {
+                    if j < k || j >= k + n {
+                        continue;
+                    }
+                    let at = pool.const_u64(pool.width(off), k as u64);
+                    let c = Value::Symbolic(pool.eq(off, at));
+                    let b = Ops::extract(pool, v, ((j - k) * 8) as u32, 8);
+                    byte = Ops::ite(pool, &c, &b, &byte);
+                }
+                self.set_byte(pool, j, byte);
+            }
+            return;
+        }
         let mut arr = self.flush(pool, name);
         for i in 0..n {
             let k = pool.const_u64(32, i as u64);
@@ -576,6 +635,51 @@ impl ObjectState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An access at an offset of a few possible values in a large object is
+    /// an `ite` over them: the object is not flushed, and the values read
+    /// and written are those of the offset each input gives.
+    #[test]
+    fn small_window_accesses_are_ites_without_flushing() {
+        let mut pool = ExprPool::new();
+        let mut o = ObjectState::new(4096);
+        for k in 0..8usize {
+            o.write(&mut pool, k, 1, &Value::from_u64(8, 0x10 + k as u64));
+        }
+        // off = 3 + (b & 3): one of 3..=6.
+        let arr = pool.new_array("b", 1);
+        let root = pool.array(arr);
+        let z = pool.const_u64(32, 0);
+        let b = pool.select(root, z);
+        let b32 = pool.zext(b, 32);
+        let three = pool.const_u64(32, 3);
+        let masked = pool.and(b32, three);
+        let off = pool.add(three, masked);
+        let r = o.read_symbolic(&mut pool, "buf", off, 2).expr(&mut pool);
+        let v = Value::Symbolic(pool.zext(b, 16));
+        o.write_symbolic(&mut pool, "buf", off, 2, &v);
+        assert!(o.flushed.is_none(), "a window access flushed the object");
+        for x in 0..4u8 {
+            let mut m = symtest_expr::Assignment::new();
+            m.set(arr, vec![x]);
+            let k = 3 + x as u64;
+            assert_eq!(pool.eval(r, &m).to_u64(), (0x11 + k) << 8 | (0x10 + k));
+            // After the write, bytes k and k+1 hold x and 0; the others are as before.
+            for j in 0..10usize {
+                let e = o.read(&mut pool, j, 1).expr(&mut pool);
+                let want = if j as u64 == k {
+                    x as u64
+                } else if j as u64 == k + 1 {
+                    0
+                } else if j < 8 {
+                    0x10 + j as u64
+                } else {
+                    0
+                };
+                assert_eq!(pool.eval(e, &m).to_u64(), want, "byte {j}, input {x}");
+            }
+        }
+    }
 
     #[test]
     fn symbolic_bytes_round_trip_and_flush_preserves_contents() {
