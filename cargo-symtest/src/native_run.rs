@@ -164,6 +164,9 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
         // (a date in the output replays); the test's failures are injected.
         cmd.env("LD_PRELOAD", shim)
             .env("SYMTEST_CLOCK", MODEL_CLOCK.to_string())
+            // Each argument ends right before an unmapped page: reading past
+            // its NUL crashes, as the engine reports it (no bytes after it).
+            .env("SYMTEST_ARG_GUARD", "1")
             // A sanitizer build refuses to start when a library is loaded
             // before its runtime; the shim intercepts nothing it needs.
             .env("ASAN_OPTIONS", "verify_asan_link_order=0");

@@ -56,6 +56,8 @@ static char *sym_string(unsigned n, const char *name)
 	symtest_assume(s[n] == 0);
 	for (unsigned i = 0; i < n; i++)
 		symtest_prefer_cex(s, ((unsigned char)s[i] >= 32) & ((unsigned char)s[i] <= 126));
+	/* The argument ends at its first NUL, as natively. */
+	__symtest_terminated(s);
 	return s;
 }
 

@@ -98,5 +98,9 @@ long __symtest_host_read(const char *path, void *buf, size_t n);
 void __symtest_stdout(const void *buf, size_t n);
 /* A warning naming an unmodelled system call, once per number. */
 void __symtest_model_warning(const char *message);
+/* The engine: accesses to the object starting at s past the first NUL it
+ * holds now are out-of-bounds errors (a symbolic argument is, natively, only
+ * the string up to its NUL; the native replay puts an unmapped page there). */
+void __symtest_terminated(const char *s);
 
 #endif

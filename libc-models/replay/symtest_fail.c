@@ -8,6 +8,9 @@
  *                                  open-class system call (0 = never).
  *   SYMTEST_FAIL_LOG=PATH          append "fail CLASS K SYSCALL" for every
  *                                  injected failure (optional).
+ *   SYMTEST_CLOCK=SECONDS          every clock reads this time.
+ *   SYMTEST_ARG_GUARD=1            argv[1..] end right before an unmapped
+ *                                  page (see guard_args).
  *
  * Classes and errno values (ENV_CONTRACT.md, same as the POSIX model):
  *   read   read readv pread64                    EIO
@@ -135,7 +138,8 @@ enum {
   NR_access = 21, NR_dup = 32, NR_dup2 = 33, NR_fcntl = 72, NR_getcwd = 79,
   NR_creat = 85, NR_prctl = 157, NR_openat = 257, NR_newfstatat = 262,
   NR_dup3 = 292, NR_seccomp = 317, NR_statx = 332, NR_exit_group = 231,
-  NR_gettimeofday = 96, NR_time = 201, NR_clock_gettime = 228
+  NR_gettimeofday = 96, NR_time = 201, NR_clock_gettime = 228,
+  NR_mmap = 9, NR_mprotect = 10
 };
 
 /* ---- classes ------------------------------------------------------------ */
@@ -505,7 +509,51 @@ __attribute__((visibility("default"))) long time(long *t) {
   return now;
 }
 
+/* SYMTEST_ARG_GUARD=1: every argument after argv[0] moves to the end of a
+ * fresh mapping, its NUL the last byte before an unmapped page, so a program
+ * that reads or writes past an argument's terminator crashes (SIGSEGV), as
+ * the engine reports it (engine/executor/src/terminated.rs): natively the
+ * bytes after the NUL are another string's, which no test can fix.  main
+ * receives the same argv array, so it sees the moved strings. */
+static void guard_args(void) {
+  /* Constructors get no arguments in musl processes: find argv where the
+   * kernel put it, right below the environment's pointer array (argc, argv[0],
+   * ..., argv[argc] = NULL, envp[0], ...). */
+  if (!environ)
+    return;
+  long *env = (long *)environ;
+  if (env[-1] != 0)
+    return;
+  int argc = -1;
+  for (long n = 0; n < 65536; n++)
+    if (env[-2 - n] == n) {
+      argc = (int)n;
+      break;
+    }
+  if (argc <= 1)
+    return;
+  char **argv = (char **)(env - 1 - argc);
+  for (int i = 1; i < argc && argv[i]; i++) {
+    size_t len = slen(argv[i]) + 1;
+    size_t span = (len + 4095) / 4096 * 4096;
+    long m = symtest_fail_raw(NR_mmap, 0, (long)(span + 4096), 3 /* PROT_READ|PROT_WRITE */,
+                              0x22 /* MAP_PRIVATE|MAP_ANONYMOUS */, -1, 0);
+    if (m < 0 && m > -4096)
+      return;
+    char *page_end = (char *)m + span;
+    if (SYS(NR_mprotect, page_end, 4096, 0 /* PROT_NONE */) != 0)
+      return;
+    char *dst = page_end - len;
+    for (size_t k = 0; k < len; k++)
+      dst[k] = argv[i][k];
+    argv[i] = dst;
+  }
+}
+
 __attribute__((constructor)) static void symtest_fail_init(void) {
+  const char *guard = get_env("SYMTEST_ARG_GUARD");
+  if (guard && guard[0] == '1' && guard[1] == 0)
+    guard_args();
   fix_clock(get_env("SYMTEST_CLOCK"));
   install(get_env("SYMTEST_FAIL"), get_env("SYMTEST_FAIL_LOG"));
 }

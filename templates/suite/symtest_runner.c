@@ -261,6 +261,31 @@ static char *object_string(const struct symtest_object *o) {
   return s;
 }
 
+/* A program argument: the object's string up to its first NUL, placed right
+ * before an unmapped page, so that an access past the NUL crashes, as the
+ * engine reports it (natively the bytes after an argument are not its own). */
+static char *argument_string(const struct symtest_object *o) {
+  long page = sysconf(_SC_PAGESIZE);
+  size_t len = 0, span;
+  char *m;
+  while (len < o->size && o->bytes[len])
+    len++;
+  len++;
+  if (page <= 0)
+    return object_string(o);
+  span = (len + (size_t)page - 1) / (size_t)page * (size_t)page;
+  m = (char *)mmap(NULL, span + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    return object_string(o);
+  if (mprotect(m + span, (size_t)page, PROT_NONE) != 0) {
+    munmap(m, span + (size_t)page);
+    return object_string(o);
+  }
+  memcpy(m + span - len, o->bytes, len - 1);
+  m[span - 1] = 0;
+  return m + span - len;
+}
+
 static void write_file(const char *path, const struct symtest_object *o) {
   FILE *f = fopen(path, "wb");
   if (!f || fwrite(o->bytes, 1, o->size, f) != o->size || fclose(f) != 0) {
@@ -285,7 +310,7 @@ static int program_argv(char **argv, int max) {
     if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
       k++;
       snprintf(name, sizeof name, "arg%02d", sym_args++);
-      argv[argc++] = object_string(find_object(name, 0));
+      argv[argc++] = argument_string(find_object(name, 0));
     } else if (is_opt(a, "sym-args") && symtest_program_args[k + 1] && symtest_program_args[k + 2] && symtest_program_args[k + 3]) {
       int hi = atoi(symtest_program_args[k + 2]), count, i;
       const struct symtest_object *n = find_object("n_args", (unsigned)n_args_seen++);
@@ -294,7 +319,7 @@ static int program_argv(char **argv, int max) {
       for (i = 0; i < hi; i++) {
         snprintf(name, sizeof name, "arg%02d", sym_args++);
         if (i < count && argc < max - 1)
-          argv[argc++] = object_string(find_object(name, 0));
+          argv[argc++] = argument_string(find_object(name, 0));
       }
     } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
       int files = atoi(symtest_program_args[k + 1]), i;

@@ -455,3 +455,38 @@ fn symbolic_files_are_distinct_files_as_natively() {
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
 }
+
+/// A symbolic argument ends at its NUL as natively: a read past it (pr's
+/// `--e=`) is an error, and the native replay, each argument right before an
+/// unmapped page, crashes on it. Every test replays as recorded.
+#[test]
+fn reading_past_an_arguments_nul_is_an_error_that_replays() {
+    let dir = scratch("fidelity-arg-overread");
+    let src = workspace().join("tests/posix/arg_overread.c");
+    let bc = cc_bitcode(&src, &dir);
+    let prog = native_build(&src, &dir, &[]);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &["--max-time", "30"], &["--sym-arg", "3"]);
+    for what in ["width\n", "no width\n", "length 3\n"] {
+        assert!(some_test_printed(&out, what), "no test printed {what:?}");
+    }
+    let errors: Vec<serde_json::Value> = test_jsons(&out)
+        .into_iter()
+        .filter(|t| !t["outcome"]["error"].is_null())
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let e = &errors[0]["outcome"]["error"];
+    assert_eq!(e["kind"], "ptr", "{e}");
+    assert_eq!(e["line"], 19, "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("past the NUL"),
+        "{e}"
+    );
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    assert!(
+        runs.iter().any(|r| r["signal"] == 11),
+        "the error test did not crash natively: {runs:#?}"
+    );
+}

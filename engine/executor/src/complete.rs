@@ -52,6 +52,14 @@ impl Executor<'_> {
             }
             let out = st.stdout.bytes(|e| ev.eval(e).to_u64() as u8);
             st.stdout = Output::concrete(out);
+            let terminated: Vec<Vec<_>> = st
+                .terminated
+                .iter()
+                .map(|t| t.bytes.iter().map(|&b| ev.eval(b)).collect())
+                .collect();
+            for (t, bytes) in st.terminated.iter_mut().zip(terminated) {
+                t.bytes = bytes.into_iter().map(|b| self.pool.constant(b)).collect();
+            }
         }
         for base in st.memory.bases_not_concrete() {
             if let Some(contents) = st.memory.contents_mut(base) {

@@ -384,6 +384,7 @@ impl<'m> Executor<'m> {
             aliases: Vec::new(),
             errno_obj: None,
             error_suffix: None,
+            terminated: Vec::new(),
         };
         st.ptree_node = self.ptree.init(id);
         st

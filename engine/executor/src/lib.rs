@@ -33,6 +33,7 @@ mod state;
 mod stats;
 mod step;
 mod suspend;
+mod terminated;
 mod termination;
 mod value;
 

@@ -44,6 +44,8 @@ pub enum Special {
     HostRead,
     /// POSIX model: `__symtest_model_warning(msg)` (once per message).
     ModelWarning,
+    /// `__symtest_terminated(s)`: accesses past the first NUL of `s` are errors.
+    Terminated,
     /// `__symtest_unsupported(msg)`: a model limitation ends the path.
     Unsupported,
     /// `setjmp` family: records the continuation; `longjmp` family: resumes it.
@@ -203,6 +205,7 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
             "__symtest_host_stat" => HostStat,
             "__symtest_host_read" => HostRead,
             "__symtest_model_warning" => ModelWarning,
+            "__symtest_terminated" => Terminated,
             "__symtest_unsupported" => Unsupported,
             "__symtest_stdout" => Stdout,
             "setjmp" | "_setjmp" | "sigsetjmp" | "__sigsetjmp" => Setjmp,
@@ -426,6 +429,7 @@ impl Executor<'_> {
                 ret(self, st, v);
                 Ok(())
             }
+            Special::Terminated => self.mark_terminated(st, arg(0)?),
             Special::ModelWarning => {
                 let msg = self.read_name(st, args.first());
                 self.warn_once(format!("model: {msg}"));

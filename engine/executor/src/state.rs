@@ -130,6 +130,9 @@ pub struct State {
     pub errno_obj: Option<u64>,
     /// The file suffix `klee_report_error` gave for the error ending this path.
     pub error_suffix: Option<String>,
+    /// Objects whose accessible bytes end at their first NUL (the symbolic
+    /// arguments, `__symtest_terminated`), with what this path proved of them.
+    pub terminated: Vec<crate::terminated::Terminated>,
 }
 
 /// What a path wrote to standard output: one chunk per write (concrete bytes

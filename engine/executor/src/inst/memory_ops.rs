@@ -202,12 +202,16 @@ impl Executor<'_> {
         if let Value::Concrete(b) = ptr {
             let addr = b.to_u64();
             let base = self.check_concrete(st, addr, bytes, access)?;
-            return f(self, st, base, &Value::from_u64(64, addr - base));
+            let off = Value::from_u64(64, addr - base);
+            self.check_terminated(st, ctx, base, &off, bytes)?;
+            return f(self, st, base, &off);
         }
         if let Value::Symbolic(e) = ptr {
             if let Some(addr) = self.digest_address(st, *e) {
                 let base = self.check_concrete(st, addr, bytes, access)?;
-                return f(self, st, base, &Value::from_u64(64, addr - base));
+                let off = Value::from_u64(64, addr - base);
+                self.check_terminated(st, ctx, base, &off, bytes)?;
+                return f(self, st, base, &off);
             }
         }
         let (targets, error) = self.resolve_symbolic(st, ptr, bytes)?;
@@ -239,20 +243,23 @@ impl Executor<'_> {
         for t in targets {
             let mut child = self.fork_state(st);
             self.add_constraint(&mut child, &t.in_bounds);
-            match self.access_target(&mut child, t.base, ptr, access, f) {
+            match self.access_target(&mut child, ctx, t.base, ptr, bytes, access, f) {
                 Ok(()) => ctx.added.push(child),
                 Err(stop) => ctx.ended.push((child, stop.into_termination())),
             }
         }
         self.add_constraint(st, &first.in_bounds);
-        self.access_target(st, first.base, ptr, access, f)
+        self.access_target(st, ctx, first.base, ptr, bytes, access, f)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn access_target(
         &mut self,
         st: &mut State,
+        ctx: &mut StepCtx,
         base: u64,
         ptr: &Value,
+        bytes: u64,
         access: Access,
         f: &mut dyn FnMut(&mut Self, &mut State, u64, &Value) -> Exec<()>,
     ) -> Exec<()> {
@@ -295,6 +302,7 @@ impl Executor<'_> {
                 }
             }
         }
+        self.check_terminated(st, ctx, base, &off, bytes)?;
         f(self, st, base, &off)
     }
 

@@ -10,13 +10,14 @@ use super::wire::{encode_chain, DecodeError, Decoded, Pieces, Reader, Table, Wri
 use crate::memory::AddressSpace;
 use crate::plist::PList;
 use crate::state::{CoverNode, Frame, JmpTarget, Output, Slot, State, SymbolicObject};
+use crate::terminated::Terminated;
 use crate::value::Value;
 use std::rc::Rc;
 use symtest_expr::{Bits, ExprId, ExprPool};
 use symtest_ir::{BlockId, FuncId, Module};
 
 /// Format version of an encoded state (bump on any change).
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 fn expr(w: &mut Writer, e: ExprId) {
     w.u32(e.index() as u32);
@@ -82,6 +83,15 @@ pub fn encode_state(st: &State, w: &mut Writer, t: &mut Table<'_>) {
             w.str(s);
         }
         None => w.bool(false),
+    }
+    w.usize(st.terminated.len());
+    for t in &st.terminated {
+        w.u64(t.base);
+        w.usize(t.bytes.len());
+        for &b in t.bytes.iter() {
+            expr(w, b);
+        }
+        w.u32(t.proven);
     }
 }
 
@@ -162,6 +172,20 @@ pub fn decode_state(
     }
     let errno_obj = r.opt_u64()?;
     let error_suffix = if r.bool()? { Some(r.string()?) } else { None };
+    let n = r.len(9)?;
+    let mut terminated = Vec::with_capacity(n);
+    for _ in 0..n {
+        let base = r.u64()?;
+        let len = r.len(1)?;
+        let bytes = (0..len)
+            .map(|_| read_expr(r, pool))
+            .collect::<Decoded<Rc<[ExprId]>>>()?;
+        terminated.push(Terminated {
+            base,
+            bytes,
+            proven: r.u32()?,
+        });
+    }
     Ok(State {
         id,
         stack,
@@ -185,6 +209,7 @@ pub fn decode_state(
         aliases,
         errno_obj,
         error_suffix,
+        terminated,
     })
 }
 
