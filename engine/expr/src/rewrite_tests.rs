@@ -521,3 +521,77 @@ fn rewrites_preserve_semantics() {
     }
     assert!(changed > 1000, "rewrites fired only {changed} times");
 }
+
+/// Quotients by constants: nested divisions fold into one, and a quotient
+/// compared with a constant becomes a bounds test of the dividend; every
+/// 8-bit dividend gives the unsimplified answer.
+#[test]
+fn quotient_rules_match_exhaustively() {
+    let mut simp = ExprPool::new();
+    let mut raw = ExprPool::new_unsimplified();
+    let a = simp.new_array("a", 1);
+    assert_eq!(raw.new_array("a", 1), a);
+    let byte = |p: &mut ExprPool| {
+        let arr = p.array(a);
+        let i = p.const_u64(32, 0);
+        p.select(arr, i)
+    };
+    let (xs, xr) = (byte(&mut simp), byte(&mut raw));
+    // x / c1 (or x >> n) / c2, and both compared with k in every way.
+    let divisors = [1u64, 2, 3, 7, 10, 16, 100, 200, 255];
+    let mut built = Vec::new();
+    for &c1 in &divisors {
+        for shift in [false, true] {
+            let quot = |p: &mut ExprPool, x: ExprId| {
+                if shift {
+                    let n = p.const_u64(8, c1.trailing_zeros() as u64 % 8);
+                    p.lshr(x, n)
+                } else {
+                    let c = p.const_u64(8, c1);
+                    p.udiv(x, c)
+                }
+            };
+            let (qs, qr) = (quot(&mut simp, xs), quot(&mut raw, xr));
+            for &c2 in &divisors {
+                let (ks, kr) = (simp.const_u64(8, c2), raw.const_u64(8, c2));
+                built.push((simp.udiv(qs, ks), raw.udiv(qr, kr)));
+            }
+            for k in [0u64, 1, 2, 9, 10, 25, 127, 128, 254, 255] {
+                let (ks, kr) = (simp.const_u64(8, k), raw.const_u64(8, k));
+                for op in [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule] {
+                    built.push((simp.cmp(op, qs, ks), raw.cmp(op, qr, kr)));
+                    built.push((simp.cmp(op, ks, qs), raw.cmp(op, kr, qr)));
+                }
+            }
+        }
+    }
+    let mut changed = 0;
+    for &(es, er) in &built {
+        if simp.node(es) != raw.node(er) {
+            changed += 1;
+        }
+        for v in 0..=255u8 {
+            let mut asg = Assignment::new();
+            asg.set(a, vec![v]);
+            assert_eq!(
+                simp.eval(es, &asg),
+                raw.eval(er, &asg),
+                "x = {v}: {} against {}",
+                simp.display(es),
+                raw.display(er)
+            );
+        }
+    }
+    assert!(changed > built.len() / 2, "rules fired {changed} of {}", built.len());
+    // The loop test of a digit loop: (x / 10) / 10 == 0 is x < 100.
+    let mut p = ExprPool::new();
+    let a = p.new_array("n", 4);
+    let x = read32(&mut p, a, 0);
+    let ten = p.const_u64(32, 10);
+    let q = p.udiv(x, ten);
+    let q = p.udiv(q, ten);
+    let zero = p.const_u64(32, 0);
+    let test = p.eq(zero, q);
+    let hundred = p.const_u64(32, 100);
+    assert_eq!(test, p.ult(x, hundred), "{}", p.display(test));
+}

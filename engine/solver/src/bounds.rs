@@ -343,9 +343,20 @@ fn comparison_set(op: CmpOp, width: u32, c: u128, term_left: bool) -> IntervalSe
     }
 }
 
+/// The term the width-1 `assertion` bounds and the set of its values it
+/// allows, if the assertion is a bounds assertion (see the module docs).
+pub(crate) fn bound_of(pool: &ExprPool, assertion: ExprId) -> Option<(ExprId, IntervalSet)> {
+    if pool.as_const(assertion).is_some() {
+        return None;
+    }
+    let mut m = Matcher { pool, atom: None };
+    let set = m.boolean(assertion).ok()?;
+    Some((m.atom?, set))
+}
+
 /// The bytes a plain read consists of, most significant first: `(array,
 /// index)` of each `select(root, constant)` in a concatenation.
-fn plain_read(pool: &ExprPool, e: ExprId, out: &mut Vec<(ArrayId, u32)>) -> bool {
+pub(crate) fn plain_read(pool: &ExprPool, e: ExprId, out: &mut Vec<(ArrayId, u32)>) -> bool {
     match *pool.node(e) {
         Node::Concat(hi, lo) => plain_read(pool, hi, out) && plain_read(pool, lo, out),
         Node::Select { array, index } => match (pool.node(array), pool.as_const(index)) {
@@ -386,14 +397,7 @@ impl<S: Solver> BoundsSolver<S> {
         // Each assertion on its own: the term it bounds and how.
         let matched: Vec<Option<(ExprId, IntervalSet)>> = assertions
             .iter()
-            .map(|&a| {
-                if pool.as_const(a).is_some() {
-                    return None;
-                }
-                let mut m = Matcher { pool, atom: None };
-                let set = m.boolean(a).ok()?;
-                Some((m.atom?, set))
-            })
+            .map(|&a| bound_of(pool, a))
             .collect();
         // A term's values also lie in its structural range (`(x & 255) << 2`
         // is at most 1020): bounds outside it are unsatisfiable on their own

@@ -37,6 +37,7 @@
 //!   [`DOMAIN_BUDGET`] node evaluations, or when a tainted evaluation
 //!   rejected a candidate and nothing was found, the query passes down.
 
+use crate::bounds::{bound_of, plain_read, IntervalSet};
 use crate::{
     project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
 };
@@ -120,18 +121,87 @@ pub(crate) fn decide(
     let Some(mut tape) = Tape::build(pool, assertions) else {
         return Ok(None);
     };
+    let allowed = byte_domains(pool, assertions, &tape.vars);
     // Plain bit-vector arithmetic over several bytes is the backend's
     // strength (a 16-bit word's bounds: 0.4 ms in Bitwuzla, 65,536
-    // candidates here); reads at symbolic indices are its weakness.
+    // candidates here); reads at symbolic indices are its weakness. So is
+    // nonlinear arithmetic (products of symbolic values, a geometric series
+    // over a ratio in 2..=50): searched here when the bounds of the integers
+    // the bytes form leave few candidates.
     if tape.symbolic_reads == 0 && tape.vars.len() > 1 {
-        return Ok(None);
+        let candidates: f64 = allowed
+            .iter()
+            .map(|m| m.as_ref().map_or(256.0, |m| m.iter().filter(|&&b| b).count() as f64))
+            .product();
+        if candidates > PLAIN_MAX_CANDIDATES {
+            return Ok(None);
+        }
     }
-    let r = tape.search();
+    let r = tape.search(&allowed);
     Ok(match r {
         None => None,
         Some(false) => Some(SatResult::Unsat),
         Some(true) => confirm(pool, assertions, arrays, &tape),
     })
+}
+
+/// Most candidate assignments a query without reads at symbolic indices
+/// may have for it to be searched here rather than by the backend.
+pub const PLAIN_MAX_CANDIDATES: f64 = 4096.0;
+
+/// The values each variable can take given the bounds assertions place on
+/// the integers read from its bytes (`2 <= z <= 50` for a 4-byte `z`: its
+/// low byte in 2..=50, the others 0), or `None` where they do not narrow it.
+/// An over-approximation (the hull of each integer's allowed values,
+/// projected onto each byte): the search still checks every assertion.
+fn byte_domains(
+    pool: &ExprPool,
+    assertions: &[ExprId],
+    vars: &[(ArrayId, u64)],
+) -> Vec<Option<[bool; 256]>> {
+    let mut bounded: Vec<(ExprId, IntervalSet)> = Vec::new();
+    for &a in assertions {
+        if let Some((t, set)) = bound_of(pool, a) {
+            match bounded.iter_mut().find(|(u, _)| *u == t) {
+                Some((_, s)) => *s = s.intersect(&set),
+                None => bounded.push((t, set)),
+            }
+        }
+    }
+    let mut out: Vec<Option<[bool; 256]>> = vec![None; vars.len()];
+    for (t, set) in bounded {
+        let mut bytes = Vec::new();
+        if !plain_read(pool, t, &mut bytes) || bytes.len() * 8 != pool.width(t) as usize {
+            continue;
+        }
+        let (Some(lo), Some(hi)) = (set.min(), set.max_member()) else {
+            continue;
+        };
+        // Least significant byte first.
+        for (k, &(array, index)) in bytes.iter().rev().enumerate() {
+            let Some(v) = vars
+                .iter()
+                .position(|&(a, i)| a == array && i == u64::from(index))
+            else {
+                continue;
+            };
+            let (l, h) = (lo >> (8 * k), hi >> (8 * k));
+            if h - l >= 255 {
+                continue;
+            }
+            let mut m = [false; 256];
+            for x in l..=h {
+                m[(x & 255) as usize] = true;
+            }
+            if let Some(old) = &out[v] {
+                for (b, o) in m.iter_mut().zip(old) {
+                    *b &= *o;
+                }
+            }
+            out[v] = Some(m);
+        }
+    }
+    out
 }
 
 /// The search's model, re-checked by the reference evaluator and projected
@@ -550,7 +620,7 @@ impl Tape {
     /// Searches the variables' values: `Some(true)` with the model in
     /// `values` (found), `Some(false)` (proved unsatisfiable) or `None`
     /// (undecided: over budget, or a tainted rejection).
-    fn search(&mut self) -> Option<bool> {
+    fn search(&mut self, allowed: &[Option<[bool; 256]>]) -> Option<bool> {
         let n = self.vars.len();
         let mut incomplete = false;
         // Assertions without variables, then each variable's own ones.
@@ -582,6 +652,9 @@ impl Tape {
                 continue;
             }
             for x in 0..=255u8 {
+                if allowed[v].is_some_and(|m| !m[x as usize]) {
+                    continue;
+                }
                 self.values[v] = x;
                 if self.all_hold(&unary[v], &mut incomplete)? {
                     domains[v].push(x);

@@ -316,3 +316,38 @@ fn word_operators_match_bits() {
         }
     }
 }
+
+/// Products of a bounded integer (a geometric series' ratio `2 <= z <= 50`,
+/// read as 4 bytes): no read at a symbolic index, but the bounds leave 49
+/// candidates, so the layer searches them instead of asking the backend to
+/// bit-blast 64-bit multiplications.
+#[test]
+fn products_of_a_bounded_integer_are_decided_without_the_backend() {
+    let mut p = ExprPool::new();
+    let za = p.new_array("z", 4);
+    let z = crate::tests::read_le(&mut p, za, 0, 4);
+    let two = p.const_u64(32, 2);
+    let fifty = p.const_u64(32, 50);
+    let bounds = [p.sle(two, z), p.sle(z, fifty)];
+    let wide = p.sext(z, 64);
+    let mut cube = p.mul(wide, wide);
+    cube = p.mul(cube, wide);
+    let mut s = layer();
+    // z^3 == 23^3.
+    let want = p.const_u64(64, 23 * 23 * 23);
+    let hit = p.eq(cube, want);
+    let asserts = [bounds[0], bounds[1], hit];
+    let res = s.check(&p, &asserts, &[za]).unwrap();
+    check_model(&p, &asserts, &res);
+    assert_eq!(res.model().unwrap().bytes(za), &[23, 0, 0, 0]);
+    // z^3 == 1000 needs z == 10; z^3 == 1001 has no solution.
+    let odd = p.const_u64(64, 1001);
+    let miss = p.eq(cube, odd);
+    let res = s.check(&p, &[bounds[0], bounds[1], miss], &[za]).unwrap();
+    assert_eq!(res, SatResult::Unsat);
+    assert_eq!(backend_queries(&s), 0);
+    // Unbounded, the same product goes to the backend.
+    let res = s.check(&p, &[hit], &[za]).unwrap();
+    check_model(&p, &[hit], &res);
+    assert_eq!(backend_queries(&s), 1);
+}
