@@ -106,7 +106,16 @@ impl Executor<'_> {
                 st.terminated[i].proven = last;
                 Ok(())
             }
-            Value::Symbolic(_) => {
+            Value::Symbolic(e) => {
+                // The offsets the access's last byte can be at: bytes at or
+                // after the largest are never before it, bytes before the
+                // smallest always are.
+                let (lo, hi) = self.pool.unsigned_range(*e).unwrap_or((0, u64::MAX));
+                let lo_last = lo.saturating_add(n.max(1) - 1);
+                let hi_last = hi.saturating_add(n.max(1) - 1);
+                if hi_last <= u64::from(t.proven) {
+                    return Ok(());
+                }
                 // Some byte before the access's last one is NUL.
                 let last = Ops::bin(
                     &mut self.pool,
@@ -115,15 +124,20 @@ impl Executor<'_> {
                     &Value::from_u64(64, n.max(1) - 1),
                 );
                 let mut bad = Value::from_bool(false);
-                for (j, &b) in t.bytes.iter().enumerate().skip(t.proven as usize) {
-                    let before = Ops::cmp(
-                        &mut self.pool,
-                        CmpOp::Ult,
-                        &Value::from_u64(64, j as u64),
-                        &last,
-                    );
+                let end = (hi_last.min(t.bytes.len() as u64)) as usize;
+                for (j, &b) in t.bytes.iter().enumerate().take(end).skip(t.proven as usize) {
                     let nul = self.is_nul(b);
-                    let both = Ops::bin(&mut self.pool, BinOp::And, &before, &nul);
+                    let both = if (j as u64) < lo_last {
+                        nul
+                    } else {
+                        let before = Ops::cmp(
+                            &mut self.pool,
+                            CmpOp::Ult,
+                            &Value::from_u64(64, j as u64),
+                            &last,
+                        );
+                        Ops::bin(&mut self.pool, BinOp::And, &before, &nul)
+                    };
                     bad = Ops::bin(&mut self.pool, BinOp::Or, &bad, &both);
                 }
                 let message = format!(

@@ -119,100 +119,11 @@ fn mul(p: &mut ExprPool, a: ExprId, b: ExprId) -> Option<ExprId> {
     Some(p.shl(b, k))
 }
 
-/// `x udiv 2^n = x >> n`; `(x udiv c1) udiv c2 = x udiv (c1 * c2)` (0 when
-/// the product does not fit: the quotient is then always 0).
+/// `x udiv 2^n = x >> n`.
 fn udiv(p: &mut ExprPool, a: ExprId, b: ExprId) -> Option<ExprId> {
-    if let (Some((x, c1)), Some(c2)) = (div_by_const(p, a), p.as_const(b).map(Bits::to_u128)) {
-        let w = p.width(a);
-        if c2 != 0 && w <= 64 {
-            return Some(match c1.checked_mul(c2).filter(|&c| c <= max_of(w)) {
-                Some(c) => {
-                    let k = p.constant(Bits::from_u128(w, c));
-                    p.udiv(x, k)
-                }
-                None => p.const_u64(w, 0),
-            });
-        }
-    }
     let n = p.as_const(b)?.exact_log2()?;
     let k = p.const_u64(p.width(a), n as u64);
     Some(p.lshr(a, k))
-}
-
-/// The largest `w`-bit value (`w <= 64`).
-fn max_of(w: u32) -> u128 {
-    (1u128 << w) - 1
-}
-
-/// `e` as `x udiv c` with a constant `c` other than 0 (`x >> n` is
-/// `x udiv 2^n`), for widths up to 64 bits.
-fn div_by_const(p: &ExprPool, e: ExprId) -> Option<(ExprId, u128)> {
-    let w = p.width(e);
-    if w > 64 {
-        return None;
-    }
-    match *p.node(e) {
-        Node::Bin(BinOp::UDiv, x, c) => {
-            let c = p.as_const(c)?.to_u128();
-            (c != 0).then_some((x, c))
-        }
-        Node::Bin(BinOp::LShr, x, n) => {
-            let n = p.as_const(n)?.to_u128();
-            (n < u128::from(w)).then(|| (x, 1u128 << n))
-        }
-        _ => None,
-    }
-}
-
-/// A comparison of a quotient by a constant with a constant, as a
-/// comparison of the dividend (`x udiv 10 == 0` is `x < 10`): loops that
-/// divide by 10 until nothing is left test bounds of the input this way.
-/// `op` is `Eq` (constant left), `Ult` or `Ule`; `quotient_left` says on
-/// which side the quotient is for the orderings.
-fn quotient_cmp(
-    p: &mut ExprPool,
-    op: CmpOp,
-    quotient: ExprId,
-    k: u128,
-    quotient_left: bool,
-) -> Option<ExprId> {
-    let (x, c) = div_by_const(p, quotient)?;
-    let w = p.width(x);
-    let max = max_of(w);
-    // The dividends whose quotient is at least q: x >= q * c.
-    let at_least = |p: &mut ExprPool, q: u128| -> ExprId {
-        match q.checked_mul(c).filter(|&v| v <= max) {
-            Some(0) => p.true_(),
-            Some(v) => {
-                let v = p.constant(Bits::from_u128(w, v));
-                p.ule(v, x)
-            }
-            None => p.false_(),
-        }
-    };
-    Some(match (op, quotient_left) {
-        (CmpOp::Eq, _) => {
-            let lo = at_least(p, k);
-            let above = at_least(p, k + 1);
-            let not_above = p.not(above);
-            p.and(lo, not_above)
-        }
-        // q < k  <->  !(q >= k)
-        (CmpOp::Ult, true) => {
-            let e = at_least(p, k);
-            p.not(e)
-        }
-        // q <= k  <->  !(q >= k + 1)
-        (CmpOp::Ule, true) => {
-            let e = at_least(p, k + 1);
-            p.not(e)
-        }
-        // k < q  <->  q >= k + 1
-        (CmpOp::Ult, false) => at_least(p, k + 1),
-        // k <= q
-        (CmpOp::Ule, false) => at_least(p, k),
-        _ => return None,
-    })
 }
 
 /// `x urem 2^n = x & (2^n - 1)`.
@@ -350,10 +261,6 @@ fn eq(p: &mut ExprPool, a: ExprId, b: ExprId) -> Option<ExprId> {
             let k = p.constant(c.not());
             Some(p.eq(k, x))
         }
-        // c == x udiv d  ->  c * d <= x < (c + 1) * d
-        Node::Bin(BinOp::UDiv | BinOp::LShr, ..) if div_by_const(p, b).is_some() => {
-            quotient_cmp(p, CmpOp::Eq, b, c.to_u128(), true)
-        }
         // c == zext(x)  ->  trunc(c) == x, or false if c does not fit
         Node::ZExt(x, _) => {
             let t = c.trunc(p.width(x));
@@ -377,17 +284,12 @@ fn eq(p: &mut ExprPool, a: ExprId, b: ExprId) -> Option<ExprId> {
 }
 
 /// `x < 0 = false`; `0 <= x = true`; `x <= ones = true`;
-/// `ones < x = false`; a quotient by a constant compared with a constant
-/// ([`quotient_cmp`]).
+/// `ones < x = false`.
 fn ucmp(p: &mut ExprPool, op: CmpOp, a: ExprId, b: ExprId) -> Option<ExprId> {
     match op {
         CmpOp::Ult if is_zero(p, b) || is_ones(p, a) => Some(p.false_()),
         CmpOp::Ule if is_zero(p, a) || is_ones(p, b) => Some(p.true_()),
-        _ => match (konst(p, a), konst(p, b)) {
-            (None, Some(k)) => quotient_cmp(p, op, a, k.to_u128(), true),
-            (Some(k), None) => quotient_cmp(p, op, b, k.to_u128(), false),
-            _ => None,
-        },
+        _ => None,
     }
 }
 

@@ -395,10 +395,8 @@ impl<S: Solver> BoundsSolver<S> {
             return Some(SatResult::Unsat);
         }
         // Each assertion on its own: the term it bounds and how.
-        let matched: Vec<Option<(ExprId, IntervalSet)>> = assertions
-            .iter()
-            .map(|&a| bound_of(pool, a))
-            .collect();
+        let matched: Vec<Option<(ExprId, IntervalSet)>> =
+            assertions.iter().map(|&a| bound_of(pool, a)).collect();
         // A term's values also lie in its structural range (`(x & 255) << 2`
         // is at most 1020): bounds outside it are unsatisfiable on their own
         // (the bounds check of a lookup table's index).

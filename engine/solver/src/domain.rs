@@ -126,12 +126,18 @@ pub(crate) fn decide(
     // strength (a 16-bit word's bounds: 0.4 ms in Bitwuzla, 65,536
     // candidates here); reads at symbolic indices are its weakness. So is
     // nonlinear arithmetic (products of symbolic values, a geometric series
-    // over a ratio in 2..=50): searched here when the bounds of the integers
-    // the bytes form leave few candidates.
+    // over a ratio in 2..=50; divisions): such a query is searched here when
+    // the bounds of the integers the bytes form leave few candidates.
     if tape.symbolic_reads == 0 && tape.vars.len() > 1 {
+        if tape.nonlinear == 0 {
+            return Ok(None);
+        }
         let candidates: f64 = allowed
             .iter()
-            .map(|m| m.as_ref().map_or(256.0, |m| m.iter().filter(|&&b| b).count() as f64))
+            .map(|m| {
+                m.as_ref()
+                    .map_or(256.0, |m| m.iter().filter(|&&b| b).count() as f64)
+            })
             .product();
         if candidates > PLAIN_MAX_CANDIDATES {
             return Ok(None);
@@ -143,6 +149,19 @@ pub(crate) fn decide(
         Some(false) => Some(SatResult::Unsat),
         Some(true) => confirm(pool, assertions, arrays, &tape),
     })
+}
+
+/// Is `a op b` arithmetic the backend bit-blasts into a multiplier or a
+/// divider: a product of two non-constants, a division or remainder but by
+/// a constant power of two?
+fn nonlinear(pool: &ExprPool, op: BinOp, a: ExprId, b: ExprId) -> bool {
+    match op {
+        BinOp::Mul => !pool.is_constant(a) && !pool.is_constant(b),
+        BinOp::UDiv | BinOp::URem | BinOp::SDiv | BinOp::SRem => {
+            !matches!(pool.as_const(b), Some(c) if c.exact_log2().is_some())
+        }
+        _ => false,
+    }
 }
 
 /// Most candidate assignments a query without reads at symbolic indices
@@ -270,6 +289,9 @@ struct Tape {
     checks: Vec<Check>,
     /// Reads at a symbolic index.
     symbolic_reads: usize,
+    /// Products of two non-constants, and divisions and remainders but by
+    /// a constant power of two.
+    nonlinear: usize,
     tainted: bool,
     spent: u64,
 }
@@ -287,6 +309,7 @@ impl Tape {
             values: Vec::new(),
             checks: Vec::new(),
             symbolic_reads: 0,
+            nonlinear: 0,
             tainted: false,
             spent: 0,
         };
@@ -344,7 +367,12 @@ impl Tape {
             let op = match node {
                 Node::Const(_) => Op::Const,
                 Node::Not(a) => Op::Not(s(a)),
-                Node::Bin(op, a, b) => Op::Bin(*op, s(a), s(b)),
+                Node::Bin(op, a, b) => {
+                    if nonlinear(pool, *op, *a, *b) {
+                        t.nonlinear += 1;
+                    }
+                    Op::Bin(*op, s(a), s(b))
+                }
                 Node::Cmp(op, a, b) => Op::Cmp(*op, s(a), s(b)),
                 Node::Ite(c, a, b) => Op::Ite(s(c), s(a), s(b)),
                 Node::Concat(h, l) => Op::Concat(s(h), s(l)),
