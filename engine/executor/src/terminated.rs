@@ -151,7 +151,7 @@ impl Executor<'_> {
     /// The symbolic object the string was made from (`arg00`), else the
     /// memory object's name.
     fn terminated_name(&self, st: &State, t: &Terminated) -> String {
-        let array = t.bytes.first().and_then(|&b| match self.pool.node(b) {
+        let array = t.bytes.iter().find_map(|&b| match self.pool.node(b) {
             Node::Select { array, .. } => match self.pool.node(*array) {
                 Node::Array(a) => Some(*a),
                 _ => None,
@@ -161,10 +161,12 @@ impl Executor<'_> {
         if let Some(s) = array.and_then(|a| st.symbolics.iter().find(|s| s.array == a)) {
             return format!("argument {}", s.name);
         }
-        st.memory
+        let object = st
+            .memory
             .get(t.base)
-            .map(|e| format!("`{}`", e.object.name(self.module)))
-            .unwrap_or_default()
+            .map(|e| e.object.name(self.module))
+            .unwrap_or_default();
+        format!("an argument (`{object}`)")
     }
 
     fn is_nul(&mut self, byte: ExprId) -> Value {
