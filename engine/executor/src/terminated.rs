@@ -85,7 +85,6 @@ impl Executor<'_> {
             return Ok(());
         };
         let t = st.terminated[i].clone();
-        let name = self.terminated_name(st, &t);
         match off {
             Value::Concrete(o) => {
                 // The access's last byte is readable when no byte before it is NUL.
@@ -98,6 +97,13 @@ impl Executor<'_> {
                     let nul = self.is_nul(b);
                     bad = Ops::bin(&mut self.pool, BinOp::Or, &bad, &nul);
                 }
+                if bad.as_concrete().is_some_and(|b| !b.is_true()) {
+                    st.terminated[i].proven = last;
+                    return Ok(());
+                }
+                // Named only when an error may be reported: no string is
+                // built for accesses whose bytes decide it (a completion's).
+                let name = self.terminated_name(st, &t);
                 let message = format!(
                     "out-of-bounds access: {n} byte(s) at offset {} of {name}, past the NUL that ends the string (natively the bytes after it are not the argument's)",
                     o.to_u64()
@@ -140,6 +146,10 @@ impl Executor<'_> {
                     };
                     bad = Ops::bin(&mut self.pool, BinOp::Or, &bad, &both);
                 }
+                if bad.as_concrete().is_some_and(|b| !b.is_true()) {
+                    return Ok(());
+                }
+                let name = self.terminated_name(st, &t);
                 let message = format!(
                     "out-of-bounds access: {n} byte(s) at a symbolic offset of {name}, past the NUL that ends the string (natively the bytes after it are not the argument's)"
                 );
