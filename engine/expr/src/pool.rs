@@ -151,6 +151,9 @@ pub struct ExprPool {
     arrays: Vec<ArrayInfo>,
     array_roots: Vec<ExprId>,
     array_names: FxHashMap<String, u32>,
+    /// Roots of constant contents flushed into arrays, by name and bytes
+    /// ([`ExprPool::constant_root`]).
+    constant_roots: FxHashMap<(Box<str>, Box<[u8]>), ArrayId>,
     simplify: bool,
 }
 
@@ -175,6 +178,7 @@ impl Clone for ExprPool {
             arrays: self.arrays.clone(),
             array_roots: self.array_roots.clone(),
             array_names: self.array_names.clone(),
+            constant_roots: self.constant_roots.clone(),
             simplify: self.simplify,
         }
     }
@@ -203,6 +207,7 @@ impl ExprPool {
             arrays: Vec::new(),
             array_roots: Vec::new(),
             array_names: FxHashMap::default(),
+            constant_roots: FxHashMap::default(),
             simplify: true,
         }
     }
@@ -459,6 +464,23 @@ impl ExprPool {
         let root = self.intern(Node::Array(id), 0);
         self.array_roots.push(root);
         id
+    }
+
+    /// The root for an array whose every byte is then stored with the
+    /// constant `bytes` (read-only data read at a symbolic index): one root
+    /// per name and contents, so that every state's copy of the same table
+    /// is the same expression (and solvers' caches of queries over it are
+    /// shared), where [`ExprPool::new_array`] would give each a new one.
+    pub fn constant_root(&mut self, name: &str, bytes: &[u8]) -> ArrayId {
+        if let Some(&a) = self
+            .constant_roots
+            .get(&(Box::from(name), Box::from(bytes)))
+        {
+            return a;
+        }
+        let a = self.new_array(name, bytes.len() as u32);
+        self.constant_roots.insert((name.into(), bytes.into()), a);
+        a
     }
 
     /// Name and size of array `a`.

@@ -17,6 +17,8 @@
 //! 5. one of the [`CEX_RECENT`] most recent solutions satisfies all of
 //!    `Q` (also checked with `eval`) → that solution.
 //!
+//! The subset and superset walks visit at most [`CEX_MAX_VISITS`] nodes
+//! of the tree each (a bounded search: a hit beyond is missed).
 //! Rules 1–3 are exact, 4–5 are checked, so no answer differs from the
 //! inner solver's except in *which* model a satisfiable query gets.
 //! Otherwise the inner solver is asked for `Q` with the arrays `Q` reads
@@ -48,6 +50,13 @@ pub const CEX_MAX_KEY_ELEMS: usize = 1_000_000;
 
 /// Cached subsets whose solutions are tried on a query (largest first).
 pub const CEX_MAX_SUBSET_TRIES: usize = 16;
+
+/// Nodes of the set tree one subset or superset walk visits at most
+/// (rules 2–4 then miss what lies beyond; exact hits are unaffected). On
+/// `wc` at 60 s unbounded superset walks visited 2,000 nodes per query, 19%
+/// of the run, for a hit on 3% of the queries; bounded at 256 they hit as
+/// often and took 1.1 s instead of 5.1 s.
+pub const CEX_MAX_VISITS: usize = 256;
 
 /// Most recent solutions tried on a query that no subset solves.
 pub const CEX_RECENT: usize = 8;
@@ -197,32 +206,34 @@ impl<S: Solver> CexCachingSolver<S> {
         // candidate solutions (with the constraints they must still meet).
         let mut unsat = false;
         let mut cands: Vec<(Arc<Assignment>, Vec<ExprId>)> = Vec::new();
-        self.tree.for_each_subset(key, |s, v| match v {
-            None => {
-                unsat = true;
-                ControlFlow::Break(())
-            }
-            Some(sol) => {
-                if cands.len() < 4 * CEX_MAX_SUBSET_TRIES
-                    && !cands.iter().any(|c| Arc::ptr_eq(&c.0, sol))
-                {
-                    cands.push((sol.clone(), difference(key, s)));
+        self.tree
+            .for_each_subset(key, CEX_MAX_VISITS, |s, v| match v {
+                None => {
+                    unsat = true;
+                    ControlFlow::Break(())
                 }
-                ControlFlow::Continue(())
-            }
-        });
+                Some(sol) => {
+                    if cands.len() < 4 * CEX_MAX_SUBSET_TRIES
+                        && !cands.iter().any(|c| Arc::ptr_eq(&c.0, sol))
+                    {
+                        cands.push((sol.clone(), difference(key, s)));
+                    }
+                    ControlFlow::Continue(())
+                }
+            });
         if unsat {
             self.cex.unsat_subset_hits += 1;
             return Some(None);
         }
         let mut sup = None;
-        self.tree.for_each_superset(key, |_, v| match v {
-            Some(sol) => {
-                sup = Some(sol.clone());
-                ControlFlow::Break(())
-            }
-            None => ControlFlow::Continue(()),
-        });
+        self.tree
+            .for_each_superset(key, CEX_MAX_VISITS, |_, v| match v {
+                Some(sol) => {
+                    sup = Some(sol.clone());
+                    ControlFlow::Break(())
+                }
+                None => ControlFlow::Continue(()),
+            });
         if let Some(sol) = sup {
             self.cex.sat_superset_hits += 1;
             return Some(Some(sol));

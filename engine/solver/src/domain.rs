@@ -45,7 +45,16 @@ use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, Assignment, BinOp, Bits, CmpOp, Evaluator, ExprId, ExprPool, Node};
 
+mod memo;
+mod relation;
 mod word;
+use memo::{Binary, ConstTable, Memo, Ternary, Unary};
+use relation::{arc_consistency, prune_ternary, ByteSet, Relation};
+use std::rc::Rc;
+
+/// A three-variable table of a query: the query's numbers of its variables
+/// (in [`memo::Var`] order) and its check.
+type TernaryTable = (Rc<Ternary>, [usize; 3], usize);
 pub(crate) use word::{bin64, cmp64, mask, sx};
 
 /// At most this many distinct input bytes (variables) are searched.
@@ -61,6 +70,7 @@ pub const DOMAIN_BUDGET: u64 = 1_000_000;
 pub struct DomainSolver<S: Solver> {
     inner: S,
     counters: LayerCounters,
+    memo: Memo,
 }
 
 impl<S: Solver> DomainSolver<S> {
@@ -69,12 +79,19 @@ impl<S: Solver> DomainSolver<S> {
         DomainSolver {
             inner,
             counters: LayerCounters::default(),
+            memo: Memo::default(),
         }
     }
 
     /// The wrapped solver.
     pub fn inner(&self) -> &S {
         &self.inner
+    }
+
+    /// Tables and domains of single assertions reused from earlier queries.
+    #[cfg(test)]
+    pub(crate) fn memo_hits(&self) -> u64 {
+        self.memo.hits
     }
 }
 
@@ -85,9 +102,9 @@ impl<S: Solver> Solver for DomainSolver<S> {
         assertions: &[ExprId],
         arrays: &[ArrayId],
     ) -> Result<SatResult, SolverError> {
-        let inner = &mut self.inner;
+        let (inner, memo) = (&mut self.inner, &mut self.memo);
         self.counters.own_or_below(
-            || decide(pool, assertions, arrays),
+            || decide(pool, assertions, arrays, memo),
             || inner.check(pool, assertions, arrays),
         )
     }
@@ -112,13 +129,15 @@ impl<S: Solver> Solver for DomainSolver<S> {
 }
 
 /// The answer if the search decides the query, `None` to pass it down.
-pub(crate) fn decide(
+fn decide(
     pool: &ExprPool,
     assertions: &[ExprId],
     arrays: &[ArrayId],
+    memo: &mut Memo,
 ) -> Result<Option<SatResult>, SolverError> {
     validate(pool, assertions, arrays)?;
-    let Some(mut tape) = Tape::build(pool, assertions) else {
+    memo.begin(pool.uid());
+    let Some(mut tape) = Tape::build(pool, assertions, memo) else {
         return Ok(None);
     };
     let allowed = byte_domains(pool, assertions, &tape.vars);
@@ -128,7 +147,7 @@ pub(crate) fn decide(
     // nonlinear arithmetic (products of symbolic values, a geometric series
     // over a ratio in 2..=50; divisions): such a query is searched here when
     // the bounds of the integers the bytes form leave few candidates.
-    if tape.symbolic_reads == 0 && tape.vars.len() > 1 {
+    if tape.symbolic_reads == 0 && tape.vars.len() > 2 {
         if tape.nonlinear == 0 {
             return Ok(None);
         }
@@ -143,7 +162,7 @@ pub(crate) fn decide(
             return Ok(None);
         }
     }
-    let r = tape.search(&allowed);
+    let r = tape.search(&allowed, memo);
     Ok(match r {
         None => None,
         Some(false) => Some(SatResult::Unsat),
@@ -262,6 +281,9 @@ struct Chain {
     /// When every store index is a constant: the value slot of the newest
     /// store at each index.
     by_index: Option<FxHashMap<u64, u32>>,
+    /// A chain of constant stores (a lookup table): its contents, shared
+    /// by the queries that read it (no slots, no stores).
+    consts: Option<Rc<ConstTable>>,
     root: ArrayId,
     /// Variables any store's index or value depends on.
     mask: u64,
@@ -270,6 +292,8 @@ struct Chain {
 /// One assertion: the slots to evaluate (in order), its result slot, and
 /// the variables it depends on.
 struct Check {
+    /// The assertion.
+    expr: ExprId,
     tape: Vec<u32>,
     root: u32,
     mask: u64,
@@ -294,11 +318,13 @@ struct Tape {
     nonlinear: usize,
     tainted: bool,
     spent: u64,
+    /// Node evaluations (and candidates tried) the query may spend.
+    limit: u64,
 }
 
 impl Tape {
     /// Compiles `assertions`, or `None` when the query is out of scope.
-    fn build(pool: &ExprPool, assertions: &[ExprId]) -> Option<Tape> {
+    fn build(pool: &ExprPool, assertions: &[ExprId], memo: &mut Memo) -> Option<Tape> {
         let mut t = Tape {
             ops: Vec::new(),
             vals: Vec::new(),
@@ -312,6 +338,7 @@ impl Tape {
             nonlinear: 0,
             tainted: false,
             spent: 0,
+            limit: DOMAIN_BUDGET,
         };
         let mut slot: FxHashMap<ExprId, u32> = FxHashMap::default();
         let mut chain_of: FxHashMap<ExprId, u32> = FxHashMap::default();
@@ -326,6 +353,9 @@ impl Tape {
             if !expanded {
                 stack.push((e, true));
                 let kids: Vec<ExprId> = match node {
+                    Node::Select { array, index } if memo.const_table(pool, *array).is_some() => {
+                        vec![*index]
+                    }
                     Node::Select { array, index } => {
                         let mut v = vec![*index];
                         let mut cur = *array;
@@ -384,7 +414,17 @@ impl Tape {
                         Some(&c) => c,
                         None => {
                             let c = t.chains.len() as u32;
-                            t.chains.push(Self::chain(pool, *array, &slot));
+                            let chain = match memo.const_table(pool, *array) {
+                                Some(table) => Chain {
+                                    stores: Vec::new(),
+                                    by_index: None,
+                                    root: table.root,
+                                    consts: Some(table),
+                                    mask: 0,
+                                },
+                                None => Self::chain(pool, *array, &slot),
+                            };
+                            t.chains.push(chain);
                             chain_of.insert(*array, c);
                             c
                         }
@@ -515,6 +555,7 @@ impl Tape {
             }
             reached.sort_unstable();
             t.checks.push(Check {
+                expr: *a,
                 tape: reached,
                 root,
                 mask: t.masks[root as usize],
@@ -563,6 +604,7 @@ impl Tape {
         Chain {
             stores,
             by_index,
+            consts: None,
             root,
             mask: 0,
         }
@@ -574,7 +616,7 @@ impl Tape {
     fn eval(&mut self, k: usize) -> Option<bool> {
         let n = self.checks[k].tape.len() as u64;
         self.spent += n.max(1);
-        if self.spent > DOMAIN_BUDGET {
+        if self.spent > self.limit {
             return None;
         }
         for j in 0..self.checks[k].tape.len() {
@@ -608,6 +650,11 @@ impl Tape {
             Op::Read(index, c) => {
                 let ch = &self.chains[*c as usize];
                 let i = g(index);
+                if let Some(t) = &ch.consts {
+                    if let Some(&b) = t.bytes.get(&i) {
+                        return u64::from(b);
+                    }
+                }
                 let hit = match &ch.by_index {
                     Some(m) => m.get(&i).copied(),
                     None => ch
@@ -648,7 +695,7 @@ impl Tape {
     /// Searches the variables' values: `Some(true)` with the model in
     /// `values` (found), `Some(false)` (proved unsatisfiable) or `None`
     /// (undecided: over budget, or a tainted rejection).
-    fn search(&mut self, allowed: &[Option<[bool; 256]>]) -> Option<bool> {
+    fn search(&mut self, allowed: &[Option<[bool; 256]>], memo: &mut Memo) -> Option<bool> {
         let n = self.vars.len();
         let mut incomplete = false;
         // Assertions without variables, then each variable's own ones.
@@ -673,36 +720,132 @@ impl Tape {
         if incomplete {
             return None;
         }
+        let exhausted = |incomplete: bool| if incomplete { None } else { Some(false) };
         let used = self.checks.iter().fold(0u64, |m, c| m | c.mask);
-        let mut domains: Vec<Vec<u8>> = vec![Vec::new(); n];
+        // Each variable's domain: the values its bounds allow and each of
+        // its own assertions holds for (tabulated over all 256 once, then
+        // remembered).
+        let mut doms: Vec<ByteSet> = vec![ByteSet::default(); n];
         for v in 0..n {
             if used & (1 << v) == 0 {
                 continue;
             }
-            for x in 0..=255u8 {
-                if allowed[v].is_some_and(|m| !m[x as usize]) {
-                    continue;
-                }
-                self.values[v] = x;
-                if self.all_hold(&unary[v], &mut incomplete)? {
-                    domains[v].push(x);
-                }
+            let mut dom = match &allowed[v] {
+                Some(m) => ByteSet::of_mask(m),
+                None => ByteSet::full(),
+            };
+            for &k in &unary[v] {
+                let (e, var) = (self.checks[k].expr, self.vars[v]);
+                let (holds, tainted) = match memo.unary(e, var) {
+                    Some(u) => (u.holds, u.tainted),
+                    None => {
+                        let (mut holds, mut tainted) = (ByteSet::default(), ByteSet::default());
+                        for x in 0..=255u8 {
+                            self.values[v] = x;
+                            self.tainted = false;
+                            if self.eval(k)? {
+                                holds.insert(x);
+                            } else if self.tainted {
+                                tainted.insert(x);
+                            }
+                        }
+                        memo.set_unary(
+                            e,
+                            Unary {
+                                var,
+                                holds,
+                                tainted,
+                            },
+                        );
+                        (holds, tainted)
+                    }
+                };
+                incomplete |= tainted.intersects(&dom);
+                dom = dom.and(&holds);
             }
-            if domains[v].is_empty() {
-                return if incomplete { None } else { Some(false) };
+            doms[v] = dom;
+            if dom.is_empty() {
+                return exhausted(incomplete);
             }
         }
-        // Smallest domain first; each multi-variable assertion is checked
-        // where its last variable in this order is fixed.
-        let mut order: Vec<usize> = (0..n).filter(|&v| used & (1 << v) != 0).collect();
-        order.sort_by_key(|&v| (domains[v].len(), v));
         for v in 0..n {
             if used & (1 << v) == 0 {
                 self.values[v] = 0;
             }
         }
+        // Two-variable assertions become tables when the budget covers
+        // them, and the domains are pruned to arc consistency with them.
+        let (rels, rest) = self.relations(&multi, &doms, &mut incomplete, memo)?;
+        if !arc_consistency(&mut doms, &rels) {
+            return exhausted(incomplete);
+        }
+        // Three-variable assertions become tables over the pruned domains.
+        let mut tern: Vec<TernaryTable> = Vec::new();
+        let mut general = Vec::new();
+        for k in rest {
+            if self.checks[k].mask.count_ones() == 3 {
+                if let Some((t, tv)) = self.ternary(k, &doms, memo) {
+                    incomplete |= t.tainted;
+                    tern.push((t, tv, k));
+                    continue;
+                }
+            }
+            general.push(k);
+        }
+        // Arc consistency with the two-variable tables, then support in
+        // the three-variable ones, until neither prunes (or a few rounds).
+        for _ in 0..8 {
+            if !arc_consistency(&mut doms, &rels) {
+                return exhausted(incomplete);
+            }
+            let mut changed = false;
+            for (t, tv, _) in &tern {
+                match prune_ternary(&mut doms, t, *tv) {
+                    None => return exhausted(incomplete),
+                    Some(c) => changed |= c,
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let linking: Vec<usize> = general
+            .iter()
+            .copied()
+            .chain(tern.iter().map(|t| t.2))
+            .collect();
+        let order = Self::order(n, used, &doms, &rels, &linking, &self.checks);
+        if order.is_empty() {
+            return Some(true);
+        }
+        let mut depth_of = vec![usize::MAX; n];
+        for (d, &v) in order.iter().enumerate() {
+            depth_of[v] = d;
+        }
+        // At each depth: the relations to variables fixed before it, and the
+        // other assertions whose last variable (in this order) it is.
+        let mut links: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+        for (i, r) in rels.iter().enumerate() {
+            links[depth_of[r.a].max(depth_of[r.b])].push(i);
+        }
+        // Three-variable tables: a filter at the depth of their last
+        // variable when that is the one their rows give, else a lookup.
+        let mut filters: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+        let mut lookups: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+        for (i, (_, tv, _)) in tern.iter().enumerate() {
+            let last = tv
+                .iter()
+                .map(|&v| depth_of[v])
+                .max()
+                .expect("three variables");
+            if depth_of[tv[2]] == last {
+                filters[last].push(i);
+            } else {
+                lookups[last].push(i);
+            }
+        }
         let mut at_depth: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-        for &k in &multi {
+        for &k in &general {
             let m = self.checks[k].mask;
             let depth = order
                 .iter()
@@ -710,45 +853,447 @@ impl Tape {
                 .expect("a multi-variable assertion has variables");
             at_depth[depth].push(k);
         }
-        if order.is_empty() {
-            return Some(true);
-        }
         // A search that cannot finish within the budget unless pruning
-        // halves it is not started: the worst case (no pruning) is the sum
-        // over depths of the candidates at that depth times its checks.
+        // halves it is not started: the worst case (no pruning but by the
+        // tables) is the sum over depths of the candidates at that depth
+        // times its checks.
         let mut worst = 0f64;
         let mut candidates = 1f64;
         for (d, &v) in order.iter().enumerate() {
-            candidates *= domains[v].len() as f64;
+            let branching = links[d]
+                .iter()
+                .map(|&i| {
+                    let u = rels[i].other(v);
+                    rels[i].branching(u, &doms[u], &doms[v])
+                })
+                .min()
+                .unwrap_or(doms[v].len());
+            candidates *= branching as f64;
             let cost: usize = at_depth[d].iter().map(|&k| self.checks[k].tape.len()).sum();
-            worst += candidates * cost.max(1) as f64;
+            worst += candidates * (cost + lookups[d].len()) as f64;
         }
-        if worst > 2.0 * (DOMAIN_BUDGET.saturating_sub(self.spent)) as f64 {
+        if worst > 2.0 * (self.limit.saturating_sub(self.spent)) as f64 {
             return None;
         }
-        let mut pick = vec![0usize; order.len()];
+        // Depth first; at each depth the candidates are the variable's
+        // domain less what the tables of its fixed neighbours rule out.
+        let mut cand = vec![ByteSet::default(); order.len()];
+        let mut next = vec![0usize; order.len()];
+        let enter = |d: usize, values: &[u8]| {
+            let v = order[d];
+            let c = links[d].iter().fold(doms[v], |c, &i| {
+                let u = rels[i].other(v);
+                c.and(&rels[i].supports(u, values[u]))
+            });
+            filters[d].iter().fold(c, |c, &i| {
+                let (t, tv, _) = &tern[i];
+                c.and(t.row(values[tv[0]], values[tv[1]]))
+            })
+        };
+        cand[0] = enter(0, &self.values);
         let mut d = 0;
         loop {
-            let v = order[d];
-            if pick[d] == domains[v].len() {
+            let Some(x) = cand[d].next_from(next[d]) else {
                 if d == 0 {
-                    return if incomplete { None } else { Some(false) };
+                    return exhausted(incomplete);
                 }
                 d -= 1;
-                pick[d] += 1;
+                continue;
+            };
+            next[d] = usize::from(x) + 1;
+            self.spent += 1;
+            if self.spent > self.limit {
+                return None;
+            }
+            self.values[order[d]] = x;
+            let values = &self.values;
+            if !lookups[d].iter().all(|&i| {
+                let (t, tv, _) = &tern[i];
+                t.row(values[tv[0]], values[tv[1]]).contains(values[tv[2]])
+            }) {
                 continue;
             }
-            self.values[v] = domains[v][pick[d]];
-            let ok = self.all_hold(&at_depth[d], &mut incomplete)?;
-            if !ok {
-                pick[d] += 1;
-            } else if d + 1 == order.len() {
+            if !self.all_hold(&at_depth[d], &mut incomplete)? {
+                continue;
+            }
+            if d + 1 == order.len() {
                 return Some(true);
+            }
+            d += 1;
+            cand[d] = enter(d, &self.values);
+            next[d] = 0;
+        }
+    }
+
+    /// The two-variable assertions of `multi` as tables over the domains
+    /// (one relation per pair of variables, from the memo or tabulated
+    /// while the budget lasts), and the assertions left for the search. A
+    /// table a tainted evaluation rejected a pair of marks the search
+    /// `incomplete`.
+    fn relations(
+        &mut self,
+        multi: &[usize],
+        doms: &[ByteSet],
+        incomplete: &mut bool,
+        memo: &mut Memo,
+    ) -> Option<(Vec<Relation>, Vec<usize>)> {
+        // The tabled assertions of each pair of variables, in query order.
+        let mut pairs: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+        let mut general = Vec::new();
+        let mut tabled: Vec<(usize, Rc<Binary>)> = Vec::new();
+        for &k in multi {
+            let m = self.checks[k].mask;
+            if m.count_ones() != 2 {
+                general.push(k);
+                continue;
+            }
+            let a = m.trailing_zeros() as usize;
+            let b = (m & !(1 << a)).trailing_zeros() as usize;
+            let (e, vars) = (self.checks[k].expr, [self.vars[a], self.vars[b]]);
+            if let Some((t, _)) = memo.binary(e, vars, [&doms[a], &doms[b]]) {
+                tabled.push((k, t));
             } else {
-                d += 1;
-                pick[d] = 0;
+                // Tabulated over the domains an earlier table covered too.
+                let wide = memo.binary_doms(e, vars).map_or([doms[a], doms[b]], |w| {
+                    [w[0].or(&doms[a]), w[1].or(&doms[b])]
+                });
+                let Some((rows, tainted)) = self.tabulate(k, a, b, &wide) else {
+                    general.push(k);
+                    continue;
+                };
+                let t = Rc::new(Binary {
+                    vars,
+                    doms: wide,
+                    rows,
+                    tainted,
+                });
+                memo.set_binary(e, t.clone());
+                tabled.push((k, t));
+            }
+            match pairs.iter_mut().find(|(p, _)| *p == (a, b)) {
+                Some((_, ks)) => ks.push(k),
+                None => pairs.push(((a, b), vec![k])),
             }
         }
+        let mut rels = Vec::with_capacity(pairs.len());
+        for ((a, b), ks) in pairs {
+            let mut fwd = vec![ByteSet::default(); 256];
+            for x in doms[a].iter() {
+                fwd[usize::from(x)] = doms[b];
+            }
+            for k in ks {
+                let t = &tabled
+                    .iter()
+                    .find(|(j, _)| *j == k)
+                    .expect("tabled above")
+                    .1;
+                let swapped = t.vars[0] != self.vars[a];
+                *incomplete |= t.tainted;
+                if swapped {
+                    // Rows by value of b: keep (x, y) only where y's row has x.
+                    let mut keep = vec![ByteSet::default(); 256];
+                    for y in doms[b].iter() {
+                        for x in t.row(y).and(&doms[a]).iter() {
+                            keep[usize::from(x)].insert(y);
+                        }
+                    }
+                    for x in doms[a].iter() {
+                        fwd[usize::from(x)] = fwd[usize::from(x)].and(&keep[usize::from(x)]);
+                    }
+                } else {
+                    for x in doms[a].iter() {
+                        fwd[usize::from(x)] = fwd[usize::from(x)].and(t.row(x));
+                    }
+                }
+            }
+            rels.push(Relation::from_rows(a, b, fwd));
+        }
+        Some((rels, general))
+    }
+
+    /// Three-variable check `k` as a table over the domains (from the memo,
+    /// or tabulated if the budget covers it), with the query's numbers of
+    /// its variables in [`memo::Var`] order.
+    fn ternary(
+        &mut self,
+        k: usize,
+        doms: &[ByteSet],
+        memo: &mut Memo,
+    ) -> Option<(Rc<Ternary>, [usize; 3])> {
+        let m = self.checks[k].mask;
+        let mut tv: Vec<usize> = (0..self.vars.len())
+            .filter(|&v| m & (1 << v) != 0)
+            .collect();
+        tv.sort_by_key(|&v| self.vars[v]);
+        let tv = [tv[0], tv[1], tv[2]];
+        let (e, vars) = (self.checks[k].expr, tv.map(|v| self.vars[v]));
+        if let Some(t) = memo.ternary(e, vars, tv.map(|v| &doms[v])) {
+            return Some((t, tv));
+        }
+        let cur = tv.map(|v| doms[v]);
+        let wide = memo
+            .ternary_doms(e, vars)
+            .map_or(cur, |w| std::array::from_fn(|i| w[i].or(&cur[i])));
+        let (rows, tainted) = self.tabulate3(k, tv, &wide)?;
+        let t = Rc::new(Ternary {
+            vars,
+            doms: wide,
+            rows,
+            tainted,
+        });
+        memo.set_ternary(e, t.clone());
+        Some((t, tv))
+    }
+
+    /// Check `k` over variables `tv` tabulated over `doms` (see
+    /// [`Ternary`]), its slots evaluated in the loop of the last of the
+    /// variables they depend on; `None` when that would overrun the budget.
+    fn tabulate3(
+        &mut self,
+        k: usize,
+        tv: [usize; 3],
+        doms: &[ByteSet; 3],
+    ) -> Option<(Vec<ByteSet>, bool)> {
+        let [a, b, c] = tv;
+        let mut parts: [Vec<u32>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        for &x in &self.checks[k].tape {
+            let m = self.masks[x as usize];
+            let p = if m & (1 << c) != 0 {
+                2
+            } else if m & (1 << b) != 0 {
+                1
+            } else {
+                0
+            };
+            parts[p].push(x);
+        }
+        let n = doms.map(|d| d.len());
+        let cost = n[0] * parts[0].len()
+            + n[0] * n[1] * parts[1].len()
+            + n[0] * n[1] * n[2] * parts[2].len().max(1);
+        if cost as u64 > self.limit.saturating_sub(self.spent) {
+            return None;
+        }
+        let root = self.checks[k].root as usize;
+        let mut rows = vec![ByteSet::default(); n[0] * n[1]];
+        let mut tainted = false;
+        for (i, x) in doms[0].iter().enumerate() {
+            self.values[a] = x;
+            self.tainted = false;
+            self.run(&parts[0]);
+            let ta = self.tainted;
+            for (j, y) in doms[1].iter().enumerate() {
+                self.values[b] = y;
+                self.tainted = ta;
+                self.run(&parts[1]);
+                let tb = self.tainted;
+                for z in doms[2].iter() {
+                    self.values[c] = z;
+                    self.tainted = tb;
+                    self.run(&parts[2]);
+                    if self.vals[root] != 0 {
+                        rows[i * n[1] + j].insert(z);
+                    } else {
+                        tainted |= self.tainted;
+                    }
+                }
+            }
+        }
+        Some((rows, tainted))
+    }
+
+    /// Check `k` (over variables `a < b`) tabulated over `doms`: per value
+    /// of `doms[0]`, ascending, the values of `doms[1]` it holds with; and
+    /// whether a tainted evaluation rejected a pair. `None` when it would
+    /// overrun the budget.
+    ///
+    /// The check's tape splits into the slots that depend on one variable
+    /// only and those that depend on both. Values of a variable that give
+    /// the same results at the one-variable slots the others read (a lead
+    /// byte's table entry shifted right by 26, a continuation byte shifted
+    /// right by 3) have the same row, so the two-variable part is evaluated
+    /// once per pair of such classes, not per pair of values.
+    fn tabulate(
+        &mut self,
+        k: usize,
+        a: usize,
+        b: usize,
+        doms: &[ByteSet; 2],
+    ) -> Option<(Vec<ByteSet>, bool)> {
+        let root = self.checks[k].root as usize;
+        let mut one: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        let mut both = Vec::new();
+        for &x in &self.checks[k].tape {
+            let m = self.masks[x as usize];
+            if m & (1 << b) == 0 {
+                one[0].push(x);
+            } else if m & (1 << a) == 0 {
+                one[1].push(x);
+            } else {
+                both.push(x);
+            }
+        }
+        // The one-variable slots the two-variable part reads.
+        let mut iface: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        {
+            let mut read = vec![false; self.ops.len()];
+            for &x in &both {
+                self.operands(x, |o| read[o as usize] = true);
+            }
+            for side in 0..2 {
+                iface[side] = one[side]
+                    .iter()
+                    .copied()
+                    .filter(|&x| read[x as usize])
+                    .collect();
+            }
+        }
+        let vars = [a, b];
+        // A read in the two-variable part that may fall through to either
+        // variable's byte reads its value itself: then every value is its
+        // own class.
+        let direct = both.iter().any(|&x| match self.ops[x as usize] {
+            Op::Read(_, c) => {
+                let root = self.chains[c as usize].root;
+                vars.iter().any(|&v| self.vars[v].0 == root)
+            }
+            _ => false,
+        });
+        let first = (doms[0].len() * one[0].len() + doms[1].len() * one[1].len()) as u64;
+        if first > self.limit.saturating_sub(self.spent) {
+            return None;
+        }
+        // Classes of each variable's values: (interface values, members,
+        // whether an evaluation of a member was tainted).
+        let mut classes: [Vec<(Vec<u64>, ByteSet, bool)>; 2] = [Vec::new(), Vec::new()];
+        for side in 0..2 {
+            let mut index: FxHashMap<Vec<u64>, usize> = FxHashMap::default();
+            for x in doms[side].iter() {
+                self.values[vars[side]] = x;
+                self.tainted = false;
+                self.run(&one[side]);
+                let mut key: Vec<u64> =
+                    iface[side].iter().map(|&s| self.vals[s as usize]).collect();
+                if direct {
+                    key.push(u64::from(x));
+                }
+                let c = *index.entry(key.clone()).or_insert_with(|| {
+                    classes[side].push((key, ByteSet::default(), false));
+                    classes[side].len() - 1
+                });
+                classes[side][c].1.insert(x);
+                classes[side][c].2 |= self.tainted;
+            }
+        }
+        let second = (classes[0].len() * classes[1].len() * both.len().max(1)) as u64;
+        if second > self.limit.saturating_sub(self.spent) {
+            return None;
+        }
+        let mut rows = vec![ByteSet::default(); doms[0].len()];
+        let mut tainted = false;
+        for (ka, xs, ta) in &classes[0] {
+            for (&s, &v) in iface[0].iter().zip(ka) {
+                self.vals[s as usize] = v;
+            }
+            for (kb, ys, tb) in &classes[1] {
+                for (&s, &v) in iface[1].iter().zip(kb) {
+                    self.vals[s as usize] = v;
+                }
+                self.tainted = false;
+                // Reads in the two-variable part index by the values of
+                // both variables: any member of each class gives them.
+                self.values[a] = xs.next_from(0).expect("a class has members");
+                self.values[b] = ys.next_from(0).expect("a class has members");
+                self.run(&both);
+                if self.vals[root] != 0 {
+                    for x in xs.iter() {
+                        let r = &mut rows[doms[0].rank(x)];
+                        *r = r.or(ys);
+                    }
+                } else {
+                    tainted |= self.tainted || *ta || *tb;
+                }
+            }
+        }
+        Some((rows, tainted))
+    }
+
+    /// Calls `f` on each operand slot of slot `x` (a read's store chain
+    /// included).
+    fn operands(&self, x: u32, mut f: impl FnMut(u32)) {
+        match &self.ops[x as usize] {
+            Op::Const => {}
+            Op::Not(a) | Op::Extract(a, ..) | Op::ZExt(a) | Op::SExt(a, _) => f(*a),
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Concat(a, b) => {
+                f(*a);
+                f(*b);
+            }
+            Op::Ite(c, a, b) => {
+                f(*c);
+                f(*a);
+                f(*b);
+            }
+            Op::Read(index, c) => {
+                f(*index);
+                for &(si, sv) in &self.chains[*c as usize].stores {
+                    f(si);
+                    f(sv);
+                }
+            }
+        }
+    }
+
+    /// Evaluates `slots` in order (counted against the budget by the
+    /// caller's estimate).
+    fn run(&mut self, slots: &[u32]) {
+        self.spent += slots.len() as u64;
+        for &x in slots {
+            let v = self.compute(x as usize);
+            self.vals[x as usize] = v;
+        }
+    }
+
+    /// The search order over the used variables: the smallest domain
+    /// first, then repeatedly the variable with the most assertions and
+    /// tables linking it to those already placed (then the smallest
+    /// domain, then the lowest number), so that each table is checked as
+    /// soon as possible and a tree of tables is searched along its edges.
+    fn order(
+        n: usize,
+        used: u64,
+        doms: &[ByteSet],
+        rels: &[Relation],
+        linking: &[usize],
+        checks: &[Check],
+    ) -> Vec<usize> {
+        let mut placed = 0u64;
+        let mut order = Vec::new();
+        let mut left: Vec<usize> = (0..n).filter(|&v| used & (1 << v) != 0).collect();
+        while !left.is_empty() {
+            let links = |v: usize| {
+                let r = rels
+                    .iter()
+                    .filter(|r| (r.a == v || r.b == v) && placed & (1 << r.other(v)) != 0)
+                    .count();
+                let g = linking
+                    .iter()
+                    .filter(|&&k| {
+                        let m = checks[k].mask;
+                        m & (1 << v) != 0 && m & placed != 0
+                    })
+                    .count();
+                r + g
+            };
+            let (p, &v) = left
+                .iter()
+                .enumerate()
+                .min_by_key(|&(_, &v)| (std::cmp::Reverse(links(v)), doms[v].len(), v))
+                .expect("not empty");
+            left.remove(p);
+            placed |= 1 << v;
+            order.push(v);
+        }
+        order
     }
 
     /// The current values as a model: every variable's array at its full

@@ -114,10 +114,20 @@ fn two_bytes_are_searched_together() {
     let res = s.check(&p, &asserts, &[input]).unwrap();
     check_model(&p, &asserts, &res);
     assert_eq!(backend_queries(&s), 0);
-    // Plain arithmetic over two bytes is the backend's: passed down.
+    // Plain arithmetic over two bytes is tabulated here too (at most 65,536
+    // pairs)...
     let plain = p.bin(BinOp::Mul, x, y);
     let asserts = [p.eq(plain, k), p.ugt(x, one), p.ugt(y, one)];
     let res = s.check(&p, &asserts, &[input]).unwrap();
+    check_model(&p, &asserts, &res);
+    assert_eq!(backend_queries(&s), 0);
+    // ... over three, linear, it is the backend's: passed down.
+    let more = p.new_array("more", 1);
+    let z = byte(&mut p, more, 0);
+    let sum = p.bin(BinOp::Add, x, y);
+    let sum = p.bin(BinOp::Add, sum, z);
+    let asserts = [p.eq(sum, k), p.ugt(x, one), p.ugt(z, one)];
+    let res = s.check(&p, &asserts, &[input, more]).unwrap();
     check_model(&p, &asserts, &res);
     assert_eq!(backend_queries(&s), 1);
 }
@@ -350,4 +360,144 @@ fn products_of_a_bounded_integer_are_decided_without_the_backend() {
     let res = s.check(&p, &[hit], &[za]).unwrap();
     check_model(&p, &[hit], &res);
     assert_eq!(backend_queries(&s), 1);
+}
+
+/// Eight bytes linked pairwise as a UTF-8 decoder links them: each lead
+/// byte in 0xc2..=0xf4 indexes a 51-entry table, and the entry fixes the
+/// low nibble of the next byte. 51^8 candidates, but each link is a table
+/// of at most 51 x 51 pairs and the chain is searched along it: decided
+/// without the backend, both ways.
+#[test]
+fn a_chain_of_byte_links_is_decided_without_the_backend() {
+    let mut p = ExprPool::new();
+    let input = p.new_array("stdin", 8);
+    let bs: Vec<ExprId> = (0..8).map(|i| byte(&mut p, input, i)).collect();
+    // Even low nibbles only.
+    let entries: Vec<u8> = (0..51u32).map(|k| ((k * 6) % 16) as u8).collect();
+    let t = table(&mut p, "bittab", &entries);
+    let (lo, hi) = (p.const_u64(8, 0xc2), p.const_u64(8, 0xf4));
+    let nibble = p.const_u64(8, 0xf);
+    let mut asserts = Vec::new();
+    for i in 0..8 {
+        asserts.push(p.uge(bs[i], lo));
+        asserts.push(p.ule(bs[i], hi));
+        if i + 1 < 8 {
+            let e = lookup(&mut p, t, bs[i], 0xc2);
+            let low = p.bin(BinOp::And, bs[i + 1], nibble);
+            asserts.push(p.eq(e, low));
+        }
+    }
+    let mut s = layer();
+    let res = s.check(&p, &asserts, &[input]).unwrap();
+    check_model(&p, &asserts, &res);
+    // The last byte odd: no even entry gives it (arc consistency).
+    let one = p.const_u64(8, 1);
+    let odd = p.bin(BinOp::And, bs[7], one);
+    asserts.push(p.eq(odd, one));
+    assert_eq!(s.check(&p, &asserts, &[input]).unwrap(), SatResult::Unsat);
+    assert_eq!(backend_queries(&s), 0);
+    // The second query reused the first one's tables.
+    assert!(s.memo_hits() >= 7, "{} memo hits", s.memo_hits());
+}
+
+/// A condition over three bytes (a sum read through a table, an exclusive
+/// or) is tabulated over their domains and decided without the backend,
+/// both ways.
+#[test]
+fn three_bytes_in_one_condition_are_tabulated() {
+    let mut p = ExprPool::new();
+    let input = p.new_array("in", 3);
+    let (x, y, z) = (
+        byte(&mut p, input, 0),
+        byte(&mut p, input, 1),
+        byte(&mut p, input, 2),
+    );
+    let c = |p: &mut ExprPool, v| p.const_u64(8, v);
+    let (x_lo, x_hi) = (c(&mut p, 0x10), c(&mut p, 0x1f));
+    let (y_lo, y_hi) = (c(&mut p, 0x20), c(&mut p, 0x3f));
+    let (z_lo, z_hi) = (c(&mut p, 0x40), c(&mut p, 0x7f));
+    let ranges = [
+        p.uge(x, x_lo),
+        p.ule(x, x_hi),
+        p.uge(y, y_lo),
+        p.ule(y, y_hi),
+        p.uge(z, z_lo),
+        p.ule(z, z_hi),
+    ];
+    // Through a table (identity), as decoders read: plain arithmetic over
+    // three bytes is the backend's.
+    let ident: Vec<u8> = (0..=255).collect();
+    let t = table(&mut p, "ident", &ident);
+    let sum = p.bin(BinOp::Add, x, y);
+    let sum = lookup(&mut p, t, sum, 0);
+    let mix = p.bin(BinOp::Xor, sum, z);
+    let k = c(&mut p, 0x55);
+    let mut asserts = ranges.to_vec();
+    asserts.push(p.eq(mix, k));
+    let mut s = layer();
+    let res = s.check(&p, &asserts, &[input]).unwrap();
+    check_model(&p, &asserts, &res);
+    // Bit 7 of (x + y) ^ z is never set in these ranges.
+    let top = c(&mut p, 0x80);
+    let bit = p.bin(BinOp::And, mix, top);
+    let mut asserts = ranges.to_vec();
+    asserts.push(p.eq(bit, top));
+    assert_eq!(s.check(&p, &asserts, &[input]).unwrap(), SatResult::Unsat);
+    assert_eq!(backend_queries(&s), 0);
+}
+
+/// Random queries that share assertions with earlier ones (as consecutive
+/// path conditions do) under other bounds: the tables reused from the
+/// memo give Bitwuzla's answers.
+#[test]
+fn answers_match_bitwuzla_when_queries_share_assertions() {
+    let mut rng = Rng(0x5eed_4321_0fed_0002);
+    let mut p = ExprPool::new();
+    let input = p.new_array("in", 3);
+    let xs: Vec<ExprId> = (0..3).map(|i| byte(&mut p, input, i)).collect();
+    let tables: Vec<ExprId> = (0..2)
+        .map(|k| {
+            let bytes: Vec<u8> = (0..256).map(|_| rng.below(256) as u8).collect();
+            table(&mut p, &format!("t{k}"), &bytes)
+        })
+        .collect();
+    let mut s = layer();
+    let mut reference = BitwuzlaSolver::new().unwrap();
+    let cmps = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
+    let mut pool_of: Vec<ExprId> = Vec::new();
+    let (mut sat, mut unsat) = (0, 0);
+    for q in 0..150 {
+        let mut asserts: Vec<ExprId> = Vec::new();
+        // Up to three earlier assertions, then fresh ones and a bound.
+        for _ in 0..rng.below(4) {
+            if !pool_of.is_empty() {
+                asserts.push(pool_of[rng.below(pool_of.len() as u64) as usize]);
+            }
+        }
+        for _ in 0..1 + rng.below(2) {
+            let a = term(&mut p, &mut rng, &xs, &tables, 2);
+            let b = term(&mut p, &mut rng, &xs, &tables, 2);
+            let c = p.cmp(cmps[rng.below(cmps.len() as u64) as usize], a, b);
+            pool_of.push(c);
+            asserts.push(c);
+        }
+        let v = xs[rng.below(3) as usize];
+        let bound = p.const_u64(8, rng.below(256));
+        asserts.push(if rng.below(2) == 0 {
+            p.ule(v, bound)
+        } else {
+            p.uge(v, bound)
+        });
+        let want = reference.check(&p, &asserts, &[input]).unwrap();
+        let got = s.check(&p, &asserts, &[input]).unwrap();
+        assert_eq!(got.is_sat(), want.is_sat(), "query {q}");
+        if got.is_sat() {
+            check_model(&p, &asserts, &got);
+            sat += 1;
+        } else {
+            unsat += 1;
+        }
+    }
+    assert!(sat > 20 && unsat > 10, "{sat} sat, {unsat} unsat");
+    assert!(s.memo_hits() > 50, "{} memo hits", s.memo_hits());
 }

@@ -320,7 +320,13 @@ impl ObjectState {
         if let Some(arr) = self.flushed {
             return arr;
         }
-        let root = pool.new_array(name, self.concrete.len() as u32);
+        let root = if self.read_only && self.symbolic.is_empty() {
+            let mut bytes = vec![0; self.concrete.len()];
+            self.concrete.read(0, &mut bytes);
+            pool.constant_root(name, &bytes)
+        } else {
+            pool.new_array(name, self.concrete.len() as u32)
+        };
         let mut arr = pool.array(root);
         for off in 0..self.concrete.len() {
             let v = self.byte(pool, off);

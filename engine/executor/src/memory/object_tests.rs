@@ -175,3 +175,31 @@ fn sparse_symbolic_bytes_match_a_dense_model() {
         assert_eq!(sparse.is_empty(), dense.iter().all(Option::is_none));
     }
 }
+
+/// Two states' copies of the same read-only table, read at a symbolic
+/// offset, are the same array expression (so solver caches keyed by it are
+/// shared); a writable object with the same bytes, or a table with other
+/// bytes, gets an array of its own.
+#[test]
+fn copies_of_a_read_only_table_flush_into_one_array() {
+    let mut pool = ExprPool::new();
+    let arr = pool.new_array("c", 1);
+    let root = pool.array(arr);
+    let z = pool.const_u64(32, 0);
+    let c = pool.select(root, z);
+    let off = pool.zext(c, 32);
+    let bytes: Vec<u8> = (0..64u8).map(|k| k.wrapping_mul(7)).collect();
+    let read = |pool: &mut ExprPool, bytes: &[u8], read_only: bool| {
+        let mut o = ObjectState::with_bytes(bytes.to_vec());
+        o.read_only = read_only;
+        o.read_symbolic(pool, "table", off, 1);
+        o.flushed.expect("a symbolic read flushed the object")
+    };
+    let a = read(&mut pool, &bytes, true);
+    let b = read(&mut pool, &bytes, true);
+    assert_eq!(a, b);
+    assert_ne!(read(&mut pool, &bytes, false), a);
+    let mut other = bytes.clone();
+    other[5] ^= 1;
+    assert_ne!(read(&mut pool, &other, true), a);
+}
