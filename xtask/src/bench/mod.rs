@@ -295,6 +295,12 @@ const SOLVER_WORKLOAD: &[(&str, &str, u64)] = &[
         "tests/programs/misc_determinism.c",
         20_000,
     ),
+    // Real-code shapes the solver spent its time on (issue 16): a UTF-8
+    // decoder as in wc, and loops over symbolic bounds with sums and
+    // products.
+    ("utf8_decode", "tests/bench/solver/utf8_decode.c", 50_000),
+    ("sum_powers", "tests/bench/loops/sum_powers.c", 20_000),
+    ("geo_series", "tests/bench/loops/geo_series.c", 5_000),
 ];
 
 /// Safety cap per run; a run that hits it did less work than the others
