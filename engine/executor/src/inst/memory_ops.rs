@@ -436,16 +436,15 @@ impl Executor<'_> {
                     } else {
                         None
                     };
-                    // No access in `object`: the constant part was not its
-                    // address (`pad + (i - 1)` folds to `(pad - 1) + i`, an
-                    // address in the object below), so resolve over all objects.
-                    if self.may_be_true(st, &inb)? {
-                        let targets = vec![Target {
+                    let targets = if self.may_be_true(st, &inb)? {
+                        vec![Target {
                             base: obj.base,
                             in_bounds: inb,
-                        }];
-                        return Ok((targets, error));
-                    }
+                        }]
+                    } else {
+                        Vec::new()
+                    };
+                    return Ok((targets, error));
                 }
             }
         }
