@@ -147,7 +147,7 @@ fn decide(
     // nonlinear arithmetic (products of symbolic values, a geometric series
     // over a ratio in 2..=50; divisions): such a query is searched here when
     // the bounds of the integers the bytes form leave few candidates.
-    if tape.symbolic_reads == 0 && tape.vars.len() > 2 {
+    if tape.symbolic_reads == 0 && tape.vars.len() > 1 {
         if tape.nonlinear == 0 {
             return Ok(None);
         }
