@@ -211,14 +211,6 @@ pub struct ObjectState {
     pub freed: bool,
 }
 
-/// Largest read-only object whose flushes share one array root per
-/// contents ([`ExprPool::constant_root`]). Sharing musl's 464-byte
-/// `states` table of `printf_core` made one coreutils `printf` test report
-/// an out-of-bounds access its native replay does not make (every model
-/// check passed; the cause is not found), so larger tables keep a root per
-/// flush. wc's UTF-8 tables (204 and 32 bytes) are shared.
-pub const SHARED_TABLE_MAX: usize = 256;
-
 /// Most offsets a symbolic access may be at for it to be an `ite` over
 /// them instead of a read from the flushed object
 /// ([`ObjectState::read_symbolic`]).
@@ -328,10 +320,7 @@ impl ObjectState {
         if let Some(arr) = self.flushed {
             return arr;
         }
-        let root = if self.read_only
-            && self.symbolic.is_empty()
-            && self.concrete.len() <= SHARED_TABLE_MAX
-        {
+        let root = if self.read_only && self.symbolic.is_empty() {
             let mut bytes = vec![0; self.concrete.len()];
             self.concrete.read(0, &mut bytes);
             pool.constant_root(name, &bytes)
