@@ -69,7 +69,14 @@ pub struct Executor<'m> {
     /// The start image's pieces that suspended states refer to by number.
     pub(crate) image_pieces: Option<std::rc::Rc<crate::suspend::wire::Image>>,
     pub(crate) cap: crate::memory_cap::CapState,
+    /// For each symbolic pointer a GEP made: the address its base pointer had
+    /// (the object it was derived from), or [`AMBIGUOUS_ORIGIN`] when GEPs
+    /// from different bases made the same expression.
+    pub(crate) gep_origins: FxHashMap<symtest_expr::ExprId, u64>,
 }
+
+/// A pointer expression GEPs derived from more than one base address.
+pub(crate) const AMBIGUOUS_ORIGIN: u64 = u64::MAX;
 
 /// The time limit of one query: `--max-solver-time` (none without it), but
 /// at most a tenth of `--max-time` (at least 1 s), so a few queries the solver cannot answer do
@@ -142,6 +149,7 @@ impl<'m> Executor<'m> {
             suspended_count: 0,
             image_pieces: None,
             cap: Default::default(),
+            gep_origins: FxHashMap::default(),
             config,
         };
         let mut memory = AddressSpace::default();

@@ -1,13 +1,14 @@
 //! Memory instructions: alloca, load, store, GEP, and pointer resolution (§3.1).
 //!
 //! A concrete pointer is checked directly. A symbolic pointer is resolved to the
-//! objects it may point into: when its expression is `constant + offset` with the
-//! constant inside an object, that object (an index into an array stays in the
-//! array); otherwise by examples — ask the solver for an address, take the object
+//! objects it may point into: the object it was derived from when that is
+//! known (the base of the GEP that made it or, for a pointer no GEP made, the
+//! constant of `constant + offset`): an index into an array stays in the
+//! array; otherwise by examples — ask the solver for an address, take the object
 //! holding it, exclude that object, repeat — forking one state per object and one
 //! error state for addresses in no object.
 
-use crate::executor::Executor;
+use crate::executor::{Executor, AMBIGUOUS_ORIGIN};
 use crate::memory::{Label, ObjKind, NULL_PAGE, REDZONE};
 use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
@@ -129,6 +130,10 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let mut p = self.operand(st, base)?;
         p = Ops::resize(&mut self.pool, &p, 64);
+        let origin = match &p {
+            Value::Concrete(b) => Some(b.to_u64()),
+            Value::Symbolic(e) => self.gep_origins.get(e).copied(),
+        };
         if offset != 0 {
             p = self.add_value(&p, &Value::from_u64(64, offset as u64));
         }
@@ -142,6 +147,16 @@ impl Executor<'_> {
                 &Value::from_u64(64, t.scale as u64),
             );
             p = self.add_value(&p, &scaled);
+        }
+        if let (Value::Symbolic(e), Some(o)) = (&p, origin) {
+            self.gep_origins
+                .entry(*e)
+                .and_modify(|known| {
+                    if *known != o {
+                        *known = AMBIGUOUS_ORIGIN;
+                    }
+                })
+                .or_insert(o);
         }
         self.set(st, dest, p);
         Ok(())
@@ -391,8 +406,14 @@ impl Executor<'_> {
         )
     }
 
-    /// The constant part of `c + x`, if the pointer has that shape.
+    /// The address of the object `ptr` was derived from: the base pointer of
+    /// the GEP that made it or, for a pointer no GEP made, the constant part of
+    /// `c + x`. The constant part alone can mislead: `s + (i - 1)` folds to
+    /// `(s - 1) + i`, and `s - k` may lie in the object below `s`.
     fn provenance(&self, ptr: ExprId) -> Option<u64> {
+        if let Some(&origin) = self.gep_origins.get(&ptr) {
+            return (origin != AMBIGUOUS_ORIGIN).then_some(origin);
+        }
         match self.pool.node(ptr) {
             Node::Bin(BinOp::Add, a, b) => {
                 let c = self.pool.as_const(*a).or_else(|| self.pool.as_const(*b))?;
