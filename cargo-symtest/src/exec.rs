@@ -150,7 +150,7 @@ pub struct ExecArgs {
     #[arg(long, value_name = "BYTES")]
     pub max_alloc_size: Option<u64>,
     /// Query optimizations of the paper's §3.3 (comma-separated from
-    /// rewrite, simplify, ivc, independence, bounds, cex, cache; or `all`, `none`;
+    /// rewrite, simplify, ivc, independence, bounds, cex, cache, domain, linear; or `all`, `none`;
     /// `all,-cex` removes one). Removing a layer changes speed, never answers.
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub solver_layers: String,

@@ -153,6 +153,13 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Evaluates `e` as having value `v` from now on (whatever its operands
+    /// are): a function of `e` can then be tabulated over `e`'s values.
+    pub fn assume(&mut self, e: ExprId, v: Bits) {
+        debug_assert_eq!(self.pool.width(e), v.width());
+        self.memo.insert(e, v);
+    }
+
     /// Is the value of `e` known (a constant, or evaluated)?
     #[inline]
     fn known(&self, e: ExprId) -> bool {

@@ -111,6 +111,35 @@ impl IntervalSet {
         self.ranges.last().map(|r| r.1)
     }
 
+    /// The width of the values.
+    pub(crate) fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The intervals, ascending.
+    pub(crate) fn ranges(&self) -> &[(u128, u128)] {
+        &self.ranges
+    }
+
+    /// The values `x` with `x / k` (unsigned, `k > 0`) in `self`: each
+    /// interval `lo..=hi` of quotients is the dividends `lo * k ..= hi * k + k - 1`.
+    fn udiv_preimage(&self, k: u128) -> Self {
+        let max = self.max();
+        let r = self
+            .ranges
+            .iter()
+            .filter(|&&(lo, _)| lo.checked_mul(k).is_some_and(|v| v <= max))
+            .map(|&(lo, hi)| {
+                let top = hi
+                    .checked_add(1)
+                    .and_then(|h| h.checked_mul(k))
+                    .map_or(max, |v| (v - 1).min(max));
+                (lo * k, top)
+            })
+            .collect();
+        Self::normalized(self.width, r)
+    }
+
     #[cfg(test)]
     pub(crate) fn contains(&self, v: u128) -> bool {
         self.ranges.iter().any(|&(lo, hi)| lo <= v && v <= hi)
@@ -288,6 +317,10 @@ impl Matcher<'_> {
                 };
                 self.preimage(inner, set.shift_down(c))
             }
+            Node::Bin(BinOp::UDiv, x, y) => match pool.as_const(y).map(|k| k.to_u128()) {
+                Some(k) if k > 0 => self.preimage(x, set.udiv_preimage(k)),
+                _ => self.bind(term, set),
+            },
             Node::ZExt(x, _) => {
                 let narrow = pool.width(x);
                 self.preimage(x, set.zext_preimage(narrow))

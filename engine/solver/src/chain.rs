@@ -2,7 +2,7 @@
 //! how they are stacked ([`build_chain`]).
 //!
 //! Order, outermost first: independence → bounds → cex → cache → domain →
-//! backend.
+//! linear → backend.
 //!
 //! * The bounds layer ([`crate::BoundsSolver`]) right below independence: it
 //!   decides the groups that only bound one value (loop counters against a
@@ -49,10 +49,11 @@
 //!
 //! Every layer may be left out without changing any answer (Sat/Unsat),
 //! only speed and which model a satisfiable query gets (property-tested
-//! over all thirty-two combinations).
+//! over all sixty-four combinations).
 
 use crate::{
-    BoundsSolver, CachingSolver, CexCachingSolver, DomainSolver, IndependentSolver, Solver,
+    BoundsSolver, CachingSolver, CexCachingSolver, DomainSolver, IndependentSolver, LinearSolver,
+    Solver,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -80,6 +81,8 @@ pub struct LayerSet {
     pub bounds: bool,
     /// Search over the values of a few input bytes ([`crate::DomainSolver`]).
     pub domain: bool,
+    /// Gaussian elimination of queries affine over GF(2) ([`crate::LinearSolver`]).
+    pub linear: bool,
 }
 
 /// A layer list that [`LayerSet::parse`] rejects.
@@ -105,7 +108,7 @@ impl std::error::Error for LayerSetError {}
 
 impl LayerSet {
     /// Layer names in the order [`LayerSet::parse`] and `Display` use.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "rewrite",
         "simplify",
         "ivc",
@@ -114,6 +117,7 @@ impl LayerSet {
         "cex",
         "cache",
         "domain",
+        "linear",
     ];
 
     /// Every layer on.
@@ -127,6 +131,7 @@ impl LayerSet {
             cache: true,
             bounds: true,
             domain: true,
+            linear: true,
         }
     }
 
@@ -141,6 +146,7 @@ impl LayerSet {
             cache: false,
             bounds: false,
             domain: false,
+            linear: false,
         }
     }
 
@@ -154,6 +160,7 @@ impl LayerSet {
             "cache" => &mut self.cache,
             "bounds" => &mut self.bounds,
             "domain" => &mut self.domain,
+            "linear" => &mut self.linear,
             _ => return None,
         })
     }
@@ -235,10 +242,13 @@ impl fmt::Display for LayerSet {
 }
 
 /// Stacks the enabled solver layers of `layers` on `backend`:
-/// independence → bounds → cex → cache → domain → `backend` (outermost
+/// independence → bounds → cex → cache → domain → linear → `backend` (outermost
 /// first). With no solver layer enabled this is `backend` itself.
 pub fn build_chain(layers: &LayerSet, backend: Box<dyn Solver>) -> Box<dyn Solver> {
     let mut s = backend;
+    if layers.linear {
+        s = Box::new(LinearSolver::new(s));
+    }
     if layers.domain {
         s = Box::new(DomainSolver::new(s));
     }

@@ -315,13 +315,14 @@ pub(crate) fn workload(
 // ----- checking -----
 
 pub(crate) fn all_configs() -> Vec<LayerSet> {
-    (0..32)
+    (0..64)
         .map(|bits| LayerSet {
             independence: bits & 1 != 0,
             cex: bits & 2 != 0,
             cache: bits & 4 != 0,
             bounds: bits & 8 != 0,
             domain: bits & 16 != 0,
+            linear: bits & 32 != 0,
             ..LayerSet::none()
         })
         .collect()

@@ -417,6 +417,7 @@ fn build_chain_stacks_in_order() {
             "cex",
             "cache",
             "domain",
+            "linear",
             "bitwuzla"
         ]
     );

@@ -11,7 +11,8 @@
 //!   [`BoundsSolver`] (one value's bounds, decided by intervals) →
 //!   [`CexCachingSolver`] (counter-example cache over a UBTree) →
 //!   [`CachingSolver`] (query-result cache) → [`DomainSolver`] (search
-//!   over a few input bytes) → [`BitwuzlaSolver`].
+//!   over a few input bytes) → [`LinearSolver`] (Gaussian elimination
+//!   over GF(2)) → [`BitwuzlaSolver`].
 //!   [`build_chain`] assembles it from a [`LayerSet`].
 //! * Statistics: [`Solver::stats`] describes what reached the backend;
 //!   [`Solver::layer_stats`] gives per-layer counters, outermost first.
@@ -40,6 +41,10 @@ mod independence;
 mod independence_tests;
 #[cfg(test)]
 mod layer_tests;
+mod linear;
+#[cfg(test)]
+mod linear_tests;
+mod lookup;
 #[cfg(test)]
 mod test_rng;
 #[cfg(test)]
@@ -58,6 +63,7 @@ pub use chain::{build_chain, LayerSet, LayerSetError};
 pub use domain::{DomainSolver, DOMAIN_BUDGET, DOMAIN_MAX_NODES, DOMAIN_MAX_VARS};
 pub use error::SolverError;
 pub use independence::{IndependenceStats, IndependentSolver};
+pub use linear::{LinearSolver, LINEAR_MAX_BYTES, LINEAR_MAX_CASES, LINEAR_MAX_NODES};
 
 /// Answer to a satisfiability query.
 #[derive(Clone, Debug, PartialEq, Eq)]

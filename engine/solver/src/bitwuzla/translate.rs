@@ -4,12 +4,19 @@
 //! rules every `unsafe` block here follows).
 
 use super::{BitwuzlaSolver, Owned, Sort, Term, Want};
+use crate::lookup::SmallLookup;
 use crate::wellformed::{check_sorts, expands, malformed, store_chain_for, table_runs, TableRun};
 use crate::SolverError;
 use bitwuzla_sys as bz;
 use rustc_hash::FxHashMap;
 use std::ffi::CString;
 use symtest_expr::{BinOp, CmpOp, ExprId, ExprPool, FpCmpOp, FpConvOp, Node};
+
+/// A constant table of at most this many runs is read by range tests on the
+/// index (see [`table_runs`]); one of more runs is tabulated over the small
+/// value its index is a function of, where there is one (see
+/// [`crate::lookup`]).
+const FEW_RUNS: usize = 16;
 
 /// Does `n` compute a floating-point value (translated in FP form first)?
 pub(super) fn is_fp_valued(n: &Node) -> bool {
@@ -110,6 +117,81 @@ impl BitwuzlaSolver {
         let out = t.0;
         std::mem::forget(t);
         out
+    }
+
+    /// A constant-table read tabulated over the small value `var` (see
+    /// [`crate::lookup`]): an XOR of the columns the low bits of `var - lo`
+    /// select when the table is affine over GF(2), else a multiplexer
+    /// over those bits.
+    fn lookup_read(&mut self, l: &SmallLookup, var: Term) -> Term {
+        use bz::{
+            BITWUZLA_KIND_BV_SUB as SUB, BITWUZLA_KIND_BV_XOR as XOR, BITWUZLA_KIND_EQUAL as EQ,
+            BITWUZLA_KIND_ITE as ITE,
+        };
+        let sel = if l.lo == 0 {
+            Owned(self.copy(var))
+        } else {
+            // SAFETY: live manager and term.
+            let w = unsafe { bz::bitwuzla_term_bv_get_size(var) } as u32;
+            let lo = Owned(self.bv_u64(w, l.lo));
+            Owned(self.mk2(SUB, var, lo.0))
+        };
+        let one = Owned(self.bv_u64(1, 1));
+        let bits: Vec<Owned> = (0..l.select_bits())
+            .map(|b| {
+                // SAFETY: live manager/term; `b` is below the selector's width
+                // (a range of n values fits ceil(log2 n) bits of the width).
+                let bit = Owned(unsafe {
+                    bz::bitwuzla_mk_term1_indexed2(
+                        self.tm,
+                        bz::BITWUZLA_KIND_BV_EXTRACT,
+                        sel.0,
+                        b as u64,
+                        b as u64,
+                    )
+                });
+                Owned(self.mk2(EQ, bit.0, one.0))
+            })
+            .collect();
+        if std::env::var_os("SYMTEST_DEBUG_LOOKUP").is_some() {
+            eprintln!(
+                "DEBUG lookup lo {} n {} affine {}",
+                l.lo,
+                l.bytes.len(),
+                l.affine().is_some()
+            );
+        }
+        let t = if let Some((c, cols)) = l.affine() {
+            let zero = Owned(self.bv_u64(8, 0));
+            let mut t = Owned(self.bv_u64(8, u64::from(c)));
+            for (b, &col) in cols.iter().enumerate() {
+                if col == 0 {
+                    continue;
+                }
+                let col = Owned(self.bv_u64(8, u64::from(col)));
+                let picked = Owned(self.mk3(ITE, bits[b].0, col.0, zero.0));
+                t = Owned(self.mk2(XOR, t.0, picked.0));
+            }
+            t
+        } else {
+            self.mux(l, &bits, bits.len(), 0)
+        };
+        let out = t.0;
+        std::mem::forget(t);
+        out
+    }
+
+    /// The entries `start..start + 2^level` of `l` selected by the low
+    /// `level` bits of the selector.
+    fn mux(&mut self, l: &SmallLookup, bits: &[Owned], level: usize, start: usize) -> Owned {
+        let first = l.entry(start);
+        if (start..start + (1 << level)).all(|k| l.entry(k) == first) {
+            return Owned(self.bv_u64(8, u64::from(first)));
+        }
+        let half = 1 << (level - 1);
+        let low = self.mux(l, bits, level - 1, start);
+        let high = self.mux(l, bits, level - 1, start + half);
+        Owned(self.mk3(bz::BITWUZLA_KIND_ITE, bits[level - 1].0, high.0, low.0))
     }
 
     pub(super) fn bool_const(&self, b: bool) -> Term {
@@ -297,7 +379,15 @@ impl BitwuzlaSolver {
             ),
             Node::Select { array, index } if expands(pool, array, index) => {
                 let (stores, base) = store_chain_for(pool, array, index);
-                if let Some(runs) = table_runs(pool, &stores) {
+                let runs = table_runs(pool, &stores);
+                if runs.as_ref().is_none_or(|r| r.len() > FEW_RUNS) {
+                    if let Some(l) = crate::lookup::small_lookup(pool, index, &stores) {
+                        if let Some(&var) = self.bv.get(&l.var) {
+                            return Ok(self.lookup_read(&l, var));
+                        }
+                    }
+                }
+                if let Some(runs) = runs {
                     let (ix, base) = (bv(self, index), bv(self, base));
                     return Ok(self.table_read(&runs, ix, base));
                 }
