@@ -123,7 +123,7 @@ impl IntervalSet {
 
     /// The values `x` with `x / k` (unsigned, `k > 0`) in `self`: each
     /// interval `lo..=hi` of quotients is the dividends `lo * k ..= hi * k + k - 1`.
-    fn udiv_preimage(&self, k: u128) -> Self {
+    pub(crate) fn udiv_preimage(&self, k: u128) -> Self {
         let max = self.max();
         let r = self
             .ranges

@@ -46,6 +46,20 @@ fn interval_sets_match_brute_force_at_8_bits() {
     assert_eq!(IntervalSet::empty(8).complement(), IntervalSet::full(8));
 }
 
+/// The dividends of quotients in a set (`x / k` in it), against brute force.
+#[test]
+fn quotient_preimages_match_brute_force_at_8_bits() {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    for _ in 0..2000 {
+        let (a, b) = (rng.below(256) as u128, rng.below(256) as u128);
+        let (c, d) = (rng.below(256) as u128, rng.below(256) as u128);
+        let s = IntervalSet::range(8, a, b).union(&IntervalSet::range(8, c, d));
+        let k = 1 + rng.below(255) as u128;
+        let want: Vec<bool> = (0..256u128).map(|v| s.contains(v / k)).collect();
+        assert_eq!(members(&s.udiv_preimage(k), 8), want, "{s:?} / {k}");
+    }
+}
+
 /// A random comparison of the atom (wrapped in `+ c`, `zext`, `sext`) with a
 /// constant, possibly negated or combined with another.
 fn random_constraint(p: &mut ExprPool, rng: &mut Rng, x: ExprId, depth: u32) -> ExprId {
@@ -60,13 +74,17 @@ fn random_constraint(p: &mut ExprPool, rng: &mut Rng, x: ExprId, depth: u32) -> 
     }
     let w = p.width(x);
     let mut term = x;
-    match rng.below(5) {
+    match rng.below(6) {
         0 => {
             let c = p.const_u64(w, rng.next());
             term = p.bin(BinOp::Add, term, c);
         }
         1 => term = p.zext(term, 64),
         2 => term = p.sext(term, 64),
+        3 => {
+            let k = p.const_u64(w, 1 + rng.below(20));
+            term = p.bin(BinOp::UDiv, term, k);
+        }
         _ => {}
     }
     let tw = p.width(term);

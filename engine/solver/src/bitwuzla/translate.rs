@@ -153,14 +153,6 @@ impl BitwuzlaSolver {
                 Owned(self.mk2(EQ, bit.0, one.0))
             })
             .collect();
-        if std::env::var_os("SYMTEST_DEBUG_LOOKUP").is_some() {
-            eprintln!(
-                "DEBUG lookup lo {} n {} affine {}",
-                l.lo,
-                l.bytes.len(),
-                l.affine().is_some()
-            );
-        }
         let t = if let Some((c, cols)) = l.affine() {
             let zero = Owned(self.bv_u64(8, 0));
             let mut t = Owned(self.bv_u64(8, u64::from(c)));
