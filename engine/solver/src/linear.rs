@@ -64,7 +64,7 @@ pub struct LinearSolver<S: Solver> {
 }
 
 /// Tabulated table reads kept across queries at most.
-const LOOKUP_MEMO_LIMIT: usize = 100_000;
+const LOOKUP_MEMO_LIMIT: usize = 20_000;
 
 impl<S: Solver> LinearSolver<S> {
     /// Wraps `inner`.
