@@ -1,6 +1,7 @@
 //! The linear layer: checksums over GF(2) decided by elimination, what it
 //! passes down, and its answers against Bitwuzla's on random XOR networks.
 
+use crate::lookup::tests::crc_entries;
 use crate::test_rng::Rng;
 use crate::{BitwuzlaSolver, LinearSolver, SatResult, Solver};
 use symtest_expr::{ArrayId, BinOp, ExprId, ExprPool};
@@ -17,23 +18,6 @@ fn byte(p: &mut ExprPool, a: ArrayId, i: u64) -> ExprId {
     let arr = p.array(a);
     let idx = p.const_u64(32, i);
     p.select(arr, idx)
-}
-
-/// CRC-32's table (reflected polynomial 0xEDB88320).
-fn crc_entries() -> Vec<u32> {
-    (0..256u32)
-        .map(|i| {
-            let mut c = i;
-            for _ in 0..8 {
-                c = if c & 1 == 1 {
-                    0xEDB8_8320 ^ (c >> 1)
-                } else {
-                    c >> 1
-                };
-            }
-            c
-        })
-        .collect()
 }
 
 fn crc32(data: &[u8]) -> u32 {

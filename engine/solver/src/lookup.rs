@@ -154,26 +154,28 @@ fn depends_only_on(pool: &ExprPool, root: ExprId, var: ExprId) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use symtest_expr::BinOp;
 
-    /// The bytes of a CRC-32 table (reflected polynomial 0xEDB88320),
-    /// little-endian, 4 per entry.
+    /// CRC-32's table (reflected polynomial 0xEDB88320).
+    pub(crate) fn crc_entries() -> Vec<u32> {
+        (0..256u32)
+            .map(|i| {
+                (0..8).fold(i, |c, _| {
+                    if c & 1 == 1 {
+                        0xEDB8_8320 ^ (c >> 1)
+                    } else {
+                        c >> 1
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// The bytes of the CRC-32 table, little-endian, 4 per entry.
     fn crc_table() -> Vec<u8> {
-        let mut out = Vec::new();
-        for i in 0..256u32 {
-            let mut c = i;
-            for _ in 0..8 {
-                c = if c & 1 == 1 {
-                    0xEDB8_8320 ^ (c >> 1)
-                } else {
-                    c >> 1
-                };
-            }
-            out.extend(c.to_le_bytes());
-        }
-        out
+        crc_entries().iter().flat_map(|e| e.to_le_bytes()).collect()
     }
 
     fn table_chain(p: &mut ExprPool, base: u64, bytes: &[u8]) -> Vec<(ExprId, ExprId)> {
