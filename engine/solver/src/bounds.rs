@@ -32,10 +32,7 @@
 //! Every model is checked by evaluating all assertions before it is
 //! returned; a failed check (never expected) passes the query down.
 
-use crate::{
-    project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
-};
-use std::time::Duration;
+use crate::{project, validate, LayerCounters, SatResult, Solver, SolverError};
 use symtest_expr::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprPool, Node};
 
 /// A set of `w`-bit values as sorted, disjoint, non-adjacent inclusive
@@ -555,23 +552,5 @@ impl<S: Solver> Solver for BoundsSolver<S> {
         )
     }
 
-    fn set_timeout(&mut self, timeout: Option<Duration>) {
-        self.inner.set_timeout(timeout);
-    }
-
-    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
-        self.inner.set_deadline(deadline);
-    }
-
-    /// The inner solver's counters, with this layer's answers added to
-    /// `cache_hits`.
-    fn stats(&self) -> SolverStats {
-        let mut s = self.inner.stats();
-        s.cache_hits += self.counters.answered;
-        s
-    }
-
-    fn layer_stats(&self) -> Vec<LayerStats> {
-        self.counters.stacked("bounds", self.inner.layer_stats())
-    }
+    crate::answering_layer_plumbing!("bounds");
 }

@@ -38,11 +38,8 @@
 //!   rejected a candidate and nothing was found, the query passes down.
 
 use crate::bounds::{bound_of, plain_read, IntervalSet};
-use crate::{
-    project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
-};
+use crate::{project, validate, LayerCounters, SatResult, Solver, SolverError};
 use rustc_hash::FxHashMap;
-use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, Assignment, BinOp, Bits, CmpOp, Evaluator, ExprId, ExprPool, Node};
 
 mod memo;
@@ -110,23 +107,7 @@ impl<S: Solver> Solver for DomainSolver<S> {
         )
     }
 
-    fn set_timeout(&mut self, timeout: Option<Duration>) {
-        self.inner.set_timeout(timeout);
-    }
-
-    fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.inner.set_deadline(deadline);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut s = self.inner.stats();
-        s.cache_hits += self.counters.answered;
-        s
-    }
-
-    fn layer_stats(&self) -> Vec<LayerStats> {
-        self.counters.stacked("domain", self.inner.layer_stats())
-    }
+    crate::answering_layer_plumbing!("domain");
 }
 
 /// The answer if the search decides the query, `None` to pass it down.

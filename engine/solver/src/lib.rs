@@ -189,6 +189,33 @@ impl LayerCounters {
     }
 }
 
+/// The `Solver` methods of a layer that answers some queries itself and
+/// passes the rest to its `inner` solver (fields `inner` and `counters`):
+/// limits go down unchanged, its answers count as `cache_hits`, and its
+/// `LayerStats` entry, named `$name`, stands in front of the inner list.
+macro_rules! answering_layer_plumbing {
+    ($name:literal) => {
+        fn set_timeout(&mut self, timeout: Option<std::time::Duration>) {
+            self.inner.set_timeout(timeout);
+        }
+
+        fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+            self.inner.set_deadline(deadline);
+        }
+
+        fn stats(&self) -> $crate::SolverStats {
+            let mut s = self.inner.stats();
+            s.cache_hits += self.counters.answered;
+            s
+        }
+
+        fn layer_stats(&self) -> Vec<$crate::LayerStats> {
+            self.counters.stacked($name, self.inner.layer_stats())
+        }
+    };
+}
+pub(crate) use answering_layer_plumbing;
+
 /// Checks that every assertion is a width-1 expression of `pool` and
 /// every requested array is registered; the errors match the backend's.
 pub(crate) fn validate(

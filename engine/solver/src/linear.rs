@@ -34,12 +34,9 @@
 use crate::bounds::{bound_of, IntervalSet};
 use crate::lookup::{small_lookup, SmallLookup};
 use crate::wellformed::store_chain_for;
-use crate::{
-    project, validate, LayerCounters, LayerStats, SatResult, Solver, SolverError, SolverStats,
-};
+use crate::{project, validate, LayerCounters, SatResult, Solver, SolverError};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
 use symtest_expr::{ArrayId, Assignment, BinOp, CmpOp, Evaluator, ExprId, ExprPool, Node};
 
 /// At most this many input bytes are unknowns.
@@ -104,23 +101,7 @@ impl<S: Solver> Solver for LinearSolver<S> {
         )
     }
 
-    fn set_timeout(&mut self, timeout: Option<Duration>) {
-        self.inner.set_timeout(timeout);
-    }
-
-    fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.inner.set_deadline(deadline);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut s = self.inner.stats();
-        s.cache_hits += self.counters.answered;
-        s
-    }
-
-    fn layer_stats(&self) -> Vec<LayerStats> {
-        self.counters.stacked("linear", self.inner.layer_stats())
-    }
+    crate::answering_layer_plumbing!("linear");
 }
 
 /// A row over the unknowns and the constant: bit `j < n` is unknown `j`,
