@@ -37,6 +37,9 @@ struct TestJson<'a> {
     /// end concretely on these inputs: `outcome` is where it ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     completed_after: Option<&'a str>,
+    /// Per source file, the lines this path executed before any other path
+    /// of the run (its share of `coverage.json`).
+    first_lines: std::collections::BTreeMap<&'a str, Vec<u32>>,
 }
 
 #[derive(Serialize)]
@@ -128,6 +131,13 @@ impl OutputDir {
                 .collect(),
             posix: self.posix,
             program_args: &self.program_args,
+            first_lines: {
+                let mut m: std::collections::BTreeMap<&str, Vec<u32>> = Default::default();
+                for (f, l) in &t.first_lines {
+                    m.entry(f.as_str()).or_default().push(*l);
+                }
+                m
+            },
             stdout: self
                 .posix
                 .then(|| String::from_utf8_lossy(&t.stdout).into_owned()),

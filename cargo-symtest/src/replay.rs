@@ -30,11 +30,14 @@ pub const USER_ERROR_MARKER: &str = "symtest-replay: user error:";
 /// Marker printed by the replay runtime when `symtest_assert` fails.
 pub const ASSERT_MARKER: &str = "symtest-replay: assertion failed";
 
-/// Flags for the native build, besides include paths and sources.
+/// Flags for the native build, besides include paths and sources: exactly the
+/// checks the engine makes, as in every native build of the pipeline
+/// (`symtest_project::recipe`): memory errors through AddressSanitizer, the
+/// UBSan checks the bitcode compiles in and the engine's float-cast-overflow.
 pub const NATIVE_FLAGS: &[&str] = &[
     "-g",
     "-O0",
-    "-fsanitize=address,undefined,integer-divide-by-zero,signed-integer-overflow,shift",
+    "-fsanitize=address,signed-integer-overflow,shift,integer-divide-by-zero,float-cast-overflow",
     "-fno-sanitize-recover=all",
     "-fno-omit-frame-pointer",
 ];
@@ -414,6 +417,17 @@ mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
     use std::sync::OnceLock;
+
+    #[test]
+    fn harness_replay_makes_the_checks_of_the_native_recipe() {
+        let recipe = symtest_project::recipe::default_host_sanitize_flags();
+        for flag in &recipe {
+            assert!(
+                NATIVE_FLAGS.contains(&flag.as_str()),
+                "{flag} not in {NATIVE_FLAGS:?}"
+            );
+        }
+    }
 
     #[test]
     fn kind_names_round_trip() {

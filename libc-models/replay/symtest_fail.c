@@ -30,8 +30,9 @@
  * before main (no libc system call of these classes runs between the two).
  * No ptrace.  Without SYMTEST_FAIL (or with only zeros) nothing is installed.
  *
- * Calls on files named *.gcda (gcov's coverage data, written at exit) are
- * neither counted nor failed, so a --coverage build replays like a plain one.
+ * Calls on coverage data files, written at exit (*.gcda of gcov, *.profraw
+ * of clang's source-based coverage), are neither counted nor failed, so a
+ * coverage build replays like a plain one.
  *
  * The shim is freestanding (no libc calls, only `environ`), so the same
  * object works in musl and glibc processes.  x86_64 Linux only.
@@ -179,7 +180,7 @@ static long fixed_clock = -1;
 static long counter[C_NUM];  /* calls of the class so far */
 static const char *log_path; /* SYMTEST_FAIL_LOG */
 
-/* File descriptors of gcov's .gcda files: not counted, never failed. */
+/* File descriptors of coverage data files: not counted, never failed. */
 #define MAX_FD 4096
 static unsigned char ignored_fd[MAX_FD / 8];
 
@@ -211,12 +212,18 @@ static int starts_with(const char *s, const char *p) {
   return 1;
 }
 
-static int is_gcda(const char *path) {
-  if (!path)
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = slen(s), m = slen(suffix), i;
+  if (n < m)
     return 0;
-  size_t n = slen(path);
-  return n >= 5 && path[n - 5] == '.' && path[n - 4] == 'g' && path[n - 3] == 'c' &&
-         path[n - 2] == 'd' && path[n - 1] == 'a';
+  for (i = 0; i < m; i++)
+    if (s[n - m + i] != suffix[i])
+      return 0;
+  return 1;
+}
+
+static int is_coverage_file(const char *path) {
+  return path && (ends_with(path, ".gcda") || ends_with(path, ".profraw"));
 }
 
 static void put(const char *s) { SYS(NR_write, 2, s, slen(s)); }
@@ -292,10 +299,10 @@ static void on_sigsys(int sig, void *info, void *ucontext) {
   /* fcntl counts as dup only for F_DUPFD (0) and F_DUPFD_CLOEXEC (1030). */
   if (nr == NR_fcntl && a2 != 0 && a2 != 1030)
     counted = 0;
-  /* gcov's own files: pass through. */
-  if ((nr == NR_open || nr == NR_creat) && is_gcda((const char *)a1))
+  /* Coverage data files: pass through. */
+  if ((nr == NR_open || nr == NR_creat) && is_coverage_file((const char *)a1))
     counted = 0;
-  if (nr == NR_openat && is_gcda((const char *)a2))
+  if (nr == NR_openat && is_coverage_file((const char *)a2))
     counted = 0;
   if (nr != NR_open && nr != NR_openat && nr != NR_creat && nr != NR_getcwd &&
       nr != NR_stat && nr != NR_lstat && nr != NR_access && fd_ignored(a1))
@@ -310,8 +317,8 @@ static void on_sigsys(int sig, void *info, void *ucontext) {
   }
   long r = symtest_fail_raw(nr, a1, a2, a3, a4, a5, a6);
   if (!counted && r >= 0 &&
-      (((nr == NR_open || nr == NR_creat) && is_gcda((const char *)a1)) ||
-       (nr == NR_openat && is_gcda((const char *)a2))))
+      (((nr == NR_open || nr == NR_creat) && is_coverage_file((const char *)a1)) ||
+       (nr == NR_openat && is_coverage_file((const char *)a2))))
     fd_set_ignored(r, 1);
   if (nr == NR_close && r == 0)
     fd_set_ignored(a1, 0);

@@ -81,8 +81,7 @@ pub struct TargetTable {
 pub const MAX_SECONDS: f64 = 1e7;
 
 /// UBSan checks the bitcode gets unless a target says otherwise.
-pub const DEFAULT_SANITIZE: &[&str] =
-    &["signed-integer-overflow", "shift", "integer-divide-by-zero"];
+pub const DEFAULT_SANITIZE: &[&str] = crate::recipe::DEFAULT_UBSAN;
 
 /// A whole `symtest.toml` (or the `[package.metadata.symtest]` table).
 #[derive(Debug, Deserialize)]

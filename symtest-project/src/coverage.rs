@@ -1,11 +1,13 @@
-//! Coverage of the kept tests, measured natively by gcov: `.gcov` files, a line and
-//! branch summary per file and target, gcovr HTML when gcovr is installed, and the
-//! comparison with the lines the engine claims it executed (a claimed line gcov did
+//! Coverage of the kept tests, measured natively ([`crate::covdata`]): per file
+//! a `.gcov` text, `lcov.info`, a line and branch summary per file and target,
+//! llvm-cov's HTML report, and the comparison with the lines the engine claims
+//! it executed (a claimed line the native runs did
 //! not see is a soundness warning).
 
 use crate::discovery::Target;
 use crate::fsutil::relative;
-use crate::native::{self, NativeBuild};
+use crate::native::NativeBuild;
+use crate::testcases::EngineTest;
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -18,6 +20,8 @@ pub struct CoverageSummary {
     pub branches: (u64, u64),
     /// Lines of the target's sources the engine claims.
     pub engine_lines: u64,
+    /// Of those, the lines the native run of the kept tests did not execute.
+    pub claimed_not_executed: u64,
     pub warnings: Vec<String>,
     /// Why gcovr wrote no HTML report, when it is installed and failed.
     pub html_error: Option<String>,
@@ -47,25 +51,80 @@ fn claimed(claim: &serde_json::Value, root: &Path, src: &Path) -> BTreeSet<u32> 
     out
 }
 
-/// Writes `dir` (`*.gcov`, `summary.json`, `summary.txt`, `html/`) for the run just made.
+/// The engine's tests and what their native runs did: where a claimed line
+/// that no kept test executed natively came from.
+pub struct ClaimSources<'a> {
+    pub tests: &'a [EngineTest],
+    /// The runner's verdict on each test in the coverage run.
+    pub verdicts: &'a [Option<String>],
+}
+
+impl ClaimSources<'_> {
+    /// Why `line` of `src`, claimed by the engine, was executed by no kept
+    /// test natively: the tests whose paths executed it first in the engine
+    /// (their native runs took another path), or none (the path that executed
+    /// it ended without a test).
+    fn cause(&self, root: &Path, src: &Path, line: u32) -> String {
+        let mut by = Vec::new();
+        for (i, t) in self.tests.iter().enumerate() {
+            let has = t
+                .first_lines
+                .iter()
+                .any(|(f, lines)| same_file(root, f, src) && lines.binary_search(&line).is_ok());
+            if has {
+                by.push(format!(
+                    "{} (native verdict: {})",
+                    t.name,
+                    self.verdicts
+                        .get(i)
+                        .and_then(|v| v.as_deref())
+                        .unwrap_or("none")
+                ));
+            }
+        }
+        if by.is_empty() {
+            "no test: the path that first executed it ended without one (dropped, or cut at the deadline)".into()
+        } else {
+            format!(
+                "replay divergence: first executed in the engine by {}, whose native run took another path",
+                by.join(", ")
+            )
+        }
+    }
+}
+
+fn same_file(root: &Path, engine_name: &str, src: &Path) -> bool {
+    let p = PathBuf::from(engine_name);
+    let p = if p.is_absolute() { p } else { root.join(p) };
+    p == src || p.canonicalize().ok().as_deref() == Some(src)
+}
+
+/// Writes `dir` (`*.gcov`, `lcov.info`, `summary.json`, `summary.txt`,
+/// `html/`) for the `kept` tests, from their profiles of the coverage run.
 pub fn report(
     t: &Target,
     root: &Path,
     nb: &NativeBuild,
+    kept: &[&str],
     claim: &serde_json::Value,
+    sources: &ClaimSources,
     dir: &Path,
 ) -> Result<CoverageSummary> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let files = nb.gcov().map_err(anyhow::Error::msg)?;
+    let (files, profile) = nb.coverage_of(kept).map_err(anyhow::Error::msg)?;
+    let mut lcov = String::new();
     let (mut lc, mut lt, mut bc, mut bt, mut claimed_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut not_executed = 0u64;
     let mut warnings = Vec::new();
     let mut rows = Vec::new();
     let mut text = String::new();
-    for (src, gcov_text, fc) in &files {
+    for (src, fc) in &files {
         let rel = relative(src, root).display().to_string();
         let gcov_name = format!("{}.gcov", rel.replace('/', "#"));
-        std::fs::write(dir.join(&gcov_name), gcov_text)
+        let source_text = std::fs::read_to_string(src).unwrap_or_default();
+        std::fs::write(dir.join(&gcov_name), fc.gcov_text(&rel, &source_text))
             .with_context(|| format!("writing {gcov_name}"))?;
+        lcov.push_str(&lcov_record(src, fc));
         let covered = fc.covered_lines();
         let (c, n) = (covered.len() as u64, fc.lines.len() as u64);
         let (b, m) = (fc.taken_branches().len() as u64, fc.branches.len() as u64);
@@ -76,15 +135,21 @@ pub fn report(
         let engine = claimed(claim, &t.root, src);
         claimed_total += engine.len() as u64;
         let unsound: Vec<u32> = engine.difference(&covered).copied().collect();
-        if !unsound.is_empty() {
+        not_executed += unsound.len() as u64;
+        let causes: Vec<serde_json::Value> = unsound
+            .iter()
+            .map(|&l| serde_json::json!({"line": l, "cause": sources.cause(&t.root, src, l)}))
+            .collect();
+        for c in &causes {
             warnings.push(format!(
-                "{rel}: the engine claims lines {unsound:?} that the native run of the kept tests did not execute"
+                "{rel}:{}: the engine claims this line and no kept test executed it natively: {}",
+                c["line"],
+                c["cause"].as_str().unwrap_or("")
             ));
         }
         // LLVM puts a function's prologue on its header line and the epilogue on the
         // closing brace; the engine counts statements, so those lines are left out.
-        let source = std::fs::read_to_string(src).unwrap_or_default();
-        let source: Vec<&str> = source.lines().collect();
+        let source: Vec<&str> = source_text.lines().collect();
         let gcov_only: Vec<u32> = covered
             .difference(&engine)
             .copied()
@@ -100,6 +165,7 @@ pub fn report(
             "branches_covered": b, "branches_total": m,
             "engine_claimed_lines": engine.len(),
             "claimed_not_executed": unsound,
+            "claimed_not_executed_causes": causes,
             "executed_not_claimed": gcov_only,
         }));
         let _ = writeln!(
@@ -122,57 +188,78 @@ pub fn report(
         serde_json::to_string_pretty(&summary)?,
     )?;
     std::fs::write(dir.join("summary.txt"), text)?;
-    let html_error = gcovr_html(nb, &t.root, &dir.join("html"));
+    std::fs::write(dir.join("lcov.info"), lcov)?;
+    let html_error = html(nb, &profile, &files, &dir.join("html"));
     Ok(CoverageSummary {
         html_error,
         lines: (lc, lt),
         branches: (bc, bt),
         engine_lines: claimed_total,
+        claimed_not_executed: not_executed,
         warnings,
     })
 }
 
-/// gcovr HTML, when gcovr is installed (best effort: a missing gcovr is not an
-/// error; a gcovr that fails is retried once, then its error is returned).
-fn gcovr_html(nb: &NativeBuild, root: &Path, dir: &Path) -> Option<String> {
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        return Some(format!("cannot create {}: {e}", dir.display()));
+/// One file's record of the lcov tracefile format (genhtml, editors, CI services).
+fn lcov_record(src: &Path, fc: &crate::covdata::FileCoverage) -> String {
+    let mut r = format!("SF:{}\n", src.display());
+    for ((line, side), taken) in &fc.branches {
+        let _ = writeln!(r, "BRDA:{line},0,{side},{taken}");
     }
-    let run = || {
-        Command::new("gcovr")
-            .arg("--gcov-executable")
-            .arg(native::gcov_command())
-            .arg("-r")
-            .arg(root)
-            .arg("--html-details")
-            .arg("-o")
-            .arg(dir.join("index.html"))
-            .arg(nb.dir.join("obj"))
-            .current_dir(&nb.dir)
-            .output()
-    };
-    let mut last = String::new();
-    for _ in 0..2 {
-        match run() {
-            // Not installed: no HTML, and nothing to say.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(e) => last = e.to_string(),
-            Ok(o) if o.status.success() && dir.join("index.html").is_file() => return None,
-            Ok(o) => {
-                last = format!(
-                    "{}: {}",
-                    o.status,
-                    String::from_utf8_lossy(&o.stderr)
-                        .lines()
-                        .last()
-                        .unwrap_or("")
-                )
-            }
-        }
+    let _ = writeln!(
+        r,
+        "BRF:{}\nBRH:{}",
+        fc.branches.len(),
+        fc.taken_branches().len()
+    );
+    for (line, count) in &fc.lines {
+        let _ = writeln!(r, "DA:{line},{count}");
     }
-    Some(format!(
-        "gcovr could not write the HTML coverage report ({last})"
-    ))
+    let _ = writeln!(
+        r,
+        "LF:{}\nLH:{}\nend_of_record",
+        fc.lines.len(),
+        fc.covered_lines().len()
+    );
+    r
+}
+
+/// llvm-cov's HTML report of the target's sources (its error, if it fails:
+/// the report is a convenience, the figures are in summary.json).
+fn html(
+    nb: &NativeBuild,
+    profile: &Path,
+    files: &[(PathBuf, crate::covdata::FileCoverage)],
+    dir: &Path,
+) -> Option<String> {
+    if !profile.is_file() {
+        return None;
+    }
+    let tool = std::env::var("SYMTEST_LLVM_COV")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "llvm-cov-19".into());
+    let r = Command::new(&tool)
+        .args(["show", "-format=html", "-show-branches=count"])
+        .arg(format!("-instr-profile={}", profile.display()))
+        .arg(format!("-output-dir={}", dir.display()))
+        .arg(&nb.exe)
+        .args(files.iter().map(|(s, _)| s))
+        .output();
+    match r {
+        Ok(o) if o.status.success() => None,
+        Ok(o) => Some(format!(
+            "llvm-cov could not write the HTML coverage report ({}: {})",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        )),
+        Err(e) => Some(format!(
+            "cannot run {tool} for the HTML coverage report: {e}"
+        )),
+    }
 }
 
 /// False for a line holding only a closing brace or a function header.

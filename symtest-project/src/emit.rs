@@ -20,6 +20,8 @@ pub const KLEE_H: &str = include_str!("../../libc-models/include/klee/klee.h");
 /// The failure shim of `replay --native`, linked into the suite (with
 /// `-DSYMTEST_FAIL_LINKED`) to replay injected failures of program targets.
 pub const FAIL_SHIM_C: &str = include_str!("../../libc-models/replay/symtest_fail.c");
+/// What clang's profile runtime needs of glibc, for a coverage build against musl.
+pub const MUSL_COMPAT_C: &str = include_str!("../../templates/suite/symtest_musl_compat.c");
 
 /// One test of the suite: its name there, and what it expects.
 pub struct SuiteCase<'a> {
@@ -121,53 +123,138 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
     s
 }
 
-/// Whether the target injects system-call failures (`--max-fail N`, N > 0): its
-/// suite prefers musl-gcc, the libc the engine runs, to replay them exactly.
-pub fn injects_failures(target: &Target) -> bool {
-    target.kind == crate::config::Kind::Program
-        && target.args.windows(2).any(|w| {
-            w[0].trim_start_matches('-') == "max-fail" && w[1].parse::<u64>().is_ok_and(|n| n > 0)
-        })
+/// The Makefile of a suite, and the object each translation unit compiles to
+/// (the native build's gcov reads them).
+pub struct SuiteMakefile {
+    pub text: String,
+    /// (source, object file name in the build directory), every unit once.
+    pub objects: Vec<(std::path::PathBuf, String)>,
 }
 
-/// The Makefile and CMake snippet, with paths relative to the suite directory.
-/// Every value is quoted for its file (see [`crate::escape`]); the
-/// configuration and discovery refused what cannot be quoted.
-fn build_files(target: &Target, suite: &Path) -> (String, String) {
-    use crate::escape::{cmake_arg, make_shell_word};
-    let rel = |p: &Path| relative(p, suite).display().to_string();
-    let sources: Vec<String> = target
-        .sources
-        .iter()
-        .map(|s| format!("$(SUITE_DIR)/{}", rel(s)))
-        .collect();
-    let mut cpp: Vec<String> = target
-        .include
-        .iter()
-        .map(|i| format!("-I$(SUITE_DIR)/{}", make_shell_word(&rel(i))))
-        .collect();
-    cpp.extend(
-        target
-            .defines
+/// The suite's Makefile ([`crate::recipe`]): each unit of `inputs` compiled with
+/// its own flags (paths inside `root` relative to the suite directory `suite`,
+/// others as they are), static libraries rebuilt from their members, then
+/// linked as the build linked the program.
+pub fn makefile(
+    target: &Target,
+    inputs: &NativeInputs,
+    root: &Path,
+    suite: &Path,
+) -> SuiteMakefile {
+    use crate::escape::make_shell_word;
+    let file = |p: &Path| -> String {
+        if p.starts_with(root) {
+            format!(
+                "$(SUITE_DIR)/{}",
+                make_shell_word(&relative(p, suite).display().to_string())
+            )
+        } else {
+            make_shell_word(&p.display().to_string())
+        }
+    };
+    let args = |u: &Unit| -> String {
+        u.args
             .iter()
-            .map(|d| make_shell_word(&format!("-D{d}"))),
-    );
-    let cflags: Vec<String> = target.cflags.iter().map(|f| make_shell_word(f)).collect();
-    let make = MAKEFILE_IN
+            .map(|a| match a {
+                Arg::Word(w) => make_shell_word(w),
+                Arg::Path { flag, path } if path.starts_with(root) => {
+                    format!("{}{}", make_shell_word(flag), file(path))
+                }
+                Arg::Path { flag, path } => make_shell_word(&format!("{flag}{}", path.display())),
+                Arg::SuiteDir => "-I$(SUITE_DIR)".into(),
+            })
+            .map(|w| format!(" {w}"))
+            .collect()
+    };
+    let mut rules = Vec::new();
+    let mut objects = Vec::new();
+    let mut n = 0usize;
+    let mut object = |u: &Unit, rules: &mut Vec<String>| -> String {
+        let stem: String = u
+            .source
+            .file_stem()
+            .map_or("src".into(), |x| x.to_string_lossy().into_owned())
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let o = format!("symtest_u{n:02}_{stem}.o");
+        n += 1;
+        rules.push(format!(
+            "{o}: {}\n\t$(CC) $(CODE_CFLAGS){} -Dmain=symtest_target_main -c $< -o $@\n",
+            file(&u.source),
+            args(u)
+        ));
+        objects.push((u.source.clone(), o.clone()));
+        o
+    };
+    let own: Vec<String> = inputs.units.iter().map(|u| object(u, &mut rules)).collect();
+    let mut link: Vec<String> = inputs.objects.iter().map(|o| file(o)).collect();
+    let mut libs = Vec::new();
+    for (k, a) in inputs.archives.iter().enumerate() {
+        let mut members: Vec<String> = a.members.iter().map(|u| object(u, &mut rules)).collect();
+        members.extend(a.objects.iter().map(|o| file(o)));
+        let stem: String = a
+            .path
+            .file_stem()
+            .map_or("lib".into(), |x| x.to_string_lossy().into_owned())
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let lib = format!("symtest_a{k:02}_{stem}.a");
+        rules.push(format!(
+            "{lib}: {}\n\trm -f $@\n\t$(AR) rcs $@ $^\n",
+            members.join(" ")
+        ));
+        libs.push(lib);
+    }
+    let archives: Vec<String> = inputs
+        .archive_links
+        .iter()
+        .map(|&i| libs[i].clone())
+        .collect();
+    let mut unique_archives = archives.clone();
+    unique_archives.dedup();
+    link.extend(archives);
+    link.extend(inputs.libs.iter().map(|l| make_shell_word(l)));
+    let note = match &target.build {
+        Some(b) => format!(
+            "#\n# The code under test is compiled with the compile commands the project's\n\
+             # build recorded (`{}`), from the project's tree: run that build first\n\
+             # (it makes the generated headers such as config.h).\n",
+            b.command.join(" ")
+        ),
+        None => String::new(),
+    };
+    let checks = crate::recipe::ubsan_checks(target).join(",");
+    let text = MAKEFILE_IN
         .replace("@NAME@", &target.name)
-        .replace("@BUILD_NOTE@", "")
-        .replace("@SOURCES@", &sources.join(" "))
-        .replace("@CPPFLAGS@", &cpp.join(" "))
-        .replace("@CFLAGS@", &cflags.join(" "))
-        .replace(
-            "@COMPILE@",
-            "\t$(CC) $(CFLAGS) $(SANITIZE) $(CPPFLAGS_TARGET) $(TARGET_CFLAGS) -Dmain=symtest_target_main -c $(SOURCES)",
-        )
-        .replace("@LINK@", "$(notdir $(SOURCES:.c=.o))")
-        .replace(
-            "@PREFER_MUSL@",
-            if injects_failures(target) { "1" } else { "" },
-        );
+        .replace("@BUILD_NOTE@", &note)
+        .replace("@LIBC@", crate::recipe::libc(target).as_make())
+        .replace("@CHECKS@", &make_shell_word(&checks))
+        .replace("@OBJECTS@", &own.join(" "))
+        .replace("@ARCHIVES@", &unique_archives.join(" "))
+        .replace("@LINK@", &link.join(" "))
+        .replace("@RULES@", &rules.join("\n"));
+    SuiteMakefile { text, objects }
+}
+
+/// The CMake snippet of a target with sources (paths relative to `suite`):
+/// the same checks as the Makefile, against the host's libc.
+fn cmake(target: &Target, suite: &Path) -> String {
+    use crate::escape::cmake_arg;
+    let rel = |p: &Path| relative(p, suite).display().to_string();
     let dir = format!("${{SYMTEST_{}_DIR}}/", target.name);
     let quoted_under_dir = |p: &Path| {
         // The directory variable stays a reference; the rest is literal.
@@ -188,117 +275,28 @@ fn build_files(target: &Target, suite: &Path) -> (String, String) {
             cmake_arg(&format!("{dir}symtest_defines.h")).replace("\\$", "$")
         )
     };
-    let cmake = CMAKE_IN
+    let sanitize = crate::recipe::host_sanitize_flags(&crate::recipe::ubsan_checks(target));
+    CMAKE_IN
         .replace("@NAME@", &target.name)
         .replace("@CMAKE_SOURCES@", &cm_sources.join(" "))
         .replace("@CMAKE_INCLUDES@", &cm_inc.join(" "))
-        .replace("@CMAKE_DEFINES_HEADER@", &defines_header);
-    (make, cmake)
-}
-
-/// The Makefile of a target from a build: each unit compiled with the flags
-/// the project's build recorded (paths inside the project relative to the
-/// suite), static libraries rebuilt from their members, then linked as the
-/// build linked the program.
-fn build_makefile(target: &Target, inputs: &NativeInputs, root: &Path, suite: &Path) -> String {
-    use crate::escape::make_shell_word;
-    let file = |p: &Path| -> String {
-        if p.starts_with(root) {
-            format!(
-                "$(SUITE_DIR)/{}",
-                make_shell_word(&relative(p, suite).display().to_string())
-            )
-        } else {
-            make_shell_word(&p.display().to_string())
-        }
-    };
-    let args = |u: &Unit| -> String {
-        u.args
-            .iter()
-            .map(|a| match a {
-                Arg::Word(w) => make_shell_word(w),
-                Arg::Path { flag, path } if path.starts_with(root) => {
-                    format!("{flag}{}", file(path))
-                }
-                Arg::Path { flag, path } => make_shell_word(&format!("{flag}{}", path.display())),
-                Arg::SuiteDir => "-I$(SUITE_DIR)".into(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut compile = Vec::new();
-    let mut link = Vec::new();
-    let mut n = 0usize;
-    let mut object = |u: &Unit, compile: &mut Vec<String>| -> String {
-        let stem = u
-            .source
-            .file_stem()
-            .map_or("src".into(), |x| x.to_string_lossy().into_owned());
-        let o = format!("symtest_u{n:02}_{stem}.o");
-        n += 1;
-        let flags = args(u);
-        let sep = if flags.is_empty() { "" } else { " " };
-        compile.push(format!(
-            "\t$(CC) $(CFLAGS) $(SANITIZE){sep}{flags} -Dmain=symtest_target_main -c {} -o {o}",
-            file(&u.source)
-        ));
-        o
-    };
-    for u in &inputs.units {
-        link.push(object(u, &mut compile));
-    }
-    link.extend(inputs.objects.iter().map(|o| file(o)));
-    let mut libs = Vec::new();
-    for (k, a) in inputs.archives.iter().enumerate() {
-        let mut members: Vec<String> = a.members.iter().map(|u| object(u, &mut compile)).collect();
-        members.extend(a.objects.iter().map(|o| file(o)));
-        let stem = a
-            .path
-            .file_stem()
-            .map_or("lib".into(), |x| x.to_string_lossy().into_owned());
-        let lib = format!("symtest_a{k:02}_{stem}.a");
-        compile.push(format!("\trm -f {lib}"));
-        compile.push(format!("\t$(AR) rcs {lib} {}", members.join(" ")));
-        libs.push(lib);
-    }
-    link.extend(inputs.archive_links.iter().map(|&i| libs[i].clone()));
-    link.extend(inputs.libs.iter().map(|l| make_shell_word(l)));
-    let sources: Vec<String> = inputs.all_units().map(|u| file(&u.source)).collect();
-    let build = target
-        .build
-        .as_ref()
-        .map(|b| b.command.join(" "))
-        .unwrap_or_default();
-    let note = format!(
-        "# The code under test is compiled with the compile commands the project's\n\
-         # build recorded (`{build}`), from the project's tree: run that build first\n\
-         # (it makes the generated headers such as config.h).\n"
-    );
-    MAKEFILE_IN
-        .replace("@NAME@", &target.name)
-        .replace("@BUILD_NOTE@", &note)
-        .replace("@SOURCES@", &sources.join(" "))
-        .replace("@CPPFLAGS@", "")
-        .replace("@CFLAGS@", "")
-        .replace("@COMPILE@", &compile.join("\n"))
-        .replace("@LINK@", &link.join(" "))
-        .replace(
-            "@PREFER_MUSL@",
-            if injects_failures(target) { "1" } else { "" },
-        )
+        .replace("@CMAKE_DEFINES_HEADER@", &defines_header)
+        .replace("@SANITIZE@", &sanitize.join(" "))
+        .replace("@SANITIZE_LINK@", &sanitize[0])
 }
 
 /// Writes the runner sources (not the build files) into `dir` (coverage builds use this).
 pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
         .with_context(|| format!("creating {}", dir.display()))?;
-    let files: [(&str, String); 6] = [
+    let files: [(&str, String); 7] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
         ("symtest_tests.h", TESTS_H.to_string()),
         ("symtest_tests.c", tests_c(target, cases)),
         ("symtest.h", SYMTEST_H.to_string()),
         ("klee/klee.h", KLEE_H.to_string()),
         ("symtest_fail.c", FAIL_SHIM_C.to_string()),
+        ("symtest_musl_compat.c", MUSL_COMPAT_C.to_string()),
     ];
     for (name, text) in files {
         std::fs::write(dir.join(name), text)
@@ -318,28 +316,115 @@ fn defines_header(target: &Target) -> String {
     h
 }
 
+/// The file that marks a directory as a suite symtest emitted: the hash of
+/// every file it wrote, so that a suite someone edited is recognised.
+pub const SUITE_MANIFEST: &str = ".symtest-suite.json";
+
+/// What building and running a suite leaves in its directory (`make`,
+/// `make test`, gcov): never a reason to refuse regenerating it.
+fn is_build_product(name: &str) -> bool {
+    name == "symtest_suite"
+        || name.starts_with("symtest-coverage/")
+        || [".o", ".a", ".profraw"].iter().any(|x| name.ends_with(x))
+}
+
+/// 64-bit FNV-1a of a file's bytes, as hex: enough to see an edit.
+fn content_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Every file under `dir` (relative, `/`-separated), sorted.
+fn files_under(dir: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let e = e.with_context(|| format!("reading {}", dir.display()))?;
+        if e.file_type().is_file() || e.file_type().is_symlink() {
+            let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    Ok(out)
+}
+
+/// Why `dest` must not be replaced by a new suite, if it must not: it is not
+/// a suite symtest emitted, or someone changed one that it did.
+pub fn refuse_replacing(dest: &Path) -> Option<String> {
+    let nonempty = std::fs::read_dir(dest)
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    if !nonempty {
+        return None;
+    }
+    let manifest = dest.join(SUITE_MANIFEST);
+    let Ok(text) = std::fs::read_to_string(&manifest) else {
+        // Suites of earlier symtest versions had no manifest: a CMake snippet,
+        // or a Makefile that says what wrote it.
+        let legacy = dest.join("symtest.cmake").is_file()
+            || std::fs::read_to_string(dest.join("Makefile"))
+                .is_ok_and(|m| m.starts_with("# Regression suite for the symtest target"));
+        return (!legacy).then(|| {
+            format!(
+                "{} exists and is not a suite symtest emitted (no {SUITE_MANIFEST}); it is left as it is: \
+                 choose another `suite-dir` or remove the directory",
+                dest.display()
+            )
+        });
+    };
+    let edited = |what: String| {
+        Some(format!(
+            "{}: {what} since symtest emitted the suite there. The suite is regenerated whole on \
+             every run, so the change would be lost; the directory is left as it is. Keep your \
+             own tests outside it, restore it (e.g. `git checkout -- {}`) or remove it, then \
+             run again",
+            dest.display(),
+            dest.display()
+        ))
+    };
+    let recorded: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(_) => return edited(format!("{SUITE_MANIFEST} was changed")),
+    };
+    let Some(files) = recorded.get("files").and_then(|f| f.as_object()) else {
+        return edited(format!("{SUITE_MANIFEST} was changed"));
+    };
+    for (name, hash) in files {
+        match std::fs::read(dest.join(name)) {
+            Ok(bytes) if Some(content_hash(&bytes).as_str()) == hash.as_str() => {}
+            Ok(_) => return edited(format!("{name} was edited")),
+            Err(_) => return edited(format!("{name} was removed")),
+        }
+    }
+    let present = match files_under(dest) {
+        Ok(p) => p,
+        Err(e) => return Some(format!("{e:#}")),
+    };
+    for name in present {
+        if name != SUITE_MANIFEST && !files.contains_key(&name) && !is_build_product(&name) {
+            return edited(format!("{name} was added"));
+        }
+    }
+    None
+}
+
 /// Writes the whole suite to `target.suite_dir`, replacing the previous one
-/// atomically. A target from a build (`from_build`) gets a Makefile of the
-/// recorded compile commands of `inputs` (paths inside `root` relative to the
-/// suite) and no CMake snippet.
+/// atomically: the runner, the vectors, the Makefile of `inputs` (paths inside
+/// `root` relative to the suite), for a target with sources a CMake snippet,
+/// and the manifest of what it wrote. An existing directory is replaced only
+/// when it is a suite symtest emitted and nobody changed it.
 pub fn write_suite(
     target: &Target,
     inputs: &NativeInputs,
-    root: Option<&Path>,
+    root: &Path,
     cases: &[SuiteCase],
 ) -> Result<()> {
     let dest = &target.suite_dir;
-    // The suite replaces the whole directory: never one symtest did not write.
-    let foreign = std::fs::read_dir(dest)
-        .map(|mut d| d.next().is_some())
-        .unwrap_or(false)
-        && !dest.join("symtest.cmake").is_file();
-    if foreign {
-        anyhow::bail!(
-            "{} exists and is not a suite symtest emitted (no symtest.cmake); it is left as it is: \
-             choose another `suite-dir` or remove the directory",
-            dest.display()
-        );
+    if let Some(why) = refuse_replacing(dest) {
+        anyhow::bail!("{why}");
     }
     let parent = dest.parent().context("suite directory has no parent")?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
@@ -347,20 +432,32 @@ pub fn write_suite(
     let _ = std::fs::remove_dir_all(&staging);
     write_sources(&staging, target, cases)?;
     // Paths in the build files are relative to the final directory.
-    match root {
-        Some(root) => {
-            std::fs::write(
-                staging.join("Makefile"),
-                build_makefile(target, inputs, root, dest),
-            )?;
-        }
-        None => {
-            let (make, cmake) = build_files(target, dest);
-            std::fs::write(staging.join("Makefile"), make)?;
-            std::fs::write(staging.join("symtest.cmake"), cmake)?;
-            std::fs::write(staging.join("symtest_defines.h"), defines_header(target))?;
-        }
+    std::fs::write(
+        staging.join("Makefile"),
+        makefile(target, inputs, root, dest).text,
+    )?;
+    if target.build.is_none() {
+        std::fs::write(staging.join("symtest.cmake"), cmake(target, dest))?;
+        std::fs::write(staging.join("symtest_defines.h"), defines_header(target))?;
     }
-    std::fs::write(staging.join(".gitignore"), "symtest_suite\n*.o\n*.a\n")?;
+    std::fs::write(
+        staging.join(".gitignore"),
+        "symtest_suite\n*.o\n*.a\nsymtest-coverage/\n",
+    )?;
+    let mut files = serde_json::Map::new();
+    for name in files_under(&staging)? {
+        let bytes = std::fs::read(staging.join(&name))?;
+        files.insert(name, content_hash(&bytes).into());
+    }
+    let manifest = serde_json::json!({
+        "format": 1,
+        "target": target.name,
+        "note": "written by `cargo symtest`, which regenerates this directory whole and refuses to when a file listed here was changed",
+        "files": files,
+    });
+    std::fs::write(
+        staging.join(SUITE_MANIFEST),
+        serde_json::to_string_pretty(&manifest)?,
+    )?;
     replace_dir(&staging, dest)
 }

@@ -1,5 +1,5 @@
-//! Minimization: the per-test coverage of every test (native replay under gcov, one
-//! test at a time), then a greedy set cover over covered lines and taken branches,
+//! Minimization: the per-test coverage of every test (native runs, each test
+//! writing its own profile), then a greedy set cover over covered lines and taken branches,
 //! after one test per unique bug.
 
 use crate::native::NativeBuild;
@@ -13,15 +13,16 @@ pub enum Element {
     Branch(PathBuf, u32, u32),
 }
 
-/// Per-test coverage, in the order of `names`.
+/// Per-test coverage, in the order of `names`, and the runner's output of
+/// that run (each test's verdict).
 pub fn per_test(
     build: &NativeBuild,
     names: &[&str],
     timeout_s: u32,
     jobs: usize,
-) -> Result<Vec<BTreeSet<Element>>, String> {
-    let per = build.per_test_gcov(names, timeout_s, jobs)?;
-    Ok(per
+) -> Result<(String, Vec<BTreeSet<Element>>), String> {
+    let (output, per) = build.per_test_coverage(names, timeout_s, jobs)?;
+    let sets = per
         .into_iter()
         .map(|files| {
             let mut set = BTreeSet::new();
@@ -35,7 +36,8 @@ pub fn per_test(
             }
             set
         })
-        .collect())
+        .collect();
+    Ok((output, sets))
 }
 
 /// Indices of the tests to keep: all of `forced`, then greedily the test adding the

@@ -1,175 +1,51 @@
-//! The native coverage build of a target: the suite runner (with every test the engine
-//! wrote) and the target's sources built with clang-19 `--coverage` and sanitizers; runs
-//! of selected tests, and gcov (`llvm-cov-19 gcov`) of the target's sources.
+//! The native coverage build of a target: the suite's own Makefile
+//! ([`crate::recipe`], [`crate::emit::makefile`]) run with `SYMTEST_COVERAGE=1`
+//! in the target's build directory, with every test the engine wrote; runs of
+//! selected tests, each writing its own profile, and their line and branch
+//! coverage ([`crate::covdata`]).
 //!
-//! clang builds both the bitcode and this binary, so the engine's lines and gcov's
-//! lines come from the same front end.
-//!
-//! Program targets that inject system-call failures (`--max-fail`) are built against
-//! musl when it is installed (Debian `musl-tools`: headers, crt files, loader), the
-//! libc the engine runs, so the runner replays the failures exactly (the linked
-//! shim `symtest_fail.c`); UBSan in trap mode then replaces AddressSanitizer.
+//! clang builds both the bitcode and this binary, so the engine's lines and the
+//! native lines come from the same front end; the suite a developer runs is
+//! built by the same Makefile, so it gives the same verdicts.
 
+use crate::covdata::{self, FileCoverage};
 use crate::discovery::Target;
 use crate::emit::{self, SuiteCase};
-use crate::gcov::{self, FileCoverage};
-use crate::units::{render_native, NativeInputs, Unit};
+use crate::units::NativeInputs;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Sanitizers of the native build (bugs end the run with a signal).
-pub const NATIVE_SANITIZE: &str =
-    "-fsanitize=address,undefined,integer-divide-by-zero,signed-integer-overflow,shift";
-
-/// Where Debian's `musl-tools` puts musl for x86_64.
-const MUSL_INCLUDE: &str = "/usr/include/x86_64-linux-musl";
-const MUSL_LIB: &str = "/usr/lib/x86_64-linux-musl";
-const MUSL_LOADER: &str = "/lib/ld-musl-x86_64.so.1";
-
-/// Sanitizers of a musl build: checks that need no runtime library (they trap).
-const MUSL_SANITIZE: &[&str] = &[
-    "-fsanitize=integer-divide-by-zero,signed-integer-overflow,shift,bounds,null,pointer-overflow",
-    "-fsanitize-trap=all",
-];
-
-/// The glibc fortify entry points clang's profile runtime (built against glibc) calls.
-const MUSL_COMPAT_C: &str = r#"/* glibc entry points of libclang_rt.profile, for a musl link. */
-#include <stdarg.h>
-#include <stdio.h>
-int __fprintf_chk(FILE *f, int flag, const char *fmt, ...);
-int __fprintf_chk(FILE *f, int flag, const char *fmt, ...) {
-  va_list ap;
-  int r;
-  (void)flag;
-  va_start(ap, fmt);
-  r = vfprintf(f, fmt, ap);
-  va_end(ap);
-  return r;
-}
-int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
-int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap) {
-  (void)flag;
-  return vfprintf(f, fmt, ap);
-}
-"#;
-
-/// How to compile and link against musl with clang (None: musl or clang's profile
-/// runtime is missing).
-struct Musl {
-    compile: Vec<String>,
-    link_pre: Vec<String>,
-    link_post: Vec<String>,
-}
-
-fn clang_print(flag: &str) -> Option<PathBuf> {
-    let o = Command::new(clang()).arg(flag).output().ok()?;
-    let p = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-    (o.status.success() && p.exists()).then_some(p)
-}
-
-fn musl() -> Option<Musl> {
-    let lib = Path::new(MUSL_LIB);
-    let found = Path::new(MUSL_INCLUDE).join("stdio.h").is_file()
-        && lib.join("crt1.o").is_file()
-        && Path::new(MUSL_LOADER).exists();
-    if !found {
-        return None;
-    }
-    let resource = clang_print("-print-resource-dir")?;
-    let profile = [
-        "lib/linux/libclang_rt.profile-x86_64.a",
-        "lib/x86_64-unknown-linux-gnu/libclang_rt.profile.a",
-    ]
-    .iter()
-    .map(|r| resource.join(r))
-    .find(|p| p.is_file())?;
-    let s = |p: PathBuf| p.display().to_string();
-    let mut link_post = vec![s(profile), format!("-L{MUSL_LIB}"), "-lc".into()];
-    if let Some(libgcc) = clang_print("-print-libgcc-file-name") {
-        link_post.push(s(libgcc));
-    }
-    link_post.push(s(lib.join("crtn.o")));
-    Some(Musl {
-        compile: vec![
-            "-nostdinc".into(),
-            "-isystem".into(),
-            MUSL_INCLUDE.into(),
-            "-isystem".into(),
-            s(resource.join("include")),
-        ],
-        link_pre: vec![
-            "-nostdlib".into(),
-            "-no-pie".into(),
-            format!("-Wl,-dynamic-linker,{MUSL_LOADER}"),
-            s(lib.join("crt1.o")),
-            s(lib.join("crti.o")),
-        ],
-        link_post,
-    })
-}
 
 /// Coverage of each target source in one run.
 pub type RunCoverage = Vec<(PathBuf, FileCoverage)>;
 
 pub struct NativeBuild {
+    /// Where the objects and the runner are (and the profiles go).
     pub dir: PathBuf,
     pub exe: PathBuf,
-    /// (target source, its object file).
-    pub objects: Vec<(PathBuf, PathBuf)>,
-    /// Where the sources were compiled (gcov resolves source names from there).
-    pub src_root: PathBuf,
+    /// The target's sources (every translation unit), with the executable
+    /// lines of each (its object's debug line table).
+    pub sources: Vec<(PathBuf, BTreeSet<u32>)>,
 }
 
 fn clang() -> String {
-    std::env::var("SYMTEST_CLANG")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "clang-19".into())
+    crate::toolchain::clang().to_string_lossy().into_owned()
 }
 
-/// The archiver for rebuilt static libraries: `$SYMTEST_AR`, else `llvm-ar-19`.
-fn ar() -> String {
-    std::env::var("SYMTEST_AR")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "llvm-ar-19".into())
+/// The last lines of a failed command's output: what make and the compiler said.
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
 }
 
-fn gcov_tool() -> (String, Vec<String>) {
-    match std::env::var("SYMTEST_GCOV").ok().filter(|v| !v.is_empty()) {
-        Some(v) => {
-            let mut w = v.split_whitespace().map(str::to_string);
-            (w.next().unwrap_or_default(), w.collect())
-        }
-        None => ("llvm-cov-19".into(), vec!["gcov".into()]),
-    }
-}
-
-/// The gcov command as gcovr wants it.
-pub fn gcov_command() -> String {
-    let (t, a) = gcov_tool();
-    std::iter::once(t).chain(a).collect::<Vec<_>>().join(" ")
-}
-
-fn run(cmd: &mut Command) -> Result<(), String> {
-    let o = cmd
-        .output()
-        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{cmd:?} failed:\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        ))
-    }
-}
-
-/// Builds the coverage binary in `dir` (recreated) from the target's units
-/// (its sources, or the recorded compile commands of a target from a build).
+/// Builds the coverage binary in `dir` (recreated): the suite's sources with
+/// every test in `dir/suite`, its Makefile run with `SYMTEST_COVERAGE=1` in
+/// `dir/obj`. `root` is the project root (the Makefile names what lies inside
+/// it relative to the suite, as the emitted one does).
 pub fn build(
     target: &Target,
     inputs: &NativeInputs,
+    root: &Path,
     dir: &Path,
     cases: &[SuiteCase],
 ) -> Result<NativeBuild, String> {
@@ -178,142 +54,45 @@ pub fn build(
     let obj = dir.join("obj");
     std::fs::create_dir_all(&obj).map_err(|e| format!("creating {}: {e}", obj.display()))?;
     emit::write_sources(&src, target, cases).map_err(|e| format!("{e:#}"))?;
-    let musl = if emit::injects_failures(target) {
-        musl()
-    } else {
-        None
-    };
-    let (libc, sanitize): (Vec<String>, Vec<String>) = match &musl {
-        Some(m) => (
-            m.compile.clone(),
-            MUSL_SANITIZE.iter().map(|s| s.to_string()).collect(),
-        ),
-        None => (Vec::new(), vec![NATIVE_SANITIZE.to_string()]),
-    };
-    let base = [
-        "-g",
-        "-O0",
-        "-fno-omit-frame-pointer",
-        "-fno-sanitize-recover=all",
-        "-w",
-    ];
-    let mut objs_all = Vec::new();
-    let runner_o = obj.join("symtest_runner.o");
-    run(Command::new(clang())
-        .args(base)
-        .args(&libc)
-        .args(&sanitize)
-        .arg("-DSYMTEST_COVERAGE")
-        .arg(format!("-I{}", src.display()))
-        .arg("-c")
-        .arg(src.join("symtest_runner.c"))
-        .arg("-o")
-        .arg(&runner_o))?;
-    let tests_o = obj.join("symtest_tests.o");
-    run(Command::new(clang())
-        .args(base)
-        .args(&libc)
-        .arg(format!("-I{}", src.display()))
-        .arg("-c")
-        .arg(src.join("symtest_tests.c"))
-        .arg("-o")
-        .arg(&tests_o))?;
-    objs_all.push(runner_o);
-    objs_all.push(tests_o);
-    if musl.is_some() {
-        let shim_o = obj.join("symtest_fail.o");
-        run(Command::new(clang())
-            .args(&libc)
-            .args(["-O2", "-fno-stack-protector", "-fno-builtin", "-w"])
-            .arg("-DSYMTEST_FAIL_LINKED")
-            .arg("-c")
-            .arg(src.join("symtest_fail.c"))
-            .arg("-o")
-            .arg(&shim_o))?;
-        let compat_c = src.join("symtest_musl_compat.c");
-        std::fs::write(&compat_c, MUSL_COMPAT_C)
-            .map_err(|e| format!("writing {}: {e}", compat_c.display()))?;
-        let compat_o = obj.join("symtest_musl_compat.o");
-        run(Command::new(clang())
-            .args(&libc)
-            .args(["-O2", "-w", "-c"])
-            .arg(&compat_c)
-            .arg("-o")
-            .arg(&compat_o))?;
-        objs_all.push(shim_o);
-        objs_all.push(compat_o);
+    let mk = emit::makefile(target, inputs, root, &src);
+    let makefile = src.join("Makefile");
+    std::fs::write(&makefile, &mk.text)
+        .map_err(|e| format!("writing {}: {e}", makefile.display()))?;
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cmd = Command::new("make");
+    cmd.arg("-f")
+        .arg(&makefile)
+        .arg(format!("-j{jobs}"))
+        .arg("SYMTEST_COVERAGE=1")
+        .arg(format!("CC={}", clang()))
+        .arg("symtest_suite")
+        .current_dir(&obj);
+    if let Some(ar) = std::env::var_os("SYMTEST_AR").filter(|v| !v.is_empty()) {
+        let mut a = std::ffi::OsString::from("AR=");
+        a.push(ar);
+        cmd.arg(a);
     }
-    let mut objects = Vec::new();
-    let mut n = 0usize;
-    let mut compile =
-        |u: &Unit, objects: &mut Vec<(PathBuf, PathBuf)>| -> Result<PathBuf, String> {
-            let stem = u
-                .source
-                .file_stem()
-                .map_or("src".into(), |x| x.to_string_lossy().into_owned());
-            let o = obj.join(format!("{n:02}_{stem}.o"));
-            n += 1;
-            run(Command::new(clang())
-                .args(base)
-                .args(&libc)
-                .args(&sanitize)
-                .arg("--coverage")
-                .arg("-Dmain=symtest_target_main")
-                .args(render_native(&u.args, &src))
-                .arg("-c")
-                .arg(&u.source)
-                .arg("-o")
-                .arg(&o)
-                .current_dir(&target.root))?;
-            objects.push((u.source.clone(), o.clone()));
-            Ok(o)
-        };
-    for u in &inputs.units {
-        objs_all.push(compile(u, &mut objects)?);
+    let o = cmd
+        .output()
+        .map_err(|e| format!("cannot run make (install make): {e}"))?;
+    if !o.status.success() {
+        return Err(format!(
+            "`make -f {} SYMTEST_COVERAGE=1` in {} failed:\n{}",
+            makefile.display(),
+            obj.display(),
+            tail(&String::from_utf8_lossy(&o.stderr), 40)
+        ));
     }
-    objs_all.extend(inputs.objects.iter().cloned());
-    // Each static library rebuilt from its members, linked as an archive (the
-    // linker takes the members the program needs, as in the project's build).
-    let mut built = Vec::new();
-    for (k, a) in inputs.archives.iter().enumerate() {
-        let mut members = Vec::new();
-        for u in &a.members {
-            members.push(compile(u, &mut objects)?);
-        }
-        members.extend(a.objects.iter().cloned());
-        let stem = a
-            .path
-            .file_stem()
-            .map_or("lib".into(), |x| x.to_string_lossy().into_owned());
-        let lib = obj.join(format!("{k:02}_{stem}.a"));
-        run(Command::new(ar()).arg("rcs").arg(&lib).args(&members))?;
-        built.push(lib);
-    }
-    let archives: Vec<&PathBuf> = inputs.archive_links.iter().map(|&i| &built[i]).collect();
-    let exe = dir.join("symtest_suite");
-    match &musl {
-        Some(m) => run(Command::new(clang())
-            .args(&m.link_pre)
-            .args(&objs_all)
-            .args(&archives)
-            .args(&inputs.libs)
-            .args(&m.link_post)
-            .arg("-o")
-            .arg(&exe))?,
-        None => run(Command::new(clang())
-            .arg(NATIVE_SANITIZE)
-            .arg("--coverage")
-            .args(&objs_all)
-            .args(&archives)
-            .args(&inputs.libs)
-            .arg("-o")
-            .arg(&exe))?,
-    }
+    let objects: Vec<(PathBuf, PathBuf)> = mk
+        .objects
+        .into_iter()
+        .map(|(source, o)| (source, obj.join(o)))
+        .collect();
+    let lines = covdata::executable_lines(&objects)?;
     Ok(NativeBuild {
-        dir: dir.to_path_buf(),
-        exe,
-        objects,
-        src_root: target.root.clone(),
+        dir: obj.clone(),
+        exe: obj.join("symtest_suite"),
+        sources: objects.into_iter().map(|(s, _)| s).zip(lines).collect(),
     })
 }
 
@@ -327,18 +106,20 @@ pub fn verdict_of<'a>(runner_output: &'a str, name: &str) -> Option<&'a str> {
 }
 
 impl NativeBuild {
-    fn clear_counters(&self) {
-        for (_, o) in &self.objects {
-            let _ = std::fs::remove_file(o.with_extension("gcda"));
-        }
+    /// Where the coverage run writes each test's profile.
+    fn profiles(&self) -> PathBuf {
+        self.dir.join("profiles")
     }
 
-    /// Runs the named tests (all counters reset first); returns the runner's output.
-    pub fn run_tests(&self, names: &[&str], timeout_s: u32) -> Result<String, String> {
-        self.clear_counters();
+    fn run(&self, names: &[&str], timeout_s: u32, profiles: &Path) -> Result<String, String> {
+        let _ = std::fs::remove_dir_all(profiles);
+        std::fs::create_dir_all(profiles)
+            .map_err(|e| format!("creating {}: {e}", profiles.display()))?;
         let o = Command::new(&self.exe)
             .arg("--timeout")
             .arg(timeout_s.to_string())
+            .arg("--coverage-dir")
+            .arg(profiles)
             .args(names)
             .current_dir(&self.dir)
             .output()
@@ -346,48 +127,34 @@ impl NativeBuild {
         Ok(String::from_utf8_lossy(&o.stdout).into_owned())
     }
 
-    /// The coverage of each named test on its own: one run of the runner, each test's
-    /// child writing its counters under its own `GCOV_PREFIX`, then gcov per test
-    /// (on `jobs` threads).
-    pub fn per_test_gcov(
+    /// Runs the named tests again (their profiles are not kept); returns the
+    /// runner's output.
+    pub fn run_tests(&self, names: &[&str], timeout_s: u32) -> Result<String, String> {
+        let dir = self.dir.join("rerun-profiles");
+        let out = self.run(names, timeout_s, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        out
+    }
+
+    /// The coverage of each named test on its own: one run of the runner,
+    /// each test's child writing its own profile (kept for
+    /// [`NativeBuild::coverage_of`]), then each profile read back (on `jobs`
+    /// threads). Also the runner's output: each test's verdict.
+    pub fn per_test_coverage(
         &self,
         names: &[&str],
         timeout_s: u32,
         jobs: usize,
-    ) -> Result<Vec<RunCoverage>, String> {
-        let root = self.dir.join("per-test");
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).map_err(|e| format!("creating {}: {e}", root.display()))?;
-        Command::new(&self.exe)
-            .arg("--timeout")
-            .arg(timeout_s.to_string())
-            .arg("--coverage-dir")
-            .arg(&root)
-            .args(names)
-            .current_dir(&self.dir)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+    ) -> Result<(String, Vec<RunCoverage>), String> {
+        let profiles = self.profiles();
+        let output = self.run(names, timeout_s, &profiles)?;
         let one = |name: &str| -> Result<RunCoverage, String> {
-            // Only the objects the test executed (those with counters): the
-            // others add nothing to its covered lines and branches.
-            let objects: Vec<(PathBuf, PathBuf)> = self
-                .objects
-                .iter()
-                .filter_map(|(src, o)| {
-                    let rel = o.strip_prefix("/").unwrap_or(o);
-                    let moved = root.join(name).join(rel);
-                    if !moved.with_extension("gcda").is_file() {
-                        return None;
-                    }
-                    let _ = std::fs::copy(o.with_extension("gcno"), moved.with_extension("gcno"));
-                    Some((src.clone(), moved))
-                })
-                .collect();
-            Ok(self
-                .gcov_of(&objects)?
-                .into_iter()
-                .map(|(s, _, fc)| (s, fc))
-                .collect())
+            let raw = profiles.join(format!("{name}.profraw"));
+            if !raw.is_file() {
+                // No profile (the test did not run the program): nothing covered.
+                return Ok(Vec::new());
+            }
+            self.coverage_from(&[raw], &profiles.join(format!("{name}.profdata")))
         };
         let jobs = jobs.max(1);
         let chunks: Vec<Vec<(usize, &str)>> = (0..jobs)
@@ -414,41 +181,67 @@ impl NativeBuild {
                 .collect()
         });
         results.sort_by_key(|(i, _)| *i);
-        let _ = std::fs::remove_dir_all(&root);
-        results.into_iter().map(|(_, r)| r).collect()
+        let coverage = results
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect::<Result<_, _>>()?;
+        Ok((output, coverage))
     }
 
-    /// gcov of each target source after a run: (source, gcov text, parsed).
-    pub fn gcov(&self) -> Result<Vec<(PathBuf, String, FileCoverage)>, String> {
-        self.gcov_of(&self.objects)
-    }
-
-    fn gcov_of(
-        &self,
-        objects: &[(PathBuf, PathBuf)],
-    ) -> Result<Vec<(PathBuf, String, FileCoverage)>, String> {
-        let (tool, pre) = gcov_tool();
-        let mut out = Vec::new();
-        for (src, o) in objects {
-            let r = Command::new(&tool)
-                .args(&pre)
-                .args(["-b", "-c", "-t", "-o"])
-                .arg(o)
-                .arg(src)
-                .current_dir(&self.src_root)
-                .output()
-                .map_err(|e| format!("cannot run {tool}: {e}"))?;
-            // Without a counters file (never executed) gcov still lists the lines.
-            if !r.status.success() && o.with_extension("gcda").is_file() {
-                return Err(format!(
-                    "{tool} gcov failed on {}:\n{}",
-                    src.display(),
-                    String::from_utf8_lossy(&r.stderr)
+    /// The coverage of the named tests together, from the profiles of the
+    /// [`NativeBuild::per_test_coverage`] run (every source, run or not), and
+    /// the merged profile it was read from.
+    pub fn coverage_of(&self, names: &[&str]) -> Result<(RunCoverage, PathBuf), String> {
+        let profiles = self.profiles();
+        let raws: Vec<PathBuf> = names
+            .iter()
+            .map(|n| profiles.join(format!("{n}.profraw")))
+            .filter(|p| p.is_file())
+            .collect();
+        let merged = self.dir.join("kept.profdata");
+        let mut cov = if raws.is_empty() {
+            Vec::new()
+        } else {
+            self.coverage_from(&raws, &merged)?
+        };
+        // Every source is in the report, counted zero where nothing ran.
+        for (src, lines) in &self.sources {
+            if !cov.iter().any(|(s, _)| s == src) {
+                cov.push((
+                    src.clone(),
+                    FileCoverage {
+                        lines: lines.iter().map(|l| (*l, 0)).collect(),
+                        ..FileCoverage::default()
+                    },
                 ));
             }
-            let text = String::from_utf8_lossy(&r.stdout).into_owned();
-            let fc = gcov::parse(&text);
-            out.push((src.clone(), text, fc));
+        }
+        cov.sort_by_key(|(s, _)| {
+            self.sources
+                .iter()
+                .position(|(x, _)| x == s)
+                .unwrap_or(usize::MAX)
+        });
+        Ok((cov, merged))
+    }
+
+    /// The coverage of the target's sources under the merge of `raws`.
+    fn coverage_from(&self, raws: &[PathBuf], merged: &Path) -> Result<RunCoverage, String> {
+        covdata::merge(raws, merged)?;
+        let files = covdata::export(&self.exe, merged)?;
+        let mut out = Vec::new();
+        for f in &files {
+            let name = covdata::normalized(Path::new(&f.filename));
+            let unit = self.sources.iter().find(|(s, _)| {
+                covdata::normalized(s) == name
+                    || (s.canonicalize().ok().is_some()
+                        && s.canonicalize().ok() == name.canonicalize().ok())
+            });
+            if let Some((src, lines)) = unit {
+                if !out.iter().any(|(s, _): &(PathBuf, FileCoverage)| s == src) {
+                    out.push((src.clone(), f.coverage(lines)));
+                }
+            }
         }
         Ok(out)
     }

@@ -132,6 +132,12 @@ fn steps(
         None => format!("({}, {} source files)", t.kind.as_str(), t.sources.len()),
     };
     phase(send, t, Phase::Compiling, detail);
+    let mut clock = Instant::now();
+    let mut lap = |r: &mut TargetReport, stage: &str| {
+        r.stage_s
+            .insert(stage.to_string(), clock.elapsed().as_secs_f64());
+        clock = Instant::now();
+    };
     let compiled = match stages::compile(&c) {
         Ok(x) => x,
         Err(e) => {
@@ -143,6 +149,7 @@ fn steps(
             );
         }
     };
+    lap(r, "compile");
     // 2. exploration, in a subprocess
     phase(send, t, Phase::Exploring, format!("(budget {budget_s}s)"));
     let explored = stages::explore(&c, &compiled, budget_s, |live| {
@@ -160,6 +167,7 @@ fn steps(
         }
     };
     r.explore_s = e.elapsed_s;
+    lap(r, "explore");
     if e.overran {
         message(
             Level::Warning,
@@ -179,7 +187,27 @@ fn steps(
         format!("({} tests)", e.tests.len()),
     );
     let m = stages::minimize(&c, &compiled, &e)?;
+    lap(r, "minimize");
     r.tests_kept = m.keep.len();
+    for (i, v) in m.verdicts.iter().enumerate() {
+        let name = &e.tests[i].name;
+        match v {
+            Some(v) if stages::disagrees(v) => r
+                .native_disagreements
+                .push(format!("{name}: {v} [{}]", e.describe(i))),
+            None => r.native_disagreements.push(format!(
+                "{name}: the native run gave no verdict [{}]",
+                e.describe(i)
+            )),
+            Some(_) => {}
+        }
+    }
+    for d in &r.native_disagreements {
+        message(
+            Level::Warning,
+            format!("native run disagrees with the engine: {d}"),
+        );
+    }
     message(
         Level::Info,
         format!(
@@ -200,16 +228,21 @@ fn steps(
     let _ = std::fs::remove_dir_all(&staging);
     std::fs::create_dir_all(&staging).with_context(|| format!("creating {}", staging.display()))?;
     let replayed = stages::replay(&c, &e, &m, &staging.join("coverage"))?;
-    for line in &replayed.differs {
+    lap(r, "replay");
+    // Disagreements of kept tests were reported with the coverage run; a
+    // verdict that changed between the two runs is reported here.
+    for f in &replayed.flaky {
         message(
             Level::Warning,
-            format!("native replay differs from the engine: {line}"),
+            format!("native verdict differs between two runs: {f}"),
         );
     }
+    r.flaky = replayed.flaky.clone();
     let cov = &replayed.coverage;
     r.lines = Some(cov.lines);
     r.branches = Some(cov.branches);
     r.engine_lines = Some(cov.engine_lines);
+    r.claimed_not_executed = cov.claimed_not_executed;
     for w in &cov.warnings {
         message(Level::Warning, format!("soundness: {w}"));
     }
@@ -238,6 +271,7 @@ fn steps(
         format!("({} tests)", m.keep.len()),
     );
     r.tests = stages::emit(&c, &compiled, &e, &m, &staging, ctx.emit)?;
+    lap(r, "emit");
     r.bugs = e.bugs;
     if ctx.emit {
         r.suite_dir = Some(t.suite_dir.clone());

@@ -73,6 +73,18 @@ pub struct TargetReport {
     /// Lines of the target's sources the engine says it executed.
     pub engine_lines: Option<u64>,
     pub soundness_warnings: Vec<String>,
+    /// Lines of the target's sources the engine claims and the native run of
+    /// the kept tests did not execute (0 when the two agree).
+    pub claimed_not_executed: u64,
+    /// Tests whose native run disagreed with the engine in the coverage run
+    /// (a trap, another exit code, a vector that no longer fits): the runner's
+    /// verdict lines. None of them should exist (one definition of a bug).
+    pub native_disagreements: Vec<String>,
+    /// Kept tests whose native verdict differed between two runs.
+    pub flaky: Vec<String>,
+    /// Seconds per stage: compile, explore, minimize (native build and
+    /// per-test coverage runs), replay (kept tests and gcov), emit.
+    pub stage_s: std::collections::BTreeMap<String, f64>,
     pub out_dir: PathBuf,
     pub suite_dir: Option<PathBuf>,
     /// The run failed and `out_dir` still holds an earlier run's results,
@@ -108,6 +120,10 @@ impl TargetReport {
             branches: None,
             engine_lines: None,
             soundness_warnings: Vec::new(),
+            claimed_not_executed: 0,
+            native_disagreements: Vec::new(),
+            flaky: Vec::new(),
+            stage_s: std::collections::BTreeMap::new(),
             out_dir,
             suite_dir: None,
             stale_results: false,

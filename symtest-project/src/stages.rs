@@ -167,6 +167,19 @@ pub struct Minimized {
     pub native: NativeBuild,
     /// Indices into [`Explored::tests`], in order.
     pub keep: Vec<usize>,
+    /// The runner's verdict on each test of [`Explored::tests`] in the run that
+    /// measured its coverage (`None`: the runner printed none for it).
+    pub verdicts: Vec<Option<String>>,
+}
+
+/// How long one native test may run, in every native run of the pipeline
+/// (the suite's own default).
+pub const TEST_TIMEOUT_S: u32 = 10;
+
+/// Whether a runner verdict says the native run disagrees with the engine: it
+/// failed, and not because a bug the engine reported is still there.
+pub fn disagrees(verdict: &str) -> bool {
+    verdict.starts_with("FAILED") && !verdict.contains("BUG still present")
 }
 
 /// Per-test native coverage (gcov) of every test, then a greedy cover over
@@ -183,12 +196,28 @@ pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Mini
             bug: e.bug_of[i].is_some(),
         })
         .collect();
-    let nb = native::build(c.target, &compiled.inputs, &c.build.join("native"), &cases)
-        .map_err(|err| anyhow::anyhow!("native coverage build failed:\n{err}"))?;
+    let nb = native::build(
+        c.target,
+        &compiled.inputs,
+        c.root,
+        &c.build.join("native"),
+        &cases,
+    )
+    .map_err(|err| anyhow::anyhow!("native coverage build failed:\n{err}"))?;
     let names: Vec<&str> = e.tests.iter().map(|x| x.name.as_str()).collect();
-    let sets = minimize::per_test(&nb, &names, 3, 2).map_err(anyhow::Error::msg)?;
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (output, sets) =
+        minimize::per_test(&nb, &names, TEST_TIMEOUT_S, jobs).map_err(anyhow::Error::msg)?;
+    let verdicts = names
+        .iter()
+        .map(|n| native::verdict_of(&output, n).map(|v| v.trim().to_string()))
+        .collect();
     let keep = minimize::greedy_cover(&sets, &e.bug_representatives());
-    Ok(Minimized { native: nb, keep })
+    Ok(Minimized {
+        native: nb,
+        keep,
+        verdicts,
+    })
 }
 
 /// The kept tests replayed natively, and their coverage.
@@ -197,6 +226,8 @@ pub struct Replayed {
     pub output: String,
     /// Runner lines of tests whose native outcome differs from the engine's.
     pub differs: Vec<String>,
+    /// Kept tests whose verdict differs from the one of the coverage run.
+    pub flaky: Vec<String>,
     pub coverage: CoverageSummary,
 }
 
@@ -204,16 +235,48 @@ pub struct Replayed {
 /// `coverage_dir`.
 pub fn replay(c: &TargetCtx, e: &Explored, m: &Minimized, coverage_dir: &Path) -> Result<Replayed> {
     let kept: Vec<&str> = m.keep.iter().map(|&i| e.tests[i].name.as_str()).collect();
-    let out = m.native.run_tests(&kept, 10).map_err(anyhow::Error::msg)?;
+    let out = m
+        .native
+        .run_tests(&kept, TEST_TIMEOUT_S)
+        .map_err(anyhow::Error::msg)?;
     let differs = out
         .lines()
-        .filter(|l| l.contains("FAILED") && !l.contains("BUG still present"))
+        .filter(|l| {
+            l.strip_prefix("test ")
+                .is_some_and(|r| r.contains(" ... FAILED") && !l.contains("BUG still present"))
+        })
         .map(str::to_string)
         .collect();
-    let coverage = coverage::report(c.target, c.root, &m.native, &e.claim, coverage_dir)?;
+    let mut flaky = Vec::new();
+    for &i in &m.keep {
+        let name = e.tests[i].name.as_str();
+        let now = native::verdict_of(&out, name).map(str::trim);
+        let before = m.verdicts[i].as_deref();
+        if now != before {
+            flaky.push(format!(
+                "{name}: `{}` in the coverage run, `{}` when replayed",
+                before.unwrap_or("no verdict"),
+                now.unwrap_or("no verdict")
+            ));
+        }
+    }
+    let sources = coverage::ClaimSources {
+        tests: &e.tests,
+        verdicts: &m.verdicts,
+    };
+    let coverage = coverage::report(
+        c.target,
+        c.root,
+        &m.native,
+        &kept,
+        &e.claim,
+        &sources,
+        coverage_dir,
+    )?;
     Ok(Replayed {
         output: out,
         differs,
+        flaky,
         coverage,
     })
 }
@@ -325,12 +388,7 @@ pub fn emit(
         serde_json::to_string_pretty(&minimize_json)?.as_bytes(),
     )?;
     if suite {
-        emit::write_suite(
-            c.target,
-            &compiled.inputs,
-            c.captured.map(|_| c.root),
-            &suite_cases,
-        )?;
+        emit::write_suite(c.target, &compiled.inputs, c.root, &suite_cases)?;
     }
     Ok(kept)
 }

@@ -35,6 +35,8 @@ pub enum Outcome {
 struct TestJson {
     outcome: Outcome,
     objects: Vec<ObjectJson>,
+    #[serde(default)]
+    first_lines: std::collections::BTreeMap<String, Vec<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -53,6 +55,9 @@ pub struct EngineTest {
     pub dir: PathBuf,
     pub outcome: Outcome,
     pub objects: Vec<(String, Vec<u8>)>,
+    /// Per source file (as the engine names it), the lines this test's path
+    /// executed before any other path: its share of the engine's claim.
+    pub first_lines: std::collections::BTreeMap<String, Vec<u32>>,
 }
 
 impl EngineTest {
@@ -112,6 +117,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<EngineTest>> {
                 .into_iter()
                 .map(|o| (o.name, unhex(&o.hex)))
                 .collect(),
+            first_lines: t.first_lines,
         });
     }
     Ok(out)

@@ -26,7 +26,10 @@
  * checked for "no crash" (said in the output).  Define
  * SYMTEST_NO_FAIL_INJECTION to force that.
  *
- * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [NAME...]
+ * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S]
+ *                        [--coverage-dir DIR] [NAME...]
+ * (--coverage-dir: where a coverage build, make SYMTEST_COVERAGE=1, writes
+ * each test's profile DIR/NAME.profraw; default symtest-coverage)
  * (the tested code's stdout is discarded unless --show-output; shown on a
  * terminal, stdio line-buffers it, which can move injected write failures).
  * Exit status: 0 when every selected test passed, 1 otherwise.  The last line
@@ -46,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,20 +81,24 @@ const char *__ubsan_default_options(void);
 const char *__ubsan_default_options(void) { return "abort_on_error=1:halt_on_error=1:print_stacktrace=1"; }
 
 #ifdef SYMTEST_COVERAGE
-/* Coverage builds: write the counters before a crash ends the child. */
-void __gcov_dump(void);
+/* Coverage builds (make SYMTEST_COVERAGE=1: clang's source-based coverage):
+ * each test's child writes its profile to COVERAGE_DIR/<test>.profraw
+ * (default: symtest-coverage/ in the directory the suite started in), also
+ * when a crash ends it ... */
+int __llvm_profile_write_file(void);
+void __llvm_profile_set_filename(const char *name);
 static void dump_and_die(int sig) {
-  __gcov_dump();
+  __llvm_profile_write_file();
   signal(sig, SIG_DFL);
   raise(sig);
 }
-/* ... and before _exit/_Exit end it: they skip the exit handlers where gcov
- * writes them (programs that close stdout with gnulib's close_stdout leave
- * through _exit after a write error).  Writing twice is harmless: gcov writes
- * a process's counters once. */
+/* ... and when _exit/_Exit end it: they skip the exit handlers where the
+ * profile is written (programs that close stdout with gnulib's close_stdout
+ * leave through _exit after a write error).  Writing twice is harmless: each
+ * write holds every count so far. */
 long syscall(long number, ...);
 void _exit(int status) {
-  __gcov_dump();
+  __llvm_profile_write_file();
   for (;;)
     syscall(231 /* exit_group */, status);
 }
@@ -376,17 +384,11 @@ static void feed_stdin(void) {
 static int show_output;
 static const char *coverage_dir;
 
-/* The code under test sees an empty environment, as under the engine (only
- * gcov's own variables stay, so coverage data still lands where asked). */
+/* The code under test sees an empty environment, as under the engine. */
 extern char **environ;
 static void empty_environment(void) {
-  static char *kept[3];
-  int n = 0;
-  char **e;
-  for (e = environ; e && *e && n < 2; e++)
-    if (strncmp(*e, "GCOV_PREFIX=", 12) == 0 || strncmp(*e, "GCOV_PREFIX_STRIP=", 18) == 0)
-      kept[n++] = *e;
-  kept[n] = NULL;
+  static char *kept[1];
+  kept[0] = NULL;
   environ = kept;
 }
 
@@ -415,12 +417,10 @@ static int fail_spec(const struct symtest_case *c, char *spec, size_t size) {
 
 static void coverage_setup(const struct symtest_case *c) {
 #ifdef SYMTEST_COVERAGE
-  /* Per-test coverage: this child's counters go to COVERAGE_DIR/<test>/. */
-  if (coverage_dir) {
-    char prefix[4096];
-    snprintf(prefix, sizeof prefix, "%s/%s", coverage_dir, c->name);
-    setenv("GCOV_PREFIX", prefix, 1);
-  }
+  /* Per-test coverage: this child's profile is COVERAGE_DIR/<test>.profraw. */
+  static char file[4096];
+  snprintf(file, sizeof file, "%s/%s.profraw", coverage_dir, c->name);
+  __llvm_profile_set_filename(file);
   signal(SIGSEGV, dump_and_die);
   signal(SIGABRT, dump_and_die);
   signal(SIGFPE, dump_and_die);
@@ -434,7 +434,8 @@ static void coverage_setup(const struct symtest_case *c) {
 
 #if SYMTEST_INJECT
 /* A test that injects failures, in the fresh process the suite re-executed
- * (args: case index, timeout, files directory, log file, show output): libc's
+ * (args: case index, timeout, files directory, log file, show output,
+ * coverage directory): libc's
  * state (stdio buffering decided on the first write, ...) is the one of a
  * program that just started, as on the engine's path.  Counting starts at
  * symtest_fail_arm, right before the program's main. */
@@ -445,6 +446,7 @@ static void run_injected(char **args) {
   current = &symtest_cases[atoi(args[0])];
   files_dir = args[2][0] ? args[2] : NULL;
   show_output = args[4][0] == '1';
+  coverage_dir = args[5][0] ? args[5] : NULL;
   if (!show_output) {
     int fd = open("/dev/null", O_WRONLY);
     if (fd < 0 || dup2(fd, 1) < 0)
@@ -491,13 +493,9 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
     char idx[32], secs[32];
     snprintf(idx, sizeof idx, "%u", (unsigned)(c - symtest_cases));
     snprintf(secs, sizeof secs, "%u", timeout);
-    if (coverage_dir) {
-      char prefix[4096];
-      snprintf(prefix, sizeof prefix, "%s/%s", coverage_dir, c->name);
-      setenv("GCOV_PREFIX", prefix, 1);
-    }
     execl("/proc/self/exe", "symtest_suite", "--symtest-run-injected", idx, secs,
-          files_dir ? files_dir : "", fail_log, show_output ? "1" : "0", (char *)NULL);
+          files_dir ? files_dir : "", fail_log, show_output ? "1" : "0",
+          coverage_dir ? coverage_dir : "", (char *)NULL);
     perror("symtest: re-executing the suite");
     exit(MISMATCH_EXIT);
   }
@@ -549,7 +547,7 @@ int main(int argc, char **argv) {
   if (!names)
     return 2;
 #if SYMTEST_INJECT
-  if (argc == 7 && strcmp(argv[1], "--symtest-run-injected") == 0)
+  if (argc == 8 && strcmp(argv[1], "--symtest-run-injected") == 0)
     run_injected(argv + 2);
 #endif
   for (a = 1; a < argc; a++) {
@@ -560,10 +558,28 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--coverage-dir") == 0 && a + 1 < argc) coverage_dir = argv[++a];
     else if (strcmp(argv[a], "--timeout") == 0 && a + 1 < argc) timeout = (unsigned)atoi(argv[++a]);
     else if (argv[a][0] == '-') {
-      fprintf(stderr, "usage: %s [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [TEST...]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [--coverage-dir DIR] [TEST...]\n", argv[0]);
       return 2;
     } else names[n_names++] = argv[a];
   }
+#ifdef SYMTEST_COVERAGE
+  /* Profiles go to an absolute directory: a program's test runs in a
+   * directory of its own. */
+  {
+    static char dir[4096];
+    const char *want = coverage_dir ? coverage_dir : "symtest-coverage";
+    if (want[0] == '/')
+      snprintf(dir, sizeof dir, "%s", want);
+    else if (getcwd(dir, sizeof dir / 2))
+      snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/%s", want);
+    else {
+      perror("symtest: getcwd");
+      return 2;
+    }
+    mkdir(dir, 0777);
+    coverage_dir = dir;
+  }
+#endif
   for (i = 0; i < symtest_num_cases; i++) {
     const struct symtest_case *c = &symtest_cases[i];
     int status, ok, fails, log_fd = -1;

@@ -386,3 +386,69 @@ fn build_targets_bad_input() {
     fails("symtest.toml:5: key `binary`: the build `sh -c ./configure && make` did not produce `rot13` (target `rot`); it produced: rot");
     assert!(!dir.join("symtest-out/summary.json").exists());
 }
+
+/// A `build` target run three times on the unchanged project: each run
+/// succeeds (the suite the previous one emitted, built and run in place, is
+/// recognised and replaced), and with an instruction budget each emits the
+/// same suite. A suite someone edited is refused, with the file named and
+/// left as it is.
+#[test]
+fn build_target_reruns_emit_the_same_suite_and_refuse_an_edited_one() {
+    let dir = copy_fixture("capture-make", "build-rerun");
+    replace_in(
+        &dir.join("symtest.toml"),
+        "args = [\"--sym-arg\", \"6\"]\nmax-time = 30",
+        "args = [\"--sym-arg\", \"6\"]\nmax-time = 60\nmax-instructions = 300000\nseed = 3",
+    );
+    let suite = dir.join("tests/symtest/wordcount");
+    let files = ["Makefile", "symtest_tests.c", "symtest_runner.c"];
+    let mut first: Option<Vec<String>> = None;
+    for run in 1..=3 {
+        let o = symtest_in(&dir, &["--target", "wordcount"]);
+        assert!(o.status.success(), "run {run}: {}", shown(&o));
+        let r = report(&dir, "wordcount");
+        assert_eq!(r["status"], "ok", "run {run}: {r:#}");
+        assert_eq!(
+            r["native_disagreements"],
+            Value::Array(vec![]),
+            "run {run}: {r:#}"
+        );
+        assert_eq!(r["claimed_not_executed"], 0, "run {run}: {r:#}");
+        let now: Vec<String> = files
+            .iter()
+            .map(|f| std::fs::read_to_string(suite.join(f)).unwrap())
+            .collect();
+        match &first {
+            None => first = Some(now),
+            Some(f) => assert!(f == &now, "run {run} emitted another suite"),
+        }
+        assert!(suite.join(".symtest-suite.json").is_file());
+        // Built and run where it lies: what make leaves does not count as an edit.
+        let o = make(&suite, &["test-no-bugs"]);
+        assert!(o.status.success(), "run {run}: {}", shown(&o));
+    }
+    // An edit to a file symtest wrote: the next run refuses to replace it.
+    let vectors = suite.join("symtest_tests.c");
+    let edited = std::fs::read_to_string(&vectors).unwrap() + "/* reviewed */\n";
+    std::fs::write(&vectors, &edited).unwrap();
+    let o = symtest_in(&dir, &["--target", "wordcount"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert!(
+        err.contains("symtest_tests.c was edited") && err.contains("git checkout"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&vectors).unwrap(), edited);
+    // A file added by hand is an edit too; removing the directory starts over.
+    std::fs::write(&vectors, first.as_ref().unwrap()[1].as_bytes()).unwrap();
+    std::fs::write(suite.join("my_test.c"), "int x;\n").unwrap();
+    let o = symtest_in(&dir, &["--target", "wordcount"]);
+    assert!(
+        !o.status.success() && String::from_utf8_lossy(&o.stderr).contains("my_test.c was added"),
+        "{}",
+        shown(&o)
+    );
+    std::fs::remove_dir_all(&suite).unwrap();
+    let o = symtest_in(&dir, &["--target", "wordcount"]);
+    assert!(o.status.success(), "{}", shown(&o));
+}

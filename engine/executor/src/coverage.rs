@@ -136,6 +136,17 @@ impl Coverage {
         true
     }
 
+    /// The counted source line of a global instruction number, if it has one.
+    pub fn line_of(&self, module: &Module, inst: u32) -> Option<(FileId, u32)> {
+        // The function whose range holds `inst`: the last base at or below it
+        // (functions without a body have empty ranges).
+        let f = self.base.partition_point(|&b| b <= inst).checked_sub(1)?;
+        let body = module.functions[f].body.as_ref()?;
+        let loc = body.insts.get((inst - self.base[f]) as usize)?.loc;
+        let file = loc.file?;
+        (loc.line > 0 && self.counted[file.0 as usize]).then_some((file, loc.line))
+    }
+
     pub fn count(&self, f: FuncId, pc: u32) -> u64 {
         self.counts[(self.base[f.0 as usize] + pc) as usize]
     }

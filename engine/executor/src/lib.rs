@@ -54,6 +54,11 @@ pub struct TestCase {
     pub covered_new: bool,
     /// Instructions this run had covered when the test was written.
     pub instructions_covered: u32,
+    /// The source lines (of the counted files) that this path executed before
+    /// any other path of the run, sorted: its share of the run's coverage
+    /// claim. A claimed line no test lists was first executed by a path that
+    /// ended without a test.
+    pub first_lines: Vec<(String, u32)>,
     /// Seconds into the run when the test was written.
     pub elapsed_s: f64,
     /// What the path wrote to standard output under the POSIX model (first 64 KiB).

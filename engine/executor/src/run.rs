@@ -590,11 +590,25 @@ impl Executor<'_> {
                 self.halt_requested = Some(format!("--max-tests {max} reached"));
             }
         }
+        let mut lines = std::collections::BTreeSet::new();
+        let mut cur = st.pending_cover.as_deref();
+        while let Some(n) = cur {
+            if let Some((file, line)) = self.coverage.line_of(self.module, n.inst) {
+                lines.insert((file, line));
+            }
+            cur = n.next.as_deref();
+        }
+        let mut first_lines: Vec<(String, u32)> = lines
+            .into_iter()
+            .filter_map(|(f, l)| Some((self.module.files.get(f.0 as usize)?.clone(), l)))
+            .collect();
+        first_lines.sort();
         let tc = TestCase {
             ktest,
             outcome,
             covered_new,
             instructions_covered: self.coverage.covered_instructions(),
+            first_lines,
             elapsed_s: self.started.elapsed().as_secs_f64(),
             stdout,
             completed_after,

@@ -1,0 +1,371 @@
+//! Native line and branch coverage: clang's source-based coverage
+//! (`-fprofile-instr-generate -fcoverage-mapping`), each test's profile merged
+//! by `llvm-profdata-19` and read back from `llvm-cov-19 export`, over the
+//! executable lines gcov would list (`-ftest-coverage` notes, read by
+//! `llvm-cov-19 gcov`).
+//!
+//! Why not gcov: clang's gcov instrumentation counts arcs on the complement of
+//! a spanning tree and derives the rest by flow conservation. A block left
+//! through a call that does not return (`exit`, `error`, gnulib's `die`, so
+//! every error path of a real program) breaks conservation: gcov reports the
+//! block as never run and credits the lines after the call instead (coreutils
+//! `uniq`: the `die` of "error reading" counted 0, the two `free`s after it 1,
+//! on a run that printed the error). Source-based coverage increments a
+//! region's counter when the region starts, so such a block counts. The
+//! denominator stays gcov's: the lines of the basic blocks (the lines the
+//! engine's claim is made of).
+
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Line and branch counts of one source file.
+#[derive(Clone, Debug, Default)]
+pub struct FileCoverage {
+    /// Executable lines and how often each ran.
+    pub lines: BTreeMap<u32, u64>,
+    /// (line, branch side index on that line) -> times taken.
+    pub branches: BTreeMap<(u32, u32), u64>,
+}
+
+impl FileCoverage {
+    pub fn covered_lines(&self) -> BTreeSet<u32> {
+        self.lines
+            .iter()
+            .filter(|(_, c)| **c > 0)
+            .map(|(l, _)| *l)
+            .collect()
+    }
+    pub fn taken_branches(&self) -> BTreeSet<(u32, u32)> {
+        self.branches
+            .iter()
+            .filter(|(_, c)| **c > 0)
+            .map(|(b, _)| *b)
+            .collect()
+    }
+
+    /// The file in gcov's text format (`count:line:source`), for tools and
+    /// people used to `.gcov` files.
+    pub fn gcov_text(&self, source_name: &str, source: &str) -> String {
+        let mut out = format!("        -:    0:Source:{source_name}\n");
+        for (i, text) in source.lines().enumerate() {
+            let n = i as u32 + 1;
+            let count = match self.lines.get(&n) {
+                None => "-".to_string(),
+                Some(0) => "#####".to_string(),
+                Some(c) => c.to_string(),
+            };
+            out.push_str(&format!("{count:>9}:{n:>5}:{text}\n"));
+        }
+        out
+    }
+}
+
+/// A tool of LLVM 19: `$<var>`, else `default`.
+fn tool(var: &str, default: &str) -> String {
+    std::env::var(var)
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| default.to_string())
+}
+
+fn llvm_cov() -> String {
+    tool("SYMTEST_LLVM_COV", "llvm-cov-19")
+}
+
+fn llvm_profdata() -> String {
+    tool("SYMTEST_LLVM_PROFDATA", "llvm-profdata-19")
+}
+
+fn output(cmd: &mut Command, what: &str) -> Result<Vec<u8>, String> {
+    let o = cmd
+        .output()
+        .map_err(|e| format!("cannot run {what} (install LLVM 19: `cargo xtask setup`): {e}"))?;
+    if !o.status.success() {
+        return Err(format!(
+            "{what} failed ({}):\n{}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim_end()
+        ));
+    }
+    Ok(o.stdout)
+}
+
+/// A path compared lexically (`.` and `..` resolved), for matching the
+/// names the compiler recorded with the units' sources.
+pub fn normalized(p: &Path) -> PathBuf {
+    crate::capture::log::normalize(Path::new("/"), p)
+}
+
+/// The executable lines of each `(source, object)` pair: the lines gcov lists
+/// for `source` in the notes file (`.gcno`, written by `-ftest-coverage`
+/// beside the object), i.e. the lines of its basic blocks. One `llvm-cov gcov`
+/// run over every object (no counters needed).
+pub fn executable_lines(objects: &[(PathBuf, PathBuf)]) -> Result<Vec<BTreeSet<u32>>, String> {
+    if objects.is_empty() {
+        return Ok(Vec::new());
+    }
+    let dir = std::env::temp_dir();
+    let text = output(
+        Command::new(llvm_cov())
+            .args(["gcov", "-t"])
+            .args(objects.iter().map(|(_, o)| o))
+            .current_dir(&dir),
+        "llvm-cov-19 gcov",
+    )?;
+    let text = String::from_utf8_lossy(&text);
+    let mut sections = gcov_sections(&text);
+    Ok(objects
+        .iter()
+        .map(|(src, _)| {
+            let want = normalized(src);
+            let canonical = src.canonicalize().ok();
+            let found = sections.iter().position(|(name, _)| {
+                let n = normalized(Path::new(name));
+                n == want || (canonical.is_some() && n.canonicalize().ok() == canonical)
+            });
+            found.map_or_else(BTreeSet::new, |i| sections.remove(i).1)
+        })
+        .collect())
+}
+
+/// gcov's text output over several files: (the file each `Source:` header
+/// names, its lines with code).
+fn gcov_sections(text: &str) -> Vec<(String, BTreeSet<u32>)> {
+    let mut out: Vec<(String, BTreeSet<u32>)> = Vec::new();
+    for l in text.lines() {
+        let mut parts = l.splitn(3, ':');
+        let (Some(count), Some(num), rest) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let Ok(n) = num.trim().parse::<u32>() else {
+            continue;
+        };
+        if n == 0 {
+            if let Some(src) = rest.and_then(|r| r.strip_prefix("Source:")) {
+                out.push((src.to_string(), BTreeSet::new()));
+            }
+            continue;
+        }
+        if count.trim() != "-" {
+            if let Some((_, lines)) = out.last_mut() {
+                lines.insert(n);
+            }
+        }
+    }
+    out
+}
+
+/// Merges raw profiles into one indexed profile.
+pub fn merge(profraws: &[PathBuf], out: &Path) -> Result<(), String> {
+    let mut list = String::new();
+    for p in profraws {
+        list.push_str(&p.display().to_string());
+        list.push('\n');
+    }
+    let list_file = out.with_extension("list");
+    std::fs::write(&list_file, list)
+        .map_err(|e| format!("writing {}: {e}", list_file.display()))?;
+    output(
+        Command::new(llvm_profdata())
+            .args(["merge", "-sparse", "-f"])
+            .arg(&list_file)
+            .arg("-o")
+            .arg(out),
+        "llvm-profdata-19 merge",
+    )?;
+    let _ = std::fs::remove_file(&list_file);
+    Ok(())
+}
+
+/// One file of `llvm-cov export`: its coverage segments and branches.
+#[derive(Debug, Deserialize)]
+pub struct ExportFile {
+    pub filename: String,
+    /// `[line, col, count, has_count, is_region_entry, is_gap_region]`.
+    segments: Vec<(u32, u32, u64, bool, bool, bool)>,
+    /// `[line, col, end_line, end_col, true_count, false_count, ...]`.
+    #[serde(default)]
+    branches: Vec<Vec<serde_json::Value>>,
+    /// Each function of the file: (the line its body ends on, how often it ran).
+    #[serde(skip)]
+    function_ends: Vec<(u32, u64)>,
+}
+
+#[derive(Deserialize)]
+struct Export {
+    data: Vec<ExportData>,
+}
+
+#[derive(Deserialize)]
+struct ExportData {
+    files: Vec<ExportFile>,
+    #[serde(default)]
+    functions: Vec<ExportFunction>,
+}
+
+#[derive(Deserialize)]
+struct ExportFunction {
+    count: u64,
+    filenames: Vec<String>,
+    /// `[line, col, end_line, end_col, count, file_id, expanded_file_id, kind]`;
+    /// the first is the body.
+    regions: Vec<Vec<u64>>,
+}
+
+/// `llvm-cov export` of `binary` under `profdata`, parsed.
+pub fn export(binary: &Path, profdata: &Path) -> Result<Vec<ExportFile>, String> {
+    let text = output(
+        Command::new(llvm_cov())
+            .args(["export", "-format=text", "-skip-expansions"])
+            .arg(binary)
+            .arg(format!("-instr-profile={}", profdata.display())),
+        "llvm-cov-19 export",
+    )?;
+    parse_export(&text)
+}
+
+pub fn parse_export(text: &[u8]) -> Result<Vec<ExportFile>, String> {
+    let e: Export =
+        serde_json::from_slice(text).map_err(|e| format!("reading llvm-cov's export: {e}"))?;
+    let mut out = Vec::new();
+    for d in e.data {
+        let mut files = d.files;
+        for f in &d.functions {
+            let (Some(body), Some(name)) = (f.regions.first(), f.filenames.first()) else {
+                continue;
+            };
+            if body.get(5) != Some(&0) {
+                continue;
+            }
+            if let (Some(file), Some(&end)) =
+                (files.iter_mut().find(|x| &x.filename == name), body.get(2))
+            {
+                file.function_ends.push((end as u32, f.count));
+            }
+        }
+        out.extend(files);
+    }
+    Ok(out)
+}
+
+impl ExportFile {
+    /// The counts of `executable` lines (gcov's lines of the file). A line's count is llvm-cov's: the largest of the region in
+    /// effect where the line starts and of every region starting on it (gaps
+    /// between statements left out); a line no region maps (a function's
+    /// header, before the body's region) takes the count of the next region
+    /// that starts. Unlike llvm-cov's own view, a line that begins with a
+    /// skipped range (a macro expanded there: `return EXIT_SUCCESS;`) keeps
+    /// the count of the region around it, since it has code, and the line a
+    /// function ends on counts each call (gcov's return block).
+    pub fn coverage(&self, executable: &BTreeSet<u32>) -> FileCoverage {
+        let mut fc = FileCoverage::default();
+        let segs = &self.segments;
+        let mut next = 0usize;
+        let mut wrapped: Option<&(u32, u32, u64, bool, bool, bool)> = None;
+        for &line in executable {
+            // Segments before this line: the last one is in effect at its start.
+            while next < segs.len() && segs[next].0 < line {
+                wrapped = Some(&segs[next]);
+                next += 1;
+            }
+            let starts: Vec<u64> = segs[next..]
+                .iter()
+                .take_while(|s| s.0 == line)
+                .filter(|s| !s.5 && s.3 && s.4)
+                .map(|s| s.2)
+                .collect();
+            let around = wrapped.filter(|w| w.3).map(|w| w.2);
+            let count = match (around, starts.iter().max()) {
+                (None, None) => segs[next..]
+                    .iter()
+                    .find(|s| !s.5 && s.3 && s.4)
+                    .map_or(0, |s| s.2),
+                (a, s) => a.unwrap_or(0).max(s.copied().unwrap_or(0)),
+            };
+            // The line a function's body ends on (its closing brace) runs on
+            // every return, as gcov counts it, not only when control falls
+            // through to it.
+            let returns = self
+                .function_ends
+                .iter()
+                .filter(|(end, _)| *end == line)
+                .map(|(_, c)| *c)
+                .max()
+                .unwrap_or(0);
+            fc.lines.insert(line, count.max(returns));
+        }
+        let mut per_line: BTreeMap<u32, u32> = BTreeMap::new();
+        for b in &self.branches {
+            let get = |i: usize| b.get(i).and_then(|v| v.as_u64());
+            let (Some(line), Some(t), Some(f)) = (get(0), get(4), get(5)) else {
+                continue;
+            };
+            let line = line as u32;
+            let k = per_line.entry(line).or_default();
+            fc.branches.insert((line, *k), t);
+            fc.branches.insert((line, *k + 1), f);
+            *k += 2;
+        }
+        fc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gcov_notes_list_each_file_s_lines_with_code() {
+        let text = "        -:    0:Source:/p/suite/../src/a.c\n        -:    0:Graph:/o/a.gcno\n        -:    0:Data:-\n        -:    1:int x;\n    #####:    3:int f(void) {\n    #####:    4:  return 1;\n        -:    0:Source:/p/src/a.h\n    #####:    9:static int g;\n";
+        let s = gcov_sections(text);
+        assert_eq!(s.len(), 2);
+        assert_eq!(normalized(Path::new(&s[0].0)), Path::new("/p/src/a.c"));
+        assert_eq!(s[0].1.iter().copied().collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(s[1].1.iter().copied().collect::<Vec<_>>(), [9]);
+    }
+
+    /// `if (x) die(); free(p);` where `x` held: the `die` line counts, the
+    /// line after the `if` does not; a header line takes the body's count.
+    #[test]
+    fn lines_count_from_region_starts() {
+        let f = ExportFile {
+            filename: "a.c".into(),
+            segments: vec![
+                (2, 1, 1, true, true, false),   // function body
+                (3, 7, 1, true, true, false),   // condition
+                (4, 5, 1, true, true, false),   // then: die(...)
+                (4, 8, 0, true, false, true),   // gap after it
+                (5, 3, 0, true, true, false),   // free(p): never reached
+                (6, 2, 0, false, false, false), // end
+                (7, 1, 1, true, true, false),   // another function's body
+                (8, 10, 0, false, true, false), // `return EXIT_SUCCESS;`: skipped macro
+                (8, 10, 1, true, false, false),
+                (9, 2, 0, false, false, false),
+            ],
+            branches: vec![vec![
+                3.into(),
+                7.into(),
+                3.into(),
+                8.into(),
+                1.into(),
+                0.into(),
+            ]],
+            function_ends: vec![(6, 1)],
+        };
+        let fc = f.coverage(&[1, 3, 4, 5, 6, 8].into_iter().collect());
+        assert_eq!(fc.lines[&6], 1, "the closing brace runs on every return");
+        assert_eq!(fc.lines[&8], 1, "a line starting with a macro has code");
+        assert_eq!(fc.lines[&1], 1, "header line: the body's count");
+        assert_eq!(fc.lines[&3], 1);
+        assert_eq!(fc.lines[&4], 1);
+        assert_eq!(fc.lines[&5], 0);
+        assert_eq!(fc.covered_lines().len(), 5);
+        assert_eq!(fc.branches.len(), 2);
+        assert_eq!(fc.taken_branches().len(), 1);
+        let text = fc.gcov_text("a.c", "h\n{\nif\ndie\nfree\n}\n");
+        assert!(text.contains("    #####:    5:free"), "{text}");
+        assert!(text.contains("        -:    2:{"), "{text}");
+    }
+}
