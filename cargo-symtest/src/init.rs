@@ -45,7 +45,7 @@ sources = ["symtest/example_harness.c"]
 # include = ["include"]           # -I directories
 # defines = ["NDEBUG"]            # -D macros
 # cflags = ["-std=c11"]           # extra compiler flags
-# sanitize = ["signed-integer-overflow", "shift", "integer-divide-by-zero"]
+# sanitize = ["signed-integer-overflow", "shift", "integer-divide-by-zero", "bounds"]
 # args = ["--sym-args", "0", "2", "4", "--sym-stdin", "10"]   # kind = "program" only
 max-time = 10                     # exploration budget in seconds
 # max-instructions = 1000000      # deterministic budget

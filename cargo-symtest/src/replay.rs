@@ -37,7 +37,7 @@ pub const ASSERT_MARKER: &str = "symtest-replay: assertion failed";
 pub const NATIVE_FLAGS: &[&str] = &[
     "-g",
     "-O0",
-    "-fsanitize=address,signed-integer-overflow,shift,integer-divide-by-zero,float-cast-overflow",
+    "-fsanitize=address,signed-integer-overflow,shift,integer-divide-by-zero,bounds,float-cast-overflow",
     "-fno-sanitize-recover=all",
     "-fno-omit-frame-pointer",
 ];

@@ -132,6 +132,14 @@ void symtest_print_expr(const char *msg, ...);
 /* symtest_warning - print a warning (engine log / stderr under replay). */
 void symtest_warning(const char *message);
 
+/* symtest_expect_output - record SIZE bytes at VALUE, under NAME, as part of
+ * what the test does (a return value, an output buffer).  The engine checks
+ * that the bytes can be read and otherwise ignores the call; the regression
+ * suite `cargo symtest` emits records the values of each test's native run
+ * and fails the test when a later run records other ones.  Native replay
+ * (replay runtime): ignored. */
+void symtest_expect_output(const char *name, const void *value, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

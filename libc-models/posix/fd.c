@@ -440,10 +440,19 @@ long __symtest_fcntl(int fd, int cmd, long arg)
 
 long __symtest_ioctl(int fd, unsigned long req, void *arg)
 {
-	(void)req;
-	(void)arg;
-	if (!get_fd(fd))
+	exe_fd *d = get_fd(fd);
+	if (!d)
 		return -EBADF;
+	/* FIONREAD: the bytes a read would get now, on a file or the read end of
+	 * a pipe, as Linux answers it (cat asks it of its input; the native
+	 * replay's stdin is a regular file). */
+	if (req == 0x541B && arg && (d->kind == FD_FILE || d->kind == FD_PIPE_R) && d->file &&
+	    !d->file->is_dir) {
+		size_t size = d->file->size;
+		size_t off = d->off < 0 ? 0 : (size_t)d->off;
+		*(int *)arg = off >= size ? 0 : (int)(size - off);
+		return 0;
+	}
 	/* No descriptor is a terminal (as under the native replay, where stdout is
 	 * a pipe): stdio buffers fully and isatty() is false. */
 	return -ENOTTY;

@@ -382,6 +382,12 @@ void symtest_print_expr(const char *msg, ...) {
   fprintf(stderr, "symtest-replay: print_expr: %s\n", msg ? msg : "");
 }
 
+void symtest_expect_output(const char *name, const void *value, size_t size) {
+  (void)name;
+  (void)value;
+  (void)size;
+}
+
 void symtest_warning(const char *message) {
   fprintf(stderr, "symtest-replay: warning: %s\n", message ? message : "");
 }

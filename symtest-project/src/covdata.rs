@@ -251,14 +251,15 @@ pub fn parse_export(text: &[u8]) -> Result<Vec<ExportFile>, String> {
 }
 
 impl ExportFile {
-    /// The counts of `executable` lines (gcov's lines of the file). A line's count is llvm-cov's: the largest of the region in
-    /// effect where the line starts and of every region starting on it (gaps
-    /// between statements left out); a line no region maps (a function's
-    /// header, before the body's region) takes the count of the next region
-    /// that starts. Unlike llvm-cov's own view, a line that begins with a
-    /// skipped range (a macro expanded there: `return EXIT_SUCCESS;`) keeps
-    /// the count of the region around it, since it has code, and the line a
-    /// function ends on counts each call (gcov's return block).
+    /// The counts of `executable` lines (gcov's lines of the file). A line's
+    /// count is the largest of the region in effect where the line starts and
+    /// of every region starting on it or resuming where its code begins
+    /// (`switch (c)` after a gap), gaps between statements left out; a
+    /// line no region maps (a function's header, before the body's region)
+    /// takes the count of the next region that starts; a line that begins
+    /// with a skipped range (a macro expanded there: `return EXIT_SUCCESS;`)
+    /// keeps the count of the region around it, since it has code; and the
+    /// line a function ends on counts each call (gcov's return block).
     pub fn coverage(&self, executable: &BTreeSet<u32>) -> FileCoverage {
         let mut fc = FileCoverage::default();
         let segs = &self.segments;
@@ -270,13 +271,17 @@ impl ExportFile {
                 wrapped = Some(&segs[next]);
                 next += 1;
             }
-            let starts: Vec<u64> = segs[next..]
-                .iter()
-                .take_while(|s| s.0 == line)
-                .filter(|s| !s.5 && s.3 && s.4)
-                .map(|s| s.2)
+            // Every region starting on the line, and a region resuming where
+            // the line's code begins (`switch (c)` after a gap); not one that
+            // resumes after a region nested on the line ends (`return 0;` of
+            // an `if` not taken, its `if` resuming after it).
+            let on_line = segs[next..].iter().take_while(|s| s.0 == line);
+            let starts: Vec<u64> = on_line
+                .enumerate()
+                .filter(|(k, s)| !s.5 && s.3 && (s.4 || *k == 0))
+                .map(|(_, s)| s.2)
                 .collect();
-            let around = wrapped.filter(|w| w.3).map(|w| w.2);
+            let around = wrapped.filter(|w| w.3 && !w.5).map(|w| w.2);
             let count = match (around, starts.iter().max()) {
                 (None, None) => segs[next..]
                     .iter()
@@ -338,8 +343,11 @@ mod tests {
                 (4, 5, 1, true, true, false),   // then: die(...)
                 (4, 8, 0, true, false, true),   // gap after it
                 (5, 3, 0, true, true, false),   // free(p): never reached
+                (5, 11, 1, true, false, false), // the body resumes after it
                 (6, 2, 0, false, false, false), // end
                 (7, 1, 1, true, true, false),   // another function's body
+                (7, 9, 0, true, false, true),   // a gap
+                (7, 12, 1, true, false, false), // `switch (c)`: the body resumes
                 (8, 10, 0, false, true, false), // `return EXIT_SUCCESS;`: skipped macro
                 (8, 10, 1, true, false, false),
                 (9, 2, 0, false, false, false),

@@ -20,6 +20,9 @@ pub const KLEE_H: &str = include_str!("../../libc-models/include/klee/klee.h");
 /// The failure shim of `replay --native`, linked into the suite (with
 /// `-DSYMTEST_FAIL_LINKED`) to replay injected failures of program targets.
 pub const FAIL_SHIM_C: &str = include_str!("../../libc-models/replay/symtest_fail.c");
+/// The behaviour oracle: recording what a test did and comparing it.
+pub const ORACLE_C: &str = include_str!("../../templates/suite/symtest_oracle.c");
+pub const ORACLE_H: &str = include_str!("../../templates/suite/symtest_oracle.h");
 /// What clang's profile runtime needs of glibc, for a coverage build against musl.
 pub const MUSL_COMPAT_C: &str = include_str!("../../templates/suite/symtest_musl_compat.c");
 
@@ -56,17 +59,23 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
         target.name
     );
     for (i, c) in cases.iter().enumerate() {
+        // One line a reviewer can read: the input, and what the test shows.
+        let covers = crate::vectors::first_lines_note(c.test)
+            .map(|n| format!("; first to reach {n}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "/* {}: {}\n   -> {}{covers} */",
+            c.name,
+            crate::vectors::comment_safe(&crate::vectors::input_line(target, c.test)),
+            crate::vectors::comment_safe(&c.description)
+        );
         for (j, (_, bytes)) in c.test.objects.iter().enumerate() {
-            let body = if bytes.is_empty() {
-                "0".to_string()
-            } else {
-                bytes
-                    .iter()
-                    .map(|b| format!("0x{b:02x}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let _ = writeln!(s, "static const unsigned char t{i}_o{j}[] = {{{body}}};");
+            let _ = writeln!(
+                s,
+                "{}",
+                crate::vectors::object_decl(&format!("t{i}_o{j}"), bytes)
+            );
         }
         if !c.test.objects.is_empty() {
             let _ = writeln!(s, "static const struct symtest_object t{i}_objects[] = {{");
@@ -289,7 +298,7 @@ fn cmake(target: &Target, suite: &Path) -> String {
 pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
         .with_context(|| format!("creating {}", dir.display()))?;
-    let files: [(&str, String); 7] = [
+    let files: [(&str, String); 9] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
         ("symtest_tests.h", TESTS_H.to_string()),
         ("symtest_tests.c", tests_c(target, cases)),
@@ -297,6 +306,8 @@ pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result
         ("klee/klee.h", KLEE_H.to_string()),
         ("symtest_fail.c", FAIL_SHIM_C.to_string()),
         ("symtest_musl_compat.c", MUSL_COMPAT_C.to_string()),
+        ("symtest_oracle.c", ORACLE_C.to_string()),
+        ("symtest_oracle.h", ORACLE_H.to_string()),
     ];
     for (name, text) in files {
         std::fs::write(dir.join(name), text)
@@ -321,9 +332,11 @@ fn defines_header(target: &Target) -> String {
 pub const SUITE_MANIFEST: &str = ".symtest-suite.json";
 
 /// What building and running a suite leaves in its directory (`make`,
-/// `make test`, gcov): never a reason to refuse regenerating it.
+/// `make test`, coverage profiles) and its recorded behaviour (`make
+/// update-expected`): never a reason to refuse regenerating it.
 fn is_build_product(name: &str) -> bool {
     name == "symtest_suite"
+        || name.starts_with("expected/")
         || name.starts_with("symtest-coverage/")
         || [".o", ".a", ".profraw"].iter().any(|x| name.ends_with(x))
 }
@@ -421,6 +434,7 @@ pub fn write_suite(
     inputs: &NativeInputs,
     root: &Path,
     cases: &[SuiteCase],
+    expected: &[(std::path::PathBuf, String)],
 ) -> Result<()> {
     let dest = &target.suite_dir;
     if let Some(why) = refuse_replacing(dest) {
@@ -440,12 +454,23 @@ pub fn write_suite(
         std::fs::write(staging.join("symtest.cmake"), cmake(target, dest))?;
         std::fs::write(staging.join("symtest_defines.h"), defines_header(target))?;
     }
+    // The oracle: expected/<suite name>/ from each recorded test.
+    for (from, name) in expected {
+        if from.is_dir() {
+            crate::fsutil::copy_tree(from, &staging.join("expected").join(name))?;
+        }
+    }
     std::fs::write(
         staging.join(".gitignore"),
         "symtest_suite\n*.o\n*.a\nsymtest-coverage/\n",
     )?;
+    // Files under expected/ are recorded behaviour (`make update-expected`
+    // rewrites them): not part of the edit check.
     let mut files = serde_json::Map::new();
-    for name in files_under(&staging)? {
+    for name in files_under(&staging)?
+        .into_iter()
+        .filter(|n| !n.starts_with("expected/"))
+    {
         let bytes = std::fs::read(staging.join(&name))?;
         files.insert(name, content_hash(&bytes).into());
     }

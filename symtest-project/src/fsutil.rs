@@ -39,6 +39,23 @@ pub fn replace_dir(staging: &Path, dest: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Copies the directory `from` (regular files and subdirectories) to `to`.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for e in walkdir::WalkDir::new(from).sort_by_file_name() {
+        let e = e.with_context(|| format!("reading {}", from.display()))?;
+        let rel = e.path().strip_prefix(from).unwrap_or(e.path());
+        let dest = to.join(rel);
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest)
+                .with_context(|| format!("creating {}", dest.display()))?;
+        } else if e.file_type().is_file() {
+            std::fs::copy(e.path(), &dest)
+                .with_context(|| format!("copying {} to {}", e.path().display(), dest.display()))?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes a file through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

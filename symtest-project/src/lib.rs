@@ -46,6 +46,7 @@ pub mod stages;
 pub mod testcases;
 pub mod toolchain;
 pub mod units;
+pub mod vectors;
 
 pub use run::{run, select, Finished, RunOptions, Selection};
 

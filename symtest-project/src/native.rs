@@ -136,6 +136,36 @@ impl NativeBuild {
         out
     }
 
+    /// Records what each named test does natively into `dir/<test>/` (the
+    /// suite's oracle: exit status, stdout, stderr, files, harness outputs),
+    /// each test run three times; returns the runner's output (which streams
+    /// varied and are not compared).
+    pub fn record(&self, names: &[&str], timeout_s: u32, dir: &Path) -> Result<String, String> {
+        let _ = std::fs::remove_dir_all(dir);
+        let profiles = self.dir.join("record-profiles");
+        let o = Command::new(&self.exe)
+            .arg("--timeout")
+            .arg(timeout_s.to_string())
+            .arg("--coverage-dir")
+            .arg(&profiles)
+            .arg("--record")
+            .arg(dir)
+            .args(names)
+            .current_dir(&self.dir)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()));
+        let _ = std::fs::remove_dir_all(&profiles);
+        let o = o?;
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        if o.status.code() == Some(2) {
+            return Err(format!(
+                "recording the tests' behaviour failed:\n{out}{}",
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+        Ok(out)
+    }
+
     /// The coverage of each named test on its own: one run of the runner,
     /// each test's child writing its own profile (kept for
     /// [`NativeBuild::coverage_of`]), then each profile read back (on `jobs`

@@ -270,8 +270,19 @@ fn steps(
         Phase::Emitting,
         format!("({} tests)", m.keep.len()),
     );
-    r.tests = stages::emit(&c, &compiled, &e, &m, &staging, ctx.emit)?;
+    let emitted = stages::emit(&c, &compiled, &e, &m, &staging, ctx.emit)?;
     lap(r, "emit");
+    for n in &emitted.not_compared {
+        message(Level::Info, format!("suite oracle: {n}"));
+    }
+    for n in &emitted.not_recorded {
+        message(
+            Level::Warning,
+            format!("native run disagrees with the engine when recorded: {n}"),
+        );
+    }
+    r.tests = emitted.kept;
+    r.not_compared = emitted.not_compared;
     r.bugs = e.bugs;
     if ctx.emit {
         r.suite_dir = Some(t.suite_dir.clone());

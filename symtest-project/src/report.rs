@@ -82,6 +82,10 @@ pub struct TargetReport {
     pub native_disagreements: Vec<String>,
     /// Kept tests whose native verdict differed between two runs.
     pub flaky: Vec<String>,
+    /// Streams the suite does not compare because they varied between the
+    /// runs that recorded them (`test000003: stdout varies between runs: not
+    /// compared`).
+    pub not_compared: Vec<String>,
     /// Seconds per stage: compile, explore, minimize (native build and
     /// per-test coverage runs), replay (kept tests and gcov), emit.
     pub stage_s: std::collections::BTreeMap<String, f64>,
@@ -123,6 +127,7 @@ impl TargetReport {
             claimed_not_executed: 0,
             native_disagreements: Vec::new(),
             flaky: Vec::new(),
+            not_compared: Vec::new(),
             stage_s: std::collections::BTreeMap::new(),
             out_dir,
             suite_dir: None,

@@ -325,9 +325,20 @@ pub fn validate(e: &mut Explored, replayed: &Replayed) -> Vec<Unconfirmed> {
     unconfirmed
 }
 
+/// What the emit stage wrote.
+pub struct Emitted {
+    /// The kept tests as reported.
+    pub kept: Vec<KeptTest>,
+    /// Streams of kept tests that varied between the recording's runs and are
+    /// not compared by the suite (`test000003: stdout varies between runs`).
+    pub not_compared: Vec<String>,
+    /// Kept tests whose native run did not match the engine when recorded.
+    pub not_recorded: Vec<String>,
+}
+
 /// Writes the kept tests (renumbered), the engine's statistics, minimize.json
-/// into `staging`, and the regression suite (unless `suite` is false); the
-/// kept tests as reported.
+/// into `staging`, and the regression suite (unless `suite` is false) with
+/// what each kept test did natively as its oracle.
 pub fn emit(
     c: &TargetCtx,
     compiled: &Compiled,
@@ -335,7 +346,7 @@ pub fn emit(
     m: &Minimized,
     staging: &Path,
     suite: bool,
-) -> Result<Vec<KeptTest>> {
+) -> Result<Emitted> {
     let mut kept = Vec::new();
     let mut suite_cases = Vec::new();
     let mut mapping = Vec::new();
@@ -387,10 +398,49 @@ pub fn emit(
         &staging.join("minimize.json"),
         serde_json::to_string_pretty(&minimize_json)?.as_bytes(),
     )?;
+    let mut emitted = Emitted {
+        kept,
+        not_compared: Vec::new(),
+        not_recorded: Vec::new(),
+    };
     if suite {
-        emit::write_suite(c.target, &compiled.inputs, c.root, &suite_cases)?;
+        // The oracle: each kept test's native behaviour, recorded by the
+        // suite's own runner (three runs; what varies is not compared).
+        let names: Vec<&str> = m.keep.iter().map(|&i| e.tests[i].name.as_str()).collect();
+        let recorded = c.build.join("expected");
+        let out = m
+            .native
+            .record(&names, TEST_TIMEOUT_S, &recorded)
+            .map_err(anyhow::Error::msg)?;
+        let suite_name = |engine: &str| {
+            suite_cases
+                .iter()
+                .find(|sc| sc.test.name == engine)
+                .map_or(engine.to_string(), |sc| sc.name.clone())
+        };
+        for l in out.lines() {
+            let Some(rest) = l.strip_prefix("test ") else {
+                continue;
+            };
+            if let Some((name, note)) = rest.split_once(" ... recorded (") {
+                emitted.not_compared.push(format!(
+                    "{}: {}",
+                    suite_name(name),
+                    note.trim_end_matches(')')
+                ));
+            } else if let Some((name, why)) = rest.split_once(" ... not recorded: ") {
+                emitted
+                    .not_recorded
+                    .push(format!("{}: {why}", suite_name(name)));
+            }
+        }
+        let expected: Vec<(PathBuf, String)> = suite_cases
+            .iter()
+            .map(|sc| (recorded.join(&sc.test.name), sc.name.clone()))
+            .collect();
+        emit::write_suite(c.target, &compiled.inputs, c.root, &suite_cases, &expected)?;
     }
-    Ok(kept)
+    Ok(emitted)
 }
 
 fn describe(test: &EngineTest, bug: Option<&Bug>) -> String {

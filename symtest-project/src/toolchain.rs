@@ -13,7 +13,7 @@ pub const BITCODE_FLAGS: &[&str] = &[
     "-O0",
     "-Xclang",
     "-disable-O0-optnone",
-    "-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero",
+    "-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero,bounds",
     "-fno-sanitize-recover=all",
 ];
 

@@ -12,6 +12,16 @@
  *                  (a crash, a sanitizer report, a failed assertion, a
  *                  symtest_report_error) and passes once the run ends normally.
  *
+ * and then what the test did when the suite was made (expected/<test>/, see
+ * symtest_oracle.c): its exit status, stdout, stderr, the files it left and
+ * the values a harness recorded with symtest_expect_output.  A difference
+ * fails the test, naming the stream, the first differing line with expected
+ * and actual excerpts, and the input as a shell command.  After an intended
+ * change, `make update-expected` (./symtest_suite --record DIR) records the
+ * new behaviour: each test runs three times (the last in another directory,
+ * time zone and locale, a second later) and a stream the runs disagree on is
+ * not compared, as expected/<test>/not-compared says.
+ *
  * The symtest.h / klee.h functions are implemented here from the embedded test
  * vectors: each call that creates a symbolic value takes the next object.
  *
@@ -26,12 +36,14 @@
  * checked for "no crash" (said in the output).  Define
  * SYMTEST_NO_FAIL_INJECTION to force that.
  *
- * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S]
+ * Usage: ./symtest_suite [--list] [--no-bugs] [--quiet] [--show-output] [--exit-only]
+ *                        [--timeout S] [--expected DIR] [--record DIR [--runs N]]
  *                        [--coverage-dir DIR] [NAME...]
+ * (--exit-only: compare the exit status only, not the recorded streams)
  * (--coverage-dir: where a coverage build, make SYMTEST_COVERAGE=1, writes
  * each test's profile DIR/NAME.profraw; default symtest-coverage)
- * (the tested code's stdout is discarded unless --show-output; shown on a
- * terminal, stdio line-buffers it, which can move injected write failures).
+ * (the tested code's stdout and stderr are captured to files, as the engine's
+ * model has them, and shown with --show-output).
  * Exit status: 0 when every selected test passed, 1 otherwise.  The last line
  * is "N passed, N failed".
  */
@@ -40,7 +52,9 @@
 #include "symtest.h"
 #include "klee/klee.h"
 #include "symtest_tests.h"
+#include "symtest_oracle.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -432,33 +446,45 @@ static void coverage_setup(const struct symtest_case *c) {
 #endif
 }
 
+/* The name the program runs under, as its messages print it: libc's own
+ * notion (error(), err(), getopt's messages) is set from the runner's argv[0]
+ * at start-up, so it is set again to the program's. */
+#if defined(__linux__)
+extern char *program_invocation_name, *program_invocation_short_name;
+static void set_program_name(void) {
+  program_invocation_name = (char *)symtest_program_name;
+  program_invocation_short_name = (char *)symtest_program_name;
+}
+#else
+static void set_program_name(void) {}
+#endif
+
 #if SYMTEST_INJECT
 /* A test that injects failures, in the fresh process the suite re-executed
- * (args: case index, timeout, files directory, log file, show output,
- * coverage directory): libc's
- * state (stdio buffering decided on the first write, ...) is the one of a
- * program that just started, as on the engine's path.  Counting starts at
- * symtest_fail_arm, right before the program's main. */
+ * (args: case index, timeout, files directory, log file, coverage
+ * directory, the record file's descriptor; stdout and stderr already go to
+ * the test's capture): libc's state (stdio buffering decided on the first
+ * write, ...) is the one of a program that just started, as on the engine's
+ * path.  Counting starts at symtest_fail_arm, right before the program's main. */
 static void run_injected(char **args) {
   static char spec[256];
+  struct symtest_capture cap;
   char *argv[256];
   int argc;
   current = &symtest_cases[atoi(args[0])];
   files_dir = args[2][0] ? args[2] : NULL;
-  show_output = args[4][0] == '1';
-  coverage_dir = args[5][0] ? args[5] : NULL;
-  if (!show_output) {
-    int fd = open("/dev/null", O_WRONLY);
-    if (fd < 0 || dup2(fd, 1) < 0)
-      abort();
-    close(fd);
-  }
+  coverage_dir = args[4][0] ? args[4] : NULL;
+  cap.out[0] = cap.err[0] = -1;
+  cap.out[1] = 1;
+  cap.err[1] = 2;
+  symtest_capture_child(&cap, atoi(args[5]));
   coverage_setup(current);
   argc = program_argv(argv, 256);
   feed_stdin();
   fail_spec(current, spec, sizeof spec);
   alarm((unsigned)atoi(args[1]));
   empty_environment();
+  set_program_name();
   if (symtest_fail_arm(spec, args[3]) != 0) {
     fputs("symtest: cannot arm the failure shim\n", stderr);
     exit(MISMATCH_EXIT);
@@ -484,26 +510,30 @@ static void read_injected(const char *log, char *out, size_t size) {
   fclose(f);
 }
 
-static void run_child(const struct symtest_case *c, unsigned timeout, const char *fail_log) {
+static void run_child(const struct symtest_case *c, unsigned timeout, const char *fail_log,
+                      const struct symtest_capture *cap) {
   char *argv[256];
   int argc = 1;
 #if SYMTEST_INJECT
   char spec[256];
   if (symtest_target_is_program && fail_spec(c, spec, sizeof spec)) {
-    char idx[32], secs[32];
+    char idx[32], secs[32], rec[32];
     snprintf(idx, sizeof idx, "%u", (unsigned)(c - symtest_cases));
     snprintf(secs, sizeof secs, "%u", timeout);
+    snprintf(rec, sizeof rec, "%d", cap->rec);
+    fflush(stdout);
+    fflush(stderr);
+    if (dup2(cap->out[1], 1) < 0 || dup2(cap->err[1], 2) < 0)
+      exit(MISMATCH_EXIT);
     execl("/proc/self/exe", "symtest_suite", "--symtest-run-injected", idx, secs,
-          files_dir ? files_dir : "", fail_log, show_output ? "1" : "0",
-          coverage_dir ? coverage_dir : "", (char *)NULL);
+          files_dir ? files_dir : "", fail_log, coverage_dir ? coverage_dir : "", rec, (char *)NULL);
     perror("symtest: re-executing the suite");
     exit(MISMATCH_EXIT);
   }
 #else
   (void)fail_log;
 #endif
-  if (!show_output && !freopen("/dev/null", "w", stdout))
-    abort();
+  symtest_capture_child(cap, -1);
   current = c;
   next_object = 0;
   argv[0] = (char *)symtest_program_name;
@@ -515,6 +545,7 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
   }
   alarm(timeout);
   empty_environment();
+  set_program_name();
   exit(symtest_target_main(argc, argv));
 }
 
@@ -538,12 +569,269 @@ static int selected(const struct symtest_case *c, char **names, int n) {
   return n == 0;
 }
 
+/* ---- the input of a test as a shell command ------------------------------ */
+
+/* `s` (`n` bytes) as one shell word: 'plain', or $'with\nescapes'. */
+static void shell_word(const unsigned char *s, size_t n, FILE *f) {
+  size_t i;
+  int plain = 1, bare = n > 0;
+  for (i = 0; i < n; i++) {
+    if (s[i] < 0x20 || s[i] >= 0x7f)
+      plain = 0;
+    if (!(s[i] < 0x80 && (isalnum(s[i]) || strchr("_@%+=:,./-", s[i]))) || s[i] == 0)
+      bare = 0;
+  }
+  if (bare) {
+    fwrite(s, 1, n, f);
+    return;
+  }
+  if (plain) {
+    fputc('\'', f);
+    for (i = 0; i < n; i++) {
+      if (s[i] == '\'')
+        fputs("'\\''", f);
+      else
+        fputc(s[i], f);
+    }
+    fputc('\'', f);
+    return;
+  }
+  fputs("$'", f);
+  for (i = 0; i < n; i++) {
+    if (s[i] == '\n')
+      fputs("\\n", f);
+    else if (s[i] == '\t')
+      fputs("\\t", f);
+    else if (s[i] == '\'' || s[i] == '\\')
+      fprintf(f, "\\%c", s[i]);
+    else if (s[i] < 0x20 || s[i] >= 0x7f)
+      fprintf(f, "\\%03o", s[i]);
+    else
+      fputc(s[i], f);
+  }
+  fputc('\'', f);
+}
+
+/* `printf 'bytes'` (octal escapes: POSIX printf). */
+static void printf_bytes(const unsigned char *s, size_t n, FILE *f) {
+  size_t i;
+  fputs("printf '", f);
+  for (i = 0; i < n; i++) {
+    if (s[i] == '\n')
+      fputs("\\n", f);
+    else if (s[i] == '\'' || s[i] == '\\' || s[i] == '%' || s[i] < 0x20 || s[i] >= 0x7f)
+      fprintf(f, "\\%03o", s[i]);
+    else
+      fputc(s[i], f);
+  }
+  fputc('\'', f);
+}
+
+static const struct symtest_object *object_named(const struct symtest_case *c, const char *name, unsigned nth) {
+  unsigned i;
+  for (i = 0; i < c->num_objects; i++)
+    if (strcmp(c->objects[i].name, name) == 0 && nth-- == 0)
+      return &c->objects[i];
+  return NULL;
+}
+
+/* The test's input as a command that runs it by hand (a whole program), or
+ * the values of its symbolic objects (a harness). */
+static void print_repro(const struct symtest_case *c, FILE *f) {
+  unsigned i;
+  if (!symtest_target_is_program) {
+    fputs("    inputs:", f);
+    for (i = 0; i < c->num_objects; i++) {
+      const struct symtest_object *o = &c->objects[i];
+      unsigned k;
+      fprintf(f, " %s = ", o->name);
+      for (k = 0; k < o->size && k < 32; k++)
+        fprintf(f, "%s%02x", k ? "" : "0x", o->bytes[k]);
+      if (o->size > 32)
+        fputs("...", f);
+      if (o->size == 0)
+        fputs("(empty)", f);
+      if (i + 1 < c->num_objects)
+        fputc(';', f);
+    }
+    fputc('\n', f);
+    return;
+  }
+  {
+    const struct symtest_object *in = object_named(c, "stdin", 0);
+    unsigned k, sym_args = 0, n_args = 0;
+    char name[16];
+    int files = 0;
+    fputs("    reproduce: ", f);
+    for (k = 0; symtest_program_args[k]; k++)
+      if (is_opt(symtest_program_args[k], "sym-files") && symtest_program_args[k + 1])
+        files = atoi(symtest_program_args[k + 1]);
+    for (i = 0; (int)i < files && i < 26; i++) {
+      const struct symtest_object *o;
+      snprintf(name, sizeof name, "%c-data", 'A' + i);
+      if ((o = object_named(c, name, 0))) {
+        printf_bytes(o->bytes, o->size, f);
+        fprintf(f, " > %c; ", 'A' + i);
+      }
+    }
+    if (in) {
+      printf_bytes(in->bytes, in->size, f);
+      fputs(" | ", f);
+    }
+    fputs(symtest_program_name, f);
+    for (k = 0; symtest_program_args[k]; k++) {
+      const char *a = symtest_program_args[k];
+      const struct symtest_object *o;
+      if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
+        k++;
+        snprintf(name, sizeof name, "arg%02u", sym_args++);
+        if ((o = object_named(c, name, 0))) {
+          size_t len = 0;
+          while (len < o->size && o->bytes[len])
+            len++;
+          fputc(' ', f);
+          shell_word(o->bytes, len, f);
+        }
+      } else if (is_opt(a, "sym-args") && symtest_program_args[k + 1] && symtest_program_args[k + 2] &&
+                 symtest_program_args[k + 3]) {
+        int hi = atoi(symtest_program_args[k + 2]), count = 0, j;
+        const struct symtest_object *n = object_named(c, "n_args", n_args++);
+        k += 3;
+        if (n && n->size == 4)
+          memcpy(&count, n->bytes, 4);
+        for (j = 0; j < hi; j++) {
+          snprintf(name, sizeof name, "arg%02u", sym_args++);
+          if (j < count && (o = object_named(c, name, 0))) {
+            size_t len = 0;
+            while (len < o->size && o->bytes[len])
+              len++;
+            fputc(' ', f);
+            shell_word(o->bytes, len, f);
+          }
+        }
+      } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
+        k += 2;
+      } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && symtest_program_args[k + 1]) {
+        k++;
+      } else if (!is_opt(a, "sym-stdout")) {
+        fputc(' ', f);
+        shell_word((const unsigned char *)a, strlen(a), f);
+      }
+    }
+    {
+      char spec[256];
+      if (fail_spec(c, spec, sizeof spec))
+        fprintf(f, "   (with injected failures %s: only the suite replays them)", spec);
+    }
+    fputc('\n', f);
+  }
+}
+
+/* ---- one run of a test --------------------------------------------------- */
+
+/* Runs `c` once in a child: its verdict against the engine's expectation
+ * (`ok`, and `why` when not), what it did (`o`), and the failures the shim
+ * injected.  `perturbed`: another directory name, time zone and locale (a
+ * recording's check that the outcome does not depend on them).  Returns -1 if
+ * the test could not be started. */
+static int run_once(const struct symtest_case *c, unsigned timeout, int perturbed, struct symtest_observed *o,
+                    int *ok, char *why, size_t why_size, char *injected, size_t inj_size, int *uninjected) {
+  int status, fails, log_fd;
+  enum symtest_expect expect = c->expect;
+  pid_t pid;
+  char spec[256], fail_log[64];
+  struct symtest_capture cap;
+  fails = symtest_target_is_program && fail_spec(c, spec, sizeof spec);
+  injected[0] = 0;
+  fail_log[0] = 0;
+  *uninjected = 0;
+  if (fails && SYMTEST_INJECT) {
+    strcpy(fail_log, "/tmp/symtest-fail-XXXXXX");
+    log_fd = mkstemp(fail_log);
+    if (log_fd < 0) {
+      perror("symtest: failure log");
+      return -1;
+    }
+    close(log_fd);
+  } else if (fails && expect == SYMTEST_EXPECT_EXIT) {
+    /* Another libc makes other system calls: the failure cannot be replayed. */
+    expect = SYMTEST_EXPECT_ANY;
+    *uninjected = 1;
+  }
+  if (symtest_target_is_program) {
+    static char dir[64];
+    strcpy(dir, perturbed ? "/tmp/symtest-other-XXXXXX" : "/tmp/symtest-files-XXXXXX");
+    files_dir = mkdtemp(dir);
+  }
+  if (symtest_capture_open(&cap) != 0) {
+    perror("symtest: capture files");
+    return -1;
+  }
+  if (perturbed) {
+    setenv("TZ", "Pacific/Chatham", 1);
+    setenv("LC_ALL", "C.UTF-8", 1);
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    return -1;
+  }
+  if (pid == 0)
+    run_child(c, timeout, fail_log, &cap);
+  if (perturbed) {
+    unsetenv("TZ");
+    unsetenv("LC_ALL");
+  }
+  status = symtest_capture_wait(&cap, pid);
+  symtest_capture_collect(&cap, status, files_dir, o);
+  if (files_dir) {
+    unsigned k;
+    char file[4200];
+    for (k = 0; k < o->n_files; k++) {
+      snprintf(file, sizeof file, "%s/%s", files_dir, o->files[k].name);
+      unlink(file);
+    }
+    rmdir(files_dir);
+    files_dir = NULL;
+  }
+  if (fail_log[0]) {
+    read_injected(fail_log, injected, inj_size);
+    unlink(fail_log);
+  }
+  if (WIFEXITED(status)) {
+    int code = WEXITSTATUS(status);
+    if (code == MISMATCH_EXIT)
+      snprintf(why, why_size, "the test vector no longer fits the code (exit %d)", code);
+    else if (code == USER_ERROR_EXIT)
+      snprintf(why, why_size, "symtest_report_error was called (exit %d)", code);
+    else
+      snprintf(why, why_size, "exit %d", code);
+    switch (expect) {
+    case SYMTEST_EXPECT_EXIT: *ok = code == c->exit_code; break;
+    case SYMTEST_EXPECT_ANY: *ok = code != MISMATCH_EXIT; break;
+    default: *ok = code != MISMATCH_EXIT && code != USER_ERROR_EXIT; break;
+    }
+  } else {
+    snprintf(why, why_size, "killed by %s", WIFSIGNALED(status) ? signal_name(WTERMSIG(status)) : "?");
+    *ok = 0;
+  }
+  if (fails && SYMTEST_INJECT)
+    snprintf(why + strlen(why), why_size - strlen(why), "; injected: %s", injected[0] ? injected : "none");
+  return 0;
+}
+
+#ifndef SYMTEST_EXPECTED_DIR
+#define SYMTEST_EXPECTED_DIR "expected"
+#endif
+
 int main(int argc, char **argv) {
-  unsigned i, passed = 0, failed = 0, timeout = 10;
-  int list = 0, no_bugs = 0, quiet = 0, a, n_names = 0;
+  unsigned i, passed = 0, failed = 0, timeout = 10, runs = 3, recorded = 0, unstable = 0;
+  int list = 0, no_bugs = 0, quiet = 0, exit_only = 0, a, n_names = 0;
   unsigned uninjected = 0;
+  const char *expected = SYMTEST_EXPECTED_DIR, *record = NULL;
   char **names = (char **)calloc((size_t)argc + 1, sizeof(char *));
-  char fail_log[64];
   if (!names)
     return 2;
 #if SYMTEST_INJECT
@@ -555,12 +843,23 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--no-bugs") == 0) no_bugs = 1;
     else if (strcmp(argv[a], "--quiet") == 0) quiet = 1;
     else if (strcmp(argv[a], "--show-output") == 0) show_output = 1;
+    else if (strcmp(argv[a], "--exit-only") == 0) exit_only = 1;
     else if (strcmp(argv[a], "--coverage-dir") == 0 && a + 1 < argc) coverage_dir = argv[++a];
+    else if (strcmp(argv[a], "--expected") == 0 && a + 1 < argc) expected = argv[++a];
+    else if (strcmp(argv[a], "--record") == 0 && a + 1 < argc) record = argv[++a];
+    else if (strcmp(argv[a], "--runs") == 0 && a + 1 < argc) runs = (unsigned)atoi(argv[++a]);
     else if (strcmp(argv[a], "--timeout") == 0 && a + 1 < argc) timeout = (unsigned)atoi(argv[++a]);
     else if (argv[a][0] == '-') {
-      fprintf(stderr, "usage: %s [--list] [--no-bugs] [--quiet] [--show-output] [--timeout S] [--coverage-dir DIR] [TEST...]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--list] [--no-bugs] [--quiet] [--show-output] [--exit-only] [--timeout S]\n"
+              "       [--expected DIR] [--record DIR [--runs N]] [--coverage-dir DIR] [TEST...]\n",
+              argv[0]);
       return 2;
     } else names[n_names++] = argv[a];
+  }
+  if (runs < 1 || runs > 10) {
+    fputs("symtest: --runs must be 1 to 10\n", stderr);
+    return 2;
   }
 #ifdef SYMTEST_COVERAGE
   /* Profiles go to an absolute directory: a program's test runs in a
@@ -578,109 +877,122 @@ int main(int argc, char **argv) {
     }
     mkdir(dir, 0777);
     coverage_dir = dir;
+    /* The runner's own profile (it runs no code under test). */
+    {
+      static char own[4200];
+      snprintf(own, sizeof own, "%s/symtest-runner.profraw", dir);
+      __llvm_profile_set_filename(own);
+    }
   }
 #endif
-  for (i = 0; i < symtest_num_cases; i++) {
-    const struct symtest_case *c = &symtest_cases[i];
-    int status, ok, fails, log_fd = -1;
-    enum symtest_expect expect = c->expect;
-    pid_t pid;
-    char why[256], spec[256], injected[512];
-    if (!selected(c, names, n_names) || (no_bugs && c->expect == SYMTEST_EXPECT_BUG))
-      continue;
-    if (list) {
-      printf("%s\t%s\n", c->name, c->description);
-      continue;
+  if (list) {
+    for (i = 0; i < symtest_num_cases; i++)
+      if (selected(&symtest_cases[i], names, n_names) && !(no_bugs && symtest_cases[i].expect == SYMTEST_EXPECT_BUG))
+        printf("%s\t%s\n", symtest_cases[i].name, symtest_cases[i].description);
+    return 0;
+  }
+  if (record) {
+    /* Each test `runs` times: the streams all runs agree on are recorded;
+     * the last run in another directory, time zone and locale, a second
+     * later.  Tests that document a bug are not recorded (they fail until
+     * it is fixed). */
+    struct symtest_observed *obs =
+        (struct symtest_observed *)calloc((size_t)symtest_num_cases * runs, sizeof *obs);
+    unsigned r;
+    int failures = 0;
+    if (!obs)
+      return 2;
+    for (r = 0; r < runs; r++) {
+      int perturbed = runs > 1 && r + 1 == runs;
+      if (perturbed)
+        sleep(1);
+      for (i = 0; i < symtest_num_cases; i++) {
+        const struct symtest_case *c = &symtest_cases[i];
+        int ok, un;
+        char why[512], injected[512];
+        if (!selected(c, names, n_names) || c->expect == SYMTEST_EXPECT_BUG)
+          continue;
+        if (run_once(c, timeout, perturbed, &obs[i * runs + r], &ok, why, sizeof why, injected, sizeof injected,
+                     &un) != 0)
+          return 2;
+        if (!ok && r == 0) {
+          printf("test %s ... not recorded: %s [%s]\n", c->name, why, c->description);
+          failures++;
+        }
+      }
     }
-    fails = symtest_target_is_program && fail_spec(c, spec, sizeof spec);
-    injected[0] = 0;
-    fail_log[0] = 0;
-    if (fails && SYMTEST_INJECT) {
-      strcpy(fail_log, "/tmp/symtest-fail-XXXXXX");
-      log_fd = mkstemp(fail_log);
-      if (log_fd < 0) {
-        perror("symtest: failure log");
+    for (i = 0; i < symtest_num_cases; i++) {
+      const struct symtest_case *c = &symtest_cases[i];
+      const char *note;
+      if (!selected(c, names, n_names) || c->expect == SYMTEST_EXPECT_BUG)
+        continue;
+      if (symtest_record(record, c->name, &obs[i * runs], runs, symtest_target_is_program) != 0) {
+        fprintf(stderr, "symtest: cannot write %s/%s: %s\n", record, c->name, strerror(errno));
         return 2;
       }
-      close(log_fd);
-    } else if (fails && expect == SYMTEST_EXPECT_EXIT) {
-      /* Another libc makes other system calls: the failure cannot be replayed. */
-      expect = SYMTEST_EXPECT_ANY;
-      uninjected++;
+      recorded++;
+      note = symtest_not_compared(record, c->name);
+      if (note[0]) {
+        unstable++;
+        printf("test %s ... recorded (%s)\n", c->name, note);
+      } else if (!quiet)
+        printf("test %s ... recorded\n", c->name);
+      for (r = 0; r < runs; r++)
+        symtest_observed_free(&obs[i * runs + r]);
     }
-    if (symtest_target_is_program) {
-      static char dir[64];
-      strcpy(dir, "/tmp/symtest-files-XXXXXX");
-      files_dir = mkdtemp(dir);
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid < 0) {
-      perror("fork");
+    free(obs);
+    printf("%u recorded, %u with streams not compared, %d not matching the engine\n", recorded, unstable, failures);
+    return failures ? 1 : 0;
+  }
+  for (i = 0; i < symtest_num_cases; i++) {
+    const struct symtest_case *c = &symtest_cases[i];
+    struct symtest_observed o;
+    int ok, un, cmp = -1;
+    char why[1024], injected[512];
+    if (!selected(c, names, n_names) || (no_bugs && c->expect == SYMTEST_EXPECT_BUG))
+      continue;
+    if (run_once(c, timeout, 0, &o, &ok, why, sizeof why, injected, sizeof injected, &un) != 0)
       return 2;
+    uninjected += (unsigned)un;
+    if (show_output)
+      symtest_observed_show(&o);
+    /* Besides the engine's expectation, the behaviour recorded when the
+     * suite was made: stdout, stderr, the files left, harness outputs. */
+    if (ok && c->expect != SYMTEST_EXPECT_BUG && !un) {
+      cmp = symtest_compare(expected, c->name, &o, exit_only, why, sizeof why);
+      if (cmp == 1)
+        ok = 0;
     }
-    if (pid == 0)
-      run_child(c, timeout, fail_log);
-    if (waitpid(pid, &status, 0) < 0) {
-      perror("waitpid");
-      return 2;
-    }
-    if (files_dir) {
-      char file[128];
-      int f;
-      for (f = 0; f < 26; f++) {
-        snprintf(file, sizeof file, "%s/%c", files_dir, 'A' + f);
-        unlink(file);
-      }
-      rmdir(files_dir);
-      files_dir = NULL;
-    }
-    if (fail_log[0]) {
-      read_injected(fail_log, injected, sizeof injected);
-      unlink(fail_log);
-    }
-    if (WIFEXITED(status)) {
-      int code = WEXITSTATUS(status);
-      if (code == MISMATCH_EXIT)
-        snprintf(why, sizeof why, "the test vector no longer fits the code (exit %d)", code);
-      else if (code == USER_ERROR_EXIT)
-        snprintf(why, sizeof why, "symtest_report_error was called (exit %d)", code);
-      else
-        snprintf(why, sizeof why, "exit %d", code);
-      switch (expect) {
-      case SYMTEST_EXPECT_EXIT: ok = code == c->exit_code; break;
-      case SYMTEST_EXPECT_ANY: ok = code != MISMATCH_EXIT; break;
-      default: ok = code != MISMATCH_EXIT && code != USER_ERROR_EXIT; break;
-      }
-    } else {
-      snprintf(why, sizeof why, "killed by %s", WIFSIGNALED(status) ? signal_name(WTERMSIG(status)) : "?");
-      ok = 0;
-    }
-    if (fails && SYMTEST_INJECT)
-      snprintf(why + strlen(why), sizeof why - strlen(why), "; injected: %s", injected[0] ? injected : "none");
     if (ok) {
       passed++;
-      if (!quiet && fails && SYMTEST_INJECT)
-        printf("test %s ... ok (injected: %s)\n", c->name, injected[0] ? injected : "none");
-      else if (!quiet && fails && expect != c->expect)
+      if (!quiet && injected[0] && SYMTEST_INJECT)
+        printf("test %s ... ok (injected: %s)\n", c->name, injected);
+      else if (!quiet && un) {
+        char spec[256];
+        fail_spec(c, spec, sizeof spec);
         printf("test %s ... ok (no crash; failures %s not injected: not built with musl)\n", c->name, spec);
-      else if (!quiet)
+      } else if (!quiet)
         printf("test %s ... ok\n", c->name);
     } else {
       failed++;
       if (c->expect == SYMTEST_EXPECT_BUG)
         printf("test %s ... FAILED: BUG still present: %s (%s)\n", c->name, c->description, why);
+      else if (cmp == 1)
+        printf("test %s ... FAILED: %s [%s]\n", c->name, why, c->description);
       else if (c->expect == SYMTEST_EXPECT_EXIT)
         printf("test %s ... FAILED: expected exit %d, got %s [%s]\n", c->name, c->exit_code, why, c->description);
       else
         printf("test %s ... FAILED: %s [%s]\n", c->name, why, c->description);
+      if (c->expect != SYMTEST_EXPECT_BUG) {
+        fflush(stdout);
+        print_repro(c, stdout);
+      }
     }
+    symtest_observed_free(&o);
   }
   if (uninjected)
     printf("note: %u test(s) inject system-call failures (--max-fail) and were only checked for no crash:"
-           " exact replay needs a musl build (make CC=musl-gcc)\n", uninjected);
-  if (!list)
-    printf("%u passed, %u failed\n", passed, failed);
+           " exact replay needs the musl build (make LIBC=musl, with clang)\n", uninjected);
+  printf("%u passed, %u failed\n", passed, failed);
   return failed ? 1 : 0;
 }

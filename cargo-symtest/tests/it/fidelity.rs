@@ -490,3 +490,17 @@ fn reading_past_an_arguments_nul_is_an_error_that_replays() {
         "the error test did not crash natively: {runs:#?}"
     );
 }
+
+/// FIONREAD on stdin answers the bytes left to read in the engine as natively
+/// (GNU cat asks it): the path where the ioctl fails is taken neither way.
+#[test]
+fn fionread_on_stdin_counts_the_bytes_left() {
+    let tests = explore_and_replay("fionread", &["--sym-stdin", "4"]);
+    let said = |what: &str| {
+        tests
+            .iter()
+            .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
+    };
+    assert!(!said("no FIONREAD"), "{tests:#?}");
+    assert!(said("pending 4\nthen 3"), "{tests:#?}");
+}

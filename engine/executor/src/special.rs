@@ -74,6 +74,9 @@ pub enum Special {
     ErrnoLocation,
     DefineFixedObject,
     AliasFunction,
+    /// `symtest_expect_output`: the suite's oracle records the value
+    /// natively; the engine checks it can be read.
+    ExpectOutput,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -190,6 +193,8 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
         AliasFunction
     } else if name == "klee_posix_prefer_cex" {
         PreferCex
+    } else if name == "symtest_expect_output" {
+        ExpectOutput
     } else {
         match name {
             "malloc" => Malloc,
@@ -488,6 +493,10 @@ impl Executor<'_> {
             Special::StackTrace => {
                 self.klee_stack_trace(st);
                 Ok(())
+            }
+            Special::ExpectOutput => {
+                let (p, n) = (arg(1)?.clone(), arg(2)?.clone());
+                self.klee_check_memory_access(st, ctx, &p, &n)
             }
             Special::PrintRange => {
                 let name = self.read_name(st, args.first());

@@ -196,7 +196,7 @@ fn run_in(dir: &Path, cmd: &mut Command, log: &Path) -> Result<f64> {
 }
 
 /// The configured project tree (reused when present): `(dir, configure seconds)`.
-fn project(work: &Path, rebuild: bool) -> Result<(PathBuf, Option<f64>)> {
+pub(crate) fn project(work: &Path, rebuild: bool) -> Result<(PathBuf, Option<f64>)> {
     let dir = work.join("project");
     if dir.join("config.status").exists() && !rebuild {
         return Ok((dir, None));
@@ -225,7 +225,7 @@ fn project(work: &Path, rebuild: bool) -> Result<(PathBuf, Option<f64>)> {
 
 /// `symtest.toml` as a user writes it: one program target per utility,
 /// each from the project's own build.
-fn config(list: &[&str]) -> String {
+pub(crate) fn config(list: &[&str]) -> String {
     let args: Vec<String> = PAPER_ARGS.iter().map(|a| format!("\"{a}\"")).collect();
     let mut s = String::from(
         "# GNU coreutils through `cargo symtest`: each utility is a program the\n\

@@ -13,6 +13,10 @@
 //! `cargo xtask bench coreutils`: GNU coreutils 9.1 built through `cargo
 //! symtest capture`, 30 utilities with the paper's options (see [`coreutils`]).
 //!
+//! `cargo xtask bench mutation`: the mutation score of the emitted suites
+//! (universalmutator's mutants of the demo's wc and of ten coreutils
+//! utilities, beside coreutils' own tests; see [`mutation`]).
+//!
 //! `cargo xtask bench fp` (also at the end of `bench solver`): time per
 //! floating-point query against integer queries of the same shape (see
 //! [`fp`]), written to `target/bench/fp.json`.
@@ -23,6 +27,7 @@ mod coreutils;
 mod fp;
 mod gcov;
 mod loops;
+mod mutation;
 mod native;
 mod plot;
 mod report;
@@ -38,7 +43,8 @@ use std::process::Command;
 pub const USAGE: &str =
     "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
        cargo xtask bench engine|solver|fp|loops
-       cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]";
+       cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]
+       cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] [--seed S] [--budget SECONDS] [--out DIR]";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
@@ -47,11 +53,12 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("fp") => fp::run(),
         Some("loops") => loops::run(),
         Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
+        Some("mutation") => mutation::run(&mutation::Options::parse(&args[1..])?).map(|_| ()),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, mutation)\n{USAGE}"
         ))
         .into()),
     }
