@@ -91,7 +91,7 @@ pub fn run(args: &[String]) -> Result<()> {
     util::run(Command::new("make").arg("-C").arg(&suite).arg("test"))?;
     eprintln!(
         "\nsymtest demo: done. Engine tests, bug reports and stats: {}; project outputs: {} \
-         (symtest-out/ per target: kept tests, bugs, gcov reports; tests/symtest/: the suites).",
+         (symtest-out/ per target: kept tests, bugs, coverage reports; tests/symtest/: the suites).",
         out.display(),
         project.display()
     );
