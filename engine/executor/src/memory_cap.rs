@@ -212,6 +212,12 @@ impl Executor<'_> {
     /// Takes states out of memory until the estimate is at the target; when
     /// the resident figure is past the hard line, further below it.
     fn relieve(&mut self, cap: f64, hard: bool) {
+        // Past --max-time the run halts next: writing states to disk now
+        // (seconds for states of millions of symbolic bytes) would only
+        // delay it.
+        if self.past_deadline() {
+            return;
+        }
         let mut target = cap * TARGET;
         if hard {
             target = target.min(self.memory_used() * 0.8);
@@ -244,6 +250,15 @@ impl Executor<'_> {
                 .collect();
             let max_bytes = (cap * MIB * BATCH_CAP_SHARE) as usize;
             while !pending.is_empty() {
+                if self.past_deadline() {
+                    // The halt that comes next ends them (with their tests).
+                    let back: Vec<StateId> = pending.iter().map(|s| s.id).collect();
+                    for st in pending.drain(..) {
+                        self.states.insert(st.id, st);
+                    }
+                    self.searcher.update(None, &back, &[]);
+                    return;
+                }
                 if let Err((states, why)) = self.suspend(&mut pending, BATCH_STATES, max_bytes) {
                     self.warn_once(format!(
                         "cannot suspend states to disk ({why}); dropping them at the memory cap"
@@ -354,7 +369,17 @@ impl Executor<'_> {
     /// test covers yet come back for its test; the others end unread.
     pub(crate) fn halt_suspended(&mut self, reason: &str) {
         let batches = std::mem::take(&mut self.suspended);
+        let end = self.completion_deadline();
+        let mut late = 0u64;
         for batch in batches {
+            // Reading batches back takes time in proportion to their states:
+            // once the halt's time is used up, the rest end unread.
+            if end.is_some_and(|d| std::time::Instant::now() >= d) {
+                late += batch.states.iter().filter(|p| p.untested).count() as u64;
+                self.stats.paths_early += batch.states.len() as u64;
+                self.discard(batch);
+                continue;
+            }
             if !batch.states.iter().any(|p| p.untested) {
                 self.stats.paths_early += batch.states.len() as u64;
                 self.discard(batch);
@@ -364,6 +389,12 @@ impl Executor<'_> {
             for st in self.resume(batch) {
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
             }
+        }
+        if late > 0 {
+            self.warn_once(format!(
+                "{late} suspended state(s) that covered untested code got no test: \
+                 the run's time (--max-time + 8%) was up before they could be read back"
+            ));
         }
     }
 }

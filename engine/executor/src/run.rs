@@ -334,10 +334,29 @@ impl Executor<'_> {
         let (with_test, rest): (Vec<StateId>, Vec<StateId>) = ids
             .into_iter()
             .partition(|id| self.has_untested_cover(&self.states[id]));
+        let end = self.completion_deadline();
+        let mut late = 0u64;
         for id in with_test {
             if let Some(st) = self.states.remove(&id) {
+                // Each test is solved and completed within the halt's time
+                // (completions stop 8% after --max-time); past it, solving
+                // the tests of states with millions of symbolic bytes would
+                // take the run far over its budget.
+                if end.is_some_and(|d| Instant::now() >= d) {
+                    late += 1;
+                    self.stats.paths_early += 1;
+                    self.cap.forget(st.id);
+                    self.ptree.remove(st.ptree_node);
+                    continue;
+                }
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
             }
+        }
+        if late > 0 {
+            self.warn_once(format!(
+                "{late} halted state(s) that covered untested code got no test: \
+                 the run's time (--max-time + 8%) was up"
+            ));
         }
         self.halt_suspended(reason);
         for id in rest {
