@@ -459,7 +459,11 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
                 "--posix-runtime runs main; it cannot be combined with --entry-point".into(),
             );
         }
-        symtest_project::runtime::check_env_options(&a.program_args)?;
+        symtest_project::runtime::check_env_options(
+            &a.program_args,
+            a.max_memory,
+            symtest_executor::SYMBOLIC_BYTE_COST,
+        )?;
         c.entry = symtest_project::runtime::POSIX_ENTRY.into();
     }
     Ok((c, layers))
