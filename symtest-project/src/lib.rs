@@ -32,6 +32,7 @@ pub mod fsutil;
 pub mod gcov;
 pub mod glob;
 pub mod junit;
+pub mod lock;
 pub mod minimize;
 pub mod native;
 pub mod paths;
