@@ -36,6 +36,14 @@ impl Executor<'_> {
             .map(|t| self.started + t + t.mul_f64(0.08))
     }
 
+    /// When the halt starts no more tests: 6% of `--max-time` after the
+    /// budget (each may still complete until 8%).
+    pub(crate) fn halt_tests_deadline(&self) -> Option<Instant> {
+        self.config
+            .max_time
+            .map(|t| self.started + t + t.mul_f64(0.06))
+    }
+
     /// Makes every value of `st` concrete under `model`; false when the
     /// completions' deadline passed first.
     fn concretize_state(&mut self, st: &mut State, model: &Assignment) -> bool {
@@ -62,7 +70,9 @@ impl Executor<'_> {
                 t.bytes = bytes.into_iter().map(|b| self.pool.constant(b)).collect();
             }
         }
-        let deadline = self.completion_deadline();
+        // Millions of symbolic bytes take a second: concretizing stops when
+        // the halt starts no more tests, leaving time to write this one.
+        let deadline = self.halt_tests_deadline();
         for base in st.memory.bases_not_concrete() {
             if let Some(contents) = st.memory.contents_mut(base) {
                 if !contents.concretize(&self.pool, model, deadline) {
