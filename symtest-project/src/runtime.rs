@@ -37,6 +37,13 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
 /// 131,071 bytes over 24 GiB; 4,096 bytes, three arguments: 95 MiB).
 pub const MAX_SYM_ARG_LEN: u64 = 4096;
 
+/// The most bytes all symbolic arguments may have together (each with its
+/// NUL): a model of every argument travels with each query about one, so
+/// the solver's memory grows with the square of the total, in transients
+/// inside single queries that no limit samples (measured on `wc`: 16
+/// arguments of 4,096 bytes peak at 372 MiB, 100 of 4,096 at 2.1 GiB).
+pub const MAX_SYM_ARG_BYTES: u64 = 65_536;
+
 /// The most bytes a symbolic file or stdin may have: the POSIX model's limit
 /// for files (a host file above 16 MiB fails to open with EFBIG), and already
 /// about 6.4 GiB of engine memory at ~400 bytes per symbolic byte.
@@ -82,7 +89,7 @@ pub fn check_env_options(
         let need = bytes.saturating_mul(byte_cost);
         if need > cap_bytes {
             return Err(format!(
-                "{what} needs at least {} MiB of engine memory for its {bytes} symbolic bytes \
+                "{what} needs about {} MiB of engine memory for its {bytes} symbolic bytes \
                  (about {byte_cost} bytes each), more than half of --max-memory {max_memory_mib} MiB",
                 need.div_ceil(MIB)
             ));
@@ -92,7 +99,7 @@ pub fn check_env_options(
         let need = total.saturating_mul(byte_cost);
         if need > cap_bytes {
             return Err(format!(
-                "the symbolic environment ({}) needs at least {} MiB of engine memory for its \
+                "the symbolic environment ({}) needs about {} MiB of engine memory for its \
                  {total} symbolic bytes (about {byte_cost} bytes each), more than half of \
                  --max-memory {max_memory_mib} MiB",
                 shown.join(", "),
@@ -120,6 +127,18 @@ pub fn check_env_options(
         }
         Ok(())
     };
+    let mut arg_bytes: u64 = 0;
+    let mut args_total = |what: String, bytes: u64| -> Result<(), String> {
+        arg_bytes = arg_bytes.saturating_add(bytes);
+        if arg_bytes > MAX_SYM_ARG_BYTES {
+            return Err(format!(
+                "{what}: the symbolic arguments add up to {arg_bytes} bytes (each with its NUL), \
+                 more than {MAX_SYM_ARG_BYTES}: the solver's memory grows with the square of \
+                 their total"
+            ));
+        }
+        Ok(())
+    };
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -129,6 +148,7 @@ pub fn check_env_options(
                 let n = num("--sym-arg", args.get(i + 1))?;
                 fits(format!("--sym-arg {n}"), n.saturating_add(1))?;
                 arg_len("--sym-arg", n)?;
+                args_total(format!("--sym-arg {n}"), n + 1)?;
                 i += 2;
             }
             Some("sym-args") => {
@@ -146,6 +166,7 @@ pub fn check_env_options(
                     hi.saturating_mul(n.saturating_add(1)).saturating_add(4),
                 )?;
                 arg_len("--sym-args", n)?;
+                args_total(format!("--sym-args {lo} {hi} {n}"), hi * (n + 1))?;
                 i += 4;
             }
             Some("sym-files") => {
@@ -203,17 +224,14 @@ mod tests {
     fn symbolic_bytes_that_cannot_fit_the_cap_are_refused_naming_the_option() {
         let e = check("--sym-stdin 100000000", 1000).unwrap_err();
         assert!(
-            e.starts_with("--sym-stdin 100000000 needs at least 38148 MiB")
+            e.starts_with("--sym-stdin 100000000 needs about 38148 MiB")
                 && e.ends_with("more than half of --max-memory 1000 MiB"),
             "{e}"
         );
         let e = check("--sym-files 2 8000000", 1000).unwrap_err();
-        assert!(e.starts_with("--sym-files 2 8000000 needs at least"), "{e}");
+        assert!(e.starts_with("--sym-files 2 8000000 needs about"), "{e}");
         let e = check("--sym-args 0 100 100000", 1000).unwrap_err();
-        assert!(
-            e.starts_with("--sym-args 0 100 100000 needs at least"),
-            "{e}"
-        );
+        assert!(e.starts_with("--sym-args 0 100 100000 needs about"), "{e}");
         // Each fits alone, not together.
         let e = check("--sym-stdin 1000000 --sym-files 1 1000000", 1000).unwrap_err();
         assert!(
@@ -235,11 +253,18 @@ mod tests {
         let e = check("--sym-arg 4097", big).unwrap_err();
         assert!(e.contains("longer than 4096 (PATH_MAX)"), "{e}");
         check("--sym-arg 4096", big).unwrap();
+        check("--sym-args 0 16 4095", big).unwrap();
+        let e = check("--sym-args 0 16 4095 --sym-arg 1", big).unwrap_err();
+        assert!(
+            e.starts_with("--sym-arg 1: the symbolic arguments add up to 65538 bytes"),
+            "{e}"
+        );
+        assert!(check("--sym-args 0 100 4096", big).is_err());
         let e = check("--sym-stdin 16777217", big).unwrap_err();
         assert!(e.contains("larger than 16777216 (16 MiB)"), "{e}");
         check("--sym-stdin 16777216", big).unwrap();
         let e = check("--sym-files 1 99999999999999999999999", big).unwrap_err();
-        assert!(e.contains("needs at least") || e.contains("16 MiB"), "{e}");
+        assert!(e.contains("needs about") || e.contains("16 MiB"), "{e}");
         assert!(check("--sym-args 0 101 1", big).is_err());
         assert!(check("--sym-files 27 1", big).is_err());
         assert!(check("--sym-stdin 1e9", big)
