@@ -12,12 +12,14 @@
 //! What a symbolic byte costs, [`SYMBOLIC_BYTE_COST`]: measured with a
 //! harness that makes `N` bytes of a `malloc`ed buffer symbolic and ends
 //! silently (`symtest_silent_exit`, so no test is solved), release build,
-//! peak resident memory less the 28 MiB of a run with N = 1: 419 to 423
-//! bytes per symbolic byte for N from 250,000 to 4,000,000 (the index
+//! peak resident memory less the 28 MiB of a run with N = 1: 313 to 314
+//! bytes per symbolic byte for N from 250,000 to 2,000,000 (the index
 //! constant and the read of the array in the expression pool, their entries
-//! in its memo map, and the byte's slot in the object), but 279 at N =
-//! 3,000,000, when the memo map has not doubled yet. The figure used, 400,
-//! is the typical cost; the messages say "about". The CLI
+//! in its memo table, and the byte's slot in the object), 245 at 3,000,000
+//! (a memo table not yet filled). Without the pool's reservation
+//! ([`Executor::reserve_for_symbolic`]) it was 419 to 423: the table doubled
+//! as the bytes were made, the old and the new one resident at once. The
+//! figure used, 320, is the typical cost; the messages say "about". The CLI
 //! (`symtest_project::runtime::check_env_options`) refuses the POSIX
 //! model's options by the same figure before the run starts.
 
@@ -29,7 +31,7 @@ use std::time::Instant;
 
 /// Bytes of engine memory one symbolic byte takes at least (measured, see
 /// the module comment).
-pub const SYMBOLIC_BYTE_COST: u64 = 400;
+pub const SYMBOLIC_BYTE_COST: u64 = 320;
 
 /// Units of work (bytes, states) between two checks of the limits.
 pub(crate) const LONG_OP_CHECK_EVERY: usize = 4096;
@@ -79,6 +81,32 @@ impl Executor<'_> {
         );
         self.cap.too_small.get_or_insert(r.clone());
         Err(Stop::Terminate(Termination::Early(format!("refused: {r}"))))
+    }
+
+    /// Before `make_symbolic` of `size` bytes: two nodes per byte (the
+    /// index, the read) are reserved in the expression pool at once, so its
+    /// memo table grows once instead of doubling as the bytes are made. A
+    /// growth holds the old and the new table at once: when that would take
+    /// the memory in use past the cap, the input is refused before it.
+    pub(crate) fn reserve_for_symbolic(&mut self, name: &str, size: u64) -> Exec<()> {
+        if size < LONG_OP_CHECK_EVERY as u64 {
+            return Ok(());
+        }
+        let nodes = (2 * size) as usize;
+        if let Some(cap) = self.config.max_memory_mb {
+            let table = self.pool.reserve_bytes(nodes) as f64 / MIB as f64;
+            let used = self.memory_used();
+            if used + table > cap as f64 {
+                let r = format!(
+                    "make_symbolic of `{name}` ({size} bytes) needs {table:.0} MiB more for the \
+                     expression pool's table with {used:.0} MiB in use; --max-memory is {cap} MiB"
+                );
+                self.cap.too_small.get_or_insert(r.clone());
+                return Err(Stop::Terminate(Termination::Early(format!("refused: {r}"))));
+            }
+        }
+        self.pool.reserve(nodes);
+        Ok(())
     }
 
     /// Ends the current state because a limit stopped the instruction it

@@ -112,5 +112,9 @@ pub fn run(
     sink: &mut dyn EventSink,
 ) -> Result<RunSummary, ExecError> {
     let mut ex = executor::Executor::new(module, config.clone(), solver, sink)?;
-    Ok(ex.run())
+    let summary = ex.run();
+    if config.exit_after_run {
+        std::mem::forget(ex);
+    }
+    Ok(summary)
 }

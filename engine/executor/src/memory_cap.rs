@@ -103,7 +103,7 @@ impl Executor<'_> {
     }
 
     /// The estimate of memory in use, MiB.
-    fn memory_used(&mut self) -> f64 {
+    pub(crate) fn memory_used(&mut self) -> f64 {
         let rss = self.rss_now();
         match heap_in_use() {
             Some(b) => (b / MIB + self.cap.outside_heap_mb).min(rss),

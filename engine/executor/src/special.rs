@@ -667,6 +667,7 @@ impl Executor<'_> {
         // under --max-memory are refused before any is built, and the
         // deadline and the cap are checked as the bytes are made.
         self.refuse_symbolic_size(name, size)?;
+        self.reserve_for_symbolic(name, size)?;
         let arr = self.pool.new_array(name, size as u32);
         std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
