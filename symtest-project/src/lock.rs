@@ -135,10 +135,10 @@ mod tests {
     fn a_second_lock_fails_without_waiting_and_is_taken_once_released() {
         let d = scratch("second");
         let mut events = Vec::new();
-        let first = lock_dirs(&[d.clone()], false, &mut |e| events.push(e)).unwrap();
+        let first = lock_dirs(std::slice::from_ref(&d), false, &mut |e| events.push(e)).unwrap();
         // flock locks belong to open file descriptions: a second open in the
         // same process conflicts as another process would.
-        let e = lock_dirs(&[d.clone()], false, &mut |e| events.push(e)).unwrap_err();
+        let e = lock_dirs(std::slice::from_ref(&d), false, &mut |e| events.push(e)).unwrap_err();
         let msg = e.to_string();
         assert!(
             msg.contains("is in use by another cargo symtest (process "),
@@ -146,7 +146,7 @@ mod tests {
         );
         assert!(msg.contains("--no-wait"), "{msg}");
         drop(first);
-        lock_dirs(&[d.clone()], false, &mut |e| events.push(e)).unwrap();
+        lock_dirs(std::slice::from_ref(&d), false, &mut |e| events.push(e)).unwrap();
         assert!(events.is_empty());
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn a_waiting_lock_says_so_once_and_gets_it() {
         let d = scratch("wait");
-        let first = lock_dirs(&[d.clone()], false, &mut |_| {}).unwrap();
+        let first = lock_dirs(std::slice::from_ref(&d), false, &mut |_| {}).unwrap();
         let d2 = d.clone();
         let t = std::thread::spawn(move || {
             let mut events = Vec::new();
@@ -171,7 +171,7 @@ mod tests {
     fn a_lock_file_left_behind_does_not_block() {
         let d = scratch("stale");
         std::fs::write(d.join(LOCK_FILE), "4194304\n").unwrap();
-        lock_dirs(&[d.clone()], false, &mut |_| {}).unwrap();
+        lock_dirs(std::slice::from_ref(&d), false, &mut |_| {}).unwrap();
         let pid = std::fs::read_to_string(d.join(LOCK_FILE)).unwrap();
         assert_eq!(pid.trim(), std::process::id().to_string());
         let _ = std::fs::remove_dir_all(&d);

@@ -386,6 +386,8 @@ struct Measured {
 fn measured(args: &[&str]) -> Measured {
     use std::io::Read;
     let t0 = std::time::Instant::now();
+    // Reaped below by wait4(2), which also gives the resource usage.
+    #[allow(clippy::zombie_processes)]
     let mut child = std::process::Command::new(bin())
         .args(args)
         .stdout(std::process::Stdio::null())
