@@ -101,8 +101,10 @@ fn lock_one(dir: &Path, wait: bool, on_event: &mut dyn FnMut(Event)) -> Result<F
     Ok(f)
 }
 
-/// Locks `dirs` in order (duplicates and a directory inside another locked
-/// one are locked once), waiting for another run unless `wait` is false.
+/// Locks `dirs` in order (a directory named twice is locked once), waiting
+/// for another run unless `wait` is false. Each directory has its own lock,
+/// nested ones too (`symtest-out/.build` inside `symtest-out/`): a command
+/// that writes only the build directory (`init --from-build`) locks that one.
 pub fn lock_dirs(
     dirs: &[PathBuf],
     wait: bool,
@@ -111,7 +113,7 @@ pub fn lock_dirs(
     let mut files = Vec::new();
     let mut done: Vec<&PathBuf> = Vec::new();
     for d in dirs {
-        if done.iter().any(|l| d.starts_with(l)) {
+        if done.contains(&d) {
             continue;
         }
         files.push(lock_one(d, wait, on_event)?);
@@ -178,11 +180,15 @@ mod tests {
     }
 
     #[test]
-    fn nested_directories_are_locked_once() {
+    fn each_directory_has_its_own_lock() {
         let d = scratch("nested");
         let inner = d.join(".build");
-        lock_dirs(&[d.clone(), inner.clone()], false, &mut |_| {}).unwrap();
-        assert!(!inner.join(LOCK_FILE).exists());
+        let both = lock_dirs(&[d.clone(), inner.clone(), d.clone()], false, &mut |_| {}).unwrap();
+        assert!(inner.join(LOCK_FILE).exists());
+        // The build directory alone is taken too.
+        assert!(lock_dirs(std::slice::from_ref(&inner), false, &mut |_| {}).is_err());
+        drop(both);
+        lock_dirs(std::slice::from_ref(&inner), false, &mut |_| {}).unwrap();
         let _ = std::fs::remove_dir_all(&d);
     }
 }
