@@ -1,7 +1,7 @@
 //! The run's limits inside long operations.
 //!
-//! The run loop checks `--max-time` every 1,024 instructions and the memory
-//! cap after every batch, but one instruction or special function can do work
+//! The run loop checks `--max-time` every 64 instructions and the memory
+//! cap's growth after every one, but one instruction or special function can do work
 //! in proportion to a size the program chose: `make_symbolic` of 100,000,000
 //! bytes (the POSIX model's `--sym-stdin 100000000`) built 100 M expressions
 //! in one call, 5 GiB and minutes past a 5 s budget, and suspending or
@@ -25,11 +25,11 @@
 
 use crate::executor::Executor;
 use crate::state::State;
-use crate::step::{Exec, Stop};
+use crate::step::Stop;
 use crate::termination::Termination;
 use std::time::Instant;
 
-/// Bytes of engine memory one symbolic byte takes at least (measured, see
+/// Bytes of engine memory one symbolic byte typically takes (measured, see
 /// the module comment).
 pub const SYMBOLIC_BYTE_COST: u64 = 320;
 
@@ -63,9 +63,9 @@ impl Executor<'_> {
     }
 
     /// `make_symbolic` of `size` bytes named `name`: refused before anything
-    /// is built when the bytes alone cannot fit under `--max-memory` (the
-    /// run halts with the reason).
-    pub(crate) fn refuse_symbolic_size(&mut self, name: &str, size: u64) -> Exec<()> {
+    /// is built when the bytes alone cannot fit under `--max-memory` (Err:
+    /// the reason, also the run's halt reason).
+    pub(crate) fn refuse_symbolic_size(&mut self, name: &str, size: u64) -> Result<(), String> {
         let Some(cap) = self.config.max_memory_mb else {
             return Ok(());
         };
@@ -80,7 +80,7 @@ impl Executor<'_> {
             need.div_ceil(MIB)
         );
         self.cap.too_small.get_or_insert(r.clone());
-        Err(Stop::Terminate(Termination::Early(format!("refused: {r}"))))
+        Err(r)
     }
 
     /// Before `make_symbolic` of `size` bytes: two nodes per byte (the
@@ -88,7 +88,7 @@ impl Executor<'_> {
     /// memo table grows once instead of doubling as the bytes are made. A
     /// growth holds the old and the new table at once: when that would take
     /// the memory in use past the cap, the input is refused before it.
-    pub(crate) fn reserve_for_symbolic(&mut self, name: &str, size: u64) -> Exec<()> {
+    pub(crate) fn reserve_for_symbolic(&mut self, name: &str, size: u64) -> Result<(), String> {
         if size < LONG_OP_CHECK_EVERY as u64 {
             return Ok(());
         }
@@ -102,7 +102,7 @@ impl Executor<'_> {
                      expression pool's table with {used:.0} MiB in use; --max-memory is {cap} MiB"
                 );
                 self.cap.too_small.get_or_insert(r.clone());
-                return Err(Stop::Terminate(Termination::Early(format!("refused: {r}"))));
+                return Err(r);
             }
         }
         self.pool.reserve(nodes);

@@ -666,8 +666,12 @@ impl Executor<'_> {
         // The run's limits hold inside this one call: bytes that cannot fit
         // under --max-memory are refused before any is built, and the
         // deadline and the cap are checked as the bytes are made.
-        self.refuse_symbolic_size(name, size)?;
-        self.reserve_for_symbolic(name, size)?;
+        if let Err(r) = self
+            .refuse_symbolic_size(name, size)
+            .and_then(|()| self.reserve_for_symbolic(name, size))
+        {
+            return Err(self.stop_in_long_op(st, r));
+        }
         let arr = self.pool.new_array(name, size as u32);
         std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
