@@ -114,6 +114,9 @@ pub fn run(
     let mut ex = executor::Executor::new(module, config.clone(), solver, sink)?;
     let summary = ex.run();
     if config.exit_after_run {
+        // What has an effect when dropped is dropped: the suspend directory
+        // is removed.
+        ex.store = None;
         std::mem::forget(ex);
     }
     Ok(summary)
