@@ -459,7 +459,11 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
                 "--posix-runtime runs main; it cannot be combined with --entry-point".into(),
             );
         }
-        symtest_project::runtime::check_env_options(&a.program_args)?;
+        symtest_project::runtime::check_env_options(
+            &a.program_args,
+            a.max_memory,
+            symtest_executor::SYMBOLIC_BYTE_COST,
+        )?;
         c.entry = symtest_project::runtime::POSIX_ENTRY.into();
     }
     Ok((c, layers))
@@ -577,6 +581,9 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     };
     crate::tempdir::sweep();
     config.started_at = Some(loading.clock);
+    // The process ends after writing the results: the engine's memory is
+    // the OS's to take back.
+    config.exit_after_run = true;
     let limits = crate::loading::Limits::new(loading.clock, config.max_time, a.max_memory);
     let (module, libc_note) = match load(&a, &limits, &mut config) {
         Ok(m) => m,

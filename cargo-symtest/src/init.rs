@@ -228,6 +228,22 @@ fn from_build(a: &InitArgs, dir: &Path) -> Result<u8> {
         cargo: dir.join("Cargo.toml").is_file(),
     };
     let (_, build_root) = symtest_project::run::locations(&project, None, None)?;
+    // The capture writes where the pipeline builds: one at a time.
+    let _lock =
+        match symtest_project::lock::lock_dirs(std::slice::from_ref(&build_root), true, &mut |e| {
+            if let symtest_project::progress::Event::WaitingForLock { dir, .. } = e {
+                eprintln!(
+                    "    Blocking waiting for another cargo symtest to finish with {}",
+                    dir.display()
+                );
+            }
+        }) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(crate::EXIT_BAD_INPUT);
+            }
+        };
     let produced = match symtest_project::from_build::produced(dir, &build_root, &command) {
         Ok(p) => p,
         Err(symtest_project::Error::BadInput(m)) => {

@@ -81,6 +81,10 @@ pub struct ProjectArgs {
     /// not reproduced, with what the native run did.
     #[arg(long)]
     pub no_validate: bool,
+    /// Fail at once (exit 2) when another `cargo symtest` run uses the same
+    /// output or build directory, instead of waiting for it to finish.
+    #[arg(long)]
+    pub no_wait: bool,
     /// human (status lines, bars on a terminal, a summary table) or json (one event per line on stdout).
     #[arg(long, value_enum, default_value = "human", value_name = "FMT")]
     pub message_format: MessageFormat,
@@ -111,6 +115,7 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
         junit: a.junit,
         no_emit: a.no_emit,
         no_validate: a.no_validate,
+        no_wait: a.no_wait,
     };
     let mut reporter = Reporter::new(a.message_format, a.quiet, a.verbose, a.color);
     let finished = symtest_project::run(options, &mut |e| reporter.event(e));

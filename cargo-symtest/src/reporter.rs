@@ -106,6 +106,12 @@ impl Reporter {
             if let Event::TargetFinished { .. } = e {
                 return;
             }
+            if let Event::WaitingForLock { dir, .. } = &e {
+                eprintln!(
+                    "Blocking waiting for another cargo symtest to finish with {}",
+                    dir.display()
+                );
+            }
             if let Event::Message {
                 level: Level::Error,
                 target,
@@ -117,6 +123,18 @@ impl Reporter {
             return;
         }
         match e {
+            Event::WaitingForLock { dir, holder } => {
+                // One line, as Cargo's "Blocking waiting for file lock".
+                let by = holder.map_or_else(String::new, |p| format!(" (held by process {p})"));
+                self.status(
+                    "Blocking",
+                    &format!(
+                        "waiting for another cargo symtest to finish with {}{by}",
+                        dir.display()
+                    ),
+                    Level::Warning,
+                );
+            }
             Event::Started { targets } => self.start(targets),
             Event::Phase {
                 target,

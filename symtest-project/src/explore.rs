@@ -68,7 +68,18 @@ pub fn run(
     let started = Instant::now();
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("cargo-symtest"));
     let _ = std::fs::remove_dir_all(out);
-    let mut child = match Command::new(exe)
+    let mut cmd = Command::new(exe);
+    // The engine dies with the run (as a killed run's lock is released at
+    // once, a run that takes it over must not meet the engine still writing).
+    // SAFETY: prctl is async-signal-safe; the closure allocates nothing.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+            Ok(())
+        });
+    }
+    let mut child = match cmd
         .args(exec_args(t, bc, out, budget_s))
         .current_dir(&t.root)
         .stdin(Stdio::null())

@@ -32,6 +32,7 @@ pub mod from_build;
 pub mod fsutil;
 pub mod glob;
 pub mod junit;
+pub mod lock;
 pub mod minimize;
 pub mod native;
 pub mod paths;

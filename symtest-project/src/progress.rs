@@ -51,6 +51,12 @@ pub struct Live {
 #[derive(Debug, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum Event {
+    /// Another run holds the lock on `dir` (its process id when known): this
+    /// run waits for it (`--no-wait` fails instead). Sent once per directory.
+    WaitingForLock {
+        dir: std::path::PathBuf,
+        holder: Option<u32>,
+    },
     /// The targets are known; the work begins.
     Started {
         targets: usize,

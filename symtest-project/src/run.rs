@@ -60,6 +60,9 @@ pub struct RunOptions {
     pub no_emit: bool,
     /// Count every error as a bug (no native validation).
     pub no_validate: bool,
+    /// Fail at once (exit 2) when another run holds the output or build
+    /// directory, instead of waiting for it.
+    pub no_wait: bool,
 }
 
 /// What a finished run hands back for drawing.
@@ -198,6 +201,13 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         .min(project.targets.len().max(1));
     let (out_root, build_root) =
         locations(&project, a.out_dir.as_deref(), a.target_dir.as_deref())?;
+    // One run at a time writes these directories (crate::lock); the lock is
+    // held until the run returns.
+    let _lock = crate::lock::lock_dirs(
+        &[out_root.clone(), build_root.clone()],
+        !a.no_wait,
+        on_event,
+    )?;
     let n_targets = project.targets.len();
     on_event(Event::Started { targets: n_targets });
     let models_include = crate::paths::models_dir().join("include");

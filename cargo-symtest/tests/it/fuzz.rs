@@ -25,6 +25,7 @@ fn mutants_end_with_documented_exit_codes() {
         bitcode: 200,
         ktest: 150,
         toml: 150,
+        env: 100,
         pipeline_every: 10,
         max_time_s: 5.0,
         max_memory_mib: 512,
@@ -32,8 +33,8 @@ fn mutants_end_with_documented_exit_codes() {
     };
     let r = campaign::campaign(&o).unwrap();
     eprintln!(
-        "fuzz: bitcode {:?}, ktest {:?}, toml {:?}, {} pipeline run(s), {} contained, peak {:.0} MiB, {:.0} s",
-        r.bitcode.exits, r.ktest.exits, r.toml.exits, r.pipelines, r.contained, r.peak_rss_mib,
+        "fuzz: env {:?}, bitcode {:?}, ktest {:?}, toml {:?}, {} pipeline run(s), {} contained, peak {:.0} MiB, {:.0} s",
+        r.env.exits, r.bitcode.exits, r.ktest.exits, r.toml.exits, r.pipelines, r.contained, r.peak_rss_mib,
         r.elapsed.as_secs_f64()
     );
     let findings: Vec<String> = r
@@ -45,12 +46,14 @@ fn mutants_end_with_documented_exit_codes() {
     assert_eq!(r.bitcode.tried, 200);
     assert_eq!(r.ktest.tried, 150);
     assert_eq!(r.toml.tried, 150);
+    assert_eq!(r.env.tried, 100);
     // The mutants reach both outcomes of each command (the campaign is not
     // trivially passing): bitcode that loads and runs, bitcode refused.
     for (family, t) in [
         ("bitcode", &r.bitcode),
         ("ktest", &r.ktest),
         ("toml", &r.toml),
+        ("env", &r.env),
     ] {
         assert!(
             t.exits.get(&0).copied().unwrap_or(0) > 0,

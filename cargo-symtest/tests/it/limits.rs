@@ -372,3 +372,214 @@ fn refused_suspend_files_are_reported_and_the_run_continues() {
         "{info}"
     );
 }
+
+/// A run of the binary, measured: exit code, stderr, wall time from spawn to
+/// exit, and the peak resident memory of the command and every process it
+/// waited for (`wait4`: the supervised child that explores included).
+struct Measured {
+    code: Option<i32>,
+    stderr: String,
+    wall_s: f64,
+    peak_mib: f64,
+}
+
+fn measured(args: &[&str]) -> Measured {
+    use std::io::Read;
+    let t0 = std::time::Instant::now();
+    // Reaped below by wait4(2), which also gives the resource usage.
+    #[allow(clippy::zombie_processes)]
+    let mut child = std::process::Command::new(bin())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run cargo-symtest");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 reaps our own child.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    assert_eq!(r, pid, "wait4");
+    let wall_s = t0.elapsed().as_secs_f64();
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    Measured {
+        code,
+        stderr,
+        wall_s,
+        peak_mib: ru.ru_maxrss as f64 / 1024.0,
+    }
+}
+
+/// Within `--max-time` + 10% and `--max-memory` + 10%, as measured.
+fn assert_within(m: &Measured, max_time: f64, max_memory: f64, what: &str) {
+    assert!(
+        m.wall_s <= max_time * 1.1,
+        "{what}: {:.2}s with --max-time {max_time}\n{}",
+        m.wall_s,
+        m.stderr
+    );
+    assert!(
+        m.peak_mib <= max_memory * 1.1,
+        "{what}: peak {:.0} MiB with --max-memory {max_memory}\n{}",
+        m.peak_mib,
+        m.stderr
+    );
+}
+
+/// Huge lengths of the POSIX environment's options (the `--sym-stdin
+/// 100000000` that once grew to 5 GiB past a 5 s budget) are refused before
+/// anything is built, naming the option and the size: one line, exit 2,
+/// within the budget and the cap.
+#[test]
+fn huge_environment_sizes_are_refused_within_the_limits() {
+    let dir = scratch("huge_env");
+    let bc = cc_bitcode(&workspace().join("tests/posix/wc.c"), &dir);
+    for (args, says) in [
+        (
+            &["--sym-stdin", "100000000"][..],
+            "--sym-stdin 100000000 needs about 30518 MiB",
+        ),
+        (
+            &["--sym-files", "2", "100000000"][..],
+            "--sym-files 2 100000000 needs about",
+        ),
+        (
+            &["--sym-args", "0", "2", "100000000"][..],
+            "--sym-args 0 2 100000000 needs about",
+        ),
+        (
+            &["--sym-stdin", "3000000"][..],
+            "--sym-stdin 3000000 needs about 916 MiB",
+        ),
+        (
+            &["--sym-arg", "5000"][..],
+            "--sym-arg: an argument of 5000 bytes is longer than 4096",
+        ),
+    ] {
+        let out = dir.join("out");
+        let mut v = vec![
+            "exec",
+            bc.to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+            "--libc=musl",
+            "--posix-runtime",
+            "--max-time",
+            "5",
+            "--max-memory",
+            "1000",
+            "--",
+        ];
+        v.extend_from_slice(args);
+        let m = measured(&v);
+        assert_eq!(m.code, Some(2), "{args:?}: {}", m.stderr);
+        let lines: Vec<&str> = m.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", m.stderr);
+        assert!(
+            lines[0].starts_with("error: ") && lines[0].contains(says),
+            "{args:?}: {}",
+            m.stderr
+        );
+        if args[0] != "--sym-arg" {
+            assert!(lines[0].contains("--max-memory 1000 MiB"), "{}", m.stderr);
+        }
+        assert_within(&m, 5.0, 1000.0, &format!("{args:?}"));
+    }
+}
+
+fn big_symbolic(dir: &Path, size: u64, count: u32) -> PathBuf {
+    let sub = dir.join(format!("size{size}x{count}"));
+    std::fs::create_dir_all(&sub).unwrap();
+    compile(
+        &workspace().join("cargo-symtest/tests/it/fixtures/big_symbolic.c"),
+        &sub,
+        &[&format!("-DSIZE={size}UL"), &format!("-DCOUNT={count}")],
+    )
+    .unwrap()
+}
+
+/// The limits hold inside one `make_symbolic` call: bytes that cannot fit
+/// the cap are refused before any is built, and so are those whose
+/// expression-pool table would not fit; a size that takes longer than the budget
+/// stops at the deadline. Each run ends (exit 0, tests so far kept, the
+/// reason in `info`) within the budget and the cap + 10%, as measured.
+#[test]
+fn make_symbolic_stops_at_the_limits_inside_the_call() {
+    let dir = scratch("make_symbolic_limits");
+    // Refused: 100 M bytes need ~38 GiB.
+    let bc = big_symbolic(&dir, 100_000_000, 1);
+    let out = dir.join("refused");
+    let m = measured(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--max-time",
+        "5",
+        "--max-memory",
+        "1000",
+        "-q",
+    ]);
+    assert_eq!(m.code, Some(0), "{}", m.stderr);
+    assert_within(&m, 5.0, 1000.0, "refused");
+    let info = std::fs::read_to_string(out.join("info")).unwrap();
+    assert!(
+        info.contains("halt reason: make_symbolic of `x` (100000000 bytes) needs about 30518 MiB")
+            && info.contains("--max-memory is 1000 MiB"),
+        "{info}"
+    );
+    // Each let through by the estimate (500,000 x 320 bytes < 300 MiB), but
+    // not three: the third would grow the expression pool's table (the old
+    // and the new one at once) past the cap, and is refused before that.
+    let bc = big_symbolic(&dir, 500_000, 3);
+    let out = dir.join("cap");
+    let m = measured(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--max-time",
+        "20",
+        "--max-memory",
+        "300",
+        "-q",
+    ]);
+    assert_eq!(m.code, Some(0), "{}", m.stderr);
+    assert_within(&m, 20.0, 300.0, "cap");
+    let info = std::fs::read_to_string(out.join("info")).unwrap();
+    assert!(
+        info.contains("halt reason: make_symbolic of `x` (500000 bytes) needs ")
+            && info.contains("MiB more for the expression pool's table with ")
+            && info.contains("--max-memory is 300 MiB"),
+        "{info}"
+    );
+    // 8 M bytes take the engine about 9 s (release build): the deadline stops
+    // the call.
+    let bc = big_symbolic(&dir, 8_000_000, 1);
+    let out = dir.join("time");
+    let m = measured(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--max-time",
+        "4",
+        "--max-memory",
+        "4000",
+        "-q",
+    ]);
+    assert_eq!(m.code, Some(0), "{}", m.stderr);
+    assert_within(&m, 4.0, 4000.0, "time");
+    let info = std::fs::read_to_string(out.join("info")).unwrap();
+    assert!(
+        info.contains("halt reason: --max-time 4s reached"),
+        "{info}"
+    );
+}

@@ -799,3 +799,141 @@ fn only_errors_that_reproduce_natively_are_bugs() {
     assert_eq!(r["bugs"].as_array().unwrap().len(), 2, "{r:#}");
     assert!(r["unconfirmed"].as_array().unwrap().is_empty(), "{r:#}");
 }
+
+/// Two pipeline runs of one project at once (a second terminal, an editor's
+/// run-on-save) share `symtest-out/` and its `.build`: the second waits for
+/// the first with one line, and both end as a complete run does.
+#[test]
+fn two_runs_at_once_wait_for_each_other_and_both_complete() {
+    let dir = fixture("program-project", "project-concurrent");
+    let start = || {
+        Command::new(bin())
+            .args([
+                "--target",
+                "mini_wc",
+                "--max-time",
+                "2",
+                "--message-format",
+                "json",
+            ])
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run cargo-symtest")
+    };
+    let (a, b) = (start(), start());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let mut waited = 0;
+    for o in [&a, &b] {
+        assert_eq!(o.status.code(), Some(0), "{}", text(o));
+        let rs = reports(o);
+        let r = report(&rs, "mini_wc");
+        assert_eq!(r["status"], "ok", "{r}");
+        assert!(r["tests_kept"].as_u64().unwrap() >= 1, "{r}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        if err.contains("Blocking waiting for another cargo symtest to finish with") {
+            waited += 1;
+            assert!(err.contains("symtest-out"), "{err}");
+        }
+        let events: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let waits = events
+            .iter()
+            .filter(|e| e["event"] == "waiting-for-lock")
+            .count();
+        assert!(waits <= 1, "{}", text(o));
+    }
+    assert_eq!(
+        waited,
+        1,
+        "exactly one run waits:\n{}\n{}",
+        text(&a),
+        text(&b)
+    );
+    // The results are those of a complete run.
+    let out = dir.join("symtest-out/mini_wc");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["status"], "ok", "{summary}");
+    assert!(!out.join("STALE").exists());
+    assert!(out.join("stats.json").is_file() && out.join("coverage.json").is_file());
+    let all: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("symtest-out/summary.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(all["targets"][0]["name"], "mini_wc", "{all}");
+    let suite = dir.join("tests/symtest/mini_wc");
+    assert!(suite.join("Makefile").is_file() && suite.join("symtest.cmake").is_file());
+    assert!(make(&suite, &[]).status.success());
+    assert!(make(&suite, &["test-no-bugs"]).status.success());
+}
+
+/// `--no-wait` fails at once (exit 2, one line) while another run holds the
+/// project; a run killed while it holds the lock leaves a lock file that
+/// does not block the next one; runs with their own output and build
+/// directories do not wait for each other.
+#[test]
+fn no_wait_fails_at_once_and_a_killed_run_does_not_block() {
+    let dir = fixture("program-project", "project-no-wait");
+    let lock = dir.join("symtest-out/.symtest.lock");
+    let mut first = Command::new(bin())
+        .args(["--target", "mini_wc", "--max-time", "5", "-q"])
+        .current_dir(&dir)
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let pid = first.id().to_string();
+    while std::fs::read_to_string(&lock).map_or(true, |s| s.trim() != pid) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the lock was never taken"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let t1 = Instant::now();
+    let o = run_in(
+        &dir,
+        &["--target", "mini_wc", "--max-time", "3", "--no-wait"],
+    );
+    assert!(t1.elapsed() < Duration::from_secs(5), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "is in use by another cargo symtest (process {pid}); not waiting (--no-wait)"
+        )),
+        "{err}"
+    );
+    // Other directories: no wait, even while the first holds its own.
+    let o = run_in(
+        &dir,
+        &[
+            "--target",
+            "mini_wc",
+            "--max-time",
+            "3",
+            "--no-wait",
+            "--no-emit",
+            "--out-dir",
+            "other-out",
+            "--target-dir",
+            "other-target",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Killed while holding it: the kernel lets go of the lock, the file stays.
+    // SAFETY: a signal to our own child.
+    unsafe { libc::kill(first.id() as libc::pid_t, libc::SIGKILL) };
+    first.wait().unwrap();
+    assert!(lock.is_file());
+    let o = run_in(
+        &dir,
+        &["--target", "mini_wc", "--max-time", "3", "--no-wait"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("Blocking"));
+}

@@ -36,8 +36,17 @@ impl Executor<'_> {
             .map(|t| self.started + t + t.mul_f64(0.08))
     }
 
-    /// Makes every value of `st` concrete under `model`.
-    fn concretize_state(&mut self, st: &mut State, model: &Assignment) {
+    /// When the halt starts no more tests: 6% of `--max-time` after the
+    /// budget (each may still complete until 8%).
+    pub(crate) fn halt_tests_deadline(&self) -> Option<Instant> {
+        self.config
+            .max_time
+            .map(|t| self.started + t + t.mul_f64(0.06))
+    }
+
+    /// Makes every value of `st` concrete under `model`; false when the
+    /// completions' deadline passed first.
+    fn concretize_state(&mut self, st: &mut State, model: &Assignment) -> bool {
         {
             let mut ev = Evaluator::new(&self.pool, model);
             for frame in &mut st.stack {
@@ -61,14 +70,20 @@ impl Executor<'_> {
                 t.bytes = bytes.into_iter().map(|b| self.pool.constant(b)).collect();
             }
         }
+        // Millions of symbolic bytes take a second: concretizing stops when
+        // the halt starts no more tests, leaving time to write this one.
+        let deadline = self.halt_tests_deadline();
         for base in st.memory.bases_not_concrete() {
             if let Some(contents) = st.memory.contents_mut(base) {
-                contents.concretize(&self.pool, model);
+                if !contents.concretize(&self.pool, model, deadline) {
+                    return false;
+                }
             }
         }
         st.constraints = Default::default();
         st.equalities = Default::default();
         st.preferences = Default::default();
+        true
     }
 
     /// Runs `st` to its end on the inputs of `model`; the termination it
@@ -88,7 +103,11 @@ impl Executor<'_> {
                 "no time left after --max-time to run it to its end".into(),
             ));
         }
-        self.concretize_state(st, model);
+        if !self.concretize_state(st, model) {
+            return Err(NotCompleted::Abandoned(
+                "no time left after --max-time to run it to its end".into(),
+            ));
+        }
         // The instructions of completions are counted apart: `instructions`
         // stays the exploration's (the budget's) figure.
         let explored = self.stats.instructions;

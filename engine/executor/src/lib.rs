@@ -7,6 +7,7 @@
 //!
 //! The engine prints nothing: it reports through [`EventSink`]; the CLI draws.
 
+mod budget;
 mod census;
 mod complete;
 mod config;
@@ -37,6 +38,7 @@ mod terminated;
 mod termination;
 mod value;
 
+pub use budget::SYMBOLIC_BYTE_COST;
 pub use config::{Config, SearchKind, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_LIBRARY_FORKS};
 pub use rss::CountingAllocator;
 pub use special::undefined_functions;
@@ -115,5 +117,12 @@ pub fn run(
     sink: &mut dyn EventSink,
 ) -> Result<RunSummary, ExecError> {
     let mut ex = executor::Executor::new(module, config.clone(), solver, sink)?;
-    Ok(ex.run())
+    let summary = ex.run();
+    if config.exit_after_run {
+        // What has an effect when dropped is dropped: the suspend directory
+        // is removed.
+        ex.store = None;
+        std::mem::forget(ex);
+    }
+    Ok(summary)
 }

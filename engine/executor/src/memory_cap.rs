@@ -103,7 +103,7 @@ impl Executor<'_> {
     }
 
     /// The estimate of memory in use, MiB.
-    fn memory_used(&mut self) -> f64 {
+    pub(crate) fn memory_used(&mut self) -> f64 {
         let rss = self.rss_now();
         match heap_in_use() {
             Some(b) => (b / MIB + self.cap.outside_heap_mb).min(rss),
@@ -212,9 +212,31 @@ impl Executor<'_> {
     /// Takes states out of memory until the estimate is at the target; when
     /// the resident figure is past the hard line, further below it.
     fn relieve(&mut self, cap: f64, hard: bool) {
+        // Past --max-time the run halts next: writing states to disk now
+        // (seconds for states of millions of symbolic bytes) would only
+        // delay it.
+        if self.past_deadline() {
+            return;
+        }
         let mut target = cap * TARGET;
         if hard {
             target = target.min(self.memory_used() * 0.8);
+            // Resident memory past the hard line while the memory the engine
+            // counts is already below the target: it is held outside the
+            // states (the solver's own allocations: a hundred symbolic
+            // arguments of 4 KiB grew Bitwuzla to 2 GiB), which taking states
+            // out cannot give back. Free pages go back to the OS first; if
+            // the run is still over the cap, it stops with the reason.
+            if self.memory_used() <= cap * TARGET {
+                crate::rss::release_free_memory();
+                let rss = self.rss_now();
+                if rss > cap * HARD {
+                    self.cap.too_small.get_or_insert(format!(
+                        "--max-memory {cap:.0} MiB is too small for this program: the run uses {rss:.0} MiB, most of it outside its states (the solver's memory); raise --max-memory"
+                    ));
+                }
+                return;
+            }
         }
         for _ in 0..8 {
             let used = self.memory_used();
@@ -244,6 +266,15 @@ impl Executor<'_> {
                 .collect();
             let max_bytes = (cap * MIB * BATCH_CAP_SHARE) as usize;
             while !pending.is_empty() {
+                if self.past_deadline() {
+                    // The halt that comes next ends them (with their tests).
+                    let back: Vec<StateId> = pending.iter().map(|s| s.id).collect();
+                    for st in pending.drain(..) {
+                        self.states.insert(st.id, st);
+                    }
+                    self.searcher.update(None, &back, &[]);
+                    return;
+                }
                 if let Err((states, why)) = self.suspend(&mut pending, BATCH_STATES, max_bytes) {
                     self.warn_once(format!(
                         "cannot suspend states to disk ({why}); dropping them at the memory cap"
@@ -354,7 +385,17 @@ impl Executor<'_> {
     /// test covers yet come back for its test; the others end unread.
     pub(crate) fn halt_suspended(&mut self, reason: &str) {
         let batches = std::mem::take(&mut self.suspended);
+        let end = self.halt_tests_deadline();
+        let mut late = 0u64;
         for batch in batches {
+            // Reading batches back takes time in proportion to their states:
+            // once the halt's time is used up, the rest end unread.
+            if end.is_some_and(|d| std::time::Instant::now() >= d) {
+                late += batch.states.iter().filter(|p| p.untested).count() as u64;
+                self.stats.paths_early += batch.states.len() as u64;
+                self.discard(batch);
+                continue;
+            }
             if !batch.states.iter().any(|p| p.untested) {
                 self.stats.paths_early += batch.states.len() as u64;
                 self.discard(batch);
@@ -364,6 +405,12 @@ impl Executor<'_> {
             for st in self.resume(batch) {
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
             }
+        }
+        if late > 0 {
+            self.warn_once(format!(
+                "{late} suspended state(s) that covered untested code got no test: \
+                 the run's time (--max-time + 6%) was up before they could be read back"
+            ));
         }
     }
 }

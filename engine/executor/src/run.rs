@@ -283,7 +283,7 @@ impl Executor<'_> {
             }
             // One instruction can allocate megabytes (malloc, memset): the
             // memory cap gets its sample before a batch runs away with it.
-            if budget.is_multiple_of(64) && self.heap_grew() {
+            if self.heap_grew() {
                 return None;
             }
             if budget.is_multiple_of(1024) {
@@ -292,9 +292,11 @@ impl Executor<'_> {
                         return None;
                     }
                 }
-                if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                    return None;
-                }
+            }
+            // Every 64 instructions: one instruction can take milliseconds
+            // (a fork that copies an object of a million symbolic bytes).
+            if budget.is_multiple_of(64) && self.past_deadline() {
+                return None;
             }
         }
     }
@@ -334,10 +336,36 @@ impl Executor<'_> {
         let (with_test, rest): (Vec<StateId>, Vec<StateId>) = ids
             .into_iter()
             .partition(|id| self.has_untested_cover(&self.states[id]));
+        let end = self.halt_tests_deadline();
+        let last_end = self.completion_deadline();
+        let mut late = 0u64;
+        // How long the last test took: one that would not be written before
+        // the completions' deadline is not started.
+        let mut took = Duration::ZERO;
         for id in with_test {
             if let Some(st) = self.states.remove(&id) {
+                let now = Instant::now();
+                // Tests are started up to 6% after --max-time (their
+                // completions stop at 8%, and writing the last one takes
+                // time too); past it, solving the tests of states with
+                // millions of symbolic bytes would take the run far over
+                // its budget.
+                if end.is_some_and(|d| now >= d) || last_end.is_some_and(|d| now + took >= d) {
+                    late += 1;
+                    self.stats.paths_early += 1;
+                    self.cap.forget(st.id);
+                    self.ptree.remove(st.ptree_node);
+                    continue;
+                }
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
+                took = now.elapsed();
             }
+        }
+        if late > 0 {
+            self.warn_once(format!(
+                "{late} halted state(s) that covered untested code got no test: \
+                 the run's time (--max-time + 6%) was up"
+            ));
         }
         self.halt_suspended(reason);
         for id in rest {

@@ -672,6 +672,15 @@ impl Executor<'_> {
                 format!("make_symbolic of {size} bytes"),
             ));
         }
+        // The run's limits hold inside this one call: bytes that cannot fit
+        // under --max-memory are refused before any is built, and the
+        // deadline and the cap are checked as the bytes are made.
+        if let Err(r) = self
+            .refuse_symbolic_size(name, size)
+            .and_then(|()| self.reserve_for_symbolic(name, size))
+        {
+            return Err(self.stop_in_long_op(st, r));
+        }
         let arr = self.pool.new_array(name, size as u32);
         std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
@@ -681,6 +690,14 @@ impl Executor<'_> {
         let root = self.pool.array(arr);
         let off0 = (addr - obj.base) as usize;
         for i in 0..size as usize {
+            if i % crate::budget::LONG_OP_CHECK_EVERY == crate::budget::LONG_OP_CHECK_EVERY - 1 {
+                let what = format!("while making `{name}` symbolic ({i} of {size} bytes)");
+                if let Some(r) = self.long_op_limit(&what) {
+                    // The input was never made: it is not part of the test.
+                    std::rc::Rc::make_mut(&mut st.symbolics).pop();
+                    return Err(self.stop_in_long_op(st, r));
+                }
+            }
             let idx = self.pool.const_u64(32, i as u64);
             let b = self.pool.select(root, idx);
             let c = st.memory.contents_mut(obj.base).expect("found above");

@@ -272,6 +272,13 @@ impl<'m> Executor<'m> {
             let keep = old_size.min(n) as usize;
             let contents = st.memory.get(addr).expect("found").contents.clone();
             for i in 0..keep {
+                if i % crate::budget::LONG_OP_CHECK_EVERY == crate::budget::LONG_OP_CHECK_EVERY - 1
+                {
+                    let what = format!("while realloc copied {keep} bytes");
+                    if let Some(r) = self.long_op_limit(&what) {
+                        return Err(self.stop_in_long_op(st, r));
+                    }
+                }
                 let b = contents.read(&mut self.pool, i, 1);
                 let c = st.memory.contents_mut(new_base).expect("allocated");
                 c.write(&mut self.pool, i, 1, &b);

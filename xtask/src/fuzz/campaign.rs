@@ -10,7 +10,7 @@
 //! Shared by `cargo xtask fuzz` and `cargo-symtest/tests/it/fuzz.rs` (std and
 //! libc only).
 
-use super::mutate::{mutate_bytes, mutate_toml, Rng};
+use super::mutate::{mutate_bytes, mutate_env, mutate_toml, Rng};
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,9 @@ pub struct Options {
     pub bitcode: usize,
     pub ktest: usize,
     pub toml: usize,
+    /// Mutants of the POSIX environment's options (`--sym-stdin N`, ...)
+    /// through `exec` of a whole program.
+    pub env: usize,
     /// Run the whole pipeline on every n-th `symtest.toml` mutant `list`
     /// accepts (0: never).
     pub pipeline_every: usize,
@@ -59,6 +62,9 @@ pub struct Tally {
 
 #[derive(Debug, Default)]
 pub struct Report {
+    pub env: Tally,
+    /// Longest `exec` run of an environment mutant (seconds).
+    pub slowest_env_s: f64,
     pub bitcode: Tally,
     pub ktest: Tally,
     pub toml: Tally,
@@ -297,6 +303,8 @@ pub fn campaign(o: &Options) -> Result<Report, String> {
     };
     bitcode(&mut c, &seeds)?;
     c.report.elapsed = started.elapsed();
+    env(&mut c, &seeds)?;
+    c.report.elapsed = started.elapsed();
     ktest(&mut c, &seeds)?;
     c.report.elapsed = started.elapsed();
     toml(&mut c)?;
@@ -402,6 +410,68 @@ fn bitcode(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
             c.finding("exec: overran --max-time".into(), detail, &m, "bc");
         }
         c.progress("bitcode", i, o.bitcode);
+    }
+    Ok(())
+}
+
+/// Environment-option mutants (sizes past every bound, symbolic bytes that
+/// cannot fit the cap, malformed numbers) after `--` of `exec` on `wc` with
+/// the POSIX runtime: refused with one `error:` line, or run within
+/// `--max-time` + 10% (and 2 s for the process and loading) and
+/// `--max-memory` + 10%, from the first instruction (model setup included).
+fn env(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
+    let o = c.o;
+    let wc = seeds.join("wc.bc");
+    let dir = o.work.join("env");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let limit = Duration::from_secs_f64(o.max_time_s + 30.0);
+    for i in 0..o.env {
+        let args = mutate_env(&mut c.rng);
+        let out = dir.join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let mut cmd = c.cmd();
+        cmd.arg("exec")
+            .arg(&wc)
+            .arg("--output-dir")
+            .arg(&out)
+            .args(["--max-time", &o.max_time_s.to_string()])
+            .args(["--max-memory", &o.max_memory_mib.to_string()])
+            .args(["--max-instructions", "50000", "-q"])
+            .args(["--libc=musl", "--posix-runtime", "--"])
+            .args(&args);
+        let ran = run(cmd, limit);
+        let input = args
+            .join(
+                "
+",
+            )
+            .into_bytes();
+        c.report.env.tried += 1;
+        *c.report.env.exits.entry(ran.key()).or_default() += 1;
+        c.report.peak_rss_mib = c.report.peak_rss_mib.max(ran.maxrss_kib as f64 / 1024.0);
+        c.report.slowest_env_s = c.report.slowest_env_s.max(ran.wall.as_secs_f64());
+        if let Some((rule, detail)) = judge(&ran, &[0, 1, 2], true) {
+            c.finding(format!("env: {rule}"), detail, &input, "args");
+        } else if ran.maxrss_kib as f64 / 1024.0 > o.max_memory_mib as f64 * 1.1 {
+            let detail = format!(
+                "peak {} KiB with --max-memory {}",
+                ran.maxrss_kib, o.max_memory_mib
+            );
+            c.finding(
+                "env: above --max-memory + 10%".into(),
+                detail,
+                &input,
+                "args",
+            );
+        } else if ran.wall.as_secs_f64() > o.max_time_s * 1.1 + 2.0 {
+            let detail = format!(
+                "ran {:.1}s with --max-time {}",
+                ran.wall.as_secs_f64(),
+                o.max_time_s
+            );
+            c.finding("env: overran --max-time".into(), detail, &input, "args");
+        }
+        c.progress("env", i, o.env);
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! `cargo xtask fuzz [--count N] [--seed S]`: the fuzz campaign of
 //! `campaign.rs` with the release binary, N mutants per family (bitcode,
-//! `.ktest`, `symtest.toml`); prints the figures and exits 1 on any finding.
+//! `.ktest`, `symtest.toml`, the POSIX environment's options); prints the figures and exits 1 on any finding.
 
 mod campaign;
 mod mutate;
@@ -48,6 +48,7 @@ pub fn run(args: &[String]) -> Result<()> {
         bitcode: count,
         ktest: count,
         toml: count,
+        env: count,
         pipeline_every: 50,
         max_time_s: 10.0,
         max_memory_mib: 1024,
@@ -70,12 +71,17 @@ pub fn run(args: &[String]) -> Result<()> {
         "cargo xtask fuzz --count {count} --seed {seed}: {:.0} s",
         r.elapsed.as_secs_f64()
     );
+    fam("env", &r.env);
     fam("bitcode", &r.bitcode);
     fam(".ktest", &r.ktest);
     fam("toml", &r.toml);
     println!(
         "pipeline runs: {}; slowest exec {:.1} s (--max-time {}); peak exec RSS {:.0} MiB (--max-memory {})",
         r.pipelines, r.slowest_exec_s, o.max_time_s, r.peak_rss_mib, o.max_memory_mib
+    );
+    println!(
+        "slowest exec of an environment mutant {:.1} s (--max-time {})",
+        r.slowest_env_s, o.max_time_s
     );
     println!(
         "bitcode that crashed LLVM's reader or linker or ran it out of memory, contained: {}",

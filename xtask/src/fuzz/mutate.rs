@@ -174,6 +174,11 @@ pub const TOML_TOKENS: &[&str] = &[
     "[\"--sym-args\", \"9\", \"1\", \"2\"]",
     "[\"--sym-files\", \"27\", \"1\"]",
     "[\"--help\"]",
+    "[\"--sym-stdin\", \"100000000\"]",
+    "[\"--sym-files\", \"26\", \"16777216\"]",
+    "[\"--sym-args\", \"0\", \"100\", \"4096\"]",
+    "[\"--sym-arg\", \"4294967296\"]",
+    "[\"--sym-stdin\", \"2000000\", \"--sym-files\", \"1\", \"2000000\"]",
     "true",
     "[]",
     "[[target]]",
@@ -188,6 +193,123 @@ pub const TOML_TOKENS: &[&str] = &[
     "=",
     "#",
 ];
+
+/// The POSIX environment's options (KLEE's) that mutants of a program's
+/// arguments start from, and the sizes they put in: the bounds and one past
+/// them, sizes whose symbolic bytes cannot fit the memory cap, integer
+/// limits, and words that are no number.
+pub const ENV_SEED: &[&str] = &[
+    "--sym-args",
+    "0",
+    "2",
+    "4",
+    "--sym-files",
+    "1",
+    "8",
+    "--sym-stdin",
+    "8",
+    "--max-fail",
+    "1",
+];
+pub const ENV_OPTIONS: &[&str] = &[
+    "--sym-arg",
+    "--sym-args",
+    "--sym-files",
+    "--sym-stdin",
+    "--max-fail",
+    "--sym-stdout",
+    "-sym-stdin",
+    "-sym-arg",
+];
+pub const ENV_SIZES: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "8",
+    "26",
+    "27",
+    "100",
+    "101",
+    "255",
+    "4096",
+    "4097",
+    "65536",
+    "131071",
+    "131072",
+    "1000000",
+    "2000000",
+    "3000000",
+    "16777216",
+    "16777217",
+    "100000000",
+    "999999999",
+    "1000000000",
+    "2147483647",
+    "2147483648",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999999",
+    "-1",
+    "1e9",
+    "0x10",
+    "",
+    " 5",
+    "5 ",
+    "+5",
+];
+
+/// One mutant of an environment option list: sizes replaced by hostile ones,
+/// options inserted, dropped, duplicated or cut short.
+pub fn mutate_env(rng: &mut Rng) -> Vec<String> {
+    let mut v: Vec<String> = ENV_SEED.iter().map(|s| s.to_string()).collect();
+    for _ in 0..1 + rng.below(3) {
+        match rng.below(6) {
+            // A number replaced.
+            0 | 1 => {
+                let nums: Vec<usize> = (0..v.len()).filter(|&i| !v[i].starts_with('-')).collect();
+                if let Some(&i) = nums.get(rng.below(nums.len().max(1))) {
+                    v[i] = rng.pick(ENV_SIZES).to_string();
+                }
+            }
+            // An option with hostile sizes inserted.
+            2 | 3 => {
+                let opt = *rng.pick(ENV_OPTIONS);
+                let n = match opt.trim_start_matches('-') {
+                    "sym-args" => 3,
+                    "sym-files" => 2,
+                    "sym-stdout" => 0,
+                    _ => 1,
+                };
+                let at = rng.below(v.len() + 1);
+                let mut words = vec![opt.to_string()];
+                for _ in 0..n {
+                    words.push(rng.pick(ENV_SIZES).to_string());
+                }
+                v.splice(at..at, words);
+            }
+            // A word dropped or duplicated.
+            4 => {
+                let i = rng.below(v.len().max(1));
+                if i < v.len() {
+                    if rng.chance(50) {
+                        v.remove(i);
+                    } else {
+                        let w = v[i].clone();
+                        v.insert(i, w);
+                    }
+                }
+            }
+            // Cut short.
+            _ => {
+                let n = rng.below(v.len() + 1);
+                v.truncate(n);
+            }
+        }
+    }
+    v
+}
 
 /// Keys a mutant may add or repeat.
 pub const TOML_KEYS: &[&str] = &[

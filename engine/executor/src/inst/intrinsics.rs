@@ -291,7 +291,13 @@ impl Executor<'_> {
             )),
             Value::Symbolic(_) => {
                 let mut acc = byte.clone();
-                for _ in 1..n {
+                for i in 1..n as usize {
+                    if i % crate::budget::LONG_OP_CHECK_EVERY == 0 {
+                        let what = format!("while memset filled {n} bytes with a symbolic byte");
+                        if let Some(r) = self.long_op_limit(&what) {
+                            return Err(self.stop_in_long_op(st, r));
+                        }
+                    }
                     acc = Ops::concat(&mut self.pool, &byte, &acc);
                 }
                 acc

@@ -438,7 +438,14 @@ impl ObjectState {
 
     /// Replaces every symbolic byte by its value under `asg`: the object is
     /// concrete afterwards (a path run to its end on a test's inputs).
-    pub fn concretize(&mut self, pool: &ExprPool, asg: &Assignment) {
+    /// False when `deadline` passed first (millions of symbolic bytes take
+    /// a second): the object is then left partly concrete.
+    pub fn concretize(
+        &mut self,
+        pool: &ExprPool,
+        asg: &Assignment,
+        deadline: Option<std::time::Instant>,
+    ) -> bool {
         let mut ev = Evaluator::new(pool, asg);
         if let Some(arr) = self.flushed.take() {
             let bytes = ev.eval_array(arr, self.concrete.len());
@@ -449,11 +456,15 @@ impl ObjectState {
                 bytes.push((off, e));
                 true
             });
-            for (off, e) in bytes {
+            for (i, (off, e)) in bytes.into_iter().enumerate() {
+                if i % 4096 == 4095 && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                    return false;
+                }
                 self.concrete.set(off, ev.eval(e).to_u64() as u8);
             }
         }
         self.symbolic = SymBytes::default();
+        true
     }
 
     /// Heap bytes held: (concrete bytes and the record, symbolic byte pairs);
