@@ -165,10 +165,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// `coverage.json`: the source lines the engine executed, `{"lines": {file: [line, ...]}}`.
-pub fn coverage_json(lines: &[(String, u32)]) -> String {
+pub fn coverage_json(lines: &[(String, u32)], targets: &[(String, u32, bool)]) -> String {
     let mut by_file: std::collections::BTreeMap<&str, Vec<u32>> = Default::default();
     for (f, l) in lines {
         by_file.entry(f).or_default().push(*l);
     }
-    serde_json::json!({ "lines": by_file }).to_string()
+    let targets: Vec<serde_json::Value> = targets
+        .iter()
+        .map(|(f, l, r)| serde_json::json!({"file": f, "line": l, "reached": r}))
+        .collect();
+    serde_json::json!({ "lines": by_file, "targets": targets }).to_string()
 }
