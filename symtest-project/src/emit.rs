@@ -92,6 +92,7 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
         let (expect, code) = match &c.test.outcome {
             Outcome::Exit { code } => ("SYMTEST_EXPECT_EXIT", (*code as u64 & 0xff) as i32),
             Outcome::Error(_) if c.bug => ("SYMTEST_EXPECT_BUG", 0),
+            _ if c.test.does_not_end() => ("SYMTEST_EXPECT_NO_END", 0),
             _ => ("SYMTEST_EXPECT_ANY", 0),
         };
         let objs = if c.test.objects.is_empty() {

@@ -501,7 +501,7 @@ fn describe(test: &EngineTest, bug: Option<&Bug>) -> String {
             e.kind, e.message
         ),
         (Outcome::Error(e), None) => format!("engine stopped the path: {}: {}", e.kind, e.message),
-        (Outcome::Early { reason }, None) => format!("engine stopped the path early: {reason}"),
+        (Outcome::Early { reason, .. }, None) => format!("engine stopped the path early: {reason}"),
     }
 }
 

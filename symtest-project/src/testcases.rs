@@ -26,9 +26,17 @@ pub struct ErrorInfo {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
-    Exit { code: i64 },
+    Exit {
+        code: i64,
+    },
     Error(ErrorInfo),
-    Early { reason: String },
+    Early {
+        reason: String,
+        /// The engine ran the path concretely this many instructions on
+        /// the test's inputs and did not see it end.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        no_end_within: Option<u64>,
+    },
 }
 
 #[derive(Deserialize)]
@@ -61,6 +69,18 @@ pub struct EngineTest {
 }
 
 impl EngineTest {
+    /// The engine stopped the path early and ran it concretely on the
+    /// test's inputs without seeing it end (`tail -f`).
+    pub fn does_not_end(&self) -> bool {
+        matches!(
+            &self.outcome,
+            Outcome::Early {
+                no_end_within: Some(_),
+                ..
+            }
+        )
+    }
+
     pub fn bug(&self) -> Option<&ErrorInfo> {
         match &self.outcome {
             Outcome::Error(e) if !NOT_BUGS.contains(&e.kind.as_str()) => Some(e),

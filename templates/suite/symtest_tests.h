@@ -13,8 +13,12 @@ struct symtest_object {
 
 enum symtest_expect {
   SYMTEST_EXPECT_EXIT, /* normal exit with exit_code */
-  SYMTEST_EXPECT_ANY,  /* the engine stopped early: only "does not crash" */
-  SYMTEST_EXPECT_BUG   /* documents a bug: fails while the bug is there */
+  SYMTEST_EXPECT_ANY,  /* the engine stopped early: only "does not crash"
+                          (the timeout, at most 2 s, may stop it) */
+  SYMTEST_EXPECT_BUG,  /* documents a bug: fails while the bug is there */
+  SYMTEST_EXPECT_NO_END /* the engine ran it concretely without seeing it end:
+                           it must not crash, and may run into the timeout
+                           (at most 2 s; `tail -f` waits for input forever) */
 };
 
 struct symtest_case {

@@ -937,3 +937,38 @@ fn no_wait_fails_at_once_and_a_killed_run_does_not_block() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("Blocking"));
 }
+
+/// A path that never ends (`tail -f` waiting for input): the engine halts it
+/// at the budget (and, when time is left, runs it concretely and sees no
+/// end); its test expects no crash natively and lets the suite's timeout stop
+/// it after at most 2 s, so it is no disagreement and the suite passes.
+#[test]
+fn a_path_without_end_is_expected_to_run_into_the_timeout() {
+    let dir = scratch("project-no-end");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/follow.c"),
+        "#include <unistd.h>\nint main(void) {\n  char c = 0;\n  if (read(0, &c, 1) != 1)\n    return 1;\n  if (c == 'f')\n    for (;;)\n      if (read(0, &c, 1) == 1 && c == 'q')\n        return 3;\n  return c == 'x';\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"follow\"\nkind = \"program\"\nsources = [\"src/follow.c\"]\nargs = [\"--sym-stdin\", \"2\"]\nmax-time = 4\n",
+    )
+    .unwrap();
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "follow");
+    assert_eq!(r["native_disagreements"], Value::Array(vec![]), "{r:#}");
+    let vectors =
+        std::fs::read_to_string(dir.join("tests/symtest/follow/symtest_tests.c")).unwrap();
+    assert!(
+        vectors.contains("SYMTEST_EXPECT_NO_END") || vectors.contains("SYMTEST_EXPECT_ANY"),
+        "{vectors}"
+    );
+    let started = std::time::Instant::now();
+    let o = make(&dir.join("tests/symtest/follow"), &["test"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
