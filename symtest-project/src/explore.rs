@@ -156,9 +156,10 @@ pub fn run(
     };
     let status = match status {
         Err(e) => Err(format!("waiting for the engine: {e}")),
-        Ok(_) if killed => Err(format!(
-            "the engine overran its {budget_s}s budget and was killed"
-        )),
+        // Killed by the watchdog: the tests it wrote are complete files
+        // (each written atomically), so the target goes on with them
+        // (`overran`: no statistics or coverage claim).
+        Ok(_) if killed => Ok(()),
         Ok(s) if s.success() => Ok(()),
         Ok(s) => {
             use std::os::unix::process::ExitStatusExt;

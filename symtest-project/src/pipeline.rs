@@ -221,6 +221,7 @@ fn steps(
     };
     r.explore_s = e.elapsed_s;
     lap(r, "explore");
+    r.engine_overran = e.overran;
     if e.overran {
         message(
             Level::Warning,

@@ -80,6 +80,9 @@ pub struct TargetReport {
     /// (a trap, another exit code, a vector that no longer fits): the runner's
     /// verdict lines. None of them should exist (one definition of a bug).
     pub native_disagreements: Vec<String>,
+    /// The engine overran its budget and the watchdog stopped it: the tests
+    /// it wrote are used, its statistics and coverage claim are missing.
+    pub engine_overran: bool,
     /// Kept tests whose native verdict differed between two runs.
     pub flaky: Vec<String>,
     /// Streams the suite does not compare because they varied between the
@@ -132,6 +135,7 @@ impl TargetReport {
             soundness_warnings: Vec::new(),
             claimed_not_executed: 0,
             native_disagreements: Vec::new(),
+            engine_overran: false,
             flaky: Vec::new(),
             not_compared: Vec::new(),
             changed_lines: Vec::new(),
