@@ -84,6 +84,8 @@ int symtest_fail_arm(const char *spec, const char *log_path);
 #define USER_ERROR_EXIT 124
 
 int symtest_target_main(int argc, char **argv);
+/* symtest_repro.c */
+void symtest_print_repro(const struct symtest_case *c, const char *injected, FILE *f);
 
 static const struct symtest_case *current;
 /* Whole programs with --sym-files: the files A, B, ... of a test are written to
@@ -572,164 +574,6 @@ static int selected(const struct symtest_case *c, char **names, int n) {
   return n == 0;
 }
 
-/* ---- the input of a test as a shell command ------------------------------ */
-
-/* `s` (`n` bytes) as one shell word: 'plain', or $'with\nescapes'. */
-static void shell_word(const unsigned char *s, size_t n, FILE *f) {
-  size_t i;
-  int plain = 1, bare = n > 0;
-  for (i = 0; i < n; i++) {
-    if (s[i] < 0x20 || s[i] >= 0x7f)
-      plain = 0;
-    if (!(s[i] < 0x80 && (isalnum(s[i]) || strchr("_@%+=:,./-", s[i]))) || s[i] == 0)
-      bare = 0;
-  }
-  if (bare) {
-    fwrite(s, 1, n, f);
-    return;
-  }
-  if (plain) {
-    fputc('\'', f);
-    for (i = 0; i < n; i++) {
-      if (s[i] == '\'')
-        fputs("'\\''", f);
-      else
-        fputc(s[i], f);
-    }
-    fputc('\'', f);
-    return;
-  }
-  fputs("$'", f);
-  for (i = 0; i < n; i++) {
-    if (s[i] == '\n')
-      fputs("\\n", f);
-    else if (s[i] == '\t')
-      fputs("\\t", f);
-    else if (s[i] == '\'' || s[i] == '\\')
-      fprintf(f, "\\%c", s[i]);
-    else if (s[i] < 0x20 || s[i] >= 0x7f)
-      fprintf(f, "\\%03o", s[i]);
-    else
-      fputc(s[i], f);
-  }
-  fputc('\'', f);
-}
-
-/* `printf 'bytes'` (octal escapes: POSIX printf). */
-static void printf_bytes(const unsigned char *s, size_t n, FILE *f) {
-  size_t i;
-  fputs("printf '", f);
-  for (i = 0; i < n; i++) {
-    if (s[i] == '\n')
-      fputs("\\n", f);
-    else if (s[i] == '\'' || s[i] == '\\' || s[i] == '%' || s[i] < 0x20 || s[i] >= 0x7f)
-      fprintf(f, "\\%03o", s[i]);
-    else
-      fputc(s[i], f);
-  }
-  fputc('\'', f);
-}
-
-static const struct symtest_object *object_named(const struct symtest_case *c, const char *name, unsigned nth) {
-  unsigned i;
-  for (i = 0; i < c->num_objects; i++)
-    if (strcmp(c->objects[i].name, name) == 0 && nth-- == 0)
-      return &c->objects[i];
-  return NULL;
-}
-
-/* The test's input as a command that runs it by hand (a whole program), or
- * the values of its symbolic objects (a harness). */
-static void print_repro(const struct symtest_case *c, FILE *f) {
-  unsigned i;
-  if (!symtest_target_is_program) {
-    fputs("    inputs:", f);
-    for (i = 0; i < c->num_objects; i++) {
-      const struct symtest_object *o = &c->objects[i];
-      unsigned k;
-      fprintf(f, " %s = ", o->name);
-      for (k = 0; k < o->size && k < 32; k++)
-        fprintf(f, "%s%02x", k ? "" : "0x", o->bytes[k]);
-      if (o->size > 32)
-        fputs("...", f);
-      if (o->size == 0)
-        fputs("(empty)", f);
-      if (i + 1 < c->num_objects)
-        fputc(';', f);
-    }
-    fputc('\n', f);
-    return;
-  }
-  {
-    const struct symtest_object *in = object_named(c, "stdin", 0);
-    unsigned k, sym_args = 0, n_args = 0;
-    char name[16];
-    int files = 0;
-    fputs("    reproduce: ", f);
-    for (k = 0; symtest_program_args[k]; k++)
-      if (is_opt(symtest_program_args[k], "sym-files") && symtest_program_args[k + 1])
-        files = atoi(symtest_program_args[k + 1]);
-    for (i = 0; (int)i < files && i < 26; i++) {
-      const struct symtest_object *o;
-      snprintf(name, sizeof name, "%c-data", 'A' + i);
-      if ((o = object_named(c, name, 0))) {
-        printf_bytes(o->bytes, o->size, f);
-        fprintf(f, " > %c; ", 'A' + i);
-      }
-    }
-    if (in) {
-      printf_bytes(in->bytes, in->size, f);
-      fputs(" | ", f);
-    }
-    fputs(symtest_program_name, f);
-    for (k = 0; symtest_program_args[k]; k++) {
-      const char *a = symtest_program_args[k];
-      const struct symtest_object *o;
-      if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
-        k++;
-        snprintf(name, sizeof name, "arg%02u", sym_args++);
-        if ((o = object_named(c, name, 0))) {
-          size_t len = 0;
-          while (len < o->size && o->bytes[len])
-            len++;
-          fputc(' ', f);
-          shell_word(o->bytes, len, f);
-        }
-      } else if (is_opt(a, "sym-args") && symtest_program_args[k + 1] && symtest_program_args[k + 2] &&
-                 symtest_program_args[k + 3]) {
-        int hi = atoi(symtest_program_args[k + 2]), count = 0, j;
-        const struct symtest_object *n = object_named(c, "n_args", n_args++);
-        k += 3;
-        if (n && n->size == 4)
-          memcpy(&count, n->bytes, 4);
-        for (j = 0; j < hi; j++) {
-          snprintf(name, sizeof name, "arg%02u", sym_args++);
-          if (j < count && (o = object_named(c, name, 0))) {
-            size_t len = 0;
-            while (len < o->size && o->bytes[len])
-              len++;
-            fputc(' ', f);
-            shell_word(o->bytes, len, f);
-          }
-        }
-      } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
-        k += 2;
-      } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && symtest_program_args[k + 1]) {
-        k++;
-      } else if (!is_opt(a, "sym-stdout")) {
-        fputc(' ', f);
-        shell_word((const unsigned char *)a, strlen(a), f);
-      }
-    }
-    {
-      char spec[256];
-      if (fail_spec(c, spec, sizeof spec))
-        fprintf(f, "   (with injected failures %s: only the suite replays them)", spec);
-    }
-    fputc('\n', f);
-  }
-}
-
 /* ---- one run of a test --------------------------------------------------- */
 
 /* Runs `c` once in a child: its verdict against the engine's expectation
@@ -992,8 +836,9 @@ int main(int argc, char **argv) {
       else
         printf("test %s ... FAILED: %s [%s]\n", c->name, why, c->description);
       if (c->expect != SYMTEST_EXPECT_BUG) {
+        char spec[256];
         fflush(stdout);
-        print_repro(c, stdout);
+        symtest_print_repro(c, fail_spec(c, spec, sizeof spec) ? spec : NULL, stdout);
       }
     }
     symtest_observed_free(&o);

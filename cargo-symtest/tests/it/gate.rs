@@ -109,3 +109,53 @@ fn gate_finds_the_bug_on_the_changed_line_and_reports_behaviour_changes() {
     let junit = std::fs::read_to_string(dir.join("gate.xml")).unwrap();
     assert!(junit.contains("count (behaviour changes)"), "{junit}");
 }
+
+fn make_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new("make")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run make")
+}
+
+/// The emitted suite checks what each test printed, not only its exit status:
+/// a change that prints every line twice fails the suite, naming the stream,
+/// the first differing line and a command that reproduces the test; after
+/// `make update-expected` the new behaviour passes, and `--exit-only` passes
+/// throughout.
+#[test]
+fn the_suite_fails_when_the_output_doubles() {
+    let dir = copy_fixture("gate-project", "oracle");
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let suite = dir.join("tests/symtest/count");
+    let o = make_in(&suite, &["test"]);
+    assert!(o.status.success(), "the fresh suite passes: {}", shown(&o));
+    let src = dir.join("src/count.c");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let doubled = text.replace(
+        "    fputs(line, stdout);",
+        "    fputs(line, stdout), fputs(line, stdout);",
+    );
+    assert_ne!(text, doubled);
+    std::fs::write(&src, doubled).unwrap();
+    let o = make_in(&suite, &["test"]);
+    let out = shown(&o);
+    assert!(!o.status.success(), "a doubled output fails: {out}");
+    assert!(out.contains("stdout"), "{out}");
+    assert!(out.contains("reproduce: "), "{out}");
+    assert!(
+        out.contains("| count"),
+        "stdin piped into the program: {out}"
+    );
+    let o = Command::new(suite.join("symtest_suite"))
+        .arg("--exit-only")
+        .current_dir(&suite)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "exit codes alone pass: {}", shown(&o));
+    let o = make_in(&suite, &["update-expected"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let o = make_in(&suite, &["test"]);
+    assert!(o.status.success(), "re-recorded: {}", shown(&o));
+}
