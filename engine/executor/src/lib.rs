@@ -13,6 +13,7 @@ mod complete;
 mod config;
 mod constraints;
 mod coverage;
+mod environment;
 mod executor;
 mod inst;
 mod memory;
@@ -40,6 +41,7 @@ mod value;
 
 pub use budget::SYMBOLIC_BYTE_COST;
 pub use config::{Config, SearchKind, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_LIBRARY_FORKS};
+pub use environment::PROGRAM_ENVIRONMENT;
 pub use rss::CountingAllocator;
 pub use special::undefined_functions;
 pub use stats::{MemoryCensus, Stats};

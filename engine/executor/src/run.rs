@@ -561,11 +561,10 @@ impl Executor<'_> {
     }
 
     /// The report of an error at `st`'s current instruction, and whether it
-    /// is the first at its place (kind, file, line), counting new bugs.
-    /// The report of an error at `st`'s current instruction, and whether it
-    /// is written as a test: the first at its place (kind, file, line), or
-    /// every one under `--emit-all-errors`. Counts the bugs written and
-    /// requests the halt of `--exit-on-error`.
+    /// is written as a test: the first at its place (kind, file, line; in
+    /// library code, under one call of the program), or every one under
+    /// `--emit-all-errors`. Counts the bugs written and requests the halt of
+    /// `--exit-on-error`.
     fn error_outcome(
         &mut self,
         st: &mut State,
@@ -576,8 +575,16 @@ impl Executor<'_> {
         let (file, line) = stack
             .first()
             .map_or((String::new(), 0), |s| (s.file.clone(), s.line));
-        // As KLEE: one test per error location, unless --emit-all-errors.
-        let first = self.emitted_errors.insert((kind, file.clone(), line));
+        // As KLEE: one test per error location, unless --emit-all-errors. An
+        // error in the libc or a model is the program's at the call that led
+        // there: the same library line reached from another call of the
+        // program is another error (KLEE reports each failing external call).
+        let via = if self.coverage.is_program_function(st.frame().func) {
+            None
+        } else {
+            self.coverage.program_frame(st).map(|f| (f.func, f.cur))
+        };
+        let first = self.emitted_errors.insert((kind, file.clone(), line, via));
         let emit = first || self.config.emit_all_errors;
         if emit && kind.is_bug() {
             self.stats.errors += 1;
