@@ -677,7 +677,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     }
     let stats_json = serde_json::to_string_pretty(&stats_json)?;
     sink.out.write_file("stats.json", stats_json.as_bytes())?;
-    let coverage = crate::output::coverage_json(&summary.covered_lines);
+    let coverage = crate::output::coverage_json(&summary.covered_lines, &summary.why);
     sink.out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
         "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n{}\n{}\n",

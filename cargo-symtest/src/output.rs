@@ -164,11 +164,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// `coverage.json`: the source lines the engine executed, `{"lines": {file: [line, ...]}}`.
-pub fn coverage_json(lines: &[(String, u32)]) -> String {
+/// `coverage.json`: the source lines the engine executed, `{"lines": {file:
+/// [line, ...]}}`, and why the others were not (`why`: the engine's reason
+/// for each line no path executed and each branch side no path took).
+pub fn coverage_json(lines: &[(String, u32)], why: &symtest_executor::WhyReport) -> String {
     let mut by_file: std::collections::BTreeMap<&str, Vec<u32>> = Default::default();
     for (f, l) in lines {
         by_file.entry(f).or_default().push(*l);
     }
-    serde_json::json!({ "lines": by_file }).to_string()
+    serde_json::json!({ "lines": by_file, "why": why }).to_string()
 }

@@ -21,3 +21,4 @@ mod project_paths;
 mod solver_layers;
 mod support;
 mod whole_programs;
+mod why;

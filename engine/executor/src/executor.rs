@@ -75,6 +75,8 @@ pub struct Executor<'m> {
     /// (the object it was derived from), or [`AMBIGUOUS_ORIGIN`] when GEPs
     /// from different bases made the same expression.
     pub(crate) gep_origins: FxHashMap<symtest_expr::ExprId, u64>,
+    /// What the run saw at the program's branches (why code stays uncovered).
+    pub(crate) why: crate::why::WhyLog,
 }
 
 /// Where an error was: (kind, file, line) and, in library code, the
@@ -156,6 +158,7 @@ impl<'m> Executor<'m> {
             image_pieces: None,
             cap: Default::default(),
             gep_origins: FxHashMap::default(),
+            why: Default::default(),
             config,
         };
         let mut memory = AddressSpace::default();

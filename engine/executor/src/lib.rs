@@ -38,6 +38,7 @@ mod suspend;
 mod terminated;
 mod termination;
 mod value;
+mod why;
 
 pub use budget::SYMBOLIC_BYTE_COST;
 pub use config::{Config, SearchKind, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_LIBRARY_FORKS};
@@ -46,6 +47,7 @@ pub use rss::CountingAllocator;
 pub use special::undefined_functions;
 pub use stats::{MemoryCensus, Stats};
 pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
+pub use why::{BranchWhy, LineWhy, Reason, WhyReport};
 
 use symtest_ktest::KTest;
 
@@ -96,6 +98,8 @@ pub struct RunSummary {
     pub halt_reason: String,
     /// Every source line (file, line) some path executed, sorted.
     pub covered_lines: Vec<(String, u32)>,
+    /// Why the other lines, and the branch sides no path took, were not.
+    pub why: WhyReport,
 }
 
 /// Errors that prevent a run from starting (everything after start is an outcome).

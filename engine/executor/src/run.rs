@@ -208,12 +208,14 @@ impl Executor<'_> {
             }
         };
         self.take_census();
+        self.note_pending();
         self.halt(&reason);
         self.refresh_stats();
         RunSummary {
             stats: self.stats.clone(),
             halt_reason: reason,
             covered_lines: self.coverage.covered_line_list(self.module),
+            why: self.why_report(),
         }
     }
 
@@ -460,6 +462,7 @@ impl Executor<'_> {
     /// Records a path's end and writes its test when it should have one.
     pub(crate) fn terminate(&mut self, mut st: State, t: Termination) {
         self.cap.forget(st.id);
+        self.why.fixed.remove(&st.id);
         let outcome = match t {
             Termination::Early(reason) => {
                 self.stats.paths_early += 1;
