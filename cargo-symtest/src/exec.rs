@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use symtest_executor::{Config, ErrorKind, Event, EventSink, SearchKind, Stats, TestOutcome};
 use symtest_solver::{build_chain, BitwuzlaMode, LayerSet};
@@ -70,8 +70,33 @@ pub struct ExecArgs {
     /// one, forks on every byte's character class. 0: always fork.
     #[arg(long, value_name = "N", default_value_t = symtest_executor::DEFAULT_LIBRARY_FORKS)]
     pub library_forks: u64,
+    /// Seed mode (KLEE's): a `.ktest` whose inputs guide the run; repeat for
+    /// several. Paths that agree with a seed run first and the branches it
+    /// decides cost no solver query; the other sides are explored as usual.
+    /// A seed's objects are matched to the objects the program makes, in order.
+    #[arg(long = "seed-file", value_name = "KTEST")]
+    pub seed_file: Vec<PathBuf>,
+    /// Every `.ktest` of DIR as a seed (KLEE's --seed-dir; sorted by name).
+    #[arg(long = "seed-dir", value_name = "DIR")]
+    pub seed_dir: Vec<PathBuf>,
+    /// Directed exploration: a source line to reach (FILE:LINE, FILE as a diff
+    /// names it, matched against the module's file names by path suffix);
+    /// repeat for several. States nearest a target line not reached yet run
+    /// first (distance through the control-flow and call graphs), for
+    /// --directed-share of the budget; which lines were reached is in
+    /// coverage.json (`targets`) and stats.json.
+    #[arg(long = "target-line", value_name = "FILE:LINE")]
+    pub target_line: Vec<String>,
+    /// A file of target lines, one FILE:LINE per line (as --target-line).
+    #[arg(long = "target-lines", value_name = "FILE")]
+    pub target_lines: Option<PathBuf>,
+    /// The share of --max-time (or --max-instructions) spent on seeds and
+    /// target lines before the --search heuristics take over (0 to 1).
+    #[arg(long, value_name = "SHARE", default_value_t = symtest_executor::DEFAULT_DIRECTED_SHARE)]
+    pub directed_share: f64,
     /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,
-    /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc.
+    /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc,
+    /// nurs:target (nearest a --target-line first).
     /// Default: random-path, nurs:covnew and nurs:md2u interleaved (KLEE's
     /// random-path + covnew, plus the distance-to-uncovered heuristic, which
     /// reaches deep code such as bugs behind well-formed prefixes sooner).
@@ -354,6 +379,55 @@ pub fn native_alloc_limit() -> u64 {
     limit.unwrap_or(4 << 30)
 }
 
+/// The seeds of `--seed-file` and `--seed-dir`: each `.ktest`'s objects.
+fn read_seeds(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Vec<symtest_executor::Seed>, String> {
+    let mut paths: Vec<PathBuf> = files.to_vec();
+    for d in dirs {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(d)
+            .map_err(|e| format!("--seed-dir {}: {e}", d.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
+            .collect();
+        found.sort();
+        paths.extend(found);
+    }
+    paths
+        .iter()
+        .map(|p| {
+            let t = symtest_ktest::KTest::read_from(p)
+                .map_err(|e| format!("seed {}: {e}", p.display()))?;
+            Ok(t.objects.into_iter().map(|o| (o.name, o.bytes)).collect())
+        })
+        .collect()
+}
+
+/// `--target-line FILE:LINE` and the lines of `--target-lines FILE`.
+fn target_lines(given: &[String], file: Option<&Path>) -> Result<Vec<(String, u32)>, String> {
+    let mut all: Vec<(String, String)> = given
+        .iter()
+        .map(|g| ("--target-line".to_string(), g.clone()))
+        .collect();
+    if let Some(f) = file {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| format!("--target-lines {}: {e}", f.display()))?;
+        for (n, l) in text.lines().enumerate() {
+            if !l.trim().is_empty() {
+                all.push((format!("{}:{}", f.display(), n + 1), l.trim().to_string()));
+            }
+        }
+    }
+    all.into_iter()
+        .map(|(place, t)| {
+            let (file, line) = t
+                .rsplit_once(':')
+                .and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)))
+                .filter(|(f, l)| !f.is_empty() && *l > 0)
+                .ok_or_else(|| format!("{place}: `{t}` is not FILE:LINE"))?;
+            Ok((file.to_string(), line))
+        })
+        .collect()
+}
+
 fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     let mut layer_spec = a.solver_layers.clone();
     for d in &a.drop_solver_layer {
@@ -435,6 +509,15 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     c.max_tests = a.max_tests;
     c.silent_assume = a.silent_klee_assume;
+    if !(0.0..=1.0).contains(&a.directed_share) {
+        return Err(format!(
+            "--directed-share must be between 0 and 1 (got {})",
+            a.directed_share
+        ));
+    }
+    c.directed_share = a.directed_share;
+    c.seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
+    c.target_lines = target_lines(&a.target_line, a.target_lines.as_deref())?;
     c.digest_depth = (a.digest_depth > 0).then_some(a.digest_depth);
     c.library_forks = (a.library_forks > 0).then_some(a.library_forks);
     c.check_overshift = a.check_overshift && !a.optimize;
@@ -677,7 +760,8 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     }
     let stats_json = serde_json::to_string_pretty(&stats_json)?;
     sink.out.write_file("stats.json", stats_json.as_bytes())?;
-    let coverage = crate::output::coverage_json(&summary.covered_lines, &summary.why);
+    let coverage =
+        crate::output::coverage_json(&summary.covered_lines, &summary.target_lines, &summary.why);
     sink.out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
         "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n{}\n{}\n",

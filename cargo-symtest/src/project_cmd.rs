@@ -85,6 +85,20 @@ pub struct ProjectArgs {
     /// output or build directory, instead of waiting for it to finish.
     #[arg(long)]
     pub no_wait: bool,
+    /// Gate a change: direct each target's exploration at the lines of C
+    /// sources and headers changed since this git revision (`git diff REF`;
+    /// in CI the pull request's base), starting from the previous run's kept
+    /// tests (else the committed suite's vectors) as seeds; report which
+    /// changed lines a kept test reaches, and run the committed suite on the
+    /// new code first: a test whose outcome or output changed is reported as a
+    /// behaviour change (not a bug; accepted by the next run, which records the
+    /// new behaviour, or `make update-expected`).
+    #[arg(long, value_name = "REF")]
+    pub changed_since: Option<String>,
+    /// With --changed-since: the share of each target's budget spent on the
+    /// seeds and the changed lines before the undirected search (0 to 1).
+    #[arg(long, value_name = "SHARE", requires = "changed_since")]
+    pub directed_share: Option<f64>,
     /// human (status lines, bars on a terminal, a summary table) or json (one event per line on stdout).
     #[arg(long, value_enum, default_value = "human", value_name = "FMT")]
     pub message_format: MessageFormat,
@@ -116,6 +130,8 @@ pub fn run(a: ProjectArgs) -> Result<u8> {
         no_emit: a.no_emit,
         no_validate: a.no_validate,
         no_wait: a.no_wait,
+        changed_since: a.changed_since,
+        directed_share: a.directed_share,
     };
     let mut reporter = Reporter::new(a.message_format, a.quiet, a.verbose, a.color);
     let finished = symtest_project::run(options, &mut |e| reporter.event(e));

@@ -57,12 +57,21 @@ pub fn exec_args(t: &Target, bc: &Path, out: &Path, budget_s: f64) -> Vec<String
     a
 }
 
-/// Runs the engine; `live` receives its progress about once a second.
+/// `args` with `extra` before the program's own arguments (after `--`).
+fn with_extra(mut args: Vec<String>, extra: &[String]) -> Vec<String> {
+    let at = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    args.splice(at..at, extra.iter().cloned());
+    args
+}
+
+/// Runs the engine (`extra`: more `exec` options, such as a gate run's seeds
+/// and target lines); `live` receives its progress about once a second.
 pub fn run(
     t: &Target,
     bc: &Path,
     out: &Path,
     budget_s: f64,
+    extra: &[String],
     mut live: impl FnMut(Live),
 ) -> ExploreResult {
     let started = Instant::now();
@@ -80,7 +89,7 @@ pub fn run(
         });
     }
     let mut child = match cmd
-        .args(exec_args(t, bc, out, budget_s))
+        .args(with_extra(exec_args(t, bc, out, budget_s), extra))
         .current_dir(&t.root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

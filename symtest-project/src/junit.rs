@@ -22,14 +22,17 @@ fn esc(s: &str) -> String {
 
 pub fn render(reports: &[TargetReport]) -> String {
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let changes: usize = reports.iter().map(|r| r.behaviour_changes.len()).sum();
     let tests: usize = reports
         .iter()
         .map(|r| r.tests.len().max(usize::from(r.status != Status::Ok)))
-        .sum();
+        .sum::<usize>()
+        + changes;
     let failures: usize = reports
         .iter()
         .map(|r| r.tests.iter().filter(|t| t.bug.is_some()).count())
-        .sum();
+        .sum::<usize>()
+        + changes;
     let errors = reports.iter().filter(|r| r.status != Status::Ok).count();
     let time: f64 = reports.iter().map(|r| r.total_s).sum();
     let _ = writeln!(s, "<testsuites name=\"symtest\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time:.3}\">");
@@ -78,6 +81,26 @@ pub fn render(reports: &[TargetReport]) -> String {
             }
         }
         s.push_str("  </testsuite>\n");
+        // Behaviour changes of a gate run, apart from the target's tests.
+        if !r.behaviour_changes.is_empty() {
+            let _ = writeln!(
+                s,
+                "  <testsuite name=\"{} (behaviour changes)\" tests=\"{n}\" failures=\"{n}\" errors=\"0\" skipped=\"0\" time=\"0\">",
+                esc(&r.name),
+                n = r.behaviour_changes.len()
+            );
+            for b in &r.behaviour_changes {
+                let _ = writeln!(
+                    s,
+                    "    <testcase classname=\"{}\" name=\"{}\" time=\"0\">\n      <failure message=\"behaviour change\" type=\"behaviour-change\">{}{}</failure>\n    </testcase>",
+                    esc(&r.name),
+                    esc(&b.test),
+                    esc(&b.detail),
+                    esc(&b.reproduce.as_ref().map(|x| format!("\nreproduce: {x}")).unwrap_or_default())
+                );
+            }
+            s.push_str("  </testsuite>\n");
+        }
     }
     s.push_str("</testsuites>\n");
     s

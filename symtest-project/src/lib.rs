@@ -30,6 +30,7 @@ pub mod escape;
 pub mod explore;
 pub mod from_build;
 pub mod fsutil;
+pub mod gate;
 pub mod glob;
 pub mod junit;
 pub mod lock;

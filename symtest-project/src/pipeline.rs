@@ -24,6 +24,15 @@ pub struct Ctx {
     pub validate: bool,
     /// The captured output of each target from a build, by target name.
     pub captured: HashMap<String, Captured>,
+    /// A gate run (`--changed-since`): the changed lines and how much of the
+    /// budget goes to them.
+    pub gate: Option<Gate>,
+}
+
+/// What a gate run directs its exploration at.
+pub struct Gate {
+    pub changed: crate::gate::ChangedLines,
+    pub directed_share: f64,
 }
 
 type Send<'a> = &'a (dyn Fn(Event) + Sync);
@@ -150,9 +159,53 @@ fn steps(
         }
     };
     lap(r, "compile");
+    // A gate run: the committed suite on the new code (behaviour changes),
+    // then seeds and target lines for a directed exploration.
+    let mut extra = Vec::new();
+    if let Some(g) = &ctx.gate {
+        match crate::gate::behaviour_changes(&t.suite_dir) {
+            Ok(Some(changes)) => {
+                for b in &changes {
+                    message(
+                        Level::Warning,
+                        format!("behaviour change: {}: {}", b.test, b.detail),
+                    );
+                }
+                r.behaviour_changes = changes;
+            }
+            Ok(None) => {}
+            Err(e) => message(Level::Warning, e),
+        }
+        let seeds = crate::gate::write_seeds(&r.out_dir, &t.suite_dir, &c.build.join("seeds"))
+            .map_err(anyhow::Error::msg)?;
+        if seeds > 0 {
+            extra.extend([
+                "--seed-dir".into(),
+                c.build.join("seeds").display().to_string(),
+            ]);
+        }
+        let lines = c.build.join("target-lines.txt");
+        std::fs::create_dir_all(&c.build)?;
+        std::fs::write(&lines, g.changed.target_lines())?;
+        extra.extend([
+            "--target-lines".into(),
+            lines.display().to_string(),
+            "--directed-share".into(),
+            g.directed_share.to_string(),
+        ]);
+        message(
+            Level::Info,
+            format!(
+                "gate: {} changed line(s) since {}, {seeds} seed(s), {:.0}% of the budget directed",
+                g.changed.count(),
+                g.changed.base,
+                g.directed_share * 100.0
+            ),
+        );
+    }
     // 2. exploration, in a subprocess
     phase(send, t, Phase::Exploring, format!("(budget {budget_s}s)"));
-    let explored = stages::explore(&c, &compiled, budget_s, |live| {
+    let explored = stages::explore(&c, &compiled, budget_s, &extra, |live| {
         send(Event::Progress {
             target: t.name.clone(),
             live,
@@ -284,6 +337,22 @@ fn steps(
     }
     r.tests = emitted.kept;
     r.not_compared = emitted.not_compared;
+    if let Some(g) = &ctx.gate {
+        let names: Vec<String> = r.tests.iter().map(|k| k.suite_name.clone()).collect();
+        r.changed_lines = stages::changed_lines(&c, &m, &g.changed, &names);
+        let reached = r
+            .changed_lines
+            .iter()
+            .filter(|l| l.reached_by.is_some())
+            .count();
+        message(
+            Level::Info,
+            format!(
+                "gate: {reached} of {} changed line(s) with code reached by a kept test",
+                r.changed_lines.len()
+            ),
+        );
+    }
     r.bugs = e.bugs;
     if ctx.emit {
         r.suite_dir = Some(t.suite_dir.clone());

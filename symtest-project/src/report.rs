@@ -89,6 +89,12 @@ pub struct TargetReport {
     /// runs that recorded them (`test000003: stdout varies between runs: not
     /// compared`).
     pub not_compared: Vec<String>,
+    /// A gate run: the changed lines with code in the target, and the kept
+    /// test that executes each.
+    pub changed_lines: Vec<crate::gate::ChangedLine>,
+    /// A gate run: the committed suite's tests whose outcome or behaviour
+    /// the new code changed (not counted as bugs).
+    pub behaviour_changes: Vec<crate::gate::BehaviourChange>,
     /// Seconds per stage: compile, explore, minimize (native build and
     /// per-test coverage runs), replay (kept tests and gcov), emit.
     pub stage_s: std::collections::BTreeMap<String, f64>,
@@ -132,6 +138,8 @@ impl TargetReport {
             native_disagreements: Vec::new(),
             flaky: Vec::new(),
             not_compared: Vec::new(),
+            changed_lines: Vec::new(),
+            behaviour_changes: Vec::new(),
             stage_s: std::collections::BTreeMap::new(),
             out_dir,
             suite_dir: None,

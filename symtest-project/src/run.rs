@@ -13,6 +13,10 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Mutex};
 
+/// The share of a target's budget a gate run directs at the changed lines
+/// (the engine's default; the rest is undirected).
+pub const DEFAULT_DIRECTED_SHARE: f64 = 0.7;
+
 /// Default per-target exploration budget in seconds.
 pub const DEFAULT_MAX_TIME: f64 = 60.0;
 
@@ -63,6 +67,12 @@ pub struct RunOptions {
     /// Fail at once (exit 2) when another run holds the output or build
     /// directory, instead of waiting for it.
     pub no_wait: bool,
+    /// A gate run: direct exploration at the lines changed since this git
+    /// revision, seeded by the previous run's tests; report the committed
+    /// suites' behaviour changes.
+    pub changed_since: Option<String>,
+    /// The share of each target's budget a gate run directs (default 0.7).
+    pub directed_share: Option<f64>,
 }
 
 /// What a finished run hands back for drawing.
@@ -216,6 +226,23 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
     let captured = from_build::capture_all(&project.root, &project.targets, &build_root, on_event)?;
     std::fs::create_dir_all(&out_root)
         .with_context(|| format!("creating {}", out_root.display()))?;
+    let gate = match &a.changed_since {
+        Some(base) => {
+            let share = a.directed_share.unwrap_or(DEFAULT_DIRECTED_SHARE);
+            if !(0.0..=1.0).contains(&share) {
+                return Err(Error::BadInput(format!(
+                    "--directed-share must be between 0 and 1 (got {share})"
+                )));
+            }
+            let changed =
+                crate::gate::changed_since(&project.root, base).map_err(Error::BadInput)?;
+            Some(pipeline::Gate {
+                changed,
+                directed_share: share,
+            })
+        }
+        None => None,
+    };
     let ctx = pipeline::Ctx {
         root: project.root.clone(),
         out_root,
@@ -224,6 +251,7 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         emit: !a.no_emit,
         validate: !a.no_validate,
         captured,
+        gate,
     };
     let queue: Mutex<Vec<(usize, &Target)>> =
         Mutex::new(project.targets.iter().enumerate().rev().collect());
@@ -304,6 +332,57 @@ fn finish(
             }
         } else {
             gate.push_str(&format!("baseline: no new bugs ({} known)\n", bugs.len()));
+        }
+    }
+    // A gate run: the changed lines each target reached, and behaviour
+    // changes (listed apart from bugs; they do not fail the run).
+    for r in &reports {
+        if a.changed_since.is_some() && r.status == Status::Ok {
+            let reached: Vec<String> = r
+                .changed_lines
+                .iter()
+                .filter_map(|l| {
+                    l.reached_by
+                        .as_ref()
+                        .map(|t| format!("{}:{} by {t}", l.file, l.line))
+                })
+                .collect();
+            let missed: Vec<String> = r
+                .changed_lines
+                .iter()
+                .filter(|l| l.reached_by.is_none())
+                .map(|l| format!("{}:{}", l.file, l.line))
+                .collect();
+            gate.push_str(&format!(
+                "changed lines: {}: {} of {} with code reached{}{}
+",
+                r.name,
+                reached.len(),
+                r.changed_lines.len(),
+                if reached.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", reached.join(", "))
+                },
+                if missed.is_empty() {
+                    String::new()
+                } else {
+                    format!("; not reached: {}", missed.join(", "))
+                }
+            ));
+        }
+        for b in &r.behaviour_changes {
+            gate.push_str(&format!(
+                "behaviour change: {}: {}: {}
+",
+                r.name, b.test, b.detail
+            ));
+            if let Some(rep) = &b.reproduce {
+                gate.push_str(&format!(
+                    "    reproduce: {rep}
+"
+                ));
+            }
         }
     }
     if a.update_baseline {

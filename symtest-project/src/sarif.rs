@@ -40,11 +40,16 @@ fn result(b: &Bug, rule_index: usize) -> Value {
 
 /// The SARIF log of a run.
 pub fn render(reports: &[TargetReport]) -> String {
-    let rules: Vec<Value> = RULES
+    let mut rules: Vec<Value> = RULES
         .iter()
         .map(|(id, d)| json!({ "id": id, "name": id, "shortDescription": { "text": d } }))
         .collect();
-    let results: Vec<Value> = reports
+    rules.push(json!({
+        "id": "behaviour-change",
+        "name": "behaviour-change",
+        "shortDescription": { "text": "A test of the committed regression suite behaves differently on the new code" }
+    }));
+    let mut results: Vec<Value> = reports
         .iter()
         .flat_map(|r| r.bugs.iter())
         .map(|b| {
@@ -54,6 +59,24 @@ pub fn render(reports: &[TargetReport]) -> String {
             )
         })
         .collect();
+    // Behaviour changes of a gate run: notes, not bugs.
+    for r in reports {
+        for b in &r.behaviour_changes {
+            results.push(json!({
+                "ruleId": "behaviour-change",
+                "ruleIndex": RULES.len(),
+                "level": "note",
+                "message": { "text": format!(
+                    "behaviour change in symtest target `{}`: test {}: {}{}",
+                    r.name,
+                    b.test,
+                    b.detail,
+                    b.reproduce.as_ref().map(|x| format!(" (reproduce: {x})")).unwrap_or_default()
+                ) },
+                "partialFingerprints": { "symtestBehaviour/v1": format!("{}/{}", r.name, b.test) }
+            }));
+        }
+    }
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

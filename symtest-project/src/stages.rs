@@ -108,11 +108,12 @@ pub fn explore(
     c: &TargetCtx,
     compiled: &Compiled,
     budget_s: f64,
+    extra: &[String],
     live: impl FnMut(Live),
 ) -> Result<std::result::Result<Explored, EngineFailed>> {
     let t = c.target;
     let run_dir = c.build.join("run");
-    let res = explore::run(t, &compiled.bitcode, &run_dir, budget_s, live);
+    let res = explore::run(t, &compiled.bitcode, &run_dir, budget_s, extra, live);
     if let Err(message) = res.status {
         return Ok(Err(EngineFailed {
             elapsed_s: res.elapsed_s,
@@ -170,6 +171,8 @@ pub struct Minimized {
     /// The runner's verdict on each test of [`Explored::tests`] in the run that
     /// measured its coverage (`None`: the runner printed none for it).
     pub verdicts: Vec<Option<String>>,
+    /// What each test of [`Explored::tests`] covers natively.
+    pub sets: Vec<std::collections::BTreeSet<minimize::Element>>,
 }
 
 /// How long one native test may run, in every native run of the pipeline
@@ -217,6 +220,7 @@ pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Mini
         native: nb,
         keep,
         verdicts,
+        sets,
     })
 }
 
@@ -325,6 +329,55 @@ pub fn validate(e: &mut Explored, replayed: &Replayed) -> Vec<Unconfirmed> {
     unconfirmed
 }
 
+/// The changed lines of a gate run that have code in the target, each with
+/// the first kept test (its suite name) that executes it natively.
+pub fn changed_lines(
+    c: &TargetCtx,
+    m: &Minimized,
+    changed: &crate::gate::ChangedLines,
+    suite_names: &[String],
+) -> Vec<crate::gate::ChangedLine> {
+    let mut out = Vec::new();
+    for (src, executable) in &m.native.sources {
+        let norm = crate::covdata::normalized(src);
+        let Some(lines) = changed
+            .by_file
+            .iter()
+            .find(|(f, _)| crate::covdata::normalized(f) == norm)
+            .map(|(_, l)| l)
+        else {
+            continue;
+        };
+        for &line in lines.iter().filter(|l| executable.contains(l)) {
+            let element = minimize::Element::Line(src.clone(), line);
+            let by = m
+                .keep
+                .iter()
+                .position(|&i| m.sets.get(i).is_some_and(|s| s.contains(&element)))
+                .and_then(|k| suite_names.get(k).cloned());
+            out.push(crate::gate::ChangedLine {
+                file: crate::fsutil::relative(src, c.root).display().to_string(),
+                line,
+                reached_by: by,
+            });
+        }
+    }
+    out
+}
+
+/// The name the `k`-th kept test (engine test `i`) has in the suite.
+fn suite_name_of(e: &Explored, i: usize, k: usize) -> String {
+    let new = format!("test{:06}", k + 1);
+    match e.bug_of[i] {
+        Some(b) => format!(
+            "{new}_bug_{}_in_{}",
+            e.bugs[b].kind,
+            sanitize_ident(&e.bugs[b].function)
+        ),
+        None => new,
+    }
+}
+
 /// What the emit stage wrote.
 pub struct Emitted {
     /// The kept tests as reported.
@@ -363,14 +416,7 @@ pub fn emit(
                 .with_context(|| format!("copying {}", f.display()))?;
         }
         let bug = e.bug_of[i];
-        let suite_name = match bug {
-            Some(b) => format!(
-                "{new}_bug_{}_in_{}",
-                e.bugs[b].kind,
-                sanitize_ident(&e.bugs[b].function)
-            ),
-            None => new.clone(),
-        };
+        let suite_name = suite_name_of(e, i, k);
         kept.push(KeptTest {
             name: new.clone(),
             suite_name: suite_name.clone(),

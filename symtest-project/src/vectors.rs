@@ -251,6 +251,114 @@ pub fn comment_safe(s: &str) -> String {
     s.replace("*/", "* /").replace(['\n', '\r'], " ")
 }
 
+/// The bytes a C string literal of [`c_literal`] holds (escapes undone).
+fn unescape_literal(body: &str) -> Vec<u8> {
+    let b = body.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 >= b.len() {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let c = b[i + 1];
+        i += 2;
+        match c {
+            b'n' => out.push(b'\n'),
+            b't' => out.push(b'\t'),
+            b'0'..=b'7' => {
+                let mut v = u32::from(c - b'0');
+                let mut k = 0;
+                while k < 2 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                    v = v * 8 + u32::from(b[i] - b'0');
+                    i += 1;
+                    k += 1;
+                }
+                out.push(v as u8);
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The test vectors of a suite's `symtest_tests.c` (as [`object_decl`] and
+/// the suite writer make it): per test, its objects in order.
+pub fn parse_tests_c(text: &str) -> Vec<Vec<(String, Vec<u8>)>> {
+    use std::collections::BTreeMap;
+    let mut arrays: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut tables: BTreeMap<usize, Vec<(String, usize, String)>> = BTreeMap::new();
+    let mut in_table: Option<usize> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("static const unsigned char ") {
+            let Some((decl, init)) = rest.split_once(" = ") else {
+                continue;
+            };
+            let var = decl.split('[').next().unwrap_or("").to_string();
+            let init = init.trim_end_matches(';').trim();
+            let bytes = if let Some(lit) = init.strip_prefix('"').and_then(|x| x.strip_suffix('"'))
+            {
+                unescape_literal(lit)
+            } else {
+                init.trim_start_matches('{')
+                    .trim_end_matches('}')
+                    .split(',')
+                    .filter_map(|x| {
+                        let x = x.trim();
+                        x.strip_prefix("0x").map_or_else(
+                            || x.parse::<u8>().ok(),
+                            |h| u8::from_str_radix(h, 16).ok(),
+                        )
+                    })
+                    .collect()
+            };
+            arrays.insert(var, bytes);
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("static const struct symtest_object t") {
+            in_table = rest.split('_').next().and_then(|n| n.parse().ok());
+            continue;
+        }
+        if t == "};" {
+            in_table = None;
+            continue;
+        }
+        if let Some(k) = in_table {
+            // {"name", size, tI_oJ},
+            let Some(inner) = t.strip_prefix("{\"").and_then(|x| x.strip_suffix("},")) else {
+                continue;
+            };
+            let Some((name, rest)) = inner.rsplit_once("\", ") else {
+                continue;
+            };
+            let mut parts = rest.split(',').map(str::trim);
+            let (Some(size), Some(var)) = (parts.next().and_then(|x| x.parse().ok()), parts.next())
+            else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(&unescape_literal(name)).into_owned();
+            tables
+                .entry(k)
+                .or_default()
+                .push((name, size, var.to_string()));
+        }
+    }
+    tables
+        .into_values()
+        .map(|objs| {
+            objs.into_iter()
+                .map(|(name, size, var)| {
+                    let mut b = arrays.get(&var).cloned().unwrap_or_default();
+                    b.resize(size, 0);
+                    (name, b)
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +380,22 @@ mod tests {
             object_decl("z", b""),
             "static const unsigned char z[1] = {0};"
         );
+    }
+
+    #[test]
+    fn suite_vectors_read_back() {
+        let text = format!(
+            "{}\n{}\n{}\nstatic const struct symtest_object t0_objects[] = {{\n  {{\"arg00\", 3, t0_o0}},\n  {{\"A-data-stat\", 8, t0_o1}},\n  {{\"stdin\", 0, t0_o2}},\n}};\n",
+            object_decl("t0_o0", b"-c\0"),
+            object_decl("t0_o1", &[0x4d, 0x59, 0x53, 1, 2, 3, 0x80, 0xff]),
+            object_decl("t0_o2", b""),
+        );
+        let v = parse_tests_c(&text);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0][0], ("arg00".to_string(), b"-c\0".to_vec()));
+        assert_eq!(v[0][1].1, [0x4d, 0x59, 0x53, 1, 2, 3, 0x80, 0xff]);
+        assert_eq!(v[0][2].1, Vec::<u8>::new());
+        assert_eq!(unescape_literal("a\\n\\0001\\?"), b"a\n\x001?");
     }
 
     #[test]

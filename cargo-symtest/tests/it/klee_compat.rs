@@ -69,8 +69,26 @@ fn value_for(opt: &str, out: &Path) -> Option<String> {
         "istats-write-after-instructions" | "stats-write-after-instructions" => "100".into(),
         "use-query-log" => "all:kquery".into(),
         "min-query-time-to-log" => "10".into(),
-        "seed-file" | "replay-ktest-file" => "x.ktest".into(),
-        "seed-dir" | "replay-ktest-dir" | "run-in-dir" => "/tmp".into(),
+        "seed-file" => {
+            // A seed with no objects: read, then dropped at the first object.
+            let p = out.with_file_name("seed.ktest");
+            symtest_ktest::KTest {
+                args: Vec::new(),
+                sym_argvs: 0,
+                sym_argv_len: 0,
+                objects: Vec::new(),
+            }
+            .write_to(&p)
+            .unwrap();
+            p.display().to_string()
+        }
+        "seed-dir" => {
+            let d = out.with_file_name("seeds");
+            std::fs::create_dir_all(&d).unwrap();
+            d.display().to_string()
+        }
+        "replay-ktest-file" => "x.ktest".into(),
+        "replay-ktest-dir" | "run-in-dir" => "/tmp".into(),
         "replay-path" => "x.path".into(),
         "link-llvm-lib" => "lib.bca".into(),
         "solver-backend" => "stp".into(),

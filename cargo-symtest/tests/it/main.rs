@@ -7,6 +7,7 @@ mod corpus;
 mod determinism;
 mod fidelity;
 mod fuzz;
+mod gate;
 mod hardening;
 mod honest;
 mod host_files;

@@ -30,6 +30,9 @@ pub enum Weight {
     Cpicnt,
     /// Query cost (cheaper states first).
     Qc,
+    /// Distance to the nearest target line not reached yet
+    /// ([`Config::target_lines`]).
+    Target,
 }
 
 impl SearchKind {
@@ -49,6 +52,7 @@ impl SearchKind {
             "nurs:icnt" => SearchKind::Nurs(Weight::Icnt),
             "nurs:cpicnt" => SearchKind::Nurs(Weight::Cpicnt),
             "nurs:qc" => SearchKind::Nurs(Weight::Qc),
+            "nurs:target" => SearchKind::Nurs(Weight::Target),
             _ => return None,
         })
     }
@@ -65,8 +69,16 @@ impl SearchKind {
         "nurs:icnt",
         "nurs:cpicnt",
         "nurs:qc",
+        "nurs:target",
     ];
 }
+
+/// A seed: the objects of a test in order (name, bytes).
+pub type Seed = Vec<(String, Vec<u8>)>;
+
+/// Default of `Config::directed_share`: seven tenths of the budget on the
+/// seeds and the target lines, the rest on the configured searcher.
+pub const DEFAULT_DIRECTED_SHARE: f64 = 0.7;
 
 /// Default of `Config::library_forks`.
 pub const DEFAULT_LIBRARY_FORKS: u64 = 512;
@@ -194,6 +206,19 @@ pub struct Config {
     /// model without asking the solver (counted as `library_branches`).
     /// `None`: always fork.
     pub library_forks: Option<u64>,
+    /// `--seed-file`/`--seed-dir` (KLEE's seed mode): concrete inputs, each
+    /// the objects of a test in order (name, bytes). Paths that agree with a
+    /// seed carry it: its values are their model, so the branches it decides
+    /// cost no query, and such paths run first.
+    pub seeds: Vec<Seed>,
+    /// `--target-line` (directed exploration): source lines (file as a diff
+    /// names it, line) to reach; states nearer to one not reached yet run
+    /// first, for `directed_share` of the budget.
+    pub target_lines: Vec<(String, u32)>,
+    /// `--directed-share`: the fraction of `--max-time` (or of
+    /// `--max-instructions`) spent following seeds and nearing the target
+    /// lines, before the configured searcher takes over.
+    pub directed_share: f64,
 }
 
 impl Default for Config {
@@ -242,6 +267,9 @@ impl Default for Config {
             silent_assume: false,
             digest_depth: Some(DEFAULT_DIGEST_DEPTH),
             library_forks: Some(DEFAULT_LIBRARY_FORKS),
+            seeds: Vec::new(),
+            target_lines: Vec::new(),
+            directed_share: DEFAULT_DIRECTED_SHARE,
         }
     }
 }

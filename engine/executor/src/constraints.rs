@@ -161,6 +161,9 @@ impl Executor<'_> {
                 st.model = None;
             }
         }
+        if !st.seeds.is_empty() {
+            self.keep_seeds_where(st, c);
+        }
         let eq = equality(&mut self.pool, c);
         if let (true, Some((x, k))) = (self.config.simplify_constraints, eq) {
             let map: FxHashMap<ExprId, ExprId> = std::iter::once((x, k)).collect();

@@ -75,6 +75,10 @@ pub struct Executor<'m> {
     /// (the object it was derived from), or [`AMBIGUOUS_ORIGIN`] when GEPs
     /// from different bases made the same expression.
     pub(crate) gep_origins: FxHashMap<symtest_expr::ExprId, u64>,
+    /// Directed exploration: the target lines and their distances.
+    pub(crate) targets: Option<crate::targets::Targets>,
+    /// Per seed, its values bound to the arrays the paths following it made.
+    pub(crate) seed_models: Vec<std::rc::Rc<symtest_expr::Assignment>>,
     /// What the run saw at the program's branches (why code stays uncovered).
     pub(crate) why: crate::why::WhyLog,
 }
@@ -158,9 +162,14 @@ impl<'m> Executor<'m> {
             image_pieces: None,
             cap: Default::default(),
             gep_origins: FxHashMap::default(),
+            targets: None,
+            seed_models: (0..config.seeds.len())
+                .map(|_| std::rc::Rc::new(symtest_expr::Assignment::new()))
+                .collect(),
             why: Default::default(),
             config,
         };
+        ex.targets = crate::targets::Targets::new(module, &ex.coverage, &ex.config.target_lines);
         let mut memory = AddressSpace::default();
         ex.place_globals(&mut memory);
         ex.eval_constants();
@@ -386,6 +395,7 @@ impl<'m> Executor<'m> {
             last_new_cover: 0,
             last_new_cover_global: 0,
             pending_cover: None,
+            seeds: std::rc::Rc::new((0..self.config.seeds.len() as u32).collect()),
             query_cost_us: 0,
             forks: 0,
             ptree_node: 0,

@@ -26,6 +26,7 @@ mod rng;
 mod rss;
 mod run;
 mod search;
+mod seeds;
 mod special;
 mod special_env;
 mod special_heap;
@@ -35,13 +36,17 @@ mod state;
 mod stats;
 mod step;
 mod suspend;
+mod targets;
 mod terminated;
 mod termination;
 mod value;
 mod why;
 
 pub use budget::SYMBOLIC_BYTE_COST;
-pub use config::{Config, SearchKind, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_LIBRARY_FORKS};
+pub use config::{
+    Config, SearchKind, Seed, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_DIRECTED_SHARE,
+    DEFAULT_LIBRARY_FORKS,
+};
 pub use environment::PROGRAM_ENVIRONMENT;
 pub use rss::CountingAllocator;
 pub use special::undefined_functions;
@@ -98,6 +103,9 @@ pub struct RunSummary {
     pub halt_reason: String,
     /// Every source line (file, line) some path executed, sorted.
     pub covered_lines: Vec<(String, u32)>,
+    /// Directed runs: each target line the module has code on (file as the
+    /// module names it, line) and whether a path reached it.
+    pub target_lines: Vec<(String, u32, bool)>,
     /// Why the other lines, and the branch sides no path took, were not.
     pub why: WhyReport,
 }

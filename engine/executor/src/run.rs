@@ -64,6 +64,17 @@ impl StateView for View<'_, '_> {
                     ex.coverage.md2u(ex.module, func, pc)
                 }
             });
+        let target_dist = match &mut ex.targets {
+            Some(t) => {
+                let frames: Vec<(symtest_ir::FuncId, u32)> = st
+                    .stack
+                    .iter()
+                    .map(|f| (f.func, f.pc.min(body_len(f.func).saturating_sub(1))))
+                    .collect();
+                t.distance(ex.module, &ex.coverage, &frames)
+            }
+            None => None,
+        };
         StateInfo {
             depth,
             since_new_cover: since,
@@ -71,6 +82,8 @@ impl StateView for View<'_, '_> {
             inst_count: ex.coverage.count(func, pc),
             call_path_count: ex.coverage.func_count(func),
             query_cost_us: qc,
+            target_dist,
+            seeded: !st.seeds.is_empty(),
         }
     }
 
@@ -91,12 +104,47 @@ impl Executor<'_> {
         let init = self.initial.take().expect("initial state");
         let id = init.id;
         self.states.insert(id, init);
+        // Seeds and target lines: paths that follow a seed run first, then
+        // those nearest a target line not reached, for the directed share of
+        // the budget; then the configured searcher.
+        self.stats.seeds = self.config.seeds.len() as u64;
+        let mut directed = self.targets.is_some() || !self.config.seeds.is_empty();
+        if directed {
+            let inner = if self.targets.is_some() {
+                crate::search::build(&[crate::config::SearchKind::Nurs(
+                    crate::config::Weight::Target,
+                )])
+            } else {
+                crate::search::build(&self.config.search)
+            };
+            self.searcher = Box::new(crate::seeds::SeedFirst::new(inner));
+        }
+        let share = self.config.directed_share.clamp(0.0, 1.0);
+        let directed_until = self
+            .config
+            .max_time
+            .map(|t| self.started + t.mul_f64(share));
+        let directed_insts = self
+            .config
+            .max_instructions
+            .map(|m| (m as f64 * share) as u64);
         self.searcher.update(None, &[id], &[]);
         self.stats.states_peak = 1;
         let mut last_progress = Instant::now();
         let reason = loop {
             if let Some(r) = self.limit_reached() {
                 break r;
+            }
+            if directed {
+                let over = directed_until.is_some_and(|t| Instant::now() >= t)
+                    || directed_insts.is_some_and(|m| self.stats.instructions >= m);
+                if over {
+                    directed = false;
+                    self.searcher = crate::search::build(&self.config.search);
+                    let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+                    ids.sort_unstable();
+                    self.searcher.update(None, &ids, &[]);
+                }
             }
             if let Some(r) = self.cap.too_small.take() {
                 break r;
@@ -215,6 +263,11 @@ impl Executor<'_> {
             stats: self.stats.clone(),
             halt_reason: reason,
             covered_lines: self.coverage.covered_line_list(self.module),
+            target_lines: self
+                .targets
+                .as_ref()
+                .map(|t| crate::targets::describe(self.module, t))
+                .unwrap_or_default(),
             why: self.why_report(),
         }
     }
@@ -275,7 +328,12 @@ impl Executor<'_> {
                 {
                     return None;
                 }
-                std::mem::swap(st, ctx.added.last_mut().expect("a fork"));
+                // Dive into the newest child, unless this path follows a
+                // seed the child does not (seeds are followed first).
+                let child = ctx.added.last_mut().expect("a fork");
+                if st.seeds.is_empty() || !child.seeds.is_empty() {
+                    std::mem::swap(st, child);
+                }
                 forks_seen = ctx.added.len();
             }
             if let Some(max) = self.config.max_instructions {
@@ -378,6 +436,11 @@ impl Executor<'_> {
     }
 
     pub(crate) fn refresh_stats(&mut self) {
+        if let Some(t) = &self.targets {
+            let lines: Vec<bool> = t.lines().map(|(_, r)| r).collect();
+            self.stats.target_lines = lines.len() as u64;
+            self.stats.target_lines_reached = lines.iter().filter(|r| **r).count() as u64;
+        }
         let s = &mut self.stats;
         s.queries = self.solver.queries + self.solver.model_answers;
         s.chain_queries = self.solver.queries;

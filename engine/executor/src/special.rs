@@ -682,11 +682,13 @@ impl Executor<'_> {
             return Err(self.stop_in_long_op(st, r));
         }
         let arr = self.pool.new_array(name, size as u32);
+        let index = st.symbolics.len();
         std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
             name: name.to_string(),
             array: arr,
             size: size as u32,
         });
+        self.bind_seeds(st, index, arr, name, size as u32);
         let root = self.pool.array(arr);
         let off0 = (addr - obj.base) as usize;
         for i in 0..size as usize {

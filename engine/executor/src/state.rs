@@ -104,6 +104,9 @@ pub struct State {
     /// The symbolic inputs, in creation order (shared until one is added).
     pub symbolics: Rc<Vec<SymbolicObject>>,
     /// A satisfying assignment of `constraints`, when one is known.
+    /// Seeds (indices into `Config::seeds`) this path agrees with: its
+    /// constraints hold under each. Empty: the path follows no seed.
+    pub seeds: Rc<Vec<u32>>,
     pub model: Option<Rc<Assignment>>,
     pub depth: u32,
     pub instructions: u64,

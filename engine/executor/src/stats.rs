@@ -14,6 +14,14 @@ pub struct LayerStat {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
     pub instructions: u64,
+    /// Seed mode: seeds given, seeds dropped (the program made more symbolic
+    /// objects than the seed has), paths that left every seed they followed.
+    pub seeds: u64,
+    pub seeds_dropped: u64,
+    pub seed_paths_left: u64,
+    /// Directed runs: target lines the module has code on, and those reached.
+    pub target_lines: u64,
+    pub target_lines_reached: u64,
     pub forks: u64,
     pub states: u64,
     pub states_peak: u64,

@@ -82,6 +82,9 @@ impl Executor<'_> {
         self.stats.instructions += 1;
         if self.coverage.hit(module, func, pc) {
             self.note_new_coverage();
+            if let Some(t) = &mut self.targets {
+                t.note(self.coverage.index(func, pc));
+            }
             if self.coverage.is_program_function(func) {
                 st.last_new_cover = st.instructions;
             }

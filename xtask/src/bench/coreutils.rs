@@ -80,6 +80,8 @@ pub struct Options {
     pub rebuild: bool,
     /// Budget per utility of the second run (`None`: no second run).
     pub rerun_budget_s: Option<f64>,
+    /// How often each emitted suite runs (verdicts must not change).
+    pub suite_runs: u32,
     /// The release binary; the self-test uses the debug one the workspace's
     /// tests build anyway.
     pub release: bool,
@@ -95,7 +97,7 @@ fn seconds(v: &str, what: &str) -> Result<f64> {
 }
 
 const USAGE: &str = "usage: cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] \
-                     [--out DIR] [--rebuild] [--rerun-budget SECONDS | --no-rerun]";
+                     [--out DIR] [--rebuild] [--rerun-budget SECONDS | --no-rerun] [--suite-runs N]";
 
 impl Options {
     pub fn parse(args: &[String]) -> Result<Options> {
@@ -106,6 +108,7 @@ impl Options {
             out: None,
             rebuild: false,
             rerun_budget_s: Some(RERUN_BUDGET_S),
+            suite_runs: 10,
             release: true,
         };
         let usage =
@@ -121,6 +124,14 @@ impl Options {
                 "--quick" => o.quick = true,
                 "--rebuild" => o.rebuild = true,
                 "--no-rerun" => o.rerun_budget_s = None,
+                "--suite-runs" => {
+                    let v = value("N")?;
+                    o.suite_runs = v
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=100).contains(n))
+                        .ok_or_else(|| usage(format!("--suite-runs: `{v}` is not 1..=100")))?;
+                }
                 "--budget" => o.budget_s = Some(seconds(&value("SECONDS")?, "--budget")?),
                 "--rerun-budget" => {
                     o.rerun_budget_s = Some(seconds(&value("SECONDS")?, "--rerun-budget")?)
@@ -174,6 +185,8 @@ pub struct UtilResult {
     pub suite_passed: u64,
     pub suite_failed: u64,
     pub suite_error: Option<String>,
+    /// Tests whose verdict changed between the suite's repeated runs.
+    pub suite_flaky: Vec<String>,
     /// The second run's status for the target.
     pub rerun: Option<String>,
     pub explore_s: f64,
@@ -381,25 +394,55 @@ fn figures(dir: &Path, report: &Value) -> Result<UtilResult> {
 }
 
 /// Builds the emitted suite with its own Makefile and runs it: (passed, failed).
-fn run_suite(suite: &Path, log: &Path) -> Result<(u64, u64)> {
+/// Builds the emitted suite with its own Makefile and runs it `runs` times:
+/// (passed, failed) of the first run, and the tests whose verdict was not
+/// the same in every run.
+fn run_suite(suite: &Path, log: &Path, runs: u32) -> Result<(u64, u64, Vec<String>)> {
     run_in(suite, Command::new("make").arg("-j2"), log).context("building the suite")?;
-    let o = Command::new("./symtest_suite")
-        .current_dir(suite)
-        .output()
-        .context("running the suite")?;
-    let text = String::from_utf8_lossy(&o.stdout);
+    let verdicts = |text: &str| -> Vec<(String, String)> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("test "))
+            .filter_map(|r| r.split_once(" ... "))
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    };
+    let mut first: Option<Vec<(String, String)>> = None;
+    let mut flaky: Vec<String> = Vec::new();
+    let mut text = String::new();
+    for _ in 0..runs.max(1) {
+        let o = Command::new("./symtest_suite")
+            .current_dir(suite)
+            .output()
+            .context("running the suite")?;
+        let t = String::from_utf8_lossy(&o.stdout).into_owned();
+        let v = verdicts(&t);
+        match &first {
+            None => {
+                first = Some(v);
+                text = t;
+            }
+            Some(f) => {
+                for (n, verdict) in &v {
+                    let same = f.iter().any(|(m, w)| m == n && w == verdict);
+                    if !same && !flaky.contains(n) {
+                        flaky.push(n.clone());
+                    }
+                }
+            }
+        }
+    }
     std::fs::write(log.with_extension("run.log"), text.as_bytes())?;
     let last = text
         .lines()
         .rev()
         .find(|l| l.ends_with(" failed"))
-        .with_context(|| format!("the suite printed no summary ({})", o.status))?;
+        .context("the suite printed no summary")?;
     let nums: Vec<u64> = last
         .split(|c: char| !c.is_ascii_digit())
         .filter_map(|w| w.parse().ok())
         .collect();
     match nums[..] {
-        [p, f] => Ok((p, f)),
+        [p, f] => Ok((p, f, flaky)),
         _ => bail!("unexpected suite summary `{last}`"),
     }
 }
@@ -439,8 +482,15 @@ pub fn run(o: &Options) -> Result<Vec<UtilResult>> {
         let mut u = figures(&dir, r)?;
         if u.status == "ok" {
             let suite = dir.join("tests/symtest").join(&u.name);
-            match run_suite(&suite, &work.join(format!("suite-{}.log", u.name))) {
-                Ok((p, f)) => (u.suite_passed, u.suite_failed) = (p, f),
+            match run_suite(
+                &suite,
+                &work.join(format!("suite-{}.log", u.name)),
+                o.suite_runs,
+            ) {
+                Ok((p, f, flaky)) => {
+                    (u.suite_passed, u.suite_failed) = (p, f);
+                    u.suite_flaky = flaky;
+                }
                 Err(e) => u.suite_error = Some(format!("{e:#}")),
             }
         }
@@ -480,6 +530,7 @@ pub fn run(o: &Options) -> Result<Vec<UtilResult>> {
     let run = json!({
         "command": command, "budget_s": budget, "exit_code": code, "wall_s": wall,
         "capture_s": capture_s, "configure_s": configure_s, "rerun": rerun,
+        "suite_runs": o.suite_runs,
         "elapsed_s": started.elapsed().as_secs_f64(),
     });
     write_report(&work, &results, &list, &run)?;
@@ -538,7 +589,13 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
         let time = s["time_s"].as_f64().unwrap_or(0.0).max(1e-9);
         let suite = match &r.suite_error {
             Some(_) => "build/run failed".to_string(),
-            None => format!("{} / {}", r.suite_passed, r.suite_failed),
+            None if r.suite_flaky.is_empty() => format!("{} / {}", r.suite_passed, r.suite_failed),
+            None => format!(
+                "{} / {} ({} flaky)",
+                r.suite_passed,
+                r.suite_failed,
+                r.suite_flaky.len()
+            ),
         };
         md.push_str(&format!(
             "| {} | {} | {} | {:.1}% | {:.1}% | {} / {} | {}{} | {suite} | {} | {} ({} in all) | {} | {:.0} s | {} | {:.0} | {:.0}% |\n",
@@ -569,8 +626,8 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
     md.push_str(&format!(
         "\n**Mean line coverage {:.1}%, overall {:.1}%** ({lc} of {lt} lines of the utilities' own \
          sources) over {} of {} utilities. Native disagreements {}, claimed-but-unexecuted lines {} \
-         ({} in all sources), suites failing {}, re-runs not ok {}. Pipeline time beyond \
-         exploration: mean {:.1} s, max {:.1} s.\n",
+         ({} in all sources), suites failing {}, flaky verdicts over {} runs of each suite {}, \
+         re-runs not ok {}. Pipeline time beyond exploration: mean {:.1} s, max {:.1} s.\n",
         mean(&pcts),
         gcov::pct(lc as usize, lt as usize),
         pcts.len(),
@@ -582,6 +639,8 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
             .iter()
             .filter(|r| r.suite_error.is_some() || r.suite_failed > r.bugs)
             .count(),
+        run["suite_runs"],
+        results.iter().map(|r| r.suite_flaky.len()).sum::<usize>(),
         results
             .iter()
             .filter(|r| r.rerun.as_deref().is_some_and(|s| s != "ok"))
@@ -631,7 +690,8 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
                 "native_disagreements": r.disagreements, "flaky": r.flaky,
                 "claimed_not_executed": r.claimed_not_executed,
                 "claimed_not_executed_all": r.claimed_not_executed_all,
-                "suite": {"passed": r.suite_passed, "failed": r.suite_failed, "error": r.suite_error},
+                "suite": {"passed": r.suite_passed, "failed": r.suite_failed, "error": r.suite_error,
+                    "flaky": r.suite_flaky},
                 "rerun": r.rerun, "explore_s": r.explore_s, "total_s": r.total_s,
                 "overhead_s": r.overhead_s(), "stage_s": r.stage_s, "stats": r.stats,
                 "why": {"lines": r.why_lines, "branches": r.why_branches,
@@ -721,6 +781,7 @@ mod tests {
             out: Some(out.clone()),
             rebuild: false,
             rerun_budget_s: Some(3.0),
+            suite_runs: 2,
             release: false,
         })
         .expect("the coreutils benchmark runs");
@@ -749,6 +810,7 @@ mod tests {
             );
             assert!(r.suite_error.is_none(), "{}: {:?}", r.name, r.suite_error);
             assert_eq!(r.suite_passed, r.tests_kept, "{}: suite", r.name);
+            assert!(r.suite_flaky.is_empty(), "{}: {:?}", r.name, r.suite_flaky);
             assert_eq!(r.rerun.as_deref(), Some("ok"), "{}: re-run", r.name);
             assert!(r.stats["instructions"].as_u64().unwrap_or(0) > 0);
             // Every uncovered line of the utility's own sources has a reason.

@@ -13,6 +13,9 @@
 //! `cargo xtask bench coreutils`: GNU coreutils 9.1 built through `cargo
 //! symtest capture`, 30 utilities with the paper's options (see [`coreutils`]).
 //!
+//! `cargo xtask bench gate`: planted bugs in coreutils utilities, gated
+//! directed (`--changed-since`) and undirected (see [`gate`]).
+//!
 //! `cargo xtask bench mutation`: the mutation score of the emitted suites
 //! (universalmutator's mutants of the demo's wc and of ten coreutils
 //! utilities, beside coreutils' own tests; see [`mutation`]).
@@ -25,6 +28,7 @@
 
 mod coreutils;
 mod fp;
+mod gate;
 mod gcov;
 mod loops;
 mod mutation;
@@ -44,7 +48,8 @@ pub const USAGE: &str =
     "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
        cargo xtask bench engine|solver|fp|loops
        cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]
-       cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] [--seed S] [--budget SECONDS] [--out DIR]";
+       cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] [--seed S] [--budget SECONDS] [--out DIR]
+       cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
@@ -54,11 +59,12 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("loops") => loops::run(),
         Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
         Some("mutation") => mutation::run(&mutation::Options::parse(&args[1..])?).map(|_| ()),
+        Some("gate") => gate::run(&gate::Options::parse(&args[1..])?),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, mutation)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, mutation, gate)\n{USAGE}"
         ))
         .into()),
     }

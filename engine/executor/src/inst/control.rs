@@ -37,6 +37,9 @@ impl Executor<'_> {
             let func = st.frame().func;
             if self.coverage.hit(module, func, pc) {
                 self.note_new_coverage();
+                if let Some(t) = &mut self.targets {
+                    t.note(self.coverage.index(func, pc));
+                }
                 if self.coverage.is_program_function(func) {
                     st.last_new_cover = st.instructions;
                 }

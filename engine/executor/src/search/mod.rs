@@ -28,6 +28,10 @@ pub struct StateInfo {
     pub call_path_count: u64,
     /// Solver time spent for this state, in microseconds.
     pub query_cost_us: u64,
+    /// Distance to the nearest target line not reached yet (directed runs).
+    pub target_dist: Option<u32>,
+    /// The state still follows a seed.
+    pub seeded: bool,
 }
 
 /// Gives searchers read access to states and the process tree.

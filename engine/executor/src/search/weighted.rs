@@ -116,6 +116,12 @@ pub fn weight_of(w: Weight, i: &StateInfo) -> f64 {
         Weight::Icnt => inv_sq(i.inst_count as f64),
         Weight::Cpicnt => inv_sq(i.call_path_count as f64),
         Weight::Qc => 1.0 / (i.query_cost_us as f64 + 1.0),
+        // Nearer first, steeply: a state a call away from a changed line
+        // runs far more often than one a function away.
+        Weight::Target => match i.target_dist {
+            Some(d) => 1.0 / (d as f64 + 1.0).powi(3),
+            None => 1e-12,
+        },
         Weight::Md2u => inv_sq(i.md2u.unwrap_or(10_000) as f64),
         Weight::CovNew => {
             // As KLEE: recent new coverage and nearness to uncovered code.

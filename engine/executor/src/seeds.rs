@@ -1,0 +1,117 @@
+//! Seed mode (KLEE's `--seed-file`/`--seed-dir`): concrete inputs that guide
+//! exploration. A path carries the seeds its constraints hold under; each
+//! seed's values are bound to the arrays of the symbolic objects such paths
+//! make, in order (a test's objects, as the `.ktest` lists them). The first
+//! seed a path carries is its model, so the branches seeds decide cost no
+//! query and the side a seed takes keeps it; the other side, when feasible,
+//! is an ordinary path. Paths carrying seeds run first (the search wrapper
+//! [`SeedFirst`]), so a run starts by going where the previous run's tests
+//! went and forks off from there.
+
+use crate::executor::Executor;
+use crate::search::{Searcher, StateView};
+use crate::state::{State, StateId};
+use std::rc::Rc;
+use symtest_expr::{ArrayId, ExprId};
+
+impl Executor<'_> {
+    /// Binds the `index`-th symbolic object `st` made (`array`, `size`
+    /// bytes) to each of its seeds' `index`-th object; a seed without one
+    /// (the program makes more objects than the test had) is dropped.
+    pub(crate) fn bind_seeds(
+        &mut self,
+        st: &mut State,
+        index: usize,
+        array: ArrayId,
+        name: &str,
+        size: u32,
+    ) {
+        if st.seeds.is_empty() {
+            return;
+        }
+        let mut keep = Vec::with_capacity(st.seeds.len());
+        for &k in st.seeds.iter() {
+            let Some((seed_name, bytes)) = self.config.seeds[k as usize].get(index).cloned() else {
+                self.stats.seeds_dropped += 1;
+                continue;
+            };
+            if seed_name != name {
+                self.warn_once(format!(
+                    "a seed's object {index} is `{seed_name}`, the program made `{name}`: its bytes are used in order"
+                ));
+            }
+            let mut b = bytes;
+            b.resize(size as usize, 0);
+            Rc::make_mut(&mut self.seed_models[k as usize]).set(array, b);
+            keep.push(k);
+        }
+        st.seeds = Rc::new(keep);
+        if let Some(&k) = st.seeds.first() {
+            st.model = Some(self.seed_models[k as usize].clone());
+        }
+    }
+
+    /// Keeps the seeds of `st` under which `c` holds (a constraint just
+    /// added); the first left is the path's model.
+    pub(crate) fn keep_seeds_where(&mut self, st: &mut State, c: ExprId) {
+        let before = st.seeds.len();
+        let keep: Vec<u32> = st
+            .seeds
+            .iter()
+            .copied()
+            .filter(|&k| self.pool.eval(c, &self.seed_models[k as usize]).is_true())
+            .collect();
+        if keep.len() != before {
+            if keep.is_empty() {
+                self.stats.seed_paths_left += 1;
+            }
+            st.seeds = Rc::new(keep);
+        }
+        if let Some(&k) = st.seeds.first() {
+            st.model = Some(self.seed_models[k as usize].clone());
+        }
+    }
+}
+
+/// Runs the states that still follow a seed first, newest first (a seed's
+/// path depth-first), then asks `inner`.
+pub struct SeedFirst {
+    pub inner: Box<dyn Searcher>,
+    /// States added, newest last; those that no longer follow a seed are
+    /// dropped from it when met (a state never takes a seed back).
+    stack: Vec<StateId>,
+    live: rustc_hash::FxHashSet<StateId>,
+}
+
+impl SeedFirst {
+    pub fn new(inner: Box<dyn Searcher>) -> SeedFirst {
+        SeedFirst {
+            inner,
+            stack: Vec::new(),
+            live: Default::default(),
+        }
+    }
+}
+
+impl Searcher for SeedFirst {
+    fn select(&mut self, view: &mut dyn StateView, rng: &mut crate::rng::Rng) -> Option<StateId> {
+        while let Some(&id) = self.stack.last() {
+            if self.live.contains(&id) && view.info(id).seeded {
+                return Some(id);
+            }
+            self.stack.pop();
+        }
+        self.inner.select(view, rng)
+    }
+
+    fn update(&mut self, current: Option<StateId>, added: &[StateId], removed: &[StateId]) {
+        for r in removed {
+            self.live.remove(r);
+        }
+        for a in added {
+            self.live.insert(*a);
+            self.stack.push(*a);
+        }
+        self.inner.update(current, added, removed);
+    }
+}
