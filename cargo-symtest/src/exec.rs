@@ -195,13 +195,15 @@ pub struct ExecArgs {
     /// --max-fail N; main runs on the argv they build, then exit().
     #[arg(long)]
     pub posix_runtime: bool,
-    /// Calls of functions defined nowhere: `none` ends the path with an `external`
-    /// error; `concrete` runs an allow-list of pure functions (sqrt, pow, abs,
-    /// toupper, ...) natively on concretized arguments, recorded as constraints;
-    /// `all` also calls any other function the host's C library exports, in a
-    /// child process, with concretized arguments (see README).
-    #[arg(long, value_name = "MODE", default_value = "none")]
-    pub external_calls: String,
+    /// Calls of functions defined nowhere: `none` (the default) ends the path
+    /// with an `external` error; `concrete` runs an allow-list of pure functions
+    /// (sqrt, pow, abs, toupper, ...) natively on concretized arguments,
+    /// recorded as constraints; `all` also calls any other function the host's
+    /// C library exports, in a child process, with concretized arguments (see
+    /// README). Given explicitly, as KLEE's option, `--libc=auto` links no libc:
+    /// the functions the program does not define are external calls.
+    #[arg(long, value_name = "MODE")]
+    pub external_calls: Option<String>,
     /// How queries reach Bitwuzla: `pushpop` (one instance; the path condition
     /// is kept asserted across queries with push/pop as it grows and shrinks),
     /// `assumptions` (one instance, every assertion an assumption) or `fresh`
@@ -525,16 +527,17 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     c.max_sym_alloc_sizes = a.max_sym_alloc_sizes;
     c.max_alloc_size = a.max_alloc_size.unwrap_or_else(native_alloc_limit);
-    (c.external_calls_concrete, c.external_calls_all) = match a.external_calls.as_str() {
-        "none" => (false, false),
-        "concrete" => (true, false),
-        "all" => (true, true),
-        other => {
-            return Err(format!(
-                "--external-calls: unknown mode `{other}` (choose none, concrete or all)"
-            ))
-        }
-    };
+    (c.external_calls_concrete, c.external_calls_all) =
+        match a.external_calls.as_deref().unwrap_or("none") {
+            "none" => (false, false),
+            "concrete" => (true, false),
+            "all" => (true, true),
+            other => {
+                return Err(format!(
+                    "--external-calls: unknown mode `{other}` (choose none, concrete or all)"
+                ))
+            }
+        };
     libc_of(a)?;
     if a.posix_runtime {
         if a.entry_point != "main" {
@@ -757,7 +760,8 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     }
     let stats_json = serde_json::to_string_pretty(&stats_json)?;
     sink.out.write_file("stats.json", stats_json.as_bytes())?;
-    let coverage = crate::output::coverage_json(&summary.covered_lines, &summary.target_lines);
+    let coverage =
+        crate::output::coverage_json(&summary.covered_lines, &summary.target_lines, &summary.why);
     sink.out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
         "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n{}\n{}\n",
@@ -823,6 +827,19 @@ fn load(
             let mut names: Vec<&str> = undefined.iter().map(String::as_str).take(4).collect();
             if undefined.len() > 4 {
                 names.push("...");
+            }
+            if let (Some(mode), false) = (&a.external_calls, undefined.is_empty()) {
+                // KLEE's --external-calls says what becomes of calls of
+                // functions defined nowhere: linking a libc would leave none.
+                let note = format!(
+                    "no libc linked (--libc=auto with --external-calls={mode}): {} external (--libc=musl links musl)",
+                    if undefined.len() == 1 {
+                        format!("the call of {} is", names.join(", "))
+                    } else {
+                        format!("the calls of {} are", names.join(", "))
+                    }
+                );
+                return Ok((own, Some(note)));
             }
             let note = format!(
                 "musl linked in (--libc=auto): the program calls {}, which it does not define (--libc=none runs without a libc)",

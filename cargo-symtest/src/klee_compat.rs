@@ -169,7 +169,7 @@ const KLEE_OPTS: &[KleeOpt] = &[
     opt("link-llvm-lib", true, Refuse("link libraries into the program first (`cargo symtest cc` or llvm-link-19)")),
     opt("solver-backend", true, Refuse("symtest's solver is Bitwuzla (there is no other backend)")),
     opt("run-in-dir", true, Refuse("the POSIX program's working directory is the one `exec` runs in (its files are read-only copies of the host's)")),
-    opt("env-file", true, Refuse("the program's environment is empty, under the engine and in native replay, so tests do not depend on the machine; set variables in the harness (setenv) instead")),
+    opt("env-file", true, Refuse("the program's environment is fixed (HOME, PATH, PWD), under the engine and in native replay, so tests do not depend on the machine; set variables in the harness (setenv) instead")),
     opt("make-concrete-symbolic", true, Refuse("not implemented")),
     opt("return-null-on-zero-malloc", false, Refuse("malloc(0) returns a unique pointer, as glibc and musl do")),
 ];

@@ -26,6 +26,7 @@ mod show;
 mod supervise;
 mod tempdir;
 mod validate;
+mod why_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -80,6 +81,10 @@ enum Command {
     List(project_cmd::SelectArgs),
     /// Write a commented symtest.toml and an example harness (--make: symtest.mk).
     Init(init::InitArgs),
+    /// Why the last run's kept tests leave lines and branch sides of a target
+    /// uncovered: a reason for each (not reached, infeasible, cut by a
+    /// heuristic, pending at the deadline, no test).
+    Why(why_cmd::WhyArgs),
 }
 
 /// `cargo symtest show … | head` closes our stdout early: end quietly as a
@@ -150,6 +155,7 @@ fn main() -> ExitCode {
         Some(Command::Inspect(a)) => inspect::run(a),
         Some(Command::Cc(a)) => cc_cmd::run(a),
         Some(Command::Capture(a)) => capture_cmd::run(a),
+        Some(Command::Why(a)) => why_cmd::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -148,8 +148,10 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
     cmd.arg0(opts.argv0)
         .args(world.args.iter().map(|a| OsString::from_vec(a.clone())))
         .current_dir(&cwd)
-        // The POSIX model gives programs an empty environment.
+        // The environment is the engine's fixed one (and symtest's own
+        // variables below).
         .env_clear()
+        .envs(crate::replay::program_environment())
         .env("GCOV_PREFIX", &gcov)
         .env("GCOV_PREFIX_STRIP", "1000")
         .process_group(0)

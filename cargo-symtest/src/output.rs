@@ -164,8 +164,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// `coverage.json`: the source lines the engine executed, `{"lines": {file: [line, ...]}}`.
-pub fn coverage_json(lines: &[(String, u32)], targets: &[(String, u32, bool)]) -> String {
+/// `coverage.json`: the source lines the engine executed, `{"lines": {file:
+/// [line, ...]}}`, the target lines of a directed run and whether a path
+/// reached each (`targets`), and why the others were not (`why`: the engine's
+/// reason for each line no path executed and each branch side no path took).
+pub fn coverage_json(
+    lines: &[(String, u32)],
+    targets: &[(String, u32, bool)],
+    why: &symtest_executor::WhyReport,
+) -> String {
     let mut by_file: std::collections::BTreeMap<&str, Vec<u32>> = Default::default();
     for (f, l) in lines {
         by_file.entry(f).or_default().push(*l);
@@ -174,5 +181,5 @@ pub fn coverage_json(lines: &[(String, u32)], targets: &[(String, u32, bool)]) -
         .iter()
         .map(|(f, l, r)| serde_json::json!({"file": f, "line": l, "reached": r}))
         .collect();
-    serde_json::json!({ "lines": by_file, "targets": targets }).to_string()
+    serde_json::json!({ "lines": by_file, "targets": targets, "why": why }).to_string()
 }

@@ -25,7 +25,7 @@ pub struct SelectArgs {
 }
 
 impl SelectArgs {
-    fn selection(&self) -> Selection {
+    pub(crate) fn selection(&self) -> Selection {
         Selection {
             packages: self.packages.clone(),
             config: self.config.clone(),

@@ -238,6 +238,8 @@ pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<
     };
     let mut cmd = Command::new(binary);
     cmd.env_clear()
+        // The engine's fixed environment (the runtime keeps it for main).
+        .envs(program_environment())
         .env("SYMTEST_KTEST", &ktest_abs)
         .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
         .env("UBSAN_OPTIONS", "print_stacktrace=1")
@@ -412,11 +414,47 @@ pub fn classify(status: ExitStatus, stderr: &str) -> Outcome {
     }
 }
 
+/// The program's environment under the engine
+/// (`symtest_executor::PROGRAM_ENVIRONMENT`) as (name, value) pairs: every
+/// native run gives the program exactly these.
+pub fn program_environment() -> impl Iterator<Item = (&'static str, &'static str)> {
+    symtest_executor::PROGRAM_ENVIRONMENT
+        .iter()
+        .filter_map(|v| v.split_once('='))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
     use std::sync::OnceLock;
+
+    /// The C code that gives native runs the program's environment (the
+    /// replay runtime, the emitted suites' runner) lists exactly the
+    /// engine's variables, in its order.
+    #[test]
+    fn native_runtimes_give_the_engine_s_environment() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let want: Vec<String> = symtest_executor::PROGRAM_ENVIRONMENT
+            .iter()
+            .map(|v| format!("\"{v}\""))
+            .collect();
+        assert!(program_environment().count() == want.len());
+        for file in [
+            "libc-models/replay/symtest_replay.c",
+            "templates/suite/symtest_runner.c",
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let list = want.join(", ");
+            let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat.contains(&list), "{file} does not list {list}");
+            assert_eq!(
+                text.matches("=/symtest\"").count(),
+                2,
+                "{file}: one copy of the list"
+            );
+        }
+    }
 
     #[test]
     fn harness_replay_makes_the_checks_of_the_native_recipe() {

@@ -18,9 +18,7 @@ exe_env __symtest_env = {
 	},
 };
 
-extern char **__environ;
 extern char *__progname, *__progname_full;
-static char *empty_environ[1];
 
 static void usage_error(const char *msg)
 {
@@ -218,7 +216,7 @@ void __symtest_posix_init(int *argcp, char ***argvp)
 		e->max_fail = max_fail;
 	}
 
-	__environ = empty_environ;
+	/* The environment (__environ) is the engine's fixed one, as natively. */
 	__progname_full = __progname = new_argv[0];
 	for (char *p = new_argv[0]; *p; p++)
 		if (*p == '/')

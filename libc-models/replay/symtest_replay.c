@@ -157,32 +157,42 @@ static void *replay_alloc(size_t n) {
 /* The test file named in the environment, read before the program runs. */
 static char *replay_env_path;
 
-/* The program sees an environment as empty as under the engine: the test's
+/* The environment every program sees under the engine
+ * (PROGRAM_ENVIRONMENT in engine/executor/src/environment.rs). */
+static char *const replay_environment[] = {
+    "HOME=/symtest", "PATH=/usr/local/bin:/usr/bin:/bin", "PWD=/symtest"};
+
+/* The program sees the environment it has under the engine: the test's
  * variables (and any other) are removed before main, but for gcov's and
- * LLVM's profile variables, so coverage data still goes where asked. */
-__attribute__((constructor)) static void replay_empty_environment(void) {
+ * LLVM's profile variables, so coverage data still goes where asked, and the
+ * engine's fixed variables take their place. The array is rewritten in place,
+ * so main's envp is that environment too (`replay` starts the program with
+ * those variables, so there is room). */
+__attribute__((constructor)) static void replay_fixed_environment(void) {
   extern char **environ;
+  const size_t fixed = sizeof replay_environment / sizeof replay_environment[0];
   const char *p = getenv("SYMTEST_KTEST");
-  size_t i = 0;
+  size_t n = 0, k = 0, i;
   if (!p || !*p)
     p = getenv("KTEST_FILE");
   if (p && *p)
     replay_env_path = strdup(p);
-  while (environ && environ[i]) {
-    char name[256];
-    const char *e = environ[i];
-    size_t n = strcspn(e, "=");
-    if (e[n] != '=' || n == 0 || n >= sizeof name ||
-        strncmp(e, "GCOV_PREFIX", 11) == 0 ||
-        strncmp(e, "LLVM_PROFILE_FILE=", 18) == 0) {
-      i++;
-      continue;
-    }
-    memcpy(name, e, n);
-    name[n] = 0;
-    /* unsetenv removes the entry in place: main's envp shrinks with it. */
-    unsetenv(name);
+  if (!environ)
+    return;
+  while (environ[n])
+    n++;
+  for (i = 0; i < n; i++) {
+    char *e = environ[i];
+    if (strncmp(e, "GCOV_PREFIX", 11) == 0 ||
+        strncmp(e, "LLVM_PROFILE_FILE=", 18) == 0)
+      environ[k++] = e;
   }
+  for (i = 0; i < fixed && k < n; i++)
+    environ[k++] = replay_environment[i];
+  environ[k] = NULL;
+  /* Started by hand with fewer variables: getenv sees the rest. */
+  for (; i < fixed; i++)
+    putenv(replay_environment[i]);
 }
 
 static void load_test(void) {
@@ -467,13 +477,20 @@ void klee_define_fixed_object(void *addr, size_t nbytes) {
   uintptr_t hi = ((uintptr_t)addr + nbytes + page - 1) & ~(page - 1);
   void *p = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | REPLAY_MAP_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED && errno == EEXIST)
+    return; /* mapped already (another fixed object on the same page) */
   if (p == MAP_FAILED || p != (void *)lo) {
     if (p != MAP_FAILED)
       munmap(p, hi - lo);
+    /* Below vm.mmap_min_addr (the page at 0) only a process allowed raw
+     * I/O may map: this test cannot be replayed here. */
     fprintf(stderr,
-            "symtest-replay: warning: klee_define_fixed_object: cannot map "
-            "%zu bytes at %p natively\n",
-            nbytes, addr);
+            "symtest-replay: klee_define_fixed_object: cannot map %zu bytes "
+            "at %p natively (%s); the test cannot be replayed on this "
+            "machine\n",
+            nbytes, addr, strerror(errno));
+    fflush(stderr);
+    exit(REPLAY_MISMATCH_EXIT);
   }
 }
 

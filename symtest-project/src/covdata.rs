@@ -27,6 +27,10 @@ pub struct FileCoverage {
     pub lines: BTreeMap<u32, u64>,
     /// (line, branch side index on that line) -> times taken.
     pub branches: BTreeMap<(u32, u32), u64>,
+    /// (line, branch side index) -> the condition's extent: (column, end
+    /// line, end column). Side `2k` is the `k`-th condition of the line
+    /// holding, `2k + 1` the same condition failing.
+    pub regions: BTreeMap<(u32, u32), (u32, u32, u32)>,
 }
 
 impl FileCoverage {
@@ -311,6 +315,13 @@ impl ExportFile {
             let k = per_line.entry(line).or_default();
             fc.branches.insert((line, *k), t);
             fc.branches.insert((line, *k + 1), f);
+            let extent = (
+                get(1).unwrap_or(0) as u32,
+                get(2).map_or(line, |v| v as u32),
+                get(3).unwrap_or(u64::from(u32::MAX)) as u32,
+            );
+            fc.regions.insert((line, *k), extent);
+            fc.regions.insert((line, *k + 1), extent);
             *k += 2;
         }
         fc

@@ -25,6 +25,8 @@ pub struct CoverageSummary {
     pub warnings: Vec<String>,
     /// Why gcovr wrote no HTML report, when it is installed and failed.
     pub html_error: Option<String>,
+    /// Uncovered lines and branch sides per reason (`why.json`).
+    pub why: crate::why::Counts,
 }
 
 /// The engine's claim (`coverage.json`) for one source file.
@@ -64,7 +66,7 @@ impl ClaimSources<'_> {
     /// test natively: the tests whose paths executed it first in the engine
     /// (their native runs took another path), or none (the path that executed
     /// it ended without a test).
-    fn cause(&self, root: &Path, src: &Path, line: u32) -> String {
+    pub(crate) fn cause(&self, root: &Path, src: &Path, line: u32) -> String {
         let mut by = Vec::new();
         for (i, t) in self.tests.iter().enumerate() {
             let has = t
@@ -189,8 +191,11 @@ pub fn report(
     )?;
     std::fs::write(dir.join("summary.txt"), text)?;
     std::fs::write(dir.join("lcov.info"), lcov)?;
+    let why = crate::why::classify(&t.name, &t.root, root, &files, claim, sources);
+    crate::why::write(dir, &why)?;
     let html_error = html(nb, &profile, &files, &dir.join("html"));
     Ok(CoverageSummary {
+        why: why.counts,
         html_error,
         lines: (lc, lt),
         branches: (bc, bt),

@@ -49,6 +49,7 @@ pub mod testcases;
 pub mod toolchain;
 pub mod units;
 pub mod vectors;
+pub mod why;
 
 pub use run::{run, select, Finished, RunOptions, Selection};
 

@@ -297,6 +297,7 @@ fn steps(
     r.branches = Some(cov.branches);
     r.engine_lines = Some(cov.engine_lines);
     r.claimed_not_executed = cov.claimed_not_executed;
+    r.why = Some(cov.why.clone());
     for w in &cov.warnings {
         message(Level::Warning, format!("soundness: {w}"));
     }

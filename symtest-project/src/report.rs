@@ -76,6 +76,9 @@ pub struct TargetReport {
     /// Lines of the target's sources the engine claims and the native run of
     /// the kept tests did not execute (0 when the two agree).
     pub claimed_not_executed: u64,
+    /// Why the rest is uncovered: lines and branch sides per reason
+    /// (`coverage/why.json` has each one; `cargo symtest why` prints them).
+    pub why: Option<crate::why::Counts>,
     /// Tests whose native run disagreed with the engine in the coverage run
     /// (a trap, another exit code, a vector that no longer fits): the runner's
     /// verdict lines. None of them should exist (one definition of a bug).
@@ -134,6 +137,7 @@ impl TargetReport {
             engine_lines: None,
             soundness_warnings: Vec::new(),
             claimed_not_executed: 0,
+            why: None,
             native_disagreements: Vec::new(),
             engine_overran: false,
             flaky: Vec::new(),

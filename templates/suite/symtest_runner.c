@@ -83,7 +83,7 @@ int symtest_fail_arm(const char *spec, const char *log_path);
 #define MISMATCH_EXIT 125
 #define USER_ERROR_EXIT 124
 
-int symtest_target_main(int argc, char **argv);
+int symtest_target_main(int argc, char **argv, char **envp);
 /* symtest_repro.c */
 void symtest_print_repro(const struct symtest_case *c, const char *injected, FILE *f);
 
@@ -217,12 +217,21 @@ void klee_define_fixed_object(void *addr, size_t nbytes) {
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t lo = (uintptr_t)addr & ~(page - 1);
   uintptr_t hi = ((uintptr_t)addr + nbytes + page - 1) & ~(page - 1);
-  void *p = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#ifdef MAP_FIXED_NOREPLACE
+  int noreplace = MAP_FIXED_NOREPLACE;
+#else
+  int noreplace = 0x100000;
+#endif
+  void *p = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | noreplace,
+                 -1, 0);
+  if (p == MAP_FAILED && errno == EEXIST)
+    return; /* mapped already (another fixed object on the same page) */
   if (p != (void *)lo) {
     if (p != MAP_FAILED)
       munmap(p, hi - lo);
-    fprintf(stderr, "symtest: warning: klee_define_fixed_object: cannot map %lu bytes at %p\n",
-            (unsigned long)nbytes, addr);
+    /* Below vm.mmap_min_addr (the page at 0) only a process allowed raw I/O may map. */
+    mismatch("klee_define_fixed_object%s: cannot map its %lu bytes at their address natively", "",
+             nbytes);
   }
 }
 extern int __sanitizer_get_ownership(const volatile void *p) __attribute__((weak));
@@ -403,12 +412,13 @@ static void feed_stdin(void) {
 static int show_output;
 static const char *coverage_dir;
 
-/* The code under test sees an empty environment, as under the engine. */
+/* The code under test sees the environment it has under the engine, a fixed
+ * one (PROGRAM_ENVIRONMENT in symtest's engine/executor/src/environment.rs):
+ * environ, and main's envp. */
 extern char **environ;
-static void empty_environment(void) {
-  static char *kept[1];
-  kept[0] = NULL;
-  environ = kept;
+static void fixed_environment(void) {
+  static char *fixed[] = {"HOME=/symtest", "PATH=/usr/local/bin:/usr/bin:/bin", "PWD=/symtest", NULL};
+  environ = fixed;
 }
 
 /* The failures a test injects (its *_fail objects, ENV_CONTRACT order) as the
@@ -488,13 +498,13 @@ static void run_injected(char **args) {
   feed_stdin();
   fail_spec(current, spec, sizeof spec);
   alarm((unsigned)atoi(args[1]));
-  empty_environment();
+  fixed_environment();
   set_program_name();
   if (symtest_fail_arm(spec, args[3]) != 0) {
     fputs("symtest: cannot arm the failure shim\n", stderr);
     exit(MISMATCH_EXIT);
   }
-  exit(symtest_target_main(argc, argv));
+  exit(symtest_target_main(argc, argv, environ));
 }
 #endif
 
@@ -549,9 +559,9 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
     feed_stdin();
   }
   alarm(timeout);
-  empty_environment();
+  fixed_environment();
   set_program_name();
-  exit(symtest_target_main(argc, argv));
+  exit(symtest_target_main(argc, argv, environ));
 }
 
 static const char *signal_name(int sig) {

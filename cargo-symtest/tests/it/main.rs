@@ -22,3 +22,4 @@ mod project_paths;
 mod solver_layers;
 mod support;
 mod whole_programs;
+mod why;

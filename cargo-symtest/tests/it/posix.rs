@@ -694,3 +694,23 @@ fn replays_natively(name: &str, dir: &Path, out: &Path, passed: usize) {
         "{text}"
     );
 }
+
+/// main(argc, argv, envp) under the POSIX runtime: envp and getenv agree on
+/// the fixed environment, and the native replay, which gives the program
+/// the same environment, prints the same (KLEE's test/Runtime/POSIX/Envp.c).
+#[test]
+fn envp_is_the_fixed_environment_under_the_model_and_natively() {
+    let dir = scratch("posix-envp");
+    let bc = program("envp.c", &dir);
+    let out = dir.join("out");
+    exec(&bc, &out, true, &[], &[]);
+    let ts = tests(&out);
+    assert_eq!(ts.len(), 1);
+    assert_eq!(ts[0]["outcome"]["exit"]["code"], 0, "{}", ts[0]);
+    assert_eq!(
+        ts[0]["stdout"], "PWD=/symtest\nhome1 = /symtest\nhome2 = /symtest\n",
+        "{}",
+        ts[0]
+    );
+    replays_natively("envp.c", &dir, &out, 1);
+}

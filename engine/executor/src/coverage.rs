@@ -155,6 +155,27 @@ impl Coverage {
         self.func_counts[f.0 as usize]
     }
 
+    /// Has some path executed global instruction `inst`?
+    pub fn covered_at(&self, inst: u32) -> bool {
+        self.covered[inst as usize]
+    }
+
+    /// Is `file` one whose lines count?
+    pub fn is_counted(&self, file: FileId) -> bool {
+        self.counted.get(file.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// The counted lines no path executed, sorted.
+    pub fn uncovered_line_list(&self) -> Vec<(FileId, u32)> {
+        let mut v: Vec<(FileId, u32)> = self
+            .lines_total
+            .difference(&self.lines_covered)
+            .copied()
+            .collect();
+        v.sort_unstable_by_key(|(f, l)| (f.0, *l));
+        v
+    }
+
     pub fn is_tested(&self, inst: u32) -> bool {
         self.tested[inst as usize]
     }
@@ -245,7 +266,7 @@ impl Coverage {
     }
 }
 
-fn successors(op: &Op) -> Vec<u32> {
+pub(crate) fn successors(op: &Op) -> Vec<u32> {
     match op {
         Op::Br { target } => vec![target.0],
         Op::CondBr {

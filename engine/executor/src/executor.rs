@@ -40,8 +40,10 @@ pub struct Executor<'m> {
     pub(crate) searcher: Box<dyn Searcher>,
     pub(crate) ptree: PTree,
     pub(crate) next_state_id: StateId,
-    /// (kind, file, line) of errors already written as tests.
-    pub(crate) emitted_errors: FxHashSet<(ErrorKind, String, u32)>,
+    /// (kind, file, line) of errors already written as tests, and for an
+    /// error in library code the program's call (function, instruction) it
+    /// happened under.
+    pub(crate) emitted_errors: FxHashSet<ErrorPlace>,
     /// Set when the run must stop (`--exit-on-error`), with the halt reason.
     pub(crate) halt_requested: Option<String>,
     pub(crate) warned: FxHashSet<String>,
@@ -77,7 +79,13 @@ pub struct Executor<'m> {
     pub(crate) targets: Option<crate::targets::Targets>,
     /// Per seed, its values bound to the arrays the paths following it made.
     pub(crate) seed_models: Vec<std::rc::Rc<symtest_expr::Assignment>>,
+    /// What the run saw at the program's branches (why code stays uncovered).
+    pub(crate) why: crate::why::WhyLog,
 }
+
+/// Where an error was: (kind, file, line) and, in library code, the
+/// program's call it happened under (function, instruction).
+pub(crate) type ErrorPlace = (ErrorKind, String, u32, Option<(FuncId, u32)>);
 
 /// A pointer expression GEPs derived from more than one base address.
 pub(crate) const AMBIGUOUS_ORIGIN: u64 = u64::MAX;
@@ -158,6 +166,7 @@ impl<'m> Executor<'m> {
             seed_models: (0..config.seeds.len())
                 .map(|_| std::rc::Rc::new(symtest_expr::Assignment::new()))
                 .collect(),
+            why: Default::default(),
             config,
         };
         ex.targets = crate::targets::Targets::new(module, &ex.coverage, &ex.config.target_lines);
@@ -320,6 +329,7 @@ impl<'m> Executor<'m> {
         let f = module.function(entry);
         let body = f.body.as_ref().expect("checked defined");
         let mut regs = vec![crate::state::Slot::Undef; body.num_regs as usize];
+        let envp_base = self.install_environment(&mut memory);
         // main(argc, argv, envp): concrete argv from the configuration.
         if !f.param_bits.is_empty() {
             let argc = self.config.argv.len() as u64;
@@ -351,14 +361,7 @@ impl<'m> Executor<'m> {
             }
             *memory.contents_mut(arr.base).expect("just allocated") =
                 ObjectState::with_bytes(bytes);
-            let envp = memory.allocate(
-                8,
-                16,
-                ObjKind::Engine,
-                Label::Engine("envp"),
-                Loc::default(),
-            );
-            let vals = [argc, arr.base, envp.base];
+            let vals = [argc, arr.base, envp_base];
             for (i, bits) in f.param_bits.iter().enumerate().take(3) {
                 regs[i] = crate::state::Slot::of(Value::from_u64(*bits, vals[i]));
             }

@@ -13,6 +13,7 @@ mod complete;
 mod config;
 mod constraints;
 mod coverage;
+mod environment;
 mod executor;
 mod inst;
 mod memory;
@@ -39,16 +40,19 @@ mod targets;
 mod terminated;
 mod termination;
 mod value;
+mod why;
 
 pub use budget::SYMBOLIC_BYTE_COST;
 pub use config::{
     Config, SearchKind, Seed, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_DIRECTED_SHARE,
     DEFAULT_LIBRARY_FORKS,
 };
+pub use environment::PROGRAM_ENVIRONMENT;
 pub use rss::CountingAllocator;
 pub use special::undefined_functions;
 pub use stats::{MemoryCensus, Stats};
 pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
+pub use why::{BranchWhy, LineWhy, Reason, WhyReport};
 
 use symtest_ktest::KTest;
 
@@ -102,6 +106,8 @@ pub struct RunSummary {
     /// Directed runs: each target line the module has code on (file as the
     /// module names it, line) and whether a path reached it.
     pub target_lines: Vec<(String, u32, bool)>,
+    /// Why the other lines, and the branch sides no path took, were not.
+    pub why: WhyReport,
 }
 
 /// Errors that prevent a run from starting (everything after start is an outcome).

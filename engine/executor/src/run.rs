@@ -256,6 +256,7 @@ impl Executor<'_> {
             }
         };
         self.take_census();
+        self.note_pending();
         self.halt(&reason);
         self.refresh_stats();
         RunSummary {
@@ -267,6 +268,7 @@ impl Executor<'_> {
                 .as_ref()
                 .map(|t| crate::targets::describe(self.module, t))
                 .unwrap_or_default(),
+            why: self.why_report(),
         }
     }
 
@@ -523,6 +525,7 @@ impl Executor<'_> {
     /// Records a path's end and writes its test when it should have one.
     pub(crate) fn terminate(&mut self, mut st: State, t: Termination) {
         self.cap.forget(st.id);
+        self.why.fixed.remove(&st.id);
         let outcome = match t {
             Termination::Early(reason) => {
                 self.stats.paths_early += 1;
@@ -624,11 +627,10 @@ impl Executor<'_> {
     }
 
     /// The report of an error at `st`'s current instruction, and whether it
-    /// is the first at its place (kind, file, line), counting new bugs.
-    /// The report of an error at `st`'s current instruction, and whether it
-    /// is written as a test: the first at its place (kind, file, line), or
-    /// every one under `--emit-all-errors`. Counts the bugs written and
-    /// requests the halt of `--exit-on-error`.
+    /// is written as a test: the first at its place (kind, file, line; in
+    /// library code, under one call of the program), or every one under
+    /// `--emit-all-errors`. Counts the bugs written and requests the halt of
+    /// `--exit-on-error`.
     fn error_outcome(
         &mut self,
         st: &mut State,
@@ -639,8 +641,16 @@ impl Executor<'_> {
         let (file, line) = stack
             .first()
             .map_or((String::new(), 0), |s| (s.file.clone(), s.line));
-        // As KLEE: one test per error location, unless --emit-all-errors.
-        let first = self.emitted_errors.insert((kind, file.clone(), line));
+        // As KLEE: one test per error location, unless --emit-all-errors. An
+        // error in the libc or a model is the program's at the call that led
+        // there: the same library line reached from another call of the
+        // program is another error (KLEE reports each failing external call).
+        let via = if self.coverage.is_program_function(st.frame().func) {
+            None
+        } else {
+            self.coverage.program_frame(st).map(|f| (f.func, f.cur))
+        };
+        let first = self.emitted_errors.insert((kind, file.clone(), line, via));
         let emit = first || self.config.emit_all_errors;
         if emit && kind.is_bug() {
             self.stats.errors += 1;

@@ -122,8 +122,9 @@ impl<'m> Executor<'m> {
         Ok(Value::from_u64(64, n))
     }
 
-    /// A symbolic allocation size: a few concrete sizes, one state each.
-    fn symbolic_size(&mut self, st: &mut State, ctx: &mut StepCtx, size: &Value) -> Exec<Bits> {
+    /// A few concrete values of a symbolic allocation size (at most
+    /// `Config::max_sym_alloc_sizes`), each with its condition.
+    fn concrete_sizes(&mut self, st: &mut State, size: &Value) -> Exec<Vec<(Bits, Value)>> {
         let e = size.expr(&mut self.pool);
         let mut sizes: Vec<(Bits, Value)> = Vec::new();
         let mut excluded: Vec<ExprId> = Vec::new();
@@ -141,6 +142,12 @@ impl<'m> Executor<'m> {
             "symbolic allocation size: trying {} concrete size(s), other sizes are not explored",
             sizes.len()
         ));
+        Ok(sizes)
+    }
+
+    /// A symbolic allocation size: a few concrete sizes, one state each.
+    fn symbolic_size(&mut self, st: &mut State, ctx: &mut StepCtx, size: &Value) -> Exec<Bits> {
+        let sizes = self.concrete_sizes(st, size)?;
         let mut it = sizes.into_iter();
         let (first, first_eq) = it
             .next()
@@ -244,16 +251,20 @@ impl<'m> Executor<'m> {
     ) -> Exec<()> {
         let size = size.clone();
         self.for_each_exact(st, ctx, p, slot, "realloc", &mut |ex, s, c, addr| {
-            ex.realloc_at(s, c, addr, &size).map(Some)
+            ex.realloc_at(s, c, addr, &size, slot).map(Some)
         })
     }
 
+    /// `realloc` of the object at `addr` (or NULL). A symbolic size takes a
+    /// few concrete values, one state each (as `malloc`'s), so a pointer
+    /// resolved over several objects has a path per object and size.
     fn realloc_at(
         &mut self,
         st: &mut State,
         ctx: &mut StepCtx,
         addr: u64,
         size: &Value,
+        slot: ResultSlot,
     ) -> Exec<Value> {
         if addr == 0 {
             return self.malloc(st, ctx, size, false);
@@ -264,7 +275,48 @@ impl<'m> Executor<'m> {
         if st.memory.get(addr).is_some_and(|e| e.freed()) {
             return Err(Stop::error(ErrorKind::Free, "realloc of a freed pointer"));
         }
-        let n = self.concretize(st, size, "realloc size")?.to_u64();
+        let n = match size {
+            Value::Concrete(b) => b.to_u64(),
+            sym => {
+                let mut sizes = self.concrete_sizes(st, sym)?.into_iter();
+                let Some((first, first_eq)) = sizes.next() else {
+                    return Err(Stop::error(ErrorKind::Solver, "no realloc size feasible"));
+                };
+                for (b, eq) in sizes {
+                    let mut child = self.fork_state(st);
+                    self.add_constraint(&mut child, &eq);
+                    match self.realloc_sized(&mut child, ctx, addr, b.to_u64()) {
+                        Ok(v) => {
+                            if let (Some(d), Some(bits)) = (slot.dest, slot.bits) {
+                                let v = Ops::resize(&mut self.pool, &v, bits);
+                                child.set_reg(d, v);
+                            }
+                            ctx.added.push(child);
+                        }
+                        Err(stop) => ctx.ended.push((child, stop.into_termination())),
+                    }
+                }
+                self.add_constraint(st, &first_eq);
+                first.to_u64()
+            }
+        };
+        self.realloc_sized(st, ctx, addr, n)
+    }
+
+    /// `realloc` of the live heap object at `addr` to `n` bytes. With `n` 0
+    /// it frees the object and returns NULL, as glibc (and AddressSanitizer,
+    /// which the native replay of harnesses runs under) and KLEE do.
+    fn realloc_sized(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        addr: u64,
+        n: u64,
+    ) -> Exec<Value> {
+        if n == 0 {
+            st.memory.mark_freed(addr);
+            return Ok(Value::from_u64(64, 0));
+        }
         let old_size = st.memory.get(addr).expect("a heap object").object.size;
         let new = self.malloc(st, ctx, &Value::from_u64(64, n), false)?;
         let new_base = new.as_concrete().map_or(0, |b| b.to_u64());

@@ -5,7 +5,7 @@
 use crate::executor::Executor;
 use crate::inst::fork::Branch;
 use crate::inst::memory_ops::Access;
-use crate::memory::{Label, MemoryObject, ObjKind, ObjectState, NULL_PAGE, REDZONE};
+use crate::memory::{Label, MemoryObject, ObjKind, ObjectState, REDZONE};
 use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -153,7 +153,9 @@ impl Executor<'_> {
     }
 
     /// `klee_define_fixed_object(addr, n)`: an object of `n` bytes at `addr`
-    /// (zero-filled, not freeable); it must not overlap another.
+    /// (zero-filled, not freeable); it must not overlap another. As KLEE's, it
+    /// may lie in the page at address 0 (a device's registers at 0x80): an
+    /// access there is the object's, not a null pointer dereference.
     pub(crate) fn klee_define_fixed_object(
         &mut self,
         st: &mut State,
@@ -166,7 +168,7 @@ impl Executor<'_> {
         let n = self
             .concretize(st, n, "klee_define_fixed_object size")?
             .to_u64();
-        let end = a.checked_add(n).filter(|_| a >= NULL_PAGE && n > 0);
+        let end = a.checked_add(n).filter(|_| a > 0 && n > 0);
         let Some(end) = end else {
             return Err(Stop::error(
                 ErrorKind::User,

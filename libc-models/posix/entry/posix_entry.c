@@ -1,5 +1,6 @@
 /* symtest POSIX runtime entry (like KLEE's __klee_posix_wrapper): builds the
- * symbolic environment from the program arguments, runs main, then exit(). */
+ * symbolic environment from the program arguments, runs main (its envp the
+ * engine's fixed environment, which __environ points at), then exit(). */
 #include <stdlib.h>
 
 int main(int argc, char **argv, char **envp);

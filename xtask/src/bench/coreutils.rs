@@ -194,7 +194,23 @@ pub struct UtilResult {
     pub stage_s: Value,
     /// The engine's `stats.json`.
     pub stats: Value,
+    /// Why the own sources' uncovered lines and branch sides are uncovered:
+    /// counts per reason (`coverage/why.json`).
+    pub why_lines: std::collections::BTreeMap<String, u64>,
+    pub why_branches: std::collections::BTreeMap<String, u64>,
+    /// Of the uncovered lines not `pending`, those states pending at the
+    /// deadline could still reach.
+    pub why_pending_can_reach: u64,
 }
+
+/// The reasons `cargo symtest why` gives, in the order the report lists them.
+const WHY: [&str; 5] = [
+    "not-reached",
+    "infeasible",
+    "heuristic",
+    "pending",
+    "no-test",
+];
 
 impl UtilResult {
     pub fn overhead_s(&self) -> f64 {
@@ -352,6 +368,27 @@ fn figures(dir: &Path, report: &Value) -> Result<UtilResult> {
         r.branches_total += u64_of(&f["branches_total"]);
         r.branches_taken += u64_of(&f["branches_covered"]);
         r.claimed_not_executed += len(&f["claimed_not_executed"]);
+    }
+    let why = read_json(&out.join("coverage/why.json"))?;
+    for f in why["files"].as_array().into_iter().flatten() {
+        if !f["file"].as_str().unwrap_or("").starts_with("src/") {
+            continue;
+        }
+        for (key, counts) in [
+            ("lines", &mut r.why_lines),
+            ("branches", &mut r.why_branches),
+        ] {
+            for e in f[key].as_array().into_iter().flatten() {
+                let reason = e["reason"].as_str().unwrap_or("?").to_string();
+                *counts.entry(reason).or_default() += 1;
+            }
+        }
+        r.why_pending_can_reach += f["lines"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e["pending_can_reach"] == true && e["reason"] != "pending")
+            .count() as u64;
     }
     Ok(r)
 }
@@ -611,6 +648,7 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
         mean(&overheads),
         max_overhead,
     ));
+    md.push_str(&why_table(results));
     for r in results {
         if let Some(m) = &r.message {
             md.push_str(&format!(
@@ -656,6 +694,8 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
                     "flaky": r.suite_flaky},
                 "rerun": r.rerun, "explore_s": r.explore_s, "total_s": r.total_s,
                 "overhead_s": r.overhead_s(), "stage_s": r.stage_s, "stats": r.stats,
+                "why": {"lines": r.why_lines, "branches": r.why_branches,
+                    "lines_pending_can_reach": r.why_pending_can_reach},
             })
         })
         .collect();
@@ -672,6 +712,53 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
         work.join("coreutils.md").display()
     );
     Ok(())
+}
+
+/// Why uncovered, per utility: the reasons of `cargo symtest why` for the
+/// uncovered lines and branch sides of the utility's own sources, and the
+/// uncovered lines without one (there should be none).
+fn why_table(results: &[UtilResult]) -> String {
+    let mut md = String::from(
+        "\nWhy uncovered (own sources; `cargo symtest why UTILITY`): lines / branch sides per reason.\n\n\
+         | utility | uncovered lines / branch sides |",
+    );
+    for w in WHY {
+        md.push_str(&format!(" {w} |"));
+    }
+    md.push_str(
+        " lines without a reason | lines not pending that pending states could reach |\n|---|---:|",
+    );
+    md.push_str(&"---:|".repeat(WHY.len() + 2));
+    md.push('\n');
+    let (mut total, mut sums) = ((0u64, 0u64), vec![(0u64, 0u64); WHY.len()]);
+    let (mut unexplained_all, mut reach_all) = (0u64, 0u64);
+    for r in results.iter().filter(|r| r.status == "ok") {
+        let uncovered = r.lines_total - r.lines_covered;
+        let branches = r.branches_total - r.branches_taken;
+        let explained: u64 = r.why_lines.values().sum();
+        let unexplained = uncovered.saturating_sub(explained);
+        unexplained_all += unexplained;
+        total.0 += uncovered;
+        total.1 += branches;
+        md.push_str(&format!("| {} | {uncovered} / {branches} |", r.name));
+        for (k, w) in WHY.iter().enumerate() {
+            let (l, b) = (
+                r.why_lines.get(*w).copied().unwrap_or(0),
+                r.why_branches.get(*w).copied().unwrap_or(0),
+            );
+            sums[k].0 += l;
+            sums[k].1 += b;
+            md.push_str(&format!(" {l} / {b} |"));
+        }
+        reach_all += r.why_pending_can_reach;
+        md.push_str(&format!(" {unexplained} | {} |\n", r.why_pending_can_reach));
+    }
+    md.push_str(&format!("| all | {} / {} |", total.0, total.1));
+    for (l, b) in &sums {
+        md.push_str(&format!(" {l} / {b} |"));
+    }
+    md.push_str(&format!(" {unexplained_all} | {reach_all} |\n"));
+    md
 }
 
 #[cfg(test)]
@@ -726,6 +813,14 @@ mod tests {
             assert!(r.suite_flaky.is_empty(), "{}: {:?}", r.name, r.suite_flaky);
             assert_eq!(r.rerun.as_deref(), Some("ok"), "{}: re-run", r.name);
             assert!(r.stats["instructions"].as_u64().unwrap_or(0) > 0);
+            // Every uncovered line of the utility's own sources has a reason.
+            assert_eq!(
+                r.why_lines.values().sum::<u64>(),
+                r.lines_total - r.lines_covered,
+                "{}: uncovered lines with a reason: {:?}",
+                r.name,
+                r.why_lines
+            );
         }
         let md = std::fs::read_to_string(out.join("coreutils.md")).unwrap();
         assert!(md.contains("Mean line coverage"), "{md}");

@@ -154,7 +154,7 @@ impl Executor<'_> {
             return Err(Stop::error(
                 ErrorKind::External,
                 format!(
-                    "call of undefined function `{}` (no definition and no model)",
+                    "call of undefined function `{}`: external calls disallowed (no definition, no model, and --external-calls does not run it)",
                     func.name
                 ),
             ));

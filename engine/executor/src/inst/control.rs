@@ -95,6 +95,7 @@ impl Executor<'_> {
         let c = self.operand(st, cond)?;
         if let Value::Concrete(b) = &c {
             let target = cases.iter().find(|(v, _)| v == b).map_or(default, |x| x.1);
+            self.note_switch(st, &c, &[target], &[], 0);
             return self.jump(st, target);
         }
         // Group case values by target so each successor forks once.
@@ -114,16 +115,23 @@ impl Executor<'_> {
             None => targets.push((default, none_matches)),
         }
         let mut feasible: Vec<(BlockId, Value)> = Vec::new();
+        let mut infeasible = Vec::new();
         for (blk, cond) in targets {
             if self.may_be_true(st, &cond)? {
                 feasible.push((blk, cond));
+            } else {
+                infeasible.push(blk);
             }
         }
+        let mut limited = 0;
         if feasible.len() > 1 && !self.may_fork(st) {
             // Fork limit reached: follow one feasible case at random.
             let k = self.rng.below(feasible.len() as u64) as usize;
+            limited = feasible.len() - 1;
             feasible = vec![feasible.swap_remove(k)];
         }
+        let taken: Vec<BlockId> = feasible.iter().map(|f| f.0).collect();
+        self.note_switch(st, &c, &taken, &infeasible, limited);
         let Some((last_blk, last_cond)) = feasible.pop() else {
             return Err(Stop::error(ErrorKind::Solver, "no switch case is feasible"));
         };

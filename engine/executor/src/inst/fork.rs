@@ -7,6 +7,7 @@ use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
+use crate::why::{Cut, Decision};
 use symtest_expr::{Assignment, ExprId};
 use symtest_ir::FuncId;
 
@@ -34,6 +35,16 @@ impl Follow {
             ),
         }
     }
+
+    /// The heuristic cut, for why code stays uncovered.
+    fn cut(&self) -> Cut {
+        match self {
+            Follow::GaveUp(_) => Cut::SolverGaveUp,
+            Follow::Digest => Cut::Digest,
+            Follow::SlowSite => Cut::SlowSite,
+            Follow::Library => Cut::Library,
+        }
+    }
 }
 
 /// Which sides of a condition are feasible.
@@ -57,6 +68,7 @@ impl Executor<'_> {
         child.depth += 1;
         st.forks += 1;
         self.stats.forks += 1;
+        self.note_fork(st.id, child.id);
         child
     }
 
@@ -69,6 +81,7 @@ impl Executor<'_> {
     /// Decides a width-1 condition, forking when both sides are feasible.
     pub(crate) fn branch(&mut self, st: &mut State, cond: &Value) -> Exec<Branch> {
         if let Some(b) = self.is_true_const(cond) {
+            self.note_branch(st, cond, Decision::Concrete(b));
             return Ok(Branch::Only(b));
         }
         if let (Value::Symbolic(c), Some(limit)) = (cond, self.config.digest_depth) {
@@ -95,8 +108,14 @@ impl Executor<'_> {
             Err(gave_up) => return self.follow_model(st, cond, Follow::GaveUp(gave_up)),
         };
         match (on_true.is_some(), on_false.is_some()) {
-            (true, false) => Ok(Branch::Only(true)),
-            (false, true) => Ok(Branch::Only(false)),
+            (true, false) => {
+                self.note_branch(st, cond, Decision::Only(true));
+                Ok(Branch::Only(true))
+            }
+            (false, true) => {
+                self.note_branch(st, cond, Decision::Only(false));
+                Ok(Branch::Only(false))
+            }
             (false, false) => Err(Stop::error(
                 ErrorKind::Solver,
                 "neither side of a branch is feasible (path condition inconsistent)",
@@ -105,6 +124,7 @@ impl Executor<'_> {
                 if !self.may_fork(st) {
                     // Limit reached: follow one side at random, constrained.
                     let side = self.rng.bool();
+                    self.note_branch(st, cond, Decision::Followed(Cut::ForkLimit, side));
                     let c = if side { cond.clone() } else { not };
                     self.add_constraint(st, &c);
                     return Ok(Branch::Only(side));
@@ -112,6 +132,7 @@ impl Executor<'_> {
                 if let Some(site) = site {
                     *self.library_site_forks.entry(site).or_default() += 1;
                 }
+                self.note_branch(st, cond, Decision::Both);
                 let mut child = self.fork_state(st);
                 // Each side keeps the model that proved it feasible, so neither
                 // asks the solver again until a condition falsifies it.
@@ -226,6 +247,7 @@ impl Executor<'_> {
             },
         };
         let side = self.pool.eval(*c, &model).is_true();
+        self.note_branch(st, cond, Decision::Followed(why.cut(), side));
         if !matches!(why, Follow::Library) {
             self.fix_inputs_to(st, *c, &model);
         }

@@ -346,7 +346,8 @@ impl Executor<'_> {
         bytes: u64,
         access: Access,
     ) -> Exec<u64> {
-        if addr < NULL_PAGE {
+        // The page at 0 holds nothing but fixed objects (klee_define_fixed_object).
+        if addr < NULL_PAGE && st.memory.find(addr).is_none() {
             return Err(Stop::error(ErrorKind::Ptr, "null pointer dereference"));
         }
         let Some(entry) = st.memory.find_below(addr) else {
@@ -483,14 +484,10 @@ impl Executor<'_> {
                 break;
             };
             let addr = self.pool.eval(e, &model).to_u64();
-            let entry = if addr < NULL_PAGE {
-                None
-            } else {
-                st.memory.find(addr)
-            };
+            let entry = st.memory.find(addr);
             let Some(entry) = entry.filter(|en| !en.freed()) else {
                 if outside_msg.is_none() {
-                    outside_msg = Some(if addr < NULL_PAGE {
+                    outside_msg = Some(if addr < NULL_PAGE && entry.is_none() {
                         "null pointer dereference".to_string()
                     } else if st.memory.find(addr).is_some() {
                         "use after free (through a symbolic pointer)".to_string()

@@ -25,6 +25,9 @@ pub struct Parked {
     pub id: StateId,
     pub func: FuncId,
     pub pc: u32,
+    /// The innermost frame of the program's own code (function, current
+    /// instruction), when the state is in library code.
+    pub program_at: Option<(FuncId, u32)>,
     pub untested: bool,
 }
 
@@ -96,6 +99,11 @@ impl Executor<'_> {
                         id: st.id,
                         func: f.func,
                         pc: f.pc,
+                        program_at: self
+                            .coverage
+                            .program_frame(&st)
+                            .filter(|p| p.func != f.func)
+                            .map(|p| (p.func, p.cur)),
                         untested: self.has_untested_cover(&st),
                     });
                     self.ptree.remove(st.ptree_node);

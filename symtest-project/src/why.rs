@@ -1,0 +1,927 @@
+//! Why uncovered: a reason for every line and branch side of the target's
+//! sources that no kept test executes natively (`coverage/why.json`,
+//! `coverage/why.txt`; `cargo symtest why` prints them).
+//!
+//! The native coverage of the kept tests says what is uncovered; the
+//! engine's record (`coverage.json`'s `why`, written by `exec`) says why:
+//! - `not-reached`: no state ever executed it (with the nearest executed
+//!   predecessor);
+//! - `infeasible`: a state reached the branch before it, but the condition
+//!   could not hold under the symbolic environment (the solver said so, or it
+//!   was concrete);
+//! - `heuristic`: a heuristic cut it (`--digest-depth`, `--library-forks`, a
+//!   solver time-out or unknown, `--max-forks`, the memory cap);
+//! - `pending`: a state still pending or suspended at the deadline was at or
+//!   before it;
+//! - `no-test`: the engine executed it, but no kept test does natively (the
+//!   path that did wrote no test, or its native run went elsewhere).
+
+use crate::covdata::FileCoverage;
+use crate::coverage::ClaimSources;
+use crate::fsutil::relative;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The categories, in the order reports list them.
+pub const CATEGORIES: [&str; 5] = [
+    "not-reached",
+    "infeasible",
+    "heuristic",
+    "pending",
+    "no-test",
+];
+
+/// One reason.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Reason {
+    /// One of [`CATEGORIES`].
+    pub reason: String,
+    /// What exactly (`no-caller`, `path-ended`, `solver`, `concrete`,
+    /// `digest-depth`, `library-forks`, `waiting`, `claimed`, ...).
+    pub kind: String,
+    pub detail: String,
+    /// The nearest executed predecessor (`file:line`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// The symbolic inputs an infeasible condition reads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<String>,
+    /// States still pending at the deadline could reach it: the reason is
+    /// what the run saw so far.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pending_can_reach: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LineWhy {
+    pub line: u32,
+    #[serde(flatten)]
+    pub reason: Reason,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BranchWhy {
+    pub line: u32,
+    /// The side's index on its line, as in the `.gcov`/lcov branch data
+    /// (`2k`: the `k`-th condition holds, `2k + 1`: it fails).
+    pub index: u32,
+    /// The condition's first column.
+    pub col: u32,
+    /// `true` or `false`.
+    pub side: String,
+    #[serde(flatten)]
+    pub reason: Reason,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FileWhy {
+    /// Relative to the project root.
+    pub file: String,
+    pub lines_total: u64,
+    /// The lines the kept tests execute.
+    pub covered: Vec<u32>,
+    pub lines: Vec<LineWhy>,
+    pub branches: Vec<BranchWhy>,
+}
+
+/// Uncovered lines and branch sides per category.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Counts {
+    pub lines: BTreeMap<String, u64>,
+    pub branches: BTreeMap<String, u64>,
+    /// Lines whose reason is not `pending` but which states still pending at
+    /// the deadline could reach.
+    #[serde(default)]
+    pub lines_pending_can_reach: u64,
+}
+
+impl Counts {
+    fn add(map: &mut BTreeMap<String, u64>, category: &str) {
+        *map.entry(category.to_string()).or_default() += 1;
+    }
+
+    /// `category: lines / branch sides` for the categories that occur.
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        for c in CATEGORIES {
+            let (l, b) = (
+                self.lines.get(c).copied().unwrap_or(0),
+                self.branches.get(c).copied().unwrap_or(0),
+            );
+            if l + b > 0 {
+                parts.push(format!("{c} {l} lines, {b} branch sides"));
+            }
+        }
+        if parts.is_empty() {
+            "nothing uncovered".into()
+        } else if self.lines_pending_can_reach > 0 {
+            format!(
+                "{} ({} of the lines not pending are reachable from states pending at the deadline)",
+                parts.join("; "),
+                self.lines_pending_can_reach
+            )
+        } else {
+            parts.join("; ")
+        }
+    }
+}
+
+/// `coverage/why.json`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct WhyReport {
+    pub target: String,
+    pub counts: Counts,
+    /// States still pending (in memory, suspended) when exploration ended.
+    pub pending_states: u64,
+    pub suspended_states: u64,
+    pub files: Vec<FileWhy>,
+}
+
+/// The engine's record of one reason, as `coverage.json` holds it.
+#[derive(Deserialize)]
+struct EngineReason {
+    reason: String,
+    kind: String,
+    detail: String,
+    #[serde(default)]
+    at: Option<EngineAt>,
+    #[serde(default)]
+    inputs: Vec<String>,
+    #[serde(default)]
+    pending_can_reach: bool,
+}
+
+#[derive(Deserialize)]
+struct EngineAt {
+    file: String,
+    line: u32,
+}
+
+#[derive(Deserialize)]
+struct EngineLine {
+    file: String,
+    line: u32,
+    #[serde(flatten)]
+    reason: EngineReason,
+}
+
+#[derive(Deserialize)]
+struct EngineBranch {
+    file: String,
+    line: u32,
+    col: u32,
+    side: String,
+    #[serde(default)]
+    target_line: Option<u32>,
+    #[serde(flatten)]
+    reason: EngineReason,
+}
+
+#[derive(Deserialize, Default)]
+struct EngineWhy {
+    #[serde(default)]
+    lines: Vec<EngineLine>,
+    #[serde(default)]
+    branches: Vec<EngineBranch>,
+    #[serde(default)]
+    pending_states: u64,
+    #[serde(default)]
+    suspended_states: u64,
+}
+
+/// Paths the engine names, resolved against the project root once each.
+struct Names<'a> {
+    /// Where relative names resolve (the target's directory).
+    base: &'a Path,
+    prefixes: Vec<String>,
+    resolved: BTreeMap<String, Option<PathBuf>>,
+}
+
+impl<'a> Names<'a> {
+    fn new(base: &'a Path, root: &Path) -> Names<'a> {
+        let mut prefixes = vec![format!("{}/", root.display())];
+        if let Ok(c) = root.canonicalize() {
+            let c = format!("{}/", c.display());
+            if !prefixes.contains(&c) {
+                prefixes.push(c);
+            }
+        }
+        Names {
+            base,
+            prefixes,
+            resolved: BTreeMap::new(),
+        }
+    }
+
+    /// The engine's file name as a path, canonical when it exists.
+    fn path(&mut self, name: &str) -> Option<PathBuf> {
+        let base = self.base;
+        self.resolved
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                let p = PathBuf::from(name);
+                let p = if p.is_absolute() { p } else { base.join(p) };
+                Some(p.canonicalize().unwrap_or(p))
+            })
+            .clone()
+    }
+
+    /// Text with the project root's prefix removed from paths.
+    fn relative_text(&self, text: &str) -> String {
+        let mut t = text.to_string();
+        for p in &self.prefixes {
+            t = t.replace(p.as_str(), "");
+        }
+        t
+    }
+
+    fn reason(&self, r: &EngineReason) -> Reason {
+        Reason {
+            reason: r.reason.clone(),
+            kind: r.kind.clone(),
+            detail: self.relative_text(&r.detail),
+            at: r
+                .at
+                .as_ref()
+                .map(|a| format!("{}:{}", self.relative_text(&a.file), a.line)),
+            inputs: r.inputs.clone(),
+            pending_can_reach: r.pending_can_reach,
+        }
+    }
+}
+
+fn reason(category: &str, kind: &str, detail: String) -> Reason {
+    Reason {
+        reason: category.into(),
+        kind: kind.into(),
+        detail,
+        at: None,
+        inputs: Vec::new(),
+        pending_can_reach: false,
+    }
+}
+
+/// What the engine says about one source file.
+#[derive(Default)]
+struct EngineFile<'e> {
+    claimed: BTreeSet<u32>,
+    lines: BTreeMap<u32, &'e EngineReason>,
+    branches: Vec<&'e EngineBranch>,
+}
+
+/// A line without an engine record of its own (a function's header or
+/// closing brace, a declaration): the reason of the nearest line that has
+/// one (the first statement after a header, the last before a closing
+/// brace), or what the engine's coverage near it says.
+fn nearby(line: u32, text: &str, e: &EngineFile, names: &Names) -> Reason {
+    let closing = text.trim_start().starts_with('}');
+    let after = (line + 1..=line + 30).collect::<Vec<_>>();
+    let before = (line.saturating_sub(30).max(1)..line)
+        .rev()
+        .collect::<Vec<_>>();
+    let order = if closing {
+        [before, after]
+    } else {
+        [after, before]
+    };
+    for &c in order.iter().flatten() {
+        if let Some(r) = e.lines.get(&c) {
+            return names.reason(r);
+        }
+        if e.claimed.contains(&c) {
+            return if closing {
+                reason(
+                    "not-reached",
+                    "no-return",
+                    format!("the function ends here and no kept test returned through its end (line {c} before it was executed: paths left the function another way)"),
+                )
+            } else {
+                reason(
+                    "no-test",
+                    "claimed-nearby",
+                    format!("the engine executed line {c} next to it, but no kept test executes this part natively"),
+                )
+            };
+        }
+    }
+    reason(
+        "not-reached",
+        "no-engine-line",
+        "the engine has no code on or near this line (no state executed anything it records here)"
+            .into(),
+    )
+}
+
+/// Classifies what the kept tests leave uncovered in `files` (their native
+/// coverage), using the engine's claim and record (`claim`, the contents of
+/// `coverage.json`, whose relative names resolve against `base`); paths are
+/// shown relative to the project's `root`.
+pub fn classify(
+    target: &str,
+    base: &Path,
+    root: &Path,
+    files: &[(PathBuf, FileCoverage)],
+    claim: &serde_json::Value,
+    sources: &ClaimSources,
+) -> WhyReport {
+    let engine: EngineWhy = claim
+        .get("why")
+        .and_then(|w| serde_json::from_value(w.clone()).ok())
+        .unwrap_or_default();
+    let mut names = Names::new(base, root);
+    let mut by_file: BTreeMap<PathBuf, EngineFile> = BTreeMap::new();
+    if let Some(lines) = claim.get("lines").and_then(|l| l.as_object()) {
+        for (f, ls) in lines {
+            let Some(p) = names.path(f) else { continue };
+            by_file.entry(p).or_default().claimed.extend(
+                ls.as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_u64())
+                    .map(|v| v as u32),
+            );
+        }
+    }
+    for l in &engine.lines {
+        if let Some(p) = names.path(&l.file) {
+            by_file
+                .entry(p)
+                .or_default()
+                .lines
+                .insert(l.line, &l.reason);
+        }
+    }
+    for b in &engine.branches {
+        if let Some(p) = names.path(&b.file) {
+            by_file.entry(p).or_default().branches.push(b);
+        }
+    }
+    let no_record = claim.get("lines").is_none();
+    let empty = EngineFile::default();
+    let mut report = WhyReport {
+        target: target.to_string(),
+        pending_states: engine.pending_states,
+        suspended_states: engine.suspended_states,
+        ..WhyReport::default()
+    };
+    for (src, fc) in files {
+        let key = src.canonicalize().unwrap_or_else(|_| src.clone());
+        let e = by_file.get(&key).unwrap_or(&empty);
+        let text = std::fs::read_to_string(src).unwrap_or_default();
+        let source: Vec<&str> = text.lines().collect();
+        let mut fw = FileWhy {
+            file: relative(src, root).display().to_string(),
+            lines_total: fc.lines.len() as u64,
+            covered: fc.covered_lines().into_iter().collect(),
+            ..FileWhy::default()
+        };
+        let mut line_reason: BTreeMap<u32, Reason> = BTreeMap::new();
+        let line_text = |l: u32| source.get(l as usize - 1).copied().unwrap_or("");
+        for (&line, &count) in &fc.lines {
+            if count > 0 {
+                continue;
+            }
+            let r = if no_record {
+                reason(
+                    "not-reached",
+                    "no-engine-record",
+                    "the engine left no record (it was stopped by the watchdog)".into(),
+                )
+            } else if e.claimed.contains(&line) {
+                reason("no-test", "claimed", sources.cause(base, src, line))
+            } else if let Some(r) = e.lines.get(&line) {
+                names.reason(r)
+            } else {
+                nearby(line, line_text(line), e, &names)
+            };
+            line_reason.insert(line, r);
+        }
+        for (&(line, index), &count) in &fc.branches {
+            if count > 0 {
+                continue;
+            }
+            let want = if index % 2 == 0 { "true" } else { "false" };
+            let (col, end_line, end_col) =
+                fc.regions
+                    .get(&(line, index))
+                    .copied()
+                    .unwrap_or((0, line, u32::MAX));
+            let other = fc.branches.get(&(line, index ^ 1)).copied().unwrap_or(0);
+            // An earlier condition of the line with a side never taken: what
+            // keeps a later one from being evaluated.
+            let earlier = fw
+                .branches
+                .iter()
+                .rev()
+                .find(|b| b.line == line && b.index / 2 < index / 2)
+                .map(|b| &b.reason);
+            let r = match line_reason.get(&line) {
+                Some(r) => {
+                    let mut r = r.clone();
+                    r.detail = format!("its line is not covered: {}", r.detail);
+                    r
+                }
+                None => branch_reason(
+                    e,
+                    &names,
+                    &NativeSide {
+                        line,
+                        want,
+                        extent: (col, end_line, end_col),
+                        other,
+                        case_label: {
+                            let t = line_text(line).trim_start();
+                            t.starts_with("case ") || t.starts_with("default")
+                        },
+                    },
+                    earlier,
+                ),
+            };
+            fw.branches.push(BranchWhy {
+                line,
+                index,
+                col,
+                side: want.to_string(),
+                reason: r,
+            });
+        }
+        fw.lines = line_reason
+            .into_iter()
+            .map(|(line, reason)| LineWhy { line, reason })
+            .collect();
+        for l in &fw.lines {
+            Counts::add(&mut report.counts.lines, &l.reason.reason);
+            if l.reason.pending_can_reach && l.reason.reason != "pending" {
+                report.counts.lines_pending_can_reach += 1;
+            }
+        }
+        for b in &fw.branches {
+            Counts::add(&mut report.counts.branches, &b.reason.reason);
+        }
+        report.files.push(fw);
+    }
+    report
+}
+
+/// A side of a condition the kept tests never take, as llvm-cov shows it.
+struct NativeSide<'a> {
+    line: u32,
+    /// `true` or `false`.
+    want: &'a str,
+    /// (column, end line, end column) of the condition.
+    extent: (u32, u32, u32),
+    /// How often the kept tests take the condition's other side.
+    other: u64,
+    /// The line is a `case`/`default` label.
+    case_label: bool,
+}
+
+/// The reason a side of a condition on a covered line was never taken:
+/// the engine's record of the branch whose condition lies in the same
+/// extent, else what the engine did on that line. `earlier`: the reason of
+/// an earlier condition of the line with a side never taken.
+fn branch_reason(
+    e: &EngineFile,
+    names: &Names,
+    side: &NativeSide,
+    earlier: Option<&Reason>,
+) -> Reason {
+    let NativeSide {
+        line,
+        want,
+        extent: (col, end_line, end_col),
+        other,
+        case_label,
+    } = *side;
+    let inside = |b: &&&EngineBranch| {
+        b.line == line && b.col >= col && (end_line > line || b.col <= end_col)
+    };
+    let conds: Vec<&&EngineBranch> = e
+        .branches
+        .iter()
+        .filter(|b| b.side == "true" || b.side == "false")
+        .filter(inside)
+        .collect();
+    if other == 0 {
+        // The kept tests never evaluate the condition.
+        if let Some(r) = earlier {
+            let mut r = r.clone();
+            r.detail = format!("the condition is never evaluated (an earlier condition of the line decides first): {}", r.detail);
+            return r;
+        }
+        if let Some(b) = conds.iter().find(|b| b.side == want).or(conds.first()) {
+            return names.reason(&b.reason);
+        }
+        return reason(
+            "not-reached",
+            "not-evaluated",
+            "the kept tests never evaluate this condition".into(),
+        );
+    }
+    // The kept tests take the other side, so the engine did too: its one
+    // side never taken is this one (the compiler may have put the sides of
+    // a negated condition the other way round).
+    if let Some(b) = conds.iter().find(|b| b.side == want).or(conds.first()) {
+        return names.reason(&b.reason);
+    }
+    // A `case` label: the switch destination that starts there.
+    if want == "true" {
+        if let Some(b) = e.branches.iter().find(|b| {
+            b.side != "true"
+                && b.side != "false"
+                && b.target_line
+                    .is_some_and(|t| (line..=line + 2).contains(&t))
+        }) {
+            return names.reason(&b.reason);
+        }
+        // A `case` label whose destination's code ran in the engine, reached
+        // through another label or value of the same switch.
+        if case_label
+            && !e.claimed.contains(&line)
+            && (line + 1..=line + 2).any(|l| e.claimed.contains(&l))
+        {
+            return reason(
+                "no-test",
+                "case-shared",
+                "the engine ran the code this label leads to, but no path that got there through this label wrote a test (the code was covered already)".into(),
+            );
+        }
+    }
+    if e.lines.contains_key(&line) || !e.claimed.contains(&line) {
+        return reason(
+            "not-reached",
+            "engine-not-here",
+            "the engine never executed this line (the kept tests that execute it natively went where the engine did not)".into(),
+        );
+    }
+    reason(
+        "no-test",
+        "branch-taken",
+        "the engine took both sides of this condition, but no kept test takes this one natively (the paths that took it covered no new instruction, so they wrote no test)".into(),
+    )
+}
+
+/// Consecutive lines with the same reason, as ranges.
+fn runs(lines: &[LineWhy]) -> Vec<(u32, u32, &Reason)> {
+    let mut out: Vec<(u32, u32, &Reason)> = Vec::new();
+    for l in lines {
+        match out.last_mut() {
+            Some((_, end, r)) if *end + 1 == l.line && **r == l.reason => *end = l.line,
+            _ => out.push((l.line, l.line, &l.reason)),
+        }
+    }
+    out
+}
+
+fn reason_text(r: &Reason) -> String {
+    let so_far = if r.pending_can_reach && r.reason != "pending" {
+        " [states pending at the deadline could still reach it]"
+    } else {
+        ""
+    };
+    format!("{} ({}): {}{so_far}", r.reason, r.kind, r.detail)
+}
+
+/// The report as text (`why.txt`, `cargo symtest why TARGET`).
+pub fn text(r: &WhyReport) -> String {
+    let mut t = String::new();
+    let (lines, branches): (u64, u64) = (
+        r.counts.lines.values().sum(),
+        r.counts.branches.values().sum(),
+    );
+    let _ = writeln!(
+        t,
+        "why uncovered: {} ({lines} lines, {branches} branch sides not covered by the kept tests)",
+        r.target
+    );
+    let _ = writeln!(t, "{}", r.counts.text());
+    for f in &r.files {
+        if f.lines.is_empty() && f.branches.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            t,
+            "\n{} ({} of {} lines covered)",
+            f.file,
+            f.covered.len(),
+            f.lines_total
+        );
+        for (a, b, reason) in runs(&f.lines) {
+            let at = if a == b {
+                format!("{a}")
+            } else {
+                format!("{a}-{b}")
+            };
+            let _ = writeln!(t, "  {at}: {}", reason_text(reason));
+        }
+        for b in &f.branches {
+            if f.lines.iter().any(|l| l.line == b.line) {
+                continue;
+            }
+            let _ = writeln!(
+                t,
+                "  {}:{} {} side: {}",
+                b.line,
+                b.col,
+                b.side,
+                reason_text(&b.reason)
+            );
+        }
+    }
+    t
+}
+
+/// What `cargo symtest why TARGET FILE:LINE` prints: the line's reason and
+/// its branch sides', or an error naming what is wrong.
+pub fn line_text(r: &WhyReport, file: &str, line: u32) -> Result<String, String> {
+    let matching: Vec<&FileWhy> = r
+        .files
+        .iter()
+        .filter(|f| f.file == file || f.file.ends_with(&format!("/{file}")))
+        .collect();
+    let f = match matching.as_slice() {
+        [f] => *f,
+        [] => {
+            return Err(format!(
+                "no source file `{file}` in {}'s coverage (files: {})",
+                r.target,
+                r.files
+                    .iter()
+                    .map(|f| f.file.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+        many => {
+            return Err(format!(
+                "`{file}` names several files: {}",
+                many.iter()
+                    .map(|f| f.file.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+    };
+    let mut t = String::new();
+    let branches: Vec<&BranchWhy> = f.branches.iter().filter(|b| b.line == line).collect();
+    if let Some(l) = f.lines.iter().find(|l| l.line == line) {
+        let _ = writeln!(t, "{}:{line}: {}", f.file, reason_text(&l.reason));
+        if let Some(at) = &l.reason.at {
+            let _ = writeln!(t, "  nearest executed predecessor: {at}");
+        }
+    } else if f.covered.binary_search(&line).is_ok() {
+        let _ = writeln!(t, "{}:{line}: covered by the kept tests", f.file);
+    } else if branches.is_empty() {
+        return Err(format!(
+            "{}:{line} is not a line with code (nothing to cover there)",
+            f.file
+        ));
+    }
+    for b in branches {
+        let _ = writeln!(
+            t,
+            "{}:{line}:{} {} side: {}",
+            f.file,
+            b.col,
+            b.side,
+            reason_text(&b.reason)
+        );
+    }
+    Ok(t)
+}
+
+/// Writes `why.json` and `why.txt` into `dir`.
+pub fn write(dir: &Path, r: &WhyReport) -> anyhow::Result<()> {
+    std::fs::write(dir.join("why.json"), serde_json::to_string_pretty(r)?)?;
+    std::fs::write(dir.join("why.txt"), text(r))?;
+    Ok(())
+}
+
+/// Reads a target's `coverage/why.json`.
+pub fn read(target_dir: &Path) -> Result<WhyReport, String> {
+    let p = target_dir.join("coverage").join("why.json");
+    let s = std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    serde_json::from_str(&s).map_err(|e| format!("{} is not a why report: {e}", p.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A source file, the native coverage of the kept tests, and the
+    /// engine's claim and record for it.
+    fn setup() -> (tempdir::Dir, PathBuf, FileCoverage, serde_json::Value) {
+        let dir = tempdir::Dir::new("why-classify");
+        let src = dir.0.join("a.c");
+        std::fs::write(
+            &src,
+            "int f(int x) {\n  if (x > 3)\n    return 1;\n  if (!x)\n    return 2;\n  return 0;\n}\nint g(void) {\n  return 5;\n}\n",
+        )
+        .unwrap();
+        let mut fc = FileCoverage::default();
+        for (l, c) in [
+            (1, 2),
+            (2, 2),
+            (3, 0),
+            (4, 2),
+            (5, 0),
+            (6, 2),
+            (7, 2),
+            (8, 0),
+            (9, 0),
+        ] {
+            fc.lines.insert(l, c);
+        }
+        // `x > 3` never held; `!x` never held (the compiler put its sides the
+        // other way round: the engine's untaken side is `false`).
+        for (k, c, region) in [
+            ((2, 0), 0, (7, 2, 11)),
+            ((2, 1), 2, (7, 2, 11)),
+            ((4, 0), 0, (7, 4, 8)),
+            ((4, 1), 2, (7, 4, 8)),
+        ] {
+            fc.branches.insert(k, c);
+            fc.regions.insert(k, region);
+        }
+        let name = src.display().to_string();
+        let reason = |kind: &str, detail: &str| json!({"reason": "infeasible", "kind": kind, "detail": format!("{detail} at {name}:2"), "at": {"file": name, "line": 2, "col": 9}});
+        let mut r3 = reason("solver", "x > 3");
+        r3["file"] = json!(name);
+        r3["line"] = json!(3);
+        let mut r9 =
+            json!({"reason": "not-reached", "kind": "no-caller", "detail": "no state entered `g`"});
+        r9["file"] = json!(name);
+        r9["line"] = json!(9);
+        let mut b2 = reason("solver", "x > 3");
+        b2["file"] = json!(name);
+        b2["line"] = json!(2);
+        b2["col"] = json!(9);
+        b2["side"] = json!("true");
+        let mut b4 = reason("concrete", "!x");
+        b4["file"] = json!(name);
+        b4["line"] = json!(4);
+        b4["col"] = json!(8);
+        b4["side"] = json!("false");
+        let claim = json!({
+            "lines": {name.clone(): [2, 4, 5, 6]},
+            "why": {"lines": [r3, r9], "branches": [b2, b4], "pending_states": 0, "suspended_states": 0},
+        });
+        (dir, src, fc, claim)
+    }
+
+    #[test]
+    fn each_uncovered_line_and_branch_side_gets_a_reason() {
+        let (dir, src, fc, claim) = setup();
+        let sources = ClaimSources {
+            tests: &[],
+            verdicts: &[],
+        };
+        let r = classify("t", &dir.0, &dir.0, &[(src, fc)], &claim, &sources);
+        let f = &r.files[0];
+        assert_eq!(f.file, "a.c");
+        let by_line: BTreeMap<u32, &Reason> = f.lines.iter().map(|l| (l.line, &l.reason)).collect();
+        assert_eq!(by_line.keys().copied().collect::<Vec<_>>(), [3, 5, 8, 9]);
+        // The engine's own record, its paths shown relative to the root.
+        assert_eq!(by_line[&3].reason, "infeasible");
+        assert_eq!(by_line[&3].detail, "x > 3 at a.c:2");
+        assert_eq!(by_line[&3].at.as_deref(), Some("a.c:2"));
+        // Claimed by the engine, not executed natively: no test.
+        assert_eq!(by_line[&5].reason, "no-test");
+        assert!(
+            by_line[&5].detail.starts_with("no test:"),
+            "{}",
+            by_line[&5].detail
+        );
+        // A function's header line: the reason of its first statement.
+        assert_eq!(by_line[&8].kind, "no-caller");
+        assert_eq!(by_line[&8], by_line[&9]);
+        // Branch sides: by the condition's extent; the inverted one too.
+        let sides: Vec<(u32, u32, &str, &str)> = f
+            .branches
+            .iter()
+            .map(|b| {
+                (
+                    b.line,
+                    b.index,
+                    b.reason.reason.as_str(),
+                    b.reason.kind.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            sides,
+            [
+                (2, 0, "infeasible", "solver"),
+                (4, 0, "infeasible", "concrete")
+            ]
+        );
+        assert_eq!(r.counts.lines["no-test"], 1);
+        assert_eq!(r.counts.lines["infeasible"], 1);
+        assert_eq!(r.counts.lines["not-reached"], 2);
+        assert_eq!(r.counts.branches["infeasible"], 2);
+        // The text groups runs of lines and answers for one line.
+        let t = text(&r);
+        assert!(
+            t.starts_with("why uncovered: t (4 lines, 2 branch sides"),
+            "{t}"
+        );
+        assert!(t.contains("  8-9: not-reached (no-caller): "), "{t}");
+        let one = line_text(&r, "a.c", 3).unwrap();
+        assert!(
+            one.starts_with("a.c:3: infeasible (solver): x > 3 at a.c:2\n"),
+            "{one}"
+        );
+        assert!(line_text(&r, "a.c", 1)
+            .unwrap()
+            .contains("covered by the kept tests"));
+        assert!(line_text(&r, "a.c", 12).is_err());
+        assert!(line_text(&r, "b.c", 3).is_err());
+    }
+
+    #[test]
+    fn without_the_engine_s_record_every_line_still_has_a_reason() {
+        let (dir, src, fc, _) = setup();
+        let sources = ClaimSources {
+            tests: &[],
+            verdicts: &[],
+        };
+        let r = classify("t", &dir.0, &dir.0, &[(src, fc)], &json!({}), &sources);
+        assert_eq!(r.files[0].lines.len(), 4);
+        assert!(r.files[0]
+            .lines
+            .iter()
+            .all(|l| l.reason.kind == "no-engine-record"));
+    }
+
+    /// A `case` label the kept tests never match, whose destination the
+    /// engine ran through another label: no test; a plain condition on a
+    /// line the engine executed with both sides taken: no test either; a
+    /// line the engine never executed: not reached.
+    #[test]
+    fn case_labels_and_conditions_without_an_engine_record() {
+        let dir = tempdir::Dir::new("why-case");
+        let names = Names::new(&dir.0, &dir.0);
+        let mut e = EngineFile::default();
+        e.claimed.extend([10, 12]);
+        let side = |line, case_label| NativeSide {
+            line,
+            want: "true",
+            extent: (5, line, 20),
+            other: 3,
+            case_label,
+        };
+        let r = branch_reason(&e, &names, &side(11, true), None);
+        assert_eq!(
+            (r.reason.as_str(), r.kind.as_str()),
+            ("no-test", "case-shared")
+        );
+        let r = branch_reason(&e, &names, &side(10, false), None);
+        assert_eq!(
+            (r.reason.as_str(), r.kind.as_str()),
+            ("no-test", "branch-taken")
+        );
+        let r = branch_reason(&e, &names, &side(11, false), None);
+        assert_eq!(
+            (r.reason.as_str(), r.kind.as_str()),
+            ("not-reached", "engine-not-here")
+        );
+        // Never evaluated: the earlier condition's reason.
+        let earlier = reason("infeasible", "concrete", "x".into());
+        let r = branch_reason(
+            &e,
+            &names,
+            &NativeSide {
+                other: 0,
+                ..side(10, false)
+            },
+            Some(&earlier),
+        );
+        assert_eq!(r.kind, "concrete");
+        assert!(
+            r.detail.starts_with("the condition is never evaluated"),
+            "{}",
+            r.detail
+        );
+    }
+
+    /// A scratch directory removed on drop.
+    mod tempdir {
+        pub struct Dir(pub std::path::PathBuf);
+        impl Dir {
+            pub fn new(name: &str) -> Dir {
+                let d = std::env::temp_dir().join(format!("symtest-{name}-{}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&d);
+                std::fs::create_dir_all(&d).unwrap();
+                Dir(d.canonicalize().unwrap())
+            }
+        }
+        impl Drop for Dir {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+    }
+}
