@@ -372,7 +372,7 @@ fn lower_gep(l: &mut L<'_, '_>) -> R<Op> {
 }
 
 /// Bit offset of the member selected by `extractvalue`/`insertvalue` indices.
-fn agg_offset<'m>(cx: &Cx<'m>, ty: Ty<'m>, indices: &[u32]) -> R<u32> {
+pub(crate) fn agg_offset<'m>(cx: &Cx<'m>, ty: Ty<'m>, indices: &[u32]) -> R<u32> {
     let mut off: u64 = 0;
     let mut t = ty;
     for &i in indices {
