@@ -45,6 +45,9 @@ pub struct Manifest {
     pub outputs: Vec<Output>,
     /// One entry per translation unit: source, object, bitcode, flags.
     pub compiles: Vec<CompileEntry>,
+    /// Each flag the bitcode compiles dropped (clang-19 does not take it),
+    /// with the number of compiles it was dropped from.
+    pub dropped_flags: BTreeMap<String, usize>,
     pub warnings: Vec<String>,
 }
 
@@ -56,8 +59,15 @@ pub struct CompileEntry {
     pub directory: String,
     pub arguments: Vec<String>,
     /// The arguments that matter for translating the source (`-D`, `-I`,
-    /// `-std=`, ...), as the bitcode compile used them.
+    /// `-std=`, ...), as the bitcode compile used them (what the native
+    /// builds compile with).
     pub flags: Vec<String>,
+    /// The build's flags clang-19 did not take, left out of `flags`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped_flags: Vec<String>,
+    /// Flags added to `flags` so clang-19 compiles what GCC accepts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub added_flags: Vec<String>,
 }
 
 /// `compile_commands.json` entry, the format clang tools read.
@@ -390,6 +400,7 @@ pub fn assemble(
     }
     let mut compiles = Vec::new();
     let mut commands = Vec::new();
+    let mut dropped_flags: BTreeMap<String, usize> = BTreeMap::new();
     for r in logged.compiles.values() {
         let Record::Compile {
             cwd,
@@ -399,10 +410,22 @@ pub fn assemble(
             bitcode,
             arguments,
             error,
+            dropped,
+            added,
         } = r
         else {
             continue;
         };
+        for d in dropped {
+            *dropped_flags.entry(d.clone()).or_insert(0) += 1;
+        }
+        let mut flags = super::wrapper::translation_flags(arguments);
+        for d in dropped {
+            if let Some(i) = flags.iter().position(|f| f == d) {
+                flags.remove(i);
+            }
+        }
+        flags.extend(added.iter().cloned());
         if let Some(e) = error {
             warnings.push(format!(
                 "{}: no bitcode (clang-19 failed: {})",
@@ -421,7 +444,9 @@ pub fn assemble(
             }),
             directory: cwd.to_string_lossy().into_owned(),
             arguments: arguments.clone(),
-            flags: super::wrapper::translation_flags(arguments),
+            flags,
+            dropped_flags: dropped.clone(),
+            added_flags: added.clone(),
         });
         commands.push(CompileCommand {
             directory: cwd.to_string_lossy().into_owned(),
@@ -431,6 +456,17 @@ pub fn assemble(
             file: source.to_string_lossy().into_owned(),
             output: object.to_string_lossy().into_owned(),
         });
+    }
+    if !dropped_flags.is_empty() {
+        warnings.push(format!(
+            "flags clang-19 does not take, dropped from the bitcode compiles (the build's own \
+             compiles keep them): {}",
+            dropped_flags
+                .iter()
+                .map(|(f, n)| format!("{f} ({n} compile{})", if *n == 1 { "" } else { "s" }))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     for (object, source) in &logged.foreign {
         warnings.push(format!(
@@ -451,6 +487,7 @@ pub fn assemble(
         recorded_now: 0,
         outputs,
         compiles,
+        dropped_flags,
         warnings,
     };
     write_manifest(dest, &manifest)?;

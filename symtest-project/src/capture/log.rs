@@ -25,6 +25,13 @@ pub enum Record {
         arguments: Vec<String>,
         /// Why no bitcode was made.
         error: Option<String>,
+        /// The build's flags clang-19 did not take, left out of the bitcode
+        /// compile.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dropped: Vec<String>,
+        /// Flags the bitcode compile added (`-Wno-error=...`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        added: Vec<String>,
     },
     /// A source that is not C (assembly, C++): its object has no bitcode.
     Foreign { source: PathBuf, object: PathBuf },

@@ -20,6 +20,7 @@
 //! (or up-to-date) build still describes every output.
 
 pub mod assemble;
+pub mod bitcode;
 pub mod log;
 pub mod wrapper;
 

@@ -387,38 +387,30 @@ fn bitcode(
 ) -> Record {
     let store = std::env::var_os(STORE_ENV).map(PathBuf::from);
     let bc = store.map(|s| s.join(format!("{:016x}.bc", path_hash(object))));
-    let mut error = None;
+    let mut outcome = super::bitcode::Outcome::default();
     if let Some(bc) = &bc {
-        let mut cmd = Command::new(crate::toolchain::clang());
-        cmd.args(crate::toolchain::BITCODE_FLAGS)
-            .arg("-c")
-            .arg("-w");
+        let mut base: Vec<OsString> = crate::toolchain::BITCODE_FLAGS
+            .iter()
+            .chain(&["-c", "-w"])
+            .map(OsString::from)
+            .collect();
         let musl = name == "musl-gcc" || std::env::var_os(MUSL_ENV).is_some_and(|v| v == "1");
         if musl {
             if let Some(inc) = std::env::var_os(MUSL_INCLUDE_ENV) {
-                cmd.arg("-nostdinc").arg("-isystem").arg(inc);
+                base.extend(["-nostdinc".into(), "-isystem".into(), inc]);
                 // clang's own headers (cpuid.h, immintrin.h, stdarg.h...).
                 if let Some(res) = crate::toolchain::resource_include() {
-                    cmd.arg("-isystem").arg(res);
+                    base.extend(["-isystem".into(), res.into_os_string()]);
                 }
             }
         }
-        cmd.args(&c.cflags).arg(source).arg("-o").arg(bc);
-        cmd.current_dir(cwd);
-        match cmd.output() {
-            Ok(o) if o.status.success() => {}
-            Ok(o) => {
-                error = Some(
-                    String::from_utf8_lossy(&o.stderr)
-                        .lines()
-                        .take(5)
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            }
-            Err(e) => error = Some(format!("cannot run clang: {e}")),
-        }
+        outcome = super::bitcode::compile(&base, &c.cflags, source, bc, cwd);
     }
+    let super::bitcode::Outcome {
+        error,
+        dropped,
+        added,
+    } = outcome;
     Record::Compile {
         cwd: cwd.to_path_buf(),
         compiler: name.to_string(),
@@ -430,6 +422,8 @@ fn bitcode(
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
         error,
+        dropped,
+        added,
     }
 }
 
