@@ -126,13 +126,11 @@ pub fn capture_all(
 }
 
 /// What a build produced, for `cargo symtest init --from-build`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Produced {
-    /// Executables with bitcode (relative to the root), in the manifest's order.
-    pub executables: Vec<String>,
-    /// Static libraries with bitcode.
-    pub libraries: Vec<String>,
-    /// Outputs without bitcode, with why (the capture's warnings).
+    /// The programs and libraries to list, and what was left out.
+    pub selection: crate::user_targets::Selection,
+    /// The capture's warnings.
     pub warnings: Vec<String>,
     /// Where the capture went (the pipeline reuses it).
     pub capture_dir: PathBuf,
@@ -140,8 +138,8 @@ pub struct Produced {
 
 /// Runs `command` from `root` under capture, where the pipeline keeps the
 /// capture of that build for program targets (so its first run reuses what
-/// this one recorded), and lists what the build produced. The build's output
-/// goes to the terminal.
+/// this one recorded), and lists what the build produced for its users
+/// ([`crate::user_targets`]). The build's output goes to the terminal.
 pub fn produced(root: &Path, build_root: &Path, command: &[String]) -> Result<Produced, Error> {
     let dir = capture_dir(build_root, command, true);
     let options = CaptureOptions {
@@ -159,16 +157,8 @@ pub fn produced(root: &Path, build_root: &Path, command: &[String]) -> Result<Pr
         }
         Err(e) => return Err(Error::Other(anyhow::Error::new(e))),
     };
-    let with_bc = |kind: &str| -> Vec<String> {
-        m.outputs
-            .iter()
-            .filter(|o| o.kind == kind && o.bitcode.is_some())
-            .map(|o| o.output.clone())
-            .collect()
-    };
     Ok(Produced {
-        executables: with_bc("executable"),
-        libraries: with_bc("static-library"),
+        selection: crate::user_targets::select(root, &m, command, &dir),
         warnings: m.warnings.clone(),
         capture_dir: dir,
     })
@@ -213,11 +203,18 @@ fn find<'m>(root: &Path, outputs: &[&'m Output], wanted: &Path, written: &str) -
         return exact;
     }
     let tail = Path::new(written);
-    outputs
+    let by_tail: Vec<&Output> = outputs
         .iter()
         .copied()
         .filter(|o| abs(o).ends_with(tail) && abs(o).exists())
-        .collect()
+        .collect();
+    if !by_tail.is_empty() {
+        return by_tail;
+    }
+    // A copy of an output (stripped, renamed), a libtool wrapper script or
+    // `.la` file: the output it is.
+    let kind = outputs.first().map_or("", |o| o.kind);
+    crate::capture::identity::find(root, outputs, &wanted, kind)
 }
 
 fn resolve(
@@ -232,7 +229,16 @@ fn resolve(
         Artifact::Library(p) => ("static-library", p),
     };
     let of_kind: Vec<&Output> = m.outputs.iter().filter(|o| o.kind == kind).collect();
-    let found = find(root, &of_kind, wanted, &spec.written);
+    let mut found = find(root, &of_kind, wanted, &spec.written);
+    if found.is_empty() && kind == "static-library" {
+        // A harness may link a shared library's objects as well.
+        let shared: Vec<&Output> = m
+            .outputs
+            .iter()
+            .filter(|o| o.kind == "shared-library")
+            .collect();
+        found = find(root, &shared, wanted, &spec.written);
+    }
     let output = match found.as_slice() {
         [] => {
             let what = if kind == "executable" {
@@ -280,29 +286,35 @@ fn resolve(
             let needed = symbols(&[dir.join(bc)])
                 .and_then(|mut d| d.pop())
                 .map(|(_, syms)| syms.defined);
+            // The libraries of the project, each rebuilt from what a linker
+            // takes of it (a shared library's objects as a static one).
             for input in &output.inputs {
-                match m
-                    .outputs
-                    .iter()
-                    .find(|o| &o.output == input && o.kind == "static-library")
-                {
-                    Some(lib) => {
-                        let path = root.join(&lib.output);
-                        let i = match native.archives.iter().position(|a| a.path == path) {
-                            Some(i) => i,
-                            None => {
-                                native
-                                    .archives
-                                    .push(archive(root, dir, m, lib, needed.as_ref()));
-                                native.archives.len() - 1
-                            }
-                        };
-                        native.archive_links.push(i);
-                    }
-                    None => match unit_of(root, m, input) {
-                        Some(u) => native.units.push(u),
-                        None => native.objects.push(root.join(input)),
-                    },
+                let lib = m.outputs.iter().find(|o| {
+                    &o.output == input && matches!(o.kind, "static-library" | "shared-library")
+                });
+                if let Some(lib) = lib {
+                    let path = root.join(&lib.output);
+                    let i = match native.archives.iter().position(|a| a.path == path) {
+                        Some(i) => i,
+                        None => {
+                            native
+                                .archives
+                                .push(archive(root, dir, m, lib, needed.as_ref()));
+                            native.archives.len() - 1
+                        }
+                    };
+                    native.archive_links.push(i);
+                }
+            }
+            // The objects linked whole (those inside partial links and
+            // copies included); objects without bitcode as the build made them.
+            for object in &output.objects {
+                native.units.extend(unit_of(root, m, object));
+            }
+            for object in &output.missing_bitcode {
+                let path = root.join(object);
+                if path.is_file() && !native.objects.contains(&path) {
+                    native.objects.push(path);
                 }
             }
             native.libs = output.external_libraries.clone();
@@ -357,7 +369,14 @@ fn archive(
         let c = m.compiles.iter().find(|c| &c.object == member)?;
         c.bitcode.as_ref().map(|b| dir.join(b))
     };
-    let members_bc: Vec<PathBuf> = lib.inputs.iter().filter_map(bitcode).collect();
+    // Its objects with bitcode (the contents of partial links and nested
+    // archives included), then its objects without.
+    let members: Vec<&String> = if lib.objects.is_empty() {
+        lib.inputs.iter().collect()
+    } else {
+        lib.objects.iter().chain(&lib.missing_bitcode).collect()
+    };
+    let members_bc: Vec<PathBuf> = members.iter().filter_map(|m| bitcode(m)).collect();
     let table: Option<BTreeMap<PathBuf, Symbols>> = needed
         .and_then(|_| symbols(&members_bc))
         .map(|v| v.into_iter().collect());
@@ -365,7 +384,7 @@ fn archive(
         (Some(needed), Some(table)) => Some(closure(needed, table)),
         _ => None,
     };
-    for member in &lib.inputs {
+    for member in members {
         let wanted = match (&taken, bitcode(member)) {
             (Some(taken), Some(bc)) => taken.contains(&bc),
             _ => true,
@@ -373,7 +392,9 @@ fn archive(
         if !wanted {
             continue;
         }
-        match unit_of(root, m, member) {
+        // A member without bitcode (assembly, a failed compile) is linked
+        // as the build made it.
+        match unit_of(root, m, member).filter(|_| bitcode(member).is_some()) {
             Some(u) => a.members.push(u),
             None => a.objects.push(root.join(member)),
         }

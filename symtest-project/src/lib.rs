@@ -45,6 +45,7 @@ pub mod stages;
 pub mod testcases;
 pub mod toolchain;
 pub mod units;
+pub mod user_targets;
 
 pub use run::{run, select, Finished, RunOptions, Selection};
 
