@@ -425,6 +425,13 @@ pub enum Op {
         default: BlockId,
         cases: Vec<(Bits, BlockId)>,
     },
+    /// `indirectbr` (GCC's computed `goto *p`): a jump to the destination
+    /// whose [`block_address`] the 64-bit `addr` holds; any other address is
+    /// an error.
+    IndirectBr {
+        addr: Operand,
+        targets: Vec<(Bits, BlockId)>,
+    },
     Ret {
         value: Option<Operand>,
     },
@@ -654,6 +661,17 @@ impl Module {
             .sum()
     }
 }
+
+/// Where a `blockaddress` constant (GCC's `&&label`) points: a value no object
+/// ever has (the engine's addresses are far below), unique per function and
+/// block, so that `indirectbr` can tell its destinations apart and a stray
+/// dereference is an invalid pointer.
+pub fn block_address(function: FuncId, block: BlockId) -> u64 {
+    BLOCK_ADDRESS_BASE | (u64::from(function.0) << 24) | u64::from(block.0 & 0xff_ffff)
+}
+
+/// The high bits of every [`block_address`].
+pub const BLOCK_ADDRESS_BASE: u64 = 0xb10c_0000_0000_0000;
 
 /// One construct the engine cannot execute, found in a loaded module: the state that
 /// reaches it ends with an `exec` error.
