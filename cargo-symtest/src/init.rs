@@ -256,8 +256,16 @@ fn from_build_config(command: &[String], sel: &Selection) -> String {
             .libraries
             .iter()
             .map(|l| {
-                // libz.a -> z; util/lib.a -> util.
-                let stem = l.name.split('.').next().unwrap_or(&l.name);
+                // libz.a -> z, liblua5.4.a -> lua5.4, libz.so.1.2.13 -> z;
+                // util/lib.a -> util.
+                let stem = match l.name.find(".so") {
+                    Some(i) => &l.name[..i],
+                    None => l
+                        .name
+                        .strip_suffix(".a")
+                        .or_else(|| l.name.strip_suffix(".la"))
+                        .unwrap_or(&l.name),
+                };
                 match stem.strip_prefix("lib") {
                     Some(n) if !n.is_empty() => n.to_string(),
                     _ => std::path::Path::new(&l.path)

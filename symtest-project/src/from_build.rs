@@ -73,7 +73,13 @@ pub fn capture_all(
     for (command, ts) in groups {
         // The engine runs programs with musl: their bitcode is compiled
         // against musl's headers (as `capture --musl`).
-        let musl = ts.iter().any(|t| t.kind == Kind::Program);
+        // A capture against musl's headers, which `init --from-build` makes,
+        // serves harnesses too (they run with musl as well): an up-to-date
+        // build is described by its records.
+        let musl = ts.iter().any(|t| t.kind == Kind::Program)
+            || capture_dir(build_root, command, true)
+                .join(crate::capture::log::LOG_FILE)
+                .is_file();
         let dir = capture_dir(build_root, command, musl);
         for t in &ts {
             on_event(Event::Phase {
@@ -338,12 +344,21 @@ fn resolve(
     })
 }
 
+/// The native builds check no more undefined behaviour in the project's code
+/// than the engine does: UBSan's `pointer-overflow` check (which aborts on
+/// `NULL + 0`, as toybox's and jq's startup code do on every run) is not in the
+/// captured bitcode, so the native sanitizer build leaves it out too (this
+/// flag comes after the build's `-fsanitize=` flags and overrides them).
+const NOT_CHECKED: &str = "-fno-sanitize=pointer-overflow";
+
 /// The unit that made `object` (relative to the root), from its compile entry.
 fn unit_of(root: &Path, m: &Manifest, object: &str) -> Option<Unit> {
     let c = m.compiles.iter().find(|c| c.object == object)?;
+    let mut args = units::recorded_args(&c.flags, Path::new(&c.directory));
+    args.push(Arg::Word(NOT_CHECKED.into()));
     Some(Unit {
         source: crate::capture::log::normalize(root, Path::new(&c.source)),
-        args: units::recorded_args(&c.flags, Path::new(&c.directory)),
+        args,
     })
 }
 

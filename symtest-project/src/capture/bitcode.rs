@@ -5,13 +5,19 @@
 //! know) are dropped one by one, each after clang names it, and the compile is
 //! retried; diagnostics that clang makes errors by default where GCC only warns
 //! (implicit function declarations, int/pointer conversions, implicit `int`)
-//! are turned back into warnings (`-Wno-error=...`). What was dropped and
+//! are turned back into warnings (`-Wno-error=...`); against musl's headers, a
+//! header musl does not have is looked for in `/usr/include` after musl's
+//! (a library's: `oniguruma.h`, `tcl.h`). What was dropped and
 //! added is recorded, so the manifest lists it and the native builds compile
 //! with the same flags. The build's own compile is never changed.
 
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::Command;
+
+/// Where the system's library and kernel headers are (`asm/` is in the
+/// multiarch directory).
+const SYSTEM_INCLUDE: &[&str] = &["/usr/include", "/usr/include/x86_64-linux-gnu"];
 
 /// At most this many retries per translation unit.
 const MAX_RETRIES: usize = 24;
@@ -58,7 +64,15 @@ pub fn compile(
                 return o;
             }
         };
-        o.error = Some(stderr.lines().take(5).collect::<Vec<_>>().join("\n"));
+        // The error first (a header's error comes after "In file included
+        // from" lines).
+        let mut lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains("error"))
+            .take(3)
+            .collect();
+        lines.extend(stderr.lines().filter(|l| !l.contains("error")).take(2));
+        o.error = Some(lines.join("\n"));
         let words: Vec<String> = flags
             .iter()
             .map(|f| f.to_string_lossy().into_owned())
@@ -68,10 +82,18 @@ pub fn compile(
             flags.remove(i);
             continue;
         }
-        let more: Vec<String> = default_errors(&stderr)
-            .into_iter()
-            .filter(|a| !o.added.contains(a))
-            .collect();
+        let mut more: Vec<String> = default_errors(&stderr);
+        // Against musl's headers, a library's header the system has
+        // (`oniguruma.h`, `tcl.h`, `zlib.h` in /usr/include) is still found,
+        // after musl's own.
+        if stderr.contains("file not found") && base.iter().any(|a| a == "-nostdinc") {
+            for dir in SYSTEM_INCLUDE {
+                if Path::new(dir).is_dir() {
+                    more.push(format!("-idirafter{dir}"));
+                }
+            }
+        }
+        more.retain(|a| !o.added.contains(a));
         if more.is_empty() {
             return o;
         }

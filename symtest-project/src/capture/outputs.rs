@@ -164,20 +164,44 @@ impl Builder<'_> {
     /// A library a link names (`-lNAME` or a path): a shared library the
     /// build linked, else a static library the build made or one whose
     /// members carry bitcode; None for the system's.
-    fn library(&mut self, p: &Path) -> Result<Option<Option<PathBuf>>> {
-        if matches!(
-            self.logged.links.get(p),
-            Some(Record::Link { shared: true, .. })
-        ) {
-            return self.link(p).map(Some);
+    /// The library's path as an output and its module.
+    fn library(&mut self, p: &Path) -> Result<Option<(PathBuf, Option<PathBuf>)>> {
+        if let Some(so) = self.shared_output(p) {
+            let module = self.link(&so)?;
+            return Ok(Some((so, module)));
         }
         if self.logged.is_archive(p)
             && p.starts_with(self.root)
             && (self.logged.archives.contains_key(p) || !self.logged.parts(p).is_empty())
         {
-            return self.archive(p).map(Some);
+            let module = self.archive(p)?;
+            return Ok(Some((p.to_path_buf(), module)));
         }
         Ok(None)
+    }
+
+    /// The shared library the build linked that `p` is (itself, or a
+    /// symbolic link to it: `libfoo.so` -> `libfoo.so.1.2.3`).
+    fn shared_output(&self, p: &Path) -> Option<PathBuf> {
+        let is_shared = |q: &Path| {
+            matches!(
+                self.logged.links.get(q),
+                Some(Record::Link { shared: true, .. })
+            )
+        };
+        if is_shared(p) {
+            return Some(p.to_path_buf());
+        }
+        let real = std::fs::canonicalize(p).ok()?;
+        if is_shared(&real) {
+            return Some(real);
+        }
+        // The build root itself may be reached through a symbolic link.
+        self.logged
+            .links
+            .keys()
+            .find(|k| is_shared(k) && std::fs::canonicalize(k).ok().as_deref() == Some(&real))
+            .cloned()
     }
 
     /// `-lNAME` on the search path: the shared library if the build linked
@@ -185,7 +209,7 @@ impl Builder<'_> {
     fn find_library(&self, search: &[PathBuf], name: &str) -> Option<PathBuf> {
         for d in search {
             let so = d.join(format!("lib{name}.so"));
-            if self.logged.links.contains_key(&so) {
+            if self.shared_output(&so).is_some() {
                 return Some(so);
             }
             let a = d.join(format!("lib{name}.a"));
@@ -272,10 +296,10 @@ impl Builder<'_> {
                 (normalize(cwd, Path::new(a)), a.clone())
             };
             match self.library(&path)? {
-                Some(module) => {
-                    out.inputs.push(rel(self.root, &path));
+                Some((lib, module)) => {
+                    out.inputs.push(rel(self.root, &lib));
                     libraries.extend(module);
-                    if let Some(objs) = self.library_objects.get(&path) {
+                    if let Some(objs) = self.library_objects.get(&lib) {
                         taken_from_libraries.extend(objs.iter().cloned());
                     }
                 }
