@@ -333,6 +333,8 @@ fn resolve(
                 .collect();
             native.archives.push(archive(root, dir, m, output, None));
             native.archive_links.push(0);
+            // What a shared library was linked with (`-lonig` for libjq.so).
+            native.libs = output.external_libraries.clone();
         }
     }
     check_nameable(root, t, &native)?;

@@ -7,7 +7,8 @@
 //! (implicit function declarations, int/pointer conversions, implicit `int`)
 //! are turned back into warnings (`-Wno-error=...`); against musl's headers, a
 //! header musl does not have is looked for in `/usr/include` after musl's
-//! (a library's: `oniguruma.h`, `tcl.h`). What was dropped and
+//! (a library's: `oniguruma.h`, `tcl.h`), with glibc's declaration macros
+//! defined empty for glibc-only headers (`mcheck.h`). What was dropped and
 //! added is recorded, so the manifest lists it and the native builds compile
 //! with the same flags. The build's own compile is never changed.
 
@@ -18,6 +19,27 @@ use std::process::Command;
 /// Where the system's library and kernel headers are (`asm/` is in the
 /// multiarch directory).
 const SYSTEM_INCLUDE: &[&str] = &["/usr/include", "/usr/include/x86_64-linux-gnu"];
+
+/// glibc's <sys/cdefs.h> declaration macros, empty (what they expand to in C
+/// for a compiler that needs none of their attributes).
+const GLIBC_CDEFS: &[&str] = &[
+    "-D__BEGIN_DECLS=",
+    "-D__END_DECLS=",
+    "-D__THROW=",
+    "-D__wur=",
+    "-D__nonnull(params)=",
+    "-D__attribute_malloc__=",
+    "-D__attribute_pure__=",
+    "-D__attribute_const__=",
+    "-D__attribute_deprecated__=",
+];
+
+/// The macro a `-DNAME...=` defines.
+fn cdefs_name(define: &str) -> &str {
+    let d = define.trim_start_matches("-D");
+    let end = d.find(['(', '=']).unwrap_or(d.len());
+    &d[..end]
+}
 
 /// At most this many retries per translation unit.
 const MAX_RETRIES: usize = 24;
@@ -92,6 +114,14 @@ pub fn compile(
                     more.push(format!("-idirafter{dir}"));
                 }
             }
+        }
+        // A glibc-only header found there (`mcheck.h`) uses glibc's
+        // <sys/cdefs.h> macros, which musl has not: they mean nothing to C.
+        if GLIBC_CDEFS
+            .iter()
+            .any(|d| stderr.contains(&format!("'{}'", cdefs_name(d))))
+        {
+            more.extend(GLIBC_CDEFS.iter().map(|d| d.to_string()));
         }
         more.retain(|a| !o.added.contains(a));
         if more.is_empty() {
@@ -239,6 +269,21 @@ mod tests {
         assert_eq!(
             rejected_flag("clang-19: error: unknown argument: '-DX=1'\n", &flags),
             None
+        );
+    }
+
+    #[test]
+    fn glibc_declaration_macros_by_name() {
+        let names: Vec<&str> = GLIBC_CDEFS.iter().map(|d| cdefs_name(d)).collect();
+        assert_eq!(
+            &names[..5],
+            [
+                "__BEGIN_DECLS",
+                "__END_DECLS",
+                "__THROW",
+                "__wur",
+                "__nonnull"
+            ]
         );
     }
 

@@ -13,6 +13,10 @@
 //! `cargo xtask bench coreutils`: GNU coreutils 9.1 built through `cargo
 //! symtest capture`, 30 utilities with the paper's options (see [`coreutils`]).
 //!
+//! `cargo xtask bench projects`: eight Debian source packages captured with
+//! their own builds, `init --from-build` and every listed target run (see
+//! [`projects`]).
+//!
 //! `cargo xtask bench fp` (also at the end of `bench solver`): time per
 //! floating-point query against integer queries of the same shape (see
 //! [`fp`]), written to `target/bench/fp.json`.
@@ -25,6 +29,7 @@ mod gcov;
 mod loops;
 mod native;
 mod plot;
+mod projects;
 mod report;
 mod suite;
 #[cfg(test)]
@@ -38,7 +43,8 @@ use std::process::Command;
 pub const USAGE: &str =
     "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
        cargo xtask bench engine|solver|fp|loops
-       cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]";
+       cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]
+       cargo xtask bench projects [--only a,b] [--budget SECONDS] [--out DIR] [--no-plain]";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
@@ -47,11 +53,12 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("fp") => fp::run(),
         Some("loops") => loops::run(),
         Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
+        Some("projects") => projects::run(&projects::Options::parse(&args[1..])?).map(|_| ()),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, projects)\n{USAGE}"
         ))
         .into()),
     }
