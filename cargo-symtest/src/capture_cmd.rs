@@ -64,6 +64,9 @@ fn report(a: &CaptureArgs, root: &Path, out: &Path, m: &Manifest) {
     for w in &m.warnings {
         eprintln!("warning: {w}");
     }
+    for l in &m.left_out {
+        eprintln!("note: left out {}: {}", l.output, l.why);
+    }
     if a.verbose {
         for o in &m.outputs {
             eprintln!(

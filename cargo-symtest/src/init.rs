@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use std::ffi::OsString;
 use std::path::Path;
+use symtest_project::user_targets::{Rule, Selection};
 
 #[derive(Args, Debug)]
 pub struct InitArgs {
@@ -175,8 +176,13 @@ fn target_names(executables: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// `symtest.toml` with one program target per executable.
-fn from_build_config(command: &[String], executables: &[String]) -> String {
+/// How many of a multi-call program's tool names the comment shows.
+const TOOLS_SHOWN: usize = 12;
+
+/// `symtest.toml` with one program target per program the build makes for
+/// its users, and each static library as a harness target to fill in
+/// (commented out); what was left out, and why, in comments.
+fn from_build_config(command: &[String], sel: &Selection) -> String {
     let build = format!(
         "[{}]",
         command
@@ -185,23 +191,99 @@ fn from_build_config(command: &[String], executables: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    let how = match &sel.rule {
+        Rule::Installed { command } => format!("what `{command}` installs"),
+        Rule::Untouched { why } => format!(
+            "the executables the build left untouched after linking them\n\
+             # ({why})"
+        ),
+    };
     let mut s = format!(
-        "# symtest.toml - written by `cargo symtest init --from-build -- {}`:\n\
-         # one target per executable the build produced. `cargo symtest` runs the\n\
-         # build again under capture (an up-to-date build reuses what was recorded)\n\
-         # and tests each executable with a symbolic environment (`args`, KLEE's\n\
-         # --sym-args/--sym-files/--sym-stdin). Paths are relative to this file.\n",
+        "# symtest.toml - written by `cargo symtest init --from-build -- {}`.\n\
+         # Programs: {how}.\n\
+         # `cargo symtest` runs the build again under capture (an up-to-date build\n\
+         # reuses what was recorded) and tests each program with a symbolic\n\
+         # environment (`args`: KLEE's --sym-args/--sym-files/--sym-stdin).\n\
+         # Paths are relative to this file.\n",
         command.join(" ")
     );
-    for (name, exe) in target_names(executables).iter().zip(executables) {
+    if !sel.left_out.is_empty() {
+        s.push_str("#\n# Left out:\n");
+        for (o, why) in &sel.left_out {
+            s.push_str(&format!("#   {o}: {why}\n"));
+        }
+    }
+    let names: Vec<String> = sel.programs.iter().map(|p| p.name.clone()).collect();
+    for (name, p) in target_names(&names).iter().zip(&sel.programs) {
+        s.push_str(&format!("\n[[target]]\nname = {}\n", toml_string(name)));
+        if !p.also.is_empty() {
+            let shown: Vec<&str> = p
+                .also
+                .iter()
+                .take(TOOLS_SHOWN)
+                .map(String::as_str)
+                .collect();
+            let more = p.also.len().saturating_sub(TOOLS_SHOWN);
+            let example = p.also[0].as_str();
+            s.push_str(&format!(
+                "# A multi-call program, also installed as {}{}: test a tool by naming a\n\
+                 # target after it (argv[0] is the target's name), or with the tool first in\n\
+                 # args (argv[1]): args = [{}, \"--sym-args\", \"0\", \"2\", \"4\"].\n",
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                },
+                toml_string(example)
+            ));
+        }
         s.push_str(&format!(
-            "\n[[target]]\nname = {}\nkind = \"program\"\nbuild = {build}\nbinary = {}\n\
+            "kind = \"program\"\nbuild = {build}\nbinary = {}\n\
              # up to 2 arguments of up to 4 bytes, a file A of 8 bytes, 8 bytes of stdin\n\
              args = [\"--sym-args\", \"0\", \"2\", \"4\", \"--sym-files\", \"1\", \"8\", \"--sym-stdin\", \"8\"]\n\
              max-time = 60\n",
-            toml_string(name),
-            toml_string(exe)
+            toml_string(&p.binary)
         ));
+    }
+    if !sel.libraries.is_empty() {
+        s.push_str(
+            "\n# Libraries the build makes: test one through a harness (a C file whose\n\
+             # main() calls it with symbolic input, see `cargo symtest init`), then\n\
+             # uncomment its target.\n",
+        );
+        let lib_names: Vec<String> = sel
+            .libraries
+            .iter()
+            .map(|l| {
+                // libz.a -> z, liblua5.4.a -> lua5.4, libz.so.1.2.13 -> z;
+                // util/lib.a -> util.
+                let stem = match l.name.find(".so") {
+                    Some(i) => &l.name[..i],
+                    None => l
+                        .name
+                        .strip_suffix(".a")
+                        .or_else(|| l.name.strip_suffix(".la"))
+                        .unwrap_or(&l.name),
+                };
+                match stem.strip_prefix("lib") {
+                    Some(n) if !n.is_empty() => n.to_string(),
+                    _ => std::path::Path::new(&l.path)
+                        .parent()
+                        .and_then(|d| d.file_name())
+                        .map_or(stem.to_string(), |d| d.to_string_lossy().into_owned()),
+                }
+            })
+            .collect();
+        for (name, l) in target_names(&lib_names).iter().zip(&sel.libraries) {
+            s.push_str(&format!(
+                "\n# [[target]]\n# name = {}\n# kind = \"harness\"\n# build = {build}\n\
+                 # library = {}\n# sources = [{}]\n# max-time = 60\n",
+                toml_string(name),
+                toml_string(&l.path),
+                toml_string(&format!("symtest/{name}_harness.c"))
+            ));
+        }
     }
     s
 }
@@ -255,31 +337,42 @@ fn from_build(a: &InitArgs, dir: &Path) -> Result<u8> {
     for w in &produced.warnings {
         eprintln!("warning: {w}");
     }
-    if produced.executables.is_empty() {
+    let sel = &produced.selection;
+    if sel.programs.is_empty() && sel.libraries.is_empty() {
         eprintln!(
-            "error: the build `{}` linked no executable with bitcode{}",
+            "error: the build `{}` made no program or library with bitcode to list{}",
             command.join(" "),
-            if produced.libraries.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; it made the static libraries {}: test one through a harness \
-                     (kind = \"harness\", library = \"...\", sources = [\"your_harness.c\"])",
-                    produced.libraries.join(", ")
-                )
-            }
+            sel.left_out
+                .iter()
+                .map(|(o, why)| format!("\n  {o}: {why}"))
+                .collect::<String>()
         );
         return Ok(crate::EXIT_BAD_INPUT);
     }
-    symtest_project::fsutil::write_atomic(
-        &config,
-        from_build_config(&command, &produced.executables).as_bytes(),
-    )?;
+    symtest_project::fsutil::write_atomic(&config, from_build_config(&command, sel).as_bytes())?;
+    let names: Vec<String> = sel.programs.iter().map(|p| p.name.clone()).collect();
     eprintln!(
-        "     Created {} ({} targets: {})",
+        "     Created {} ({} program target{}{}{})",
         config.display(),
-        produced.executables.len(),
-        target_names(&produced.executables).join(", ")
+        sel.programs.len(),
+        if sel.programs.len() == 1 { "" } else { "s" },
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", target_names(&names).join(", "))
+        },
+        if sel.libraries.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} librar{} for harnesses, commented out",
+                sel.libraries.len(),
+                if sel.libraries.len() == 1 { "y" } else { "ies" }
+            )
+        }
     );
+    for (o, why) in &sel.left_out {
+        eprintln!("        Note left out {o}: {why}");
+    }
     Ok(0)
 }

@@ -1,7 +1,8 @@
 /* symtest POSIX model: glibc's header-level renames, so that programs compiled
  * against the system (glibc) headers also link with musl: C99 scanf (glibc's
  * headers call __isoc99_*) and the _FORTIFY_SOURCE printf family (checks
- * dropped; the engine checks every access anyway). */
+ * dropped; the engine checks every access anyway), and the functions glibc has
+ * that musl 1.2.3 does not (arc4random). */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -87,4 +88,34 @@ int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap)
 {
 	(void)flag;
 	return vfprintf(f, fmt, ap);
+}
+
+/* glibc 2.36's arc4random family, which musl 1.2.3 lacks: a program
+ * configured against glibc calls it (jq seeds its hashes with it). The bytes
+ * come from getrandom, deterministic in the model. */
+#include <stdint.h>
+#include <sys/random.h>
+
+void arc4random_buf(void *buf, size_t n)
+{
+	char *p = buf;
+	while (n > 0) {
+		ssize_t r = getrandom(p, n, 0);
+		if (r <= 0)
+			break;
+		p += r;
+		n -= (size_t)r;
+	}
+}
+
+uint32_t arc4random(void)
+{
+	uint32_t x = 0;
+	arc4random_buf(&x, sizeof x);
+	return x;
+}
+
+uint32_t arc4random_uniform(uint32_t upper)
+{
+	return upper < 2 ? 0 : arc4random() % upper;
 }

@@ -73,7 +73,13 @@ pub fn capture_all(
     for (command, ts) in groups {
         // The engine runs programs with musl: their bitcode is compiled
         // against musl's headers (as `capture --musl`).
-        let musl = ts.iter().any(|t| t.kind == Kind::Program);
+        // A capture against musl's headers, which `init --from-build` makes,
+        // serves harnesses too (they run with musl as well): an up-to-date
+        // build is described by its records.
+        let musl = ts.iter().any(|t| t.kind == Kind::Program)
+            || capture_dir(build_root, command, true)
+                .join(crate::capture::log::LOG_FILE)
+                .is_file();
         let dir = capture_dir(build_root, command, musl);
         for t in &ts {
             on_event(Event::Phase {
@@ -126,13 +132,11 @@ pub fn capture_all(
 }
 
 /// What a build produced, for `cargo symtest init --from-build`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Produced {
-    /// Executables with bitcode (relative to the root), in the manifest's order.
-    pub executables: Vec<String>,
-    /// Static libraries with bitcode.
-    pub libraries: Vec<String>,
-    /// Outputs without bitcode, with why (the capture's warnings).
+    /// The programs and libraries to list, and what was left out.
+    pub selection: crate::user_targets::Selection,
+    /// The capture's warnings.
     pub warnings: Vec<String>,
     /// Where the capture went (the pipeline reuses it).
     pub capture_dir: PathBuf,
@@ -140,8 +144,8 @@ pub struct Produced {
 
 /// Runs `command` from `root` under capture, where the pipeline keeps the
 /// capture of that build for program targets (so its first run reuses what
-/// this one recorded), and lists what the build produced. The build's output
-/// goes to the terminal.
+/// this one recorded), and lists what the build produced for its users
+/// ([`crate::user_targets`]). The build's output goes to the terminal.
 pub fn produced(root: &Path, build_root: &Path, command: &[String]) -> Result<Produced, Error> {
     let dir = capture_dir(build_root, command, true);
     let options = CaptureOptions {
@@ -159,16 +163,8 @@ pub fn produced(root: &Path, build_root: &Path, command: &[String]) -> Result<Pr
         }
         Err(e) => return Err(Error::Other(anyhow::Error::new(e))),
     };
-    let with_bc = |kind: &str| -> Vec<String> {
-        m.outputs
-            .iter()
-            .filter(|o| o.kind == kind && o.bitcode.is_some())
-            .map(|o| o.output.clone())
-            .collect()
-    };
     Ok(Produced {
-        executables: with_bc("executable"),
-        libraries: with_bc("static-library"),
+        selection: crate::user_targets::select(root, &m, command, &dir),
         warnings: m.warnings.clone(),
         capture_dir: dir,
     })
@@ -213,11 +209,18 @@ fn find<'m>(root: &Path, outputs: &[&'m Output], wanted: &Path, written: &str) -
         return exact;
     }
     let tail = Path::new(written);
-    outputs
+    let by_tail: Vec<&Output> = outputs
         .iter()
         .copied()
         .filter(|o| abs(o).ends_with(tail) && abs(o).exists())
-        .collect()
+        .collect();
+    if !by_tail.is_empty() {
+        return by_tail;
+    }
+    // A copy of an output (stripped, renamed), a libtool wrapper script or
+    // `.la` file: the output it is.
+    let kind = outputs.first().map_or("", |o| o.kind);
+    crate::capture::identity::find(root, outputs, &wanted, kind)
 }
 
 fn resolve(
@@ -232,7 +235,16 @@ fn resolve(
         Artifact::Library(p) => ("static-library", p),
     };
     let of_kind: Vec<&Output> = m.outputs.iter().filter(|o| o.kind == kind).collect();
-    let found = find(root, &of_kind, wanted, &spec.written);
+    let mut found = find(root, &of_kind, wanted, &spec.written);
+    if found.is_empty() && kind == "static-library" {
+        // A harness may link a shared library's objects as well.
+        let shared: Vec<&Output> = m
+            .outputs
+            .iter()
+            .filter(|o| o.kind == "shared-library")
+            .collect();
+        found = find(root, &shared, wanted, &spec.written);
+    }
     let output = match found.as_slice() {
         [] => {
             let what = if kind == "executable" {
@@ -280,29 +292,35 @@ fn resolve(
             let needed = symbols(&[dir.join(bc)])
                 .and_then(|mut d| d.pop())
                 .map(|(_, syms)| syms.defined);
+            // The libraries of the project, each rebuilt from what a linker
+            // takes of it (a shared library's objects as a static one).
             for input in &output.inputs {
-                match m
-                    .outputs
-                    .iter()
-                    .find(|o| &o.output == input && o.kind == "static-library")
-                {
-                    Some(lib) => {
-                        let path = root.join(&lib.output);
-                        let i = match native.archives.iter().position(|a| a.path == path) {
-                            Some(i) => i,
-                            None => {
-                                native
-                                    .archives
-                                    .push(archive(root, dir, m, lib, needed.as_ref()));
-                                native.archives.len() - 1
-                            }
-                        };
-                        native.archive_links.push(i);
-                    }
-                    None => match unit_of(root, m, input) {
-                        Some(u) => native.units.push(u),
-                        None => native.objects.push(root.join(input)),
-                    },
+                let lib = m.outputs.iter().find(|o| {
+                    &o.output == input && matches!(o.kind, "static-library" | "shared-library")
+                });
+                if let Some(lib) = lib {
+                    let path = root.join(&lib.output);
+                    let i = match native.archives.iter().position(|a| a.path == path) {
+                        Some(i) => i,
+                        None => {
+                            native
+                                .archives
+                                .push(archive(root, dir, m, lib, needed.as_ref()));
+                            native.archives.len() - 1
+                        }
+                    };
+                    native.archive_links.push(i);
+                }
+            }
+            // The objects linked whole (those inside partial links and
+            // copies included); objects without bitcode as the build made them.
+            for object in &output.objects {
+                native.units.extend(unit_of(root, m, object));
+            }
+            for object in &output.missing_bitcode {
+                let path = root.join(object);
+                if path.is_file() && !native.objects.contains(&path) {
+                    native.objects.push(path);
                 }
             }
             native.libs = output.external_libraries.clone();
@@ -315,6 +333,8 @@ fn resolve(
                 .collect();
             native.archives.push(archive(root, dir, m, output, None));
             native.archive_links.push(0);
+            // What a shared library was linked with (`-lonig` for libjq.so).
+            native.libs = output.external_libraries.clone();
         }
     }
     check_nameable(root, t, &native)?;
@@ -326,12 +346,21 @@ fn resolve(
     })
 }
 
+/// The native builds check no more undefined behaviour in the project's code
+/// than the engine does: UBSan's `pointer-overflow` check (which aborts on
+/// `NULL + 0`, as toybox's and jq's startup code do on every run) is not in the
+/// captured bitcode, so the native sanitizer build leaves it out too (this
+/// flag comes after the build's `-fsanitize=` flags and overrides them).
+const NOT_CHECKED: &str = "-fno-sanitize=pointer-overflow";
+
 /// The unit that made `object` (relative to the root), from its compile entry.
 fn unit_of(root: &Path, m: &Manifest, object: &str) -> Option<Unit> {
     let c = m.compiles.iter().find(|c| c.object == object)?;
+    let mut args = units::recorded_args(&c.flags, Path::new(&c.directory));
+    args.push(Arg::Word(NOT_CHECKED.into()));
     Some(Unit {
         source: crate::capture::log::normalize(root, Path::new(&c.source)),
-        args: units::recorded_args(&c.flags, Path::new(&c.directory)),
+        args,
     })
 }
 
@@ -357,7 +386,14 @@ fn archive(
         let c = m.compiles.iter().find(|c| &c.object == member)?;
         c.bitcode.as_ref().map(|b| dir.join(b))
     };
-    let members_bc: Vec<PathBuf> = lib.inputs.iter().filter_map(bitcode).collect();
+    // Its objects with bitcode (the contents of partial links and nested
+    // archives included), then its objects without.
+    let members: Vec<&String> = if lib.objects.is_empty() {
+        lib.inputs.iter().collect()
+    } else {
+        lib.objects.iter().chain(&lib.missing_bitcode).collect()
+    };
+    let members_bc: Vec<PathBuf> = members.iter().filter_map(|m| bitcode(m)).collect();
     let table: Option<BTreeMap<PathBuf, Symbols>> = needed
         .and_then(|_| symbols(&members_bc))
         .map(|v| v.into_iter().collect());
@@ -365,7 +401,7 @@ fn archive(
         (Some(needed), Some(table)) => Some(closure(needed, table)),
         _ => None,
     };
-    for member in &lib.inputs {
+    for member in members {
         let wanted = match (&taken, bitcode(member)) {
             (Some(taken), Some(bc)) => taken.contains(&bc),
             _ => true,
@@ -373,7 +409,9 @@ fn archive(
         if !wanted {
             continue;
         }
-        match unit_of(root, m, member) {
+        // A member without bitcode (assembly, a failed compile) is linked
+        // as the build made it.
+        match unit_of(root, m, member).filter(|_| bitcode(member).is_some()) {
             Some(u) => a.members.push(u),
             None => a.objects.push(root.join(member)),
         }

@@ -48,6 +48,7 @@ pub mod stages;
 pub mod testcases;
 pub mod toolchain;
 pub mod units;
+pub mod user_targets;
 pub mod vectors;
 pub mod why;
 

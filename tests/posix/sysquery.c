@@ -1,5 +1,6 @@
 /* System calls real utilities make to size buffers and pick strategies
- * (sort: sysinfo, getrlimit, faccessat2; tail: fstatfs, nanosleep): modelled, with
+ * (sort: sysinfo, getrlimit, faccessat2; tail: fstatfs, nanosleep; id:
+ * getgroups): modelled, with
  * deterministic answers that a real machine also gives (no "unmodelled
  * system call" warning, the same output natively). */
 #include <fcntl.h>
@@ -20,6 +21,8 @@ int main(void) {
   ok = ok && statfs(".", &fs) == 0 && fs.f_bsize > 0;
   ok = ok && nanosleep(&ts, 0) == 0;
   ok = ok && faccessat(AT_FDCWD, ".", R_OK, AT_EACCESS) == 0;
+  gid_t groups[16];
+  ok = ok && getgroups(16, groups) >= 0 && getgroups(0, groups) >= 0;
   char c;
   if (read(0, &c, 1) == 1 && c == 'x')
     return ok ? 3 : 4;

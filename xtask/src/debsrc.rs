@@ -13,6 +13,28 @@ use std::process::Command;
 /// directory named `unpacked`; `marker` is a file of the tree that proves it
 /// complete.
 pub fn fetch(package: &str, version: &str, unpacked: &str, marker: &str) -> Result<PathBuf> {
+    fetch_with(package, version, unpacked, marker, false)
+}
+
+/// Like [`fetch`], for a package whose Debian packaging (`.debian.tar.xz`)
+/// the mirror does not serve: the upstream tarball alone (`apt-get source
+/// --tar-only`), unpacked with `tar`, without Debian's patches.
+pub fn fetch_upstream(
+    package: &str,
+    version: &str,
+    unpacked: &str,
+    marker: &str,
+) -> Result<PathBuf> {
+    fetch_with(package, version, unpacked, marker, true)
+}
+
+fn fetch_with(
+    package: &str,
+    version: &str,
+    unpacked: &str,
+    marker: &str,
+    tar_only: bool,
+) -> Result<PathBuf> {
     let dir = paths::cache_dir().join(format!("{unpacked}-src"));
     if dir.join(marker).exists() {
         return Ok(dir);
@@ -50,11 +72,23 @@ pub fn fetch(package: &str, version: &str, unpacked: &str, marker: &str) -> Resu
     fs::create_dir_all(&fetch)?;
     let mut source = Command::new("apt-get");
     opts(&mut source);
+    source.arg("source");
+    if tar_only {
+        source.arg("--tar-only");
+    }
     source
-        .args(["source", &format!("{package}={version}")])
+        .arg(format!("{package}={version}"))
         .current_dir(&fetch);
     util::run_logged(&mut source, &apt.join("source.log"))
         .with_context(|| format!("`apt-get source {package}` failed (dpkg-dev installed?)"))?;
+    if tar_only {
+        for e in fs::read_dir(&fetch)?.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.contains(".orig.tar.") {
+                util::run(Command::new("tar").arg("xf").arg(&name).current_dir(&fetch))?;
+            }
+        }
+    }
     let tree = fetch.join(unpacked);
     if !tree.join(marker).exists() {
         bail!("apt-get source {package} did not unpack {}", tree.display());

@@ -37,6 +37,11 @@ commands:
   bench loops
           setup, then instruction rate and solver share on loops over symbolic bounds
           (tests/bench/loops/, 20 s each)
+  bench coreutils [--quick] [--budget S] [--only a,b] [--out DIR] [--rebuild]
+          setup, then GNU coreutils 9.1 captured and explored with the paper's options
+  bench projects [--only a,b] [--budget S] [--out DIR] [--no-plain]
+          setup, then eight Debian source packages captured with their own builds,
+          `init --from-build`, every listed target run -> target/bench/projects/
   fuzz [--count N] [--seed S]
           setup, then mutants of bitcode, .ktest files and symtest.toml (N of each,
           default 500) through the release binary: no signal, panic or hang, documented

@@ -49,6 +49,35 @@ pub const PACKAGES: &[(&str, &str)] = &[
     ),
 ];
 
+/// What `cargo xtask bench projects` needs beyond [`PACKAGES`] to build the
+/// Debian source packages it captures (their build dependencies), installed
+/// by that benchmark.
+pub const PROJECT_PACKAGES: &[(&str, &str)] = &[
+    (
+        "autoconf",
+        "jq, libyaml, lua5.4: autoreconf (Debian's dh_autoreconf)",
+    ),
+    ("automake", "jq, libyaml: autoreconf"),
+    ("libtool", "jq, libyaml, lua5.4, sqlite3: libtool builds"),
+    (
+        "bison",
+        "jq's parser, gawk's grammar (as Debian builds them)",
+    ),
+    ("flex", "jq's lexer"),
+    (
+        "libonig-dev",
+        "jq's regular expressions (Debian configures jq with it)",
+    ),
+    (
+        "tcl8.6-dev",
+        "sqlite3: tclsh generates sources; --with-tcl as Debian's rules",
+    ),
+    (
+        "libreadline-dev",
+        "lua5.4 (linux-readline, as Debian's rules)",
+    ),
+];
+
 pub fn run(args: &[String]) -> Result<()> {
     if let Some(a) = args.first() {
         return Err(util::UsageError(format!("`setup` takes no arguments (got `{a}`)")).into());
@@ -65,16 +94,16 @@ pub fn ensure() -> Result<()> {
     Ok(())
 }
 
-fn missing_packages() -> Result<Vec<&'static str>> {
+fn missing_packages(packages: &[(&'static str, &str)]) -> Result<Vec<&'static str>> {
     if util::output("dpkg-query", &["--version"]).is_none() {
         bail!(
             "dpkg-query not found: symtest's setup supports Debian/Ubuntu only.\n\
              fix: install these packages with your system's package manager: {}",
-            PACKAGES.iter().map(|p| p.0).collect::<Vec<_>>().join(" ")
+            packages.iter().map(|p| p.0).collect::<Vec<_>>().join(" ")
         );
     }
     let mut missing = Vec::new();
-    for (pkg, _) in PACKAGES {
+    for (pkg, _) in packages {
         let status = util::output("dpkg-query", &["-W", "-f=${Status}", pkg]).unwrap_or_default();
         if !status.contains("install ok installed") {
             missing.push(*pkg);
@@ -84,9 +113,15 @@ fn missing_packages() -> Result<Vec<&'static str>> {
 }
 
 fn ensure_packages() -> Result<()> {
-    let missing = missing_packages()?;
+    ensure_these(PACKAGES)
+}
+
+/// Installs those of `packages` that are missing (as root, else the error
+/// names the `apt-get` command).
+pub fn ensure_these(packages: &[(&'static str, &str)]) -> Result<()> {
+    let missing = missing_packages(packages)?;
     if missing.is_empty() {
-        eprintln!("setup: all {} system packages present", PACKAGES.len());
+        eprintln!("setup: all {} system packages present", packages.len());
         return Ok(());
     }
     let list = missing.join(" ");
@@ -109,7 +144,7 @@ fn ensure_packages() -> Result<()> {
             .args(&missing)
             .env("DEBIAN_FRONTEND", "noninteractive"),
     )?;
-    let still = missing_packages()?;
+    let still = missing_packages(packages)?;
     if !still.is_empty() {
         bail!(
             "apt-get finished but these packages are still missing: {}",

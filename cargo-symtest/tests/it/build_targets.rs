@@ -452,3 +452,125 @@ fn build_target_reruns_emit_the_same_suite_and_refuse_an_edited_one() {
     let o = symtest_in(&dir, &["--target", "wordcount"]);
     assert!(o.status.success(), "{}", shown(&o));
 }
+
+/// A multi-call program from a Kbuild-style build (partial links, a thin
+/// archive, a GCC-only flag), named by its stripped copy `multi`: one target
+/// per tool, chosen by argv[0] (the target's name) or by argv[1] (the first
+/// word of `args`), each finding its tool's planted bug in the engine and in
+/// the emitted suite; and a harness against the thin archive.
+#[test]
+fn multi_call_program_per_tool_from_a_stripped_copy() {
+    let dir = copy_fixture("capture-kbuild", "build-kbuild");
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    // argv[0] = "up": the up tool.
+    let r = report(&dir, "up");
+    assert_eq!(
+        only_bug(&r),
+        ("ptr".into(), "up_main".into(), "core/up.c".into(), 26)
+    );
+    // argv[0] = "multi-rev" runs under the program's own name: argv[1] = "rev".
+    let r = report(&dir, "multi-rev");
+    assert_eq!(
+        only_bug(&r),
+        ("ptr".into(), "rev_main".into(), "core/rev.c".into(), 12)
+    );
+    let (c, n) = file_lines(&dir, "multi-rev", "core/rev.c");
+    assert!(c > 0 && n > 0, "{c}/{n}");
+    // Neither tool ran the other's code.
+    assert_eq!(file_lines(&dir, "up", "core/rev.c").0, 0);
+    let r = report(&dir, "sum");
+    assert_eq!(
+        only_bug(&r),
+        ("div".into(), "sum_main".into(), "util/sum.c".into(), 18)
+    );
+    // The suites compile the recorded commands without the GCC-only flag.
+    let makefile = std::fs::read_to_string(dir.join("tests/symtest/up/Makefile")).unwrap();
+    assert!(!makefile.contains("malign-data"), "{makefile}");
+    suite_replays(&dir, "up", "_bug_ptr_in_up_main");
+    suite_replays(&dir, "multi-rev", "_bug_ptr_in_rev_main");
+    suite_replays(&dir, "sum", "_bug_div_in_sum_main");
+    replace_in(&dir.join("core/up.c"), "buf[n + 1] = '!';", "buf[0] = '!';");
+    replace_in(
+        &dir.join("core/rev.c"),
+        "char last = w[n ? n - 1 : 1];",
+        "char last = w[n ? n - 1 : 0];",
+    );
+    suite_passes(&dir, "up");
+    suite_passes(&dir, "multi-rev");
+}
+
+/// `init --from-build` on a build with an install target lists what
+/// `make install DESTDIR=<tmp>` installs, under the installed name: not the
+/// generator the build runs, nor its link probes (`/dev/null`, a mktemp
+/// name); the library as a harness to fill in.
+#[test]
+fn init_from_build_lists_what_the_build_installs() {
+    let dir = copy_fixture("capture-kbuild", "build-init-install");
+    std::fs::remove_file(dir.join("symtest.toml")).unwrap();
+    let o = symtest_in(&dir, &["init", "--from-build", "--", "make"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let config = std::fs::read_to_string(dir.join("symtest.toml")).unwrap();
+    assert!(
+        config.contains("what `make install DESTDIR=<tmp>` installs"),
+        "{config}"
+    );
+    for left in [
+        "#   gen/mktable: built but not installed",
+        "#   /dev/null: not a file",
+    ] {
+        assert!(config.contains(left), "{left}: {config}");
+    }
+    assert!(config.contains("made outside the build root"), "{config}");
+    assert!(config.contains("# library = \"util/lib.a\""), "{config}");
+    let o = symtest_in(&dir, &["list"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("multitool\tprogram\t")
+            && lines[0].ends_with("binary = \"multi_unstripped\" from `make`"),
+        "{out}"
+    );
+    // Nothing was installed anywhere but the temporary DESTDIR.
+    assert!(!dir.join("usr").exists());
+    // The program runs under its installed name: argv[1] picks the tool.
+    let o = symtest_in(&dir, &["--max-time", "10", "--no-emit"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let r = report(&dir, "multitool");
+    assert!(r["bugs"].as_array().unwrap().len() >= 2, "{r:#}");
+}
+
+/// Without an install target, `init --from-build` lists the executables
+/// the build left untouched: the stripped copy, not what strip read, not the
+/// generator the build ran.
+#[test]
+fn init_from_build_without_install_lists_what_the_build_left_untouched() {
+    let dir = copy_fixture("capture-kbuild", "build-init-untouched");
+    std::fs::remove_file(dir.join("symtest.toml")).unwrap();
+    let makefile = std::fs::read_to_string(dir.join("Makefile")).unwrap();
+    let start = makefile.find("install: multi").unwrap();
+    let end = start + makefile[start..].find("\n\n").unwrap();
+    std::fs::write(
+        dir.join("Makefile"),
+        format!("{}{}", &makefile[..start], &makefile[end + 2..]),
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &["init", "--from-build", "--", "make"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let config = std::fs::read_to_string(dir.join("symtest.toml")).unwrap();
+    assert!(config.contains("left untouched after linking"), "{config}");
+    assert!(
+        config.contains("#   gen/mktable: run or read by the build"),
+        "{config}"
+    );
+    let o = symtest_in(&dir, &["list"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("multi\tprogram\t")
+            && lines[0].ends_with("binary = \"multi\" from `make`"),
+        "{out}"
+    );
+}

@@ -301,3 +301,110 @@ fn cc_compiles_several_sources_into_one_module_and_reaches_clang_headers() {
     let o = symtest(&["cc", src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// A Kbuild-style build: a GCC-only flag, partial links (`ld -r`), a thin
+/// archive, a generator the build runs, link probes, and the program linked
+/// as `multi_unstripped` then stripped into `multi`. Every compile gets
+/// bitcode (the flag dropped from the bitcode compile only), the program's
+/// module holds what the partial link and the archive hold, the stripped
+/// copy names the same objects, and the identity asm on its first path
+/// executes.
+#[test]
+fn kbuild_partial_links_thin_archive_and_a_stripped_copy() {
+    let dir = fixture("capture-kbuild");
+    let o = capture(&dir, &["make"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("no bitcode"), "{stderr}");
+    let m = manifest(&dir);
+    // The build's own compiles kept the flag; the bitcode compiles dropped it.
+    assert_eq!(
+        m["dropped_flags"],
+        serde_json::json!({"-malign-data=abi": 5})
+    );
+    for c in m["compiles"].as_array().unwrap() {
+        assert!(c["bitcode"].is_string(), "{c}");
+        let flags = c["flags"].as_array().unwrap();
+        assert!(!flags.iter().any(|f| f == "-malign-data=abi"), "{c}");
+        if c["source"] != "gen/mktable.c" {
+            assert!(c["arguments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a == "-malign-data=abi"));
+            assert_eq!(c["dropped_flags"], serde_json::json!(["-malign-data=abi"]));
+        }
+    }
+    // Outputs: the thin archive, the generator and the program; the
+    // partial link is not one, nor are the probes.
+    let names: Vec<&str> = m["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["output"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["util/lib.a", "gen/mktable", "multi_unstripped"],
+        "{m:#}"
+    );
+    let left: Vec<&str> = m["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["output"].as_str().unwrap())
+        .collect();
+    assert!(left.contains(&"/dev/null"), "{left:?}");
+    assert!(
+        left.iter()
+            .any(|l| l.starts_with(std::env::temp_dir().to_str().unwrap())),
+        "{left:?}"
+    );
+    let lib = output(&m, "util/lib.a");
+    assert_eq!(
+        lib["objects"],
+        serde_json::json!(["util/sum.o", "util/digits.o"])
+    );
+    let prog = output(&m, "multi_unstripped");
+    assert_eq!(
+        prog["inputs"],
+        serde_json::json!(["main.o", "core/built-in.o", "util/lib.a"])
+    );
+    assert_eq!(
+        prog["objects"],
+        serde_json::json!(["main.o", "core/up.o", "core/rev.o"])
+    );
+    assert_eq!(prog["missing_bitcode"], serde_json::json!([]));
+    let syms = defined(&dir.join("symtest-out/capture/multi_unstripped.bc"));
+    for f in ["main", "up_main", "rev_main", "sum_main", "digit_value"] {
+        assert!(syms.iter().any(|s| s == f), "{f} missing: {syms:?}");
+    }
+    // The program names the objects it holds, and so does its stripped copy
+    // (which has no symbols left).
+    let section = |file: &str| {
+        let o = Command::new("objcopy")
+            .args(["--dump-section", ".symtest_bc=/dev/stdout"])
+            .arg(dir.join(file))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let carried = section("multi_unstripped");
+    assert_eq!(carried.lines().count(), 5, "{carried}");
+    assert_eq!(section("multi"), carried);
+    assert_eq!(prog["carried"].as_array().unwrap().len(), 5);
+    let nm = Command::new("nm").arg(dir.join("multi")).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&nm.stderr).contains("no symbols"),
+        "{nm:?}"
+    );
+    // The identity and barrier asms execute: nothing unsupported, and the
+    // bug past them is found (the program runs as `up`, argv[0] dispatch).
+    let bc = dir.join("symtest-out/capture/multi_unstripped.bc");
+    let o = symtest(&["inspect", "--unsupported", bc.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    std::fs::copy(&bc, dir.join("symtest-out/capture/up.bc")).unwrap();
+    let errors = explore(&dir, "up.bc", &["--sym-arg", "3"]);
+    assert!(errors.contains(&("ptr".to_string(), 26)), "{errors:?}");
+    assert!(!errors.iter().any(|(k, _)| k == "exec"), "{errors:?}");
+}

@@ -659,7 +659,7 @@ fn aligned_allocation_and_reallocarray() {
     replays_natively("aligned.c", &dir, &out, 2);
 }
 
-/// sysinfo, getrlimit, statfs and nanosleep are modelled (no unmodelled
+/// sysinfo, getrlimit, statfs, nanosleep and getgroups are modelled (no unmodelled
 /// system call warning) and answer as a real machine does: the program's
 /// paths replay natively with the same outcomes and output.
 #[test]

@@ -279,6 +279,7 @@ pub(crate) fn successors(op: &Op) -> Vec<u32> {
             v.push(default.0);
             v
         }
+        Op::IndirectBr { targets, .. } => targets.iter().map(|c| c.1 .0).collect(),
         _ => Vec::new(),
     }
 }

@@ -134,7 +134,8 @@ impl Executor<'_> {
                 default,
                 cases,
                 ..
-            } => self.exec_switch(st, ctx, *cond, *default, cases),
+            } => self.exec_switch(st, ctx, *cond, Some(*default), cases),
+            Op::IndirectBr { addr, targets } => self.exec_switch(st, ctx, *addr, None, targets),
             Op::Ret { value } => self.exec_ret(st, *value),
             Op::Unreachable => Err(Stop::error(ErrorKind::Exec, "reached `unreachable`")),
             Op::Call {

@@ -246,8 +246,26 @@ pub struct CallShape {
 pub enum Callee {
     Direct(FuncId),
     Indirect(Operand),
-    /// Inline assembly: cannot be executed; the state ends with an `exec` error.
+    /// Inline assembly: cannot be executed (but for the processor-feature probes
+    /// of [`is_cpu_feature_probe`]); the state ends with an `exec` error.
     InlineAsm(String),
+    /// Inline assembly whose template does nothing to a single-threaded
+    /// program's registers or memory (empty or comment-only, `nop`, `pause`,
+    /// `rep; nop`, fences) and whose register outputs are each tied to an input
+    /// (`asm("" : "=r"(p) : "0"(q))`, `"+r"(x)`): the compiler's barriers and
+    /// register identities. The result is built from the tied arguments; with
+    /// no ties it is a no-op.
+    AsmMove(Vec<AsmTie>),
+}
+
+/// One register output of an [`Callee::AsmMove`]: it takes the value of
+/// argument `arg`, at `bit_offset` in the call's result (0 for a single
+/// output; its field's offset when the asm returns a struct of outputs).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct AsmTie {
+    pub arg: u32,
+    pub bit_offset: u32,
+    pub bits: u32,
 }
 
 /// LLVM intrinsics the executor implements. `bits` in [`Op::Intrinsic`] is the
@@ -406,6 +424,13 @@ pub enum Op {
         bits: u32,
         default: BlockId,
         cases: Vec<(Bits, BlockId)>,
+    },
+    /// `indirectbr` (GCC's computed `goto *p`): a jump to the destination
+    /// whose [`block_address`] the 64-bit `addr` holds; any other address is
+    /// an error.
+    IndirectBr {
+        addr: Operand,
+        targets: Vec<(Bits, BlockId)>,
     },
     Ret {
         value: Option<Operand>,
@@ -637,6 +662,17 @@ impl Module {
     }
 }
 
+/// Where a `blockaddress` constant (GCC's `&&label`) points: a value no object
+/// ever has (the engine's addresses are far below), unique per function and
+/// block, so that `indirectbr` can tell its destinations apart and a stray
+/// dereference is an invalid pointer.
+pub fn block_address(function: FuncId, block: BlockId) -> u64 {
+    BLOCK_ADDRESS_BASE | (u64::from(function.0) << 24) | u64::from(block.0 & 0xff_ffff)
+}
+
+/// The high bits of every [`block_address`].
+pub const BLOCK_ADDRESS_BASE: u64 = 0xb10c_0000_0000_0000;
+
 /// One construct the engine cannot execute, found in a loaded module: the state that
 /// reaches it ends with an `exec` error.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -648,8 +684,9 @@ pub struct UnsupportedSite {
 }
 
 impl Module {
-    /// Every unsupported instruction, intrinsic and (non-empty) inline assembly, in
-    /// module order.
+    /// Every unsupported instruction, intrinsic and inline assembly (other than
+    /// barriers, register identities and processor-feature probes), in module
+    /// order.
     pub fn unsupported(&self) -> Vec<UnsupportedSite> {
         let mut out = Vec::new();
         for f in &self.functions {
@@ -664,8 +701,14 @@ impl Module {
                     Op::Call {
                         callee: Callee::InlineAsm(text),
                         ..
-                    } if !text.trim().is_empty() && !is_cpu_feature_probe(text) => {
-                        format!("inline assembly `{}`", text.trim())
+                    } if !is_cpu_feature_probe(text) => {
+                        if text.trim().is_empty() {
+                            "inline assembly `` with a register output tied to no input \
+                             (its value is whatever the register held)"
+                                .to_string()
+                        } else {
+                            format!("inline assembly `{}`", text.trim())
+                        }
                     }
                     _ => continue,
                 };

@@ -153,7 +153,24 @@ impl<'m> Cx<'m> {
                 self.value(target, depth + 1)
             }
             VKind::GlobalIFunc => Err(format!("ifunc `{}`", v.name())),
-            VKind::BlockAddress => Err("blockaddress constant".into()),
+            VKind::BlockAddress => {
+                let (f, b) = v.block_address().ok_or("blockaddress without a block")?;
+                let fid = *self
+                    .funcs
+                    .get(&f)
+                    .ok_or("blockaddress of a function of another module")?;
+                let index = f
+                    .blocks()
+                    .iter()
+                    .position(|x| *x == b)
+                    .ok_or("blockaddress of a block outside its function")?;
+                let block =
+                    symtest_ir::BlockId(u32::try_from(index).map_err(|_| "too many blocks")?);
+                Ok(Constant::Int(Bits::from_u64(
+                    64,
+                    symtest_ir::block_address(fid, block),
+                )))
+            }
             VKind::ConstExpr => self.const_expr(v, depth),
             VKind::AggregateZero
             | VKind::ConstArray

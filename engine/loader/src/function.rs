@@ -11,6 +11,8 @@ use crate::module::Cx;
 pub(crate) struct FnCx<'m> {
     pub(crate) regs: FxHashMap<Val<'m>, Reg>,
     pub(crate) blocks: FxHashMap<Block<'m>, BlockId>,
+    /// The function's id (for `indirectbr`'s block addresses).
+    pub(crate) id: Option<symtest_ir::FuncId>,
 }
 
 impl<'m> FnCx<'m> {
@@ -39,6 +41,7 @@ pub(crate) fn lower_body<'m>(cx: &mut Cx<'m>, f: Val<'m>, floc: Loc) -> Body {
     let mut fcx = FnCx {
         regs: FxHashMap::default(),
         blocks: FxHashMap::default(),
+        id: cx.funcs.get(&f).copied(),
     };
     let mut next: Reg = 0;
     for p in f.params() {

@@ -3,7 +3,7 @@
 //! Every failure is a message naming the construct; [`lower_inst`] turns it into
 //! `Op::Unsupported` so only states that reach the instruction are affected.
 
-use symtest_ir::{BlockId, CastOp, FBinOp, FCastOp, GepTerm, Intrinsic, Op, Operand};
+use symtest_ir::{Bits, BlockId, CastOp, FBinOp, FCastOp, GepTerm, Intrinsic, Op, Operand};
 
 use crate::constants::bin_op;
 use crate::function::FnCx;
@@ -101,6 +101,7 @@ fn lower(l: &mut L<'_, '_>) -> R<Op> {
             },
         },
         LLVMSwitch => lower_switch(l)?,
+        LLVMIndirectBr => lower_indirectbr(l)?,
         LLVMUnreachable => Op::Unreachable,
         LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl
         | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor => Op::Bin {
@@ -315,6 +316,19 @@ fn lower_switch(l: &mut L<'_, '_>) -> R<Op> {
     })
 }
 
+/// `indirectbr ptr %a, [label %x, ...]`: each destination with the address
+/// its `blockaddress` constant has.
+fn lower_indirectbr(l: &mut L<'_, '_>) -> R<Op> {
+    let addr = l.op(0)?;
+    let f = l.f.id.ok_or("indirectbr in a function of another module")?;
+    let mut targets = Vec::new();
+    for k in 1..l.inst.num_operands() {
+        let b = l.block_operand(k)?;
+        targets.push((Bits::from_u64(64, symtest_ir::block_address(f, b)), b));
+    }
+    Ok(Op::IndirectBr { addr, targets })
+}
+
 fn lower_fcast(l: &mut L<'_, '_>, opc: Opcode) -> R<Op> {
     use Opcode::*;
     let from = l.op_ty(0)?;
@@ -372,7 +386,7 @@ fn lower_gep(l: &mut L<'_, '_>) -> R<Op> {
 }
 
 /// Bit offset of the member selected by `extractvalue`/`insertvalue` indices.
-fn agg_offset<'m>(cx: &Cx<'m>, ty: Ty<'m>, indices: &[u32]) -> R<u32> {
+pub(crate) fn agg_offset<'m>(cx: &Cx<'m>, ty: Ty<'m>, indices: &[u32]) -> R<u32> {
     let mut off: u64 = 0;
     let mut t = ty;
     for &i in indices {

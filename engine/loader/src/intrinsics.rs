@@ -126,6 +126,42 @@ fn strip_callee(mut v: Val<'_>) -> Val<'_> {
     v
 }
 
+/// The callee of a call of inline assembly: a barrier or register identity
+/// the engine executes by its meaning, else the text (unsupported).
+fn lower_asm<'m>(l: &L<'_, 'm>, asm: Val<'m>) -> R<Callee> {
+    let text = asm.inline_asm_text().unwrap_or_default();
+    let constraints = asm.inline_asm_constraints().unwrap_or_default();
+    let Some(args) = crate::asm::meaning(&text, &constraints) else {
+        return Ok(Callee::InlineAsm(text));
+    };
+    if args.iter().any(|&a| a >= l.inst.num_args()) {
+        return Ok(Callee::InlineAsm(text));
+    }
+    let ty = l.inst.ty();
+    let mut ties = Vec::with_capacity(args.len());
+    match (args.as_slice(), ty) {
+        ([], _) => {}
+        ([arg], Some(t)) if t.kind() != TyKind::Struct => ties.push(symtest_ir::AsmTie {
+            arg: *arg,
+            bit_offset: 0,
+            bits: l.result_bits()?,
+        }),
+        (_, Some(t)) if t.kind() == TyKind::Struct => {
+            for (k, arg) in args.iter().enumerate() {
+                let k = u32::try_from(k).map_err(|_| "too many asm outputs")?;
+                let field = t.field(k).ok_or("asm output without a field")?;
+                ties.push(symtest_ir::AsmTie {
+                    arg: *arg,
+                    bit_offset: crate::instructions::agg_offset(l.cx, t, &[k])?,
+                    bits: l.cx.bits_or_err(Some(field))?,
+                });
+            }
+        }
+        _ => return Ok(Callee::InlineAsm(text)),
+    }
+    Ok(Callee::AsmMove(ties))
+}
+
 /// Lowers a `call` instruction.
 pub(crate) fn lower_call(l: &mut L<'_, '_>) -> R<Op> {
     let inst = l.inst;
@@ -145,7 +181,7 @@ pub(crate) fn lower_call(l: &mut L<'_, '_>) -> R<Op> {
                 .get(&target)
                 .ok_or("call to a function of another module")?,
         ),
-        VKind::InlineAsm => Callee::InlineAsm(target.inline_asm_text().unwrap_or_default()),
+        VKind::InlineAsm => lower_asm(l, target)?,
         _ => Callee::Indirect(l.f.operand(l.cx, called)?),
     };
     let (args, arg_bits) = lower_args(l)?;

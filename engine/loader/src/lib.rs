@@ -34,6 +34,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod asm;
 mod constants;
 mod debuginfo;
 mod function;

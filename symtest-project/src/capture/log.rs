@@ -25,6 +25,16 @@ pub enum Record {
         arguments: Vec<String>,
         /// Why no bitcode was made.
         error: Option<String>,
+        /// The build's flags clang-19 did not take, left out of the bitcode
+        /// compile.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dropped: Vec<String>,
+        /// Flags the bitcode compile added (`-Wno-error=...`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        added: Vec<String>,
+        /// Why the object could not be made to name its bitcode (objcopy).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        carry_error: Option<String>,
     },
     /// A source that is not C (assembly, C++): its object has no bitcode.
     Foreign { source: PathBuf, object: PathBuf },
@@ -33,6 +43,9 @@ pub enum Record {
         archive: PathBuf,
         members: Vec<PathBuf>,
     },
+    /// A compile or link whose output is not a file (`-o /dev/null`): a
+    /// probe of the compiler, named in the manifest's `left_out`.
+    Probe { output: PathBuf },
     /// An executable (or shared library) linked from objects, archives and
     /// `-L`/`-l` options, in command-line order.
     Link {
@@ -40,6 +53,16 @@ pub enum Record {
         output: PathBuf,
         inputs: Vec<String>,
         shared: bool,
+        /// A partial link (`ld -r`, `cc -r`): an object, not an output.
+        #[serde(default)]
+        relocatable: bool,
+        /// The objects the output names as carrying bitcode (its section,
+        /// read right after the link), in link order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        carried: Vec<PathBuf>,
+        /// The output's GNU build-id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        build_id: Option<String>,
     },
 }
 

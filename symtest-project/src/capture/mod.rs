@@ -20,7 +20,13 @@
 //! (or up-to-date) build still describes every output.
 
 pub mod assemble;
+pub mod bitcode;
+pub mod carry;
+pub mod elf;
+pub mod identity;
 pub mod log;
+pub mod outputs;
+pub mod parts;
 pub mod wrapper;
 
 use anyhow::Context;

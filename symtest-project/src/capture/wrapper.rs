@@ -26,17 +26,26 @@ pub const MUSL_ENV: &str = "SYMTEST_CAPTURE_MUSL";
 /// The musl include directory to use (set by capture).
 pub const MUSL_INCLUDE_ENV: &str = "SYMTEST_CAPTURE_MUSL_INCLUDE";
 
-/// Names under which the binary acts as a compiler.
-pub const COMPILERS: &[&str] = &["cc", "gcc", "clang", "c99", "c89", "musl-gcc"];
+/// Names under which the binary acts as a compiler (the GNU triplet's
+/// names too: Debian's rules call `x86_64-linux-gnu-gcc`).
+pub const COMPILERS: &[&str] = &[
+    "cc",
+    "gcc",
+    "clang",
+    "c99",
+    "c89",
+    "musl-gcc",
+    "x86_64-linux-gnu-gcc",
+];
 /// Names under which it acts as an archiver.
-pub const ARCHIVERS: &[&str] = &["ar"];
+pub const ARCHIVERS: &[&str] = &["ar", "x86_64-linux-gnu-ar"];
 /// Names under which it acts as a linker.
-pub const LINKERS: &[&str] = &["ld"];
+pub const LINKERS: &[&str] = &["ld", "x86_64-linux-gnu-ld"];
 /// Names under which it acts as an assembler (a direct call: make's rule for
 /// `.s` files).
 pub const ASSEMBLERS: &[&str] = &["as"];
 /// Names it only passes through.
-pub const PASS_THROUGH: &[&str] = &["ranlib"];
+pub const PASS_THROUGH: &[&str] = &["ranlib", "x86_64-linux-gnu-ranlib"];
 
 /// The file that marks a wrapper directory.
 pub const MARKER: &str = ".symtest-wrappers";
@@ -112,6 +121,7 @@ fn run(name: &str, args: &[OsString]) -> ExitCode {
     let code = status.code().unwrap_or(1);
     if status.success() {
         let cwd = std::env::current_dir().unwrap_or_default();
+        let args = &expand_response_files(args, &cwd);
         let record = if COMPILERS.contains(&name) {
             compile_records(name, args, &cwd)
         } else if ARCHIVERS.contains(&name) {
@@ -137,7 +147,10 @@ fn called_by_compiler_driver() -> bool {
     let ppid = std::os::unix::process::parent_id();
     let comm = std::fs::read_to_string(format!("/proc/{ppid}/comm")).unwrap_or_default();
     let comm = comm.trim();
-    comm == "collect2" || COMPILERS.contains(&comm) || comm.starts_with("clang")
+    comm == "collect2"
+        || COMPILERS.contains(&comm)
+        || comm.starts_with("clang")
+        || comm.starts_with("x86_64-linux-g")
 }
 
 /// The real `name`: the first on `PATH` outside the wrapper directory.
@@ -215,6 +228,8 @@ struct Compile {
     /// Objects, archives and `-l`/`-L` in order (for a link).
     link_inputs: Vec<OsString>,
     shared: bool,
+    /// `-r`: a partial link (objects combined into one object).
+    relocatable: bool,
     /// `-M`/`-MM` without `-MD`: dependencies only.
     deps_only: bool,
 }
@@ -269,6 +284,7 @@ fn parse(args: &[OsString]) -> Compile {
         match s.as_ref() {
             "-c" | "-S" | "-E" => c.stage = Some(s.into_owned()),
             "-shared" => c.shared = true,
+            "-r" | "-Wl,-r" | "-Wl,--relocatable" => c.relocatable = true,
             "-M" | "-MM" => c.deps_only = true,
             _ if s.starts_with("-o") && s.len() > 2 => c.output = Some(s[2..].into()),
             _ if s.starts_with("-x") && s.len() > 2 => lang = Some(s[2..].to_string()),
@@ -316,7 +332,17 @@ fn compile_records(name: &str, args: &[OsString], cwd: &Path) -> Vec<Record> {
         return out;
     }
     let links = c.stage.is_none();
+    // `-o /dev/null` (a compiler or link probe): nothing to record but that.
+    if let Some(o) = &c.output {
+        let output = abs(cwd, o);
+        if std::fs::metadata(&output).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            out.push(Record::Probe { output });
+            return out;
+        }
+    }
     let mut objects = Vec::new();
+    // Objects of this command with bitcode.
+    let mut private = Vec::new();
     for (src, lang) in &c.sources {
         let source = abs(cwd, src);
         let object = match (&c.output, links, c.sources.len()) {
@@ -346,7 +372,22 @@ fn compile_records(name: &str, args: &[OsString], cwd: &Path) -> Vec<Record> {
                 object: object.clone(),
             });
         } else {
-            out.push(bitcode(name, &c, &source, &object, args, cwd));
+            let mut r = bitcode(name, &c, &source, &object, args, cwd);
+            // The object names its bitcode (a compile-and-link's objects are
+            // temporary: the program names them below).
+            if let Record::Compile {
+                bitcode: Some(_),
+                carry_error,
+                ..
+            } = &mut r
+            {
+                if !links {
+                    *carry_error =
+                        super::carry::embed(&object, std::slice::from_ref(&object)).err();
+                }
+                private.push(object.clone());
+            }
+            out.push(r);
         }
         objects.push(object);
     }
@@ -365,15 +406,117 @@ fn compile_records(name: &str, args: &[OsString], cwd: &Path) -> Vec<Record> {
         inputs.extend(c.link_inputs.iter().cloned());
         let exe = c.output.clone().unwrap_or_else(|| "a.out".into());
         if !super::log::is_probe(&abs(cwd, &exe)) {
-            out.push(Record::Link {
+            let output = abs(cwd, &exe);
+            if !private.is_empty() {
+                // The objects a compile-and-link compiled are gone; the
+                // program names them.
+                let _ = super::carry::embed(&output, &private);
+            }
+            out.extend(finish_link(Record::Link {
                 cwd: cwd.to_path_buf(),
-                output: abs(cwd, &exe),
+                output,
                 inputs: lossy(&inputs),
                 shared: c.shared,
-            });
+                relocatable: c.relocatable,
+                carried: Vec::new(),
+                build_id: None,
+            }));
         }
     }
     out
+}
+
+/// A link record completed from the file it made: what the file carries
+/// (read now: the build may delete or move it later) and its build-id. None
+/// when the output is not a regular file (`-o /dev/null`: a probe).
+fn finish_link(mut r: Record) -> Option<Record> {
+    if let Record::Link {
+        output,
+        carried,
+        build_id,
+        ..
+    } = &mut r
+    {
+        if !std::fs::metadata(&*output).is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        *carried = super::carry::carried(output).unwrap_or_default();
+        *build_id = super::carry::build_id(output);
+        settle_access_time(output);
+    }
+    Some(r)
+}
+
+/// Sets a file's access time to its modification time, so that the next
+/// time anything opens it (the build running it, `strip` reading it) the
+/// system records the access (Linux's default `relatime` updates the access
+/// time only when it is not already later than the modification time, and
+/// a linker may have read its output back). `init --from-build` tells the
+/// programs the build ran from those it left untouched by it.
+fn settle_access_time(path: &Path) {
+    let Ok(f) = super::elf::open_quietly(path) else {
+        return;
+    };
+    if let Ok(mtime) = f.metadata().and_then(|m| m.modified()) {
+        let _ = f.set_times(std::fs::FileTimes::new().set_accessed(mtime));
+    }
+}
+
+/// The arguments with each `@FILE` (a response file, as gcc, ld and ar read
+/// them) replaced by the words it holds.
+fn expand_response_files(args: &[OsString], cwd: &Path) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    for a in args {
+        let s = a.to_string_lossy();
+        let text = s
+            .strip_prefix('@')
+            .and_then(|f| std::fs::read_to_string(cwd.join(f)).ok());
+        match text {
+            Some(t) => out.extend(split_words(&t).into_iter().map(OsString::from)),
+            None => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+/// Words as gcc reads a response file: blanks separate, quotes group,
+/// backslash escapes.
+fn split_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(ch) = chars.next() {
+        match (ch, quote) {
+            ('\\', _) => {
+                if let Some(n) = chars.next() {
+                    word.push(n);
+                }
+                in_word = true;
+            }
+            (q, Some(open)) if q == open => quote = None,
+            (_, Some(_)) => word.push(ch),
+            ('\'' | '"', None) => {
+                quote = Some(ch);
+                in_word = true;
+            }
+            (c, None) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (c, None) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
 }
 
 /// Compiles `source` to bitcode into the store; the record says where, or why not.
@@ -387,38 +530,30 @@ fn bitcode(
 ) -> Record {
     let store = std::env::var_os(STORE_ENV).map(PathBuf::from);
     let bc = store.map(|s| s.join(format!("{:016x}.bc", path_hash(object))));
-    let mut error = None;
+    let mut outcome = super::bitcode::Outcome::default();
     if let Some(bc) = &bc {
-        let mut cmd = Command::new(crate::toolchain::clang());
-        cmd.args(crate::toolchain::BITCODE_FLAGS)
-            .arg("-c")
-            .arg("-w");
+        let mut base: Vec<OsString> = crate::toolchain::BITCODE_FLAGS
+            .iter()
+            .chain(&["-c", "-w"])
+            .map(OsString::from)
+            .collect();
         let musl = name == "musl-gcc" || std::env::var_os(MUSL_ENV).is_some_and(|v| v == "1");
         if musl {
             if let Some(inc) = std::env::var_os(MUSL_INCLUDE_ENV) {
-                cmd.arg("-nostdinc").arg("-isystem").arg(inc);
+                base.extend(["-nostdinc".into(), "-isystem".into(), inc]);
                 // clang's own headers (cpuid.h, immintrin.h, stdarg.h...).
                 if let Some(res) = crate::toolchain::resource_include() {
-                    cmd.arg("-isystem").arg(res);
+                    base.extend(["-isystem".into(), res.into_os_string()]);
                 }
             }
         }
-        cmd.args(&c.cflags).arg(source).arg("-o").arg(bc);
-        cmd.current_dir(cwd);
-        match cmd.output() {
-            Ok(o) if o.status.success() => {}
-            Ok(o) => {
-                error = Some(
-                    String::from_utf8_lossy(&o.stderr)
-                        .lines()
-                        .take(5)
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            }
-            Err(e) => error = Some(format!("cannot run clang: {e}")),
-        }
+        outcome = super::bitcode::compile(&base, &c.cflags, source, bc, cwd);
     }
+    let super::bitcode::Outcome {
+        error,
+        dropped,
+        added,
+    } = outcome;
     Record::Compile {
         cwd: cwd.to_path_buf(),
         compiler: name.to_string(),
@@ -430,6 +565,9 @@ fn bitcode(
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
         error,
+        dropped,
+        added,
+        carry_error: None,
     }
 }
 
@@ -498,6 +636,7 @@ fn link_record(args: &[OsString], cwd: &Path, shared: bool) -> Option<Record> {
     let mut output = None;
     let mut inputs = Vec::new();
     let mut shared = shared;
+    let mut relocatable = false;
     let mut i = 0;
     while i < args.len() {
         let s = args[i].to_string_lossy();
@@ -514,6 +653,7 @@ fn link_record(args: &[OsString], cwd: &Path, shared: bool) -> Option<Record> {
                 i += 1;
             }
             "-shared" => shared = true,
+            "-r" | "--relocatable" | "-i" | "-Ur" => relocatable = true,
             _ if s.starts_with("-l") || s.starts_with("-L") => inputs.push(args[i].clone()),
             _ if s.starts_with('-') => {}
             _ => inputs.push(args[i].clone()),
@@ -524,11 +664,14 @@ fn link_record(args: &[OsString], cwd: &Path, shared: bool) -> Option<Record> {
     if !inputs.iter().any(|a| !a.to_string_lossy().starts_with('-')) {
         return None;
     }
-    Some(Record::Link {
+    finish_link(Record::Link {
         cwd: cwd.to_path_buf(),
         output: abs(cwd, &output.unwrap_or_else(|| "a.out".into())),
         inputs: lossy(&inputs),
         shared,
+        relocatable,
+        carried: Vec::new(),
+        build_id: None,
     })
 }
 

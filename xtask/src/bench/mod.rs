@@ -20,6 +20,10 @@
 //! (universalmutator's mutants of the demo's wc and of ten coreutils
 //! utilities, beside coreutils' own tests; see [`mutation`]).
 //!
+//! `cargo xtask bench projects`: eight Debian source packages captured with
+//! their own builds, `init --from-build` and every listed target run (see
+//! [`projects`]).
+//!
 //! `cargo xtask bench fp` (also at the end of `bench solver`): time per
 //! floating-point query against integer queries of the same shape (see
 //! [`fp`]), written to `target/bench/fp.json`.
@@ -34,6 +38,7 @@ mod loops;
 mod mutation;
 mod native;
 mod plot;
+mod projects;
 mod report;
 mod suite;
 #[cfg(test)]
@@ -49,7 +54,8 @@ pub const USAGE: &str =
        cargo xtask bench engine|solver|fp|loops
        cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]
        cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] [--seed S] [--budget SECONDS] [--out DIR]
-       cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]";
+       cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]
+       cargo xtask bench projects [--only a,b] [--budget SECONDS] [--out DIR] [--no-plain]";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
@@ -60,11 +66,12 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
         Some("mutation") => mutation::run(&mutation::Options::parse(&args[1..])?).map(|_| ()),
         Some("gate") => gate::run(&gate::Options::parse(&args[1..])?),
+        Some("projects") => projects::run(&projects::Options::parse(&args[1..])?).map(|_| ()),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, mutation, gate)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, mutation, gate, projects)\n{USAGE}"
         ))
         .into()),
     }

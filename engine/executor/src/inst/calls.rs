@@ -29,7 +29,27 @@ impl Executor<'_> {
         }
         match callee {
             Callee::Direct(f) => self.call_function(st, ctx, dest, *f, vals, arg_bits, ret_bits),
-            Callee::InlineAsm(text) if text.trim().is_empty() => Ok(()), // compiler barrier
+            Callee::AsmMove(ties) => {
+                // A barrier or register identity: each output takes its tied
+                // input's value (see the loader's `asm.rs`).
+                if let Some(bits) = ret_bits {
+                    let v = match ties.as_slice() {
+                        [t] if t.bit_offset == 0 && t.bits == bits => {
+                            Ops::resize(&mut self.pool, &vals[t.arg as usize], bits)
+                        }
+                        _ => {
+                            let mut agg = Value::Concrete(symtest_expr::Bits::zero(bits));
+                            for t in ties {
+                                let v = Ops::resize(&mut self.pool, &vals[t.arg as usize], t.bits);
+                                agg = Ops::insert(&mut self.pool, &agg, &v, t.bit_offset);
+                            }
+                            agg
+                        }
+                    };
+                    self.set(st, dest, v);
+                }
+                Ok(())
+            }
             Callee::InlineAsm(text) if symtest_ir::is_cpu_feature_probe(text) => {
                 // `cpuid`/`xgetbv`: a processor with no optional features, so
                 // programs take their portable code paths (the ones the engine

@@ -89,14 +89,26 @@ impl Executor<'_> {
         st: &mut State,
         ctx: &mut StepCtx,
         cond: Operand,
-        default: BlockId,
+        default: Option<BlockId>,
         cases: &[(Bits, BlockId)],
     ) -> Exec<()> {
+        // An `indirectbr` (no default) to an address none of its destinations has.
+        let stray = || {
+            Stop::error(
+                ErrorKind::Ptr,
+                "computed goto to an address that is not one of its labels",
+            )
+        };
         let c = self.operand(st, cond)?;
         if let Value::Concrete(b) = &c {
-            let target = cases.iter().find(|(v, _)| v == b).map_or(default, |x| x.1);
-            self.note_switch(st, &c, &[target], &[], 0);
-            return self.jump(st, target);
+            let target = cases.iter().find(|(v, _)| v == b).map(|x| x.1).or(default);
+            return match target {
+                Some(t) => {
+                    self.note_switch(st, &c, &[t], &[], 0);
+                    self.jump(st, t)
+                }
+                None => Err(stray()),
+            };
         }
         // Group case values by target so each successor forks once.
         let mut targets: Vec<(BlockId, Value)> = Vec::new();
@@ -110,9 +122,20 @@ impl Executor<'_> {
                 None => targets.push((*blk, eq)),
             }
         }
-        match targets.iter_mut().find(|t| t.0 == default) {
-            Some(t) => t.1 = Ops::bin(&mut self.pool, symtest_expr::BinOp::Or, &t.1, &none_matches),
-            None => targets.push((default, none_matches)),
+        match default {
+            Some(default) => match targets.iter_mut().find(|t| t.0 == default) {
+                Some(t) => {
+                    t.1 = Ops::bin(&mut self.pool, symtest_expr::BinOp::Or, &t.1, &none_matches)
+                }
+                None => targets.push((default, none_matches)),
+            },
+            None => {
+                if self.may_be_true(st, &none_matches)? {
+                    let mut bad = self.fork_state(st);
+                    self.add_constraint(&mut bad, &none_matches);
+                    ctx.ended.push((bad, stray().into_termination()));
+                }
+            }
         }
         let mut feasible: Vec<(BlockId, Value)> = Vec::new();
         let mut infeasible = Vec::new();

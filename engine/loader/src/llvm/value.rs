@@ -419,6 +419,34 @@ impl<'m> Val<'m> {
         }
     }
 
+    /// The function and block of a `blockaddress` constant.
+    pub(crate) fn block_address(self) -> Option<(Val<'m>, Block<'m>)> {
+        if self.kind() != VKind::BlockAddress {
+            return None;
+        }
+        // Raw: inkwell has no blockaddress accessors.
+        // SAFETY: `raw` is a BlockAddress constant.
+        unsafe {
+            let f = Val::opt(LLVMGetBlockAddressFunction(self.raw))?;
+            let b = Block::new(LLVMGetBlockAddressBasicBlock(self.raw))?;
+            Some((f, b))
+        }
+    }
+
+    /// Constraint string of an inline asm value (`=r,0,~{memory}`).
+    pub(crate) fn inline_asm_constraints(self) -> Option<String> {
+        if self.kind() != VKind::InlineAsm {
+            return None;
+        }
+        // Raw: inkwell has no inline asm accessors.
+        // SAFETY: `raw` is an InlineAsm; the string is a (pointer, length) pair.
+        unsafe {
+            let mut len = 0usize;
+            let p = LLVMGetInlineAsmConstraintString(self.raw, &mut len);
+            Some(lstr(p, len))
+        }
+    }
+
     /// Successor `i` of a terminator.
     pub(crate) fn successor(self, i: u32) -> Option<Block<'m>> {
         // Raw: inkwell has no successor accessors (its `get_operand` panics on

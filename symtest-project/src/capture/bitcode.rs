@@ -1,0 +1,305 @@
+//! The bitcode compile of one translation unit, beside the build's real
+//! compile: clang-19 with symtest's flags and the translation flags the build
+//! gave its compiler (`-D`, `-I`, `-std=`, `-m...`). Flags clang does not take
+//! (GCC's `-malign-data=abi`, `-mindirect-branch=...`, a CPU name it does not
+//! know) are dropped one by one, each after clang names it, and the compile is
+//! retried; diagnostics that clang makes errors by default where GCC only warns
+//! (implicit function declarations, int/pointer conversions, implicit `int`)
+//! are turned back into warnings (`-Wno-error=...`); against musl's headers, a
+//! header musl does not have is looked for in `/usr/include` after musl's
+//! (a library's: `oniguruma.h`, `tcl.h`), with glibc's declaration macros
+//! defined empty for glibc-only headers (`mcheck.h`). What was dropped and
+//! added is recorded, so the manifest lists it and the native builds compile
+//! with the same flags. The build's own compile is never changed.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::Command;
+
+/// Where the system's library and kernel headers are (`asm/` is in the
+/// multiarch directory).
+const SYSTEM_INCLUDE: &[&str] = &["/usr/include", "/usr/include/x86_64-linux-gnu"];
+
+/// glibc's <sys/cdefs.h> declaration macros, empty (what they expand to in C
+/// for a compiler that needs none of their attributes).
+const GLIBC_CDEFS: &[&str] = &[
+    "-D__BEGIN_DECLS=",
+    "-D__END_DECLS=",
+    "-D__THROW=",
+    "-D__wur=",
+    "-D__nonnull(params)=",
+    "-D__attribute_malloc__=",
+    "-D__attribute_pure__=",
+    "-D__attribute_const__=",
+    "-D__attribute_deprecated__=",
+];
+
+/// The macro a `-DNAME...=` defines.
+fn cdefs_name(define: &str) -> &str {
+    let d = define.trim_start_matches("-D");
+    let end = d.find(['(', '=']).unwrap_or(d.len());
+    &d[..end]
+}
+
+/// At most this many retries per translation unit.
+const MAX_RETRIES: usize = 24;
+
+/// How a bitcode compile went.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Why it failed (clang's first lines), if it did.
+    pub error: Option<String>,
+    /// The build's flags clang-19 did not take, dropped.
+    pub dropped: Vec<String>,
+    /// Flags added so clang-19 compiles what GCC accepts (`-Wno-error=...`).
+    pub added: Vec<String>,
+}
+
+/// Compiles `source` (run from `cwd`) to `out` with `base` (symtest's own
+/// arguments: flags, header directories) then the build's `flags`.
+pub fn compile(
+    base: &[OsString],
+    flags: &[OsString],
+    source: &Path,
+    out: &Path,
+    cwd: &Path,
+) -> Outcome {
+    let mut flags: Vec<OsString> = flags.to_vec();
+    let mut o = Outcome::default();
+    for _ in 0..=MAX_RETRIES {
+        let mut cmd = Command::new(crate::toolchain::clang());
+        cmd.args(base)
+            .args(&o.added)
+            .args(&flags)
+            .arg(source)
+            .arg("-o")
+            .arg(out)
+            .current_dir(cwd);
+        let stderr = match cmd.output() {
+            Ok(r) if r.status.success() => {
+                o.error = None;
+                return o;
+            }
+            Ok(r) => String::from_utf8_lossy(&r.stderr).into_owned(),
+            Err(e) => {
+                o.error = Some(format!("cannot run clang: {e}"));
+                return o;
+            }
+        };
+        // The error first (a header's error comes after "In file included
+        // from" lines).
+        let mut lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains("error"))
+            .take(3)
+            .collect();
+        lines.extend(stderr.lines().filter(|l| !l.contains("error")).take(2));
+        o.error = Some(lines.join("\n"));
+        let words: Vec<String> = flags
+            .iter()
+            .map(|f| f.to_string_lossy().into_owned())
+            .collect();
+        if let Some(i) = rejected_flag(&stderr, &words) {
+            o.dropped.push(words[i].clone());
+            flags.remove(i);
+            continue;
+        }
+        let mut more: Vec<String> = default_errors(&stderr);
+        // Against musl's headers, a library's header the system has
+        // (`oniguruma.h`, `tcl.h`, `zlib.h` in /usr/include) is still found,
+        // after musl's own.
+        if stderr.contains("file not found") && base.iter().any(|a| a == "-nostdinc") {
+            for dir in SYSTEM_INCLUDE {
+                if Path::new(dir).is_dir() {
+                    more.push(format!("-idirafter{dir}"));
+                }
+            }
+        }
+        // A glibc-only header found there (`mcheck.h`) uses glibc's
+        // <sys/cdefs.h> macros, which musl has not: they mean nothing to C.
+        if GLIBC_CDEFS
+            .iter()
+            .any(|d| stderr.contains(&format!("'{}'", cdefs_name(d))))
+        {
+            more.extend(GLIBC_CDEFS.iter().map(|d| d.to_string()));
+        }
+        more.retain(|a| !o.added.contains(a));
+        if more.is_empty() {
+            return o;
+        }
+        o.added.extend(more);
+    }
+    o
+}
+
+/// The quoted words of clang's error lines (`'-malign-data=abi'`).
+fn quoted(line: &str) -> Vec<&str> {
+    line.split('\'').skip(1).step_by(2).collect()
+}
+
+/// Flags whose value is a path or a macro: never dropped (they change what
+/// the code means); their errors are the code's, not the flag's.
+fn droppable(flag: &str) -> bool {
+    flag.starts_with('-') && !["-D", "-U", "-I", "-i"].iter().any(|p| flag.starts_with(p))
+}
+
+/// The index in `flags` of a flag clang's errors reject: named whole
+/// (`unknown argument: '-mfoo'`, `unsupported option '-mfoo' for target`),
+/// by option and value (`unsupported argument 'abi' to option
+/// '-malign-data='`), or by its value (`unknown target CPU 'foo'` for
+/// `-march=foo`).
+pub fn rejected_flag(stderr: &str, flags: &[String]) -> Option<usize> {
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
+    let find = |pred: &dyn Fn(&str) -> bool| -> Option<usize> {
+        flags.iter().position(|f| droppable(f) && pred(f))
+    };
+    for line in &errors {
+        // Source diagnostics (`file.c:3:4: error: ...`) are not about flags.
+        if !line.starts_with("clang") && !line.starts_with("error:") {
+            continue;
+        }
+        let q = quoted(line);
+        if let Some(i) = q.iter().find_map(|w| find(&|f| f == *w)) {
+            return Some(i);
+        }
+        if line.contains("to option") {
+            if let [value, option, ..] = q.as_slice() {
+                let whole = format!("{option}{value}");
+                if let Some(i) = find(&|f| f == whole || f.starts_with(*option)) {
+                    return Some(i);
+                }
+            }
+        }
+        if let Some(i) = q.iter().find_map(|w| {
+            let suffix = format!("={w}");
+            find(&|f| f.ends_with(&suffix))
+        }) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// `-Wno-error=X` for each diagnostic clang reported as an error whose
+/// warning group `X` GCC only warns about: C99's removals clang enforces by
+/// default (implicit declarations and `int`, int/pointer conversions,
+/// incompatible pointer types).
+pub fn default_errors(stderr: &str) -> Vec<String> {
+    const GROUPS: &[&str] = &[
+        "implicit-function-declaration",
+        "implicit-int",
+        "int-conversion",
+        "incompatible-pointer-types",
+        "incompatible-function-pointer-types",
+        "return-type",
+        "int-to-pointer-cast",
+        "pointer-to-int-cast",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for line in stderr.lines().filter(|l| l.contains(": error: ")) {
+        let Some(group) = line
+            .rsplit_once("[-W")
+            .and_then(|(_, g)| g.strip_suffix(']'))
+        else {
+            continue;
+        };
+        let group = group.split(',').next().unwrap_or(group);
+        if GROUPS.contains(&group) {
+            let flag = format!("-Wno-error={group}");
+            if !out.contains(&flag) {
+                out.push(flag);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn finds_the_flag_clang_rejects() {
+        let flags = w(&["-DX=1", "-malign-data=abi", "-march=foo", "-std=gnu99"]);
+        assert_eq!(
+            rejected_flag(
+                "clang-19: error: unknown argument: '-malign-data=abi'\n",
+                &flags
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            rejected_flag(
+                "clang-19: error: unsupported argument 'abi' to option '-malign-data='\n",
+                &flags
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            rejected_flag(
+                "error: unknown target CPU 'foo'\nnote: valid target CPU values are: ...\n",
+                &flags
+            ),
+            Some(2)
+        );
+        let m = w(&["-mfoo"]);
+        assert_eq!(
+            rejected_flag(
+                "clang-19: error: unknown argument '-mfoo'; did you mean '-mfma'?\n",
+                &m
+            ),
+            Some(0)
+        );
+        assert_eq!(
+            rejected_flag(
+                "clang-19: error: unsupported option '-mfoo' for target 'x86_64-pc-linux-gnu'\n",
+                &m
+            ),
+            Some(0)
+        );
+        // A source error never drops a flag, nor is a macro ever dropped.
+        assert_eq!(
+            rejected_flag("a.c:1:2: error: unknown type name 'X'\n", &w(&["-X"])),
+            None
+        );
+        assert_eq!(
+            rejected_flag("clang-19: error: unknown argument: '-DX=1'\n", &flags),
+            None
+        );
+    }
+
+    #[test]
+    fn glibc_declaration_macros_by_name() {
+        let names: Vec<&str> = GLIBC_CDEFS.iter().map(|d| cdefs_name(d)).collect();
+        assert_eq!(
+            &names[..5],
+            [
+                "__BEGIN_DECLS",
+                "__END_DECLS",
+                "__THROW",
+                "__wur",
+                "__nonnull"
+            ]
+        );
+    }
+
+    #[test]
+    fn default_errors_become_warnings() {
+        let e = "a.c:1:20: error: call to undeclared function 'g'; ISO C99 and later do not \
+                 support implicit function declarations [-Wimplicit-function-declaration]\n\
+                 a.c:2:6: error: incompatible integer to pointer conversion [-Wint-conversion]\n\
+                 a.c:3:1: error: unknown type name 'x'\n";
+        assert_eq!(
+            default_errors(e),
+            w(&[
+                "-Wno-error=implicit-function-declaration",
+                "-Wno-error=int-conversion"
+            ])
+        );
+        assert!(default_errors("a.c:9:1: error: expected ';' [-Wsomething-else]\n").is_empty());
+    }
+}

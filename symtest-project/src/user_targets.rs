@@ -1,0 +1,451 @@
+//! Which outputs of a captured build `cargo symtest init --from-build` lists:
+//! the programs the project builds for its users and its static libraries
+//! (for harnesses), not the programs the build runs itself (generators),
+//! probes, or files that are not files.
+//!
+//! Two rules, the first that applies:
+//! - **What the project installs.** For a build with an install step (`make
+//!   install` whose dry run honours `DESTDIR`, `cmake --install`, `ninja
+//!   install`), the install runs into a temporary `DESTDIR`; the programs are
+//!   the installed files that are (copies of) executables the build linked,
+//!   each named as installed (a program installed under several names is a
+//!   multi-call program: the names are its tools); the libraries, the
+//!   installed static libraries.
+//! - **What the build left untouched.** Without one, a program is an
+//!   executable the build linked (or a copy of it in the tree: a stripped or
+//!   renamed one, a libtool wrapper script) that nothing has opened since it
+//!   was written: a generator the build ran, or the input of `strip`/`cp`,
+//!   was opened (its access time is later than its modification time; capture
+//!   itself reads without touching it). Every static library is listed.
+//!
+//! What is left out is named with the reason.
+
+use crate::capture::assemble::{Manifest, Output};
+use crate::capture::identity;
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A program to test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    /// The target's name: the file's name as installed (or in the tree).
+    pub name: String,
+    /// What `binary` names, relative to the root.
+    pub binary: String,
+    /// The other names it is installed under (a multi-call program's tools).
+    pub also: Vec<String>,
+}
+
+/// A static (or, without one, shared) library to test through a harness.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Library {
+    pub name: String,
+    /// What `library` names, relative to the root.
+    pub path: String,
+}
+
+/// How the programs were chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rule {
+    /// What the install command installed.
+    Installed { command: String },
+    /// What the build left untouched (no install step: why).
+    Untouched { why: String },
+}
+
+/// What `init --from-build` lists, and what it leaves out.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    pub rule: Rule,
+    pub programs: Vec<Program>,
+    pub libraries: Vec<Library>,
+    /// (output, why it is not listed).
+    pub left_out: Vec<(String, String)>,
+}
+
+/// How to install the build into `destdir`: the command, its environment,
+/// and a dry run whose output must name `destdir` (proof that the install
+/// honours `DESTDIR` and writes nowhere else).
+struct Install {
+    command: Vec<String>,
+    env: Vec<(String, String)>,
+    dry_run: Option<Vec<String>>,
+}
+
+fn program_name(w: &str) -> &str {
+    w.rsplit('/').next().unwrap_or(w)
+}
+
+fn install_for(root: &Path, build: &[String], destdir: &Path) -> Option<Install> {
+    let dest = destdir.display().to_string();
+    let (prog, args) = build.split_first()?;
+    let make_like = |make: &str, args: &[String]| -> Install {
+        // Keep where the build runs make (-C, -f), nothing else.
+        let mut keep = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            if a == "-C" || a == "-f" || a == "--file" || a == "--directory" {
+                keep.push(a.clone());
+                keep.extend(args.get(i + 1).cloned());
+                i += 2;
+                continue;
+            }
+            if (a.starts_with("-C") || a.starts_with("-f") && a.len() > 2)
+                || a.starts_with("--directory=")
+                || a.starts_with("--file=")
+                || a.starts_with("--makefile=")
+            {
+                keep.push(a.clone());
+            }
+            i += 1;
+        }
+        let mut command = vec![make.to_string()];
+        command.extend(keep);
+        let mut dry = command.clone();
+        dry.push("-n".into());
+        for c in [&mut command, &mut dry] {
+            c.push("install".into());
+            c.push(format!("DESTDIR={dest}"));
+        }
+        Install {
+            command,
+            env: Vec::new(),
+            dry_run: Some(dry),
+        }
+    };
+    match program_name(prog) {
+        "make" | "gmake" => Some(make_like(prog, args)),
+        "cmake" if args.first().is_some_and(|a| a == "--build") => {
+            let dir = args.get(1)?;
+            root.join(dir)
+                .join("cmake_install.cmake")
+                .is_file()
+                .then(|| Install {
+                    command: vec![prog.clone(), "--install".into(), dir.clone()],
+                    env: vec![("DESTDIR".into(), dest.clone())],
+                    dry_run: None,
+                })
+        }
+        "ninja" => {
+            let mut command = vec![prog.clone()];
+            if let Some(i) = args.iter().position(|a| a == "-C") {
+                command.extend(args[i..].iter().take(2).cloned());
+            }
+            let mut dry = command.clone();
+            dry.push("-n".into());
+            command.push("install".into());
+            dry.push("install".into());
+            Some(Install {
+                command,
+                env: vec![("DESTDIR".into(), dest.clone())],
+                dry_run: Some(dry),
+            })
+        }
+        // A script (`sh -c "cmake -S . -B b && cmake --build b"`): its last
+        // command, from the directory it ran in.
+        "sh" | "bash" | "dash" if args.first().is_some_and(|a| a == "-c") => {
+            let script = args.get(1)?;
+            let mut dir: Option<String> = None;
+            let mut last: Vec<String> = Vec::new();
+            for cmd in script.split(['\n', ';']).flat_map(|c| c.split("&&")) {
+                let words: Vec<String> = cmd
+                    .split_whitespace()
+                    .map(|w| w.trim_matches(['\'', '"']).to_string())
+                    .collect();
+                match words.as_slice() {
+                    [] => {}
+                    [cd, d] if cd == "cd" => dir = Some(d.clone()),
+                    _ => last = words,
+                }
+            }
+            let (prog, rest) = last.split_first()?;
+            let inner = match program_name(prog) {
+                "make" | "gmake" => {
+                    let mut w = vec![prog.clone()];
+                    if let Some(d) = &dir {
+                        w.extend(["-C".to_string(), d.clone()]);
+                    }
+                    w.extend(rest.iter().cloned());
+                    w
+                }
+                "cmake" | "ninja" if dir.is_none() => last.clone(),
+                _ => return None,
+            };
+            install_for(root, &inner, destdir)
+        }
+        // Anything else: the Makefile it left.
+        _ => ["Makefile", "makefile", "GNUmakefile"]
+            .iter()
+            .any(|m| root.join(m).is_file())
+            .then(|| make_like("make", &[])),
+    }
+}
+
+/// Runs the install step into a fresh temporary directory; that directory,
+/// or why there is none.
+fn install(root: &Path, build: &[String]) -> Result<(PathBuf, String), String> {
+    let dest = std::env::temp_dir().join(format!("symtest-install-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dest);
+    std::fs::create_dir_all(&dest).map_err(|e| format!("creating {}: {e}", dest.display()))?;
+    let Some(i) = install_for(root, build, &dest) else {
+        let _ = std::fs::remove_dir_all(&dest);
+        return Err("the build has no install step symtest knows how to run".into());
+    };
+    let shown = i
+        .command
+        .join(" ")
+        .replace(&dest.display().to_string(), "<tmp>");
+    let run = |words: &[String]| {
+        Command::new(&words[0])
+            .args(&words[1..])
+            .envs(i.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(root)
+            .stdin(std::process::Stdio::null())
+            .output()
+    };
+    if let Some(dry) = &i.dry_run {
+        match run(dry) {
+            Ok(o) if o.status.success() => {
+                let text = String::from_utf8_lossy(&o.stdout);
+                if !text.contains(&dest.display().to_string()) {
+                    let _ = std::fs::remove_dir_all(&dest);
+                    return Err(format!(
+                        "`{shown}` does not install into DESTDIR (its dry run never names it), \
+                         so it was not run"
+                    ));
+                }
+            }
+            _ => {
+                let _ = std::fs::remove_dir_all(&dest);
+                return Err(format!("`{shown}` has nothing to run (no install target)"));
+            }
+        }
+    }
+    match run(&i.command) {
+        Ok(o) if o.status.success() => Ok((dest, shown)),
+        Ok(o) => {
+            let _ = std::fs::remove_dir_all(&dest);
+            Err(format!(
+                "`{shown}` failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .last()
+                    .unwrap_or("")
+            ))
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&dest);
+            Err(format!("cannot run `{shown}`: {e}"))
+        }
+    }
+}
+
+/// Every file under `dir` (symbolic links as the file they name, inside
+/// `dir` when absolute): (path, file it is).
+fn installed_files(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(dir).into_iter().flatten() {
+        let p = e.path().to_path_buf();
+        let file = if e.path_is_symlink() {
+            match std::fs::read_link(&p) {
+                Ok(t) if t.is_absolute() => dir.join(t.strip_prefix("/").unwrap_or(&t)),
+                Ok(t) => p.parent().unwrap_or(dir).join(t),
+                Err(_) => continue,
+            }
+        } else {
+            p.clone()
+        };
+        if std::fs::metadata(&file).is_ok_and(|m| m.is_file()) {
+            out.push((p, file));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn name_of(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Whether a file was opened after it was last written (run, or read by
+/// `strip`, `cp`...).
+fn accessed_since_written(p: &Path) -> bool {
+    std::fs::metadata(p).is_ok_and(|m| (m.atime(), m.atime_nsec()) > (m.mtime(), m.mtime_nsec()))
+}
+
+/// Files in the tree that are (copies of, wrapper scripts of) outputs: the
+/// executables with the exec bit that are not outputs themselves.
+fn copies_in_tree<'m>(
+    root: &Path,
+    execs: &[&'m Output],
+    capture_dir: &Path,
+) -> Vec<(PathBuf, &'m Output)> {
+    let outputs: Vec<PathBuf> = execs.iter().map(|o| root.join(&o.output)).collect();
+    let mut out = Vec::new();
+    let walk = walkdir::WalkDir::new(root).into_iter().filter_entry(|e| {
+        let n = e.file_name().to_string_lossy();
+        !(e.file_type().is_dir() && (n == ".git" || n == "symtest-out" || e.path() == capture_dir))
+    });
+    for e in walk.flatten() {
+        let p = e.path();
+        let Ok(m) = std::fs::symlink_metadata(p) else {
+            continue;
+        };
+        if !m.is_file() || m.mode() & 0o111 == 0 || outputs.iter().any(|o| o == p) {
+            continue;
+        }
+        let Some(magic) = crate::capture::elf::head(p, 4) else {
+            continue;
+        };
+        if !magic.starts_with(b"\x7fELF") && !magic.starts_with(b"#!") {
+            continue;
+        }
+        if let [o] = identity::find(root, execs, p, "executable").as_slice() {
+            out.push((p.to_path_buf(), *o));
+        }
+    }
+    out
+}
+
+/// Chooses the programs and libraries of a captured build.
+pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -> Selection {
+    let of = |kind: &str| -> Vec<&Output> {
+        m.outputs
+            .iter()
+            .filter(|o| o.kind == kind && o.bitcode.is_some())
+            .collect()
+    };
+    let execs = of("executable");
+    let statics = of("static-library");
+    let shared = of("shared-library");
+    let mut left_out: Vec<(String, String)> = Vec::new();
+    for o in m.outputs.iter().filter(|o| o.bitcode.is_none()) {
+        left_out.push((
+            o.output.clone(),
+            "no bitcode (see the capture's warnings)".into(),
+        ));
+    }
+    for l in &m.left_out {
+        left_out.push((l.output.clone(), l.why.clone()));
+    }
+    let mut programs = Vec::new();
+    let mut libraries = Vec::new();
+    let rule = match install(root, build) {
+        Ok((dest, command)) => {
+            let files = installed_files(&dest);
+            // Installed names of each output, in order.
+            let mut names: BTreeMap<&str, Vec<(bool, String)>> = BTreeMap::new();
+            let mut libs: BTreeMap<&str, String> = BTreeMap::new();
+            for (path, file) in &files {
+                if let [o] = identity::find(root, &execs, file, "executable").as_slice() {
+                    names
+                        .entry(o.output.as_str())
+                        .or_default()
+                        .push((path != file, name_of(path)));
+                } else if let Some(o) = identity::find(root, &statics, file, "static-library")
+                    .first()
+                    .or(identity::find(root, &shared, file, "shared-library").first())
+                {
+                    libs.entry(o.output.as_str())
+                        .or_insert_with(|| name_of(path));
+                }
+            }
+            let _ = std::fs::remove_dir_all(&dest);
+            for o in &execs {
+                match names.get(o.output.as_str()) {
+                    Some(n) => {
+                        // Named as installed: the file itself first, then the
+                        // links to it (a multi-call program's tools).
+                        let mut n = n.clone();
+                        n.sort();
+                        let mut n: Vec<String> = n.into_iter().map(|(_, name)| name).collect();
+                        n.dedup();
+                        programs.push(Program {
+                            name: n[0].clone(),
+                            binary: o.output.clone(),
+                            also: n[1..].to_vec(),
+                        });
+                    }
+                    None => left_out.push((
+                        o.output.clone(),
+                        "built but not installed (a build-time helper, a test or an example)"
+                            .into(),
+                    )),
+                }
+            }
+            for o in statics.iter().chain(&shared) {
+                match libs.get(o.output.as_str()) {
+                    Some(n) => libraries.push(Library {
+                        name: n.clone(),
+                        path: o.output.clone(),
+                    }),
+                    None if o.kind == "static-library" => left_out.push((
+                        o.output.clone(),
+                        "a static library that is not installed (the build's own)".into(),
+                    )),
+                    None => {}
+                }
+            }
+            // Shared libraries only where no static one is installed.
+            if libraries
+                .iter()
+                .any(|l| statics.iter().any(|o| o.output == l.path))
+            {
+                libraries.retain(|l| statics.iter().any(|o| o.output == l.path));
+            }
+            Rule::Installed { command }
+        }
+        Err(why) => {
+            let copies = copies_in_tree(root, &execs, capture_dir);
+            for o in &execs {
+                let own = root.join(&o.output);
+                let mut candidates: Vec<PathBuf> = copies
+                    .iter()
+                    .filter(|(_, c)| std::ptr::eq(*c, *o))
+                    .map(|(p, _)| p.clone())
+                    .collect();
+                candidates.push(own.clone());
+                match candidates.iter().find(|p| !accessed_since_written(p)) {
+                    Some(p) => programs.push(Program {
+                        name: name_of(p),
+                        binary: p
+                            .strip_prefix(root)
+                            .unwrap_or(p)
+                            .to_string_lossy()
+                            .into_owned(),
+                        also: Vec::new(),
+                    }),
+                    None => left_out.push((
+                        o.output.clone(),
+                        "run or read by the build after it was linked (a build-time helper, \
+                         or what strip or cp made the program from)"
+                            .into(),
+                    )),
+                }
+            }
+            let libs = if statics.is_empty() {
+                &shared
+            } else {
+                &statics
+            };
+            for o in libs {
+                libraries.push(Library {
+                    name: name_of(Path::new(&o.output)),
+                    path: o.output.clone(),
+                });
+            }
+            Rule::Untouched { why }
+        }
+    };
+    Selection {
+        rule,
+        programs,
+        libraries,
+        left_out,
+    }
+}
