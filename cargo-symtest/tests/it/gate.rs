@@ -159,3 +159,60 @@ fn the_suite_fails_when_the_output_doubles() {
     let o = make_in(&suite, &["test"]);
     assert!(o.status.success(), "re-recorded: {}", shown(&o));
 }
+
+/// The suite runs the code under the engine's clock: `time`, `gettimeofday`
+/// and `clock_gettime(CLOCK_REALTIME)` answer the model's fixed time, and the
+/// test's files were modified then, so a program that prints the date (pr's
+/// page headers) prints the same on every run, and what the suite recorded
+/// is what the engine saw.
+#[test]
+fn the_suite_runs_under_the_engines_clock() {
+    let dir = scratch("oracle-clock");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/clock.c"),
+        r#"#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+int main(int argc, char **argv) {
+  struct timeval tv;
+  struct timespec ts, mono;
+  struct stat st;
+  gettimeofday(&tv, 0);
+  clock_gettime(CLOCK_REALTIME, &ts);
+  printf("%ld %ld %ld\n", (long)time(0), (long)tv.tv_sec, (long)ts.tv_sec);
+  if (argc > 1 && stat(argv[1], &st) == 0)
+    printf("%ld\n", (long)st.st_mtime);
+  return clock_gettime(CLOCK_MONOTONIC, &mono) != 0;
+}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"clock\"\nkind = \"program\"\nsources = [\"src/clock.c\"]\n\
+         args = [\"A\", \"--sym-files\", \"1\", \"4\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let suite = dir.join("tests/symtest/clock");
+    let expected = suite.join("expected");
+    let mut outputs = Vec::new();
+    for e in std::fs::read_dir(&expected).unwrap().flatten() {
+        if let Ok(t) = std::fs::read_to_string(e.path().join("stdout")) {
+            outputs.push(t);
+        }
+    }
+    assert!(
+        outputs
+            .iter()
+            .any(|t| t == "1700000000 1700000000 1700000000\n1700000000\n"),
+        "{outputs:?}"
+    );
+    for _ in 0..2 {
+        let o = make_in(&suite, &["test"]);
+        assert!(o.status.success(), "{}", shown(&o));
+    }
+}

@@ -30,6 +30,27 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+/// Memory per live state (KiB) the engine's census measured at its last
+/// census, when it counted states.
+fn census_kib(stats: &Value) -> Option<f64> {
+    let m = &stats["memory"];
+    (m["states"].as_u64()? > 0).then(|| m["per_state_bytes"].as_f64().unwrap_or(0.0) / 1024.0)
+}
+
+/// "census (RSS / peak live states)" in KiB: the census's bytes per live
+/// state, and the peak resident size divided by the most states alive at
+/// once (which includes the module and the solver, so it is an upper bound).
+fn per_state(stats: &Value) -> String {
+    let rss = stats["memory_peak_mb"].as_f64().unwrap_or(0.0) * 1024.0;
+    let peak = stats["states_peak"].as_u64().unwrap_or(0);
+    match (census_kib(stats), peak) {
+        (Some(c), p) if p > 0 => format!("{c:.1} ({:.1})", rss / p as f64),
+        (Some(c), _) => format!("{c:.1}"),
+        (None, p) if p > 0 => format!("- ({:.1})", rss / p as f64),
+        _ => "-".to_string(),
+    }
+}
+
 /// The 30 utilities of the benchmark.
 pub const UTILITIES: &[&str] = &[
     "echo", "cat", "head", "tail", "wc", "cut", "tr", "sort", "uniq", "paste", "fold", "expand",
@@ -573,8 +594,8 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
         }
     ));
     md.push_str(
-        "| utility | status | lines (own src) | line cov. | branch cov. | tests written / kept | bugs | suite passed / failed | native disagreements | claimed, not executed | re-run | pipeline beyond exploration | instructions | peak MB | solver share |\n\
-         |---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|\n",
+        "| utility | status | lines (own src) | line cov. | branch cov. | tests written / kept | bugs | suite passed / failed | native disagreements | claimed, not executed | re-run | pipeline beyond exploration | instructions | peak MB | KiB per live state | solver share |\n\
+         |---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|\n",
     );
     let (mut lt, mut lc, mut pcts, mut overheads) = (0u64, 0u64, Vec::new(), Vec::new());
     for r in results {
@@ -598,7 +619,7 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
             ),
         };
         md.push_str(&format!(
-            "| {} | {} | {} | {:.1}% | {:.1}% | {} / {} | {}{} | {suite} | {} | {} ({} in all) | {} | {:.0} s | {} | {:.0} | {:.0}% |\n",
+            "| {} | {} | {} | {:.1}% | {:.1}% | {} / {} | {}{} | {suite} | {} | {} ({} in all) | {} | {:.0} s | {} | {:.0} | {} | {:.0}% |\n",
             r.name,
             r.status,
             r.lines_total,
@@ -619,15 +640,21 @@ fn write_report(work: &Path, results: &[UtilResult], asked: &[&str], run: &Value
             r.overhead_s(),
             s["instructions"].as_u64().unwrap_or(0),
             s["memory_peak_mb"].as_f64().unwrap_or(0.0),
+            per_state(s),
             100.0 * s["solver_time_s"].as_f64().unwrap_or(0.0) / time
         ));
     }
     let max_overhead = overheads.iter().copied().fold(0.0, f64::max);
+    let census_max = results
+        .iter()
+        .filter_map(|r| census_kib(&r.stats))
+        .fold(0.0, f64::max);
     md.push_str(&format!(
         "\n**Mean line coverage {:.1}%, overall {:.1}%** ({lc} of {lt} lines of the utilities' own \
          sources) over {} of {} utilities. Native disagreements {}, claimed-but-unexecuted lines {} \
          ({} in all sources), suites failing {}, flaky verdicts over {} runs of each suite {}, \
-         re-runs not ok {}. Pipeline time beyond exploration: mean {:.1} s, max {:.1} s.\n",
+         re-runs not ok {}. Pipeline time beyond exploration: mean {:.1} s, max {:.1} s. Memory per \
+         live state at the census (the most of any utility): {census_max:.1} KiB.\n",
         mean(&pcts),
         gcov::pct(lc as usize, lt as usize),
         pcts.len(),

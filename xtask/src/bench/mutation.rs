@@ -240,8 +240,13 @@ fn covered_lines(out_dir: &Path, rel: &str) -> BTreeSet<u32> {
         .collect()
 }
 
+/// Runs `cmd` silently; false when it fails or outlasts `timeout` (then its
+/// whole process group is killed: a mutant that loops under `make check`
+/// is a grandchild of the make).
 fn quiet(cmd: &mut Command, timeout: Duration) -> Result<bool> {
+    use std::os::unix::process::CommandExt;
     let mut child = cmd
+        .process_group(0)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -252,6 +257,9 @@ fn quiet(cmd: &mut Command, timeout: Duration) -> Result<bool> {
             return Ok(s.success());
         }
         if start.elapsed() > timeout {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
             let _ = child.kill();
             let _ = child.wait();
             return Ok(false);
@@ -485,7 +493,7 @@ pub fn run(o: &Options) -> Result<Vec<Score>> {
                         .args(["check", "SUBDIRS=.", "VERBOSE=no"])
                         .arg(format!("TESTS={script}"))
                         .current_dir(&d),
-                    Duration::from_secs(600),
+                    Duration::from_secs(180),
                 )
             };
             let rel = format!("src/{u}.c");
