@@ -549,6 +549,7 @@ static void run_injected(char **args) {
     fputs("symtest: cannot arm the failure shim\n", stderr);
     exit(MISMATCH_EXIT);
   }
+  errno = 0; /* as at a program's start: what the runner did before is not the program's */
   exit(symtest_target_main(argc, argv, environ));
 }
 #endif
@@ -606,6 +607,7 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
   alarm(timeout);
   fixed_environment();
   set_program_name();
+  errno = 0; /* as at a program's start: what the runner did before is not the program's */
   exit(symtest_target_main(argc, argv, environ));
 }
 
