@@ -91,6 +91,10 @@ fn link_sources(
         diagnostics: e.to_string(),
     })?;
     let clang = tool("SYMTEST_CLANG", "clang-19");
+    // clang's own headers (cpuid.h, immintrin.h, ...), after musl's for programs.
+    let resource = (t.kind == Kind::Program)
+        .then(crate::toolchain::resource_include)
+        .flatten();
     let mut objects = Vec::new();
     for (i, src) in t.sources.iter().enumerate() {
         let stem = src
@@ -109,6 +113,9 @@ fn link_sources(
                 diagnostics: e,
             })?;
             cmd.arg("-nostdinc").arg("-isystem").arg(rt.join("include"));
+            if let Some(res) = &resource {
+                cmd.arg("-isystem").arg(res);
+            }
         }
         cmd.args(common_args(t, models_include))
             .arg(src)

@@ -216,3 +216,49 @@ int main(int argc, char **argv) {
         assert!(o.status.success(), "{}", shown(&o));
     }
 }
+
+/// A program that picks its code by CPU features runs, natively, the code
+/// the engine ran it through: the engine's processor reports no features,
+/// and the suite's build includes `symtest_cpu.h`, where `<cpuid.h>` answers
+/// the same (coreutils' wc takes its AVX2 code natively otherwise, and the
+/// lines the engine claims were never run by a kept test).
+#[test]
+fn native_runs_see_the_engines_processor() {
+    let dir = scratch("oracle-cpu");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/cpu.c"),
+        r#"#include <cpuid.h>
+#include <stdio.h>
+static int fast(void) { return 3; }
+static int portable(void) { puts("portable"); return 0; }
+int main(void) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) && (d & bit_SSE2))
+    return fast();
+  return portable();
+}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"cpu\"\nkind = \"program\"\nsources = [\"src/cpu.c\"]\n\
+         args = [\"--sym-stdin\", \"1\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("symtest-out/cpu/summary.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        summary["native_disagreements"],
+        Value::Array(vec![]),
+        "{summary:#}"
+    );
+    assert_eq!(summary["claimed_not_executed"], 0, "{summary:#}");
+    let o = make_in(&dir.join("tests/symtest/cpu"), &["test"]);
+    assert!(o.status.success(), "{}", shown(&o));
+}
