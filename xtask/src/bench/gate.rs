@@ -29,6 +29,10 @@ use std::time::Instant;
 pub const UTILITIES: &[&str] = &[
     "uniq", "cut", "fold", "paste", "expand", "tac", "comm", "join", "nl", "tr",
 ];
+/// The change to uniq's writeline() that a 60-s undirected gate missed
+/// (issue 32), planted as written there, beside the generated bugs.
+const ISSUE_UNIQ: &str = "issue-32";
+
 const KINDS: &[&str] = &[
     "oob-write",
     "off-by-one",
@@ -148,6 +152,11 @@ fn planted(kind: &str, k: u64) -> String {
         ),
         "off-by-one" => format!(
             "{{ static unsigned symtest_pl_n; char symtest_pl_b[{k}]; unsigned symtest_pl_i, symtest_pl_lim = ++symtest_pl_n; for (symtest_pl_i = 0; symtest_pl_i < symtest_pl_lim; symtest_pl_i++) symtest_pl_b[symtest_pl_i] = 0; (void)symtest_pl_b; }} /* planted: {kind} */"
+        ),
+        // Issue 32's pull request to uniq: under -c, a write past a
+        // three-byte array once a line repeats four times.
+        ISSUE_UNIQ => format!(
+            "if (countmode == count_occurrences) {{ static char seen[3]; seen[linecount] = 1; }} /* planted: {kind} */"
         ),
         "div-zero" => format!(
             "{{ static int symtest_pl_n = {k}; volatile int symtest_pl_d = 100 / symtest_pl_n--; (void)symtest_pl_d; }} /* planted: {kind} */"
@@ -332,6 +341,28 @@ fn plant(dir: &Path, u: &str, n: usize, seed: u64) -> Result<Vec<Plant>> {
                 kind,
                 threshold: k,
                 witness,
+            });
+        }
+    }
+    // The hand-written bug: before writeline()'s `-c` branch; reached by
+    // `printf 'a\na\na\na\n' | uniq -c` (8 bytes of stdin).
+    if u == "uniq" {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("writeline ("))
+            .and_then(|w| {
+                lines[w..]
+                    .iter()
+                    .position(|l| l.trim() == "if (countmode == count_occurrences)")
+                    .map(|i| w + i)
+            });
+        if let Some(i) = at {
+            plants.push(Plant {
+                utility: u.to_string(),
+                line: i as u32 + 1,
+                kind: ISSUE_UNIQ,
+                threshold: 0,
+                witness: "printf 'a\\na\\na\\na\\n' | uniq -c (by hand)".into(),
             });
         }
     }
