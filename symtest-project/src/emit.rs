@@ -278,15 +278,22 @@ fn cmake(target: &Target, suite: &Path) -> String {
     // CMake's Makefile generators cannot carry every character of a compile
     // definition (`#`), so the defines reach CMake builds as a header the code
     // is compiled with (`-include`), which holds any value exactly.
-    let defines_header = if target.defines.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "target_compile_options(symtest_{}_code PRIVATE -include {})",
-            target.name,
-            cmake_arg(&format!("{dir}symtest_defines.h")).replace("\\$", "$")
-        )
-    };
+    // One `-include` per compile (CMake merges repeated options): the
+    // engine's processor (`symtest_cpu.h`), or the defines header, which
+    // includes it.
+    let defines_header = format!(
+        "target_compile_options(symtest_{}_code PRIVATE -include {})",
+        target.name,
+        cmake_arg(&format!(
+            "{dir}{}",
+            if target.defines.is_empty() {
+                "symtest_cpu.h"
+            } else {
+                "symtest_defines.h"
+            }
+        ))
+        .replace("\\$", "$")
+    );
     let sanitize = crate::recipe::host_sanitize_flags(&crate::recipe::ubsan_checks(target));
     CMAKE_IN
         .replace("@NAME@", &target.name)
@@ -324,7 +331,9 @@ pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result
 /// `#define` lines for the target's defines (`NAME=VALUE`, or `NAME` as 1),
 /// as `-D` gives them.
 fn defines_header(target: &Target) -> String {
-    let mut h = String::from("/* The target's defines (symtest.toml), for CMake builds. */\n");
+    let mut h = String::from(
+        "/* The target's defines (symtest.toml), for CMake builds. */\n#include \"symtest_cpu.h\"\n",
+    );
     for d in &target.defines {
         let (name, value) = d.split_once('=').unwrap_or((d, "1"));
         let _ = writeln!(h, "#define {name} {value}");
