@@ -109,12 +109,7 @@ pub struct Options {
 }
 
 fn seconds(v: &str, what: &str) -> Result<f64> {
-    v.parse()
-        .ok()
-        .filter(|b: &f64| b.is_finite() && *b > 0.0 && *b <= 86_400.0)
-        .ok_or_else(|| {
-            util::UsageError(format!("{what}: `{v}` is not 0 < S <= 86400\n{USAGE}")).into()
-        })
+    super::budget_seconds(v, what).map_err(|m| util::UsageError(format!("{m}\n{USAGE}")).into())
 }
 
 const USAGE: &str = "usage: cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] \
@@ -146,12 +141,8 @@ impl Options {
                 "--rebuild" => o.rebuild = true,
                 "--no-rerun" => o.rerun_budget_s = None,
                 "--suite-runs" => {
-                    let v = value("N")?;
-                    o.suite_runs = v
-                        .parse()
-                        .ok()
-                        .filter(|n| (1..=100).contains(n))
-                        .ok_or_else(|| usage(format!("--suite-runs: `{v}` is not 1..=100")))?;
+                    o.suite_runs =
+                        super::in_range(&value("N")?, "--suite-runs", 1, 100).map_err(usage)?
                 }
                 "--budget" => o.budget_s = Some(seconds(&value("SECONDS")?, "--budget")?),
                 "--rerun-budget" => {

@@ -83,24 +83,10 @@ impl Options {
                     }
                 }
                 "--bugs" => {
-                    let v = value()?;
-                    o.bugs = Some(
-                        v.parse()
-                            .ok()
-                            .filter(|n| (1..=100).contains(n))
-                            .ok_or_else(|| usage(format!("--bugs: `{v}` is not 1..=100")))?,
-                    );
+                    o.bugs = Some(super::in_range(&value()?, "--bugs", 1, 100).map_err(usage)?)
                 }
                 "--budget" => {
-                    let v = value()?;
-                    o.budget_s = Some(
-                        v.parse()
-                            .ok()
-                            .filter(|b: &f64| b.is_finite() && *b > 0.0 && *b <= 86_400.0)
-                            .ok_or_else(|| {
-                                usage(format!("--budget: `{v}` is not 0 < S <= 86400"))
-                            })?,
-                    );
+                    o.budget_s = Some(super::budget_seconds(&value()?, "--budget").map_err(usage)?)
                 }
                 "--seed" => {
                     let v = value()?;

@@ -57,6 +57,27 @@ pub const USAGE: &str =
        cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]
        cargo xtask bench projects [--only a,b] [--budget SECONDS] [--out DIR] [--no-plain]";
 
+/// An option's value as a number in `lo..=hi`, or the message saying why not
+/// (the benchmark adds its usage).
+pub(crate) fn in_range<T>(v: &str, what: &str, lo: T, hi: T) -> std::result::Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    v.parse()
+        .ok()
+        .filter(|n| *n >= lo && *n <= hi)
+        .ok_or_else(|| format!("{what}: `{v}` is not {lo}..={hi}"))
+}
+
+/// An option's value as a time budget, 0 < S <= 86400 seconds, or the message
+/// saying why not.
+pub(crate) fn budget_seconds(v: &str, what: &str) -> std::result::Result<f64, String> {
+    v.parse()
+        .ok()
+        .filter(|b: &f64| b.is_finite() && *b > 0.0 && *b <= 86_400.0)
+        .ok_or_else(|| format!("{what}: `{v}` is not 0 < S <= 86400"))
+}
+
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("engine") => engine(),

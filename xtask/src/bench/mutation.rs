@@ -87,13 +87,8 @@ impl Options {
                     }
                 }
                 "--mutants" => {
-                    let v = value()?;
-                    o.mutants = Some(
-                        v.parse()
-                            .ok()
-                            .filter(|n| (1..=10_000).contains(n))
-                            .ok_or_else(|| usage(format!("--mutants: `{v}` is not 1..=10000")))?,
-                    );
+                    o.mutants =
+                        Some(super::in_range(&value()?, "--mutants", 1, 10_000).map_err(usage)?)
                 }
                 "--seed" => {
                     let v = value()?;
@@ -102,15 +97,7 @@ impl Options {
                         .map_err(|_| usage(format!("--seed: `{v}` is not a number")))?;
                 }
                 "--budget" => {
-                    let v = value()?;
-                    o.budget_s = Some(
-                        v.parse()
-                            .ok()
-                            .filter(|b: &f64| b.is_finite() && *b > 0.0 && *b <= 86_400.0)
-                            .ok_or_else(|| {
-                                usage(format!("--budget: `{v}` is not 0 < S <= 86400"))
-                            })?,
-                    );
+                    o.budget_s = Some(super::budget_seconds(&value()?, "--budget").map_err(usage)?)
                 }
                 "--out" => o.out = Some(PathBuf::from(value()?)),
                 other => return Err(usage(format!("unknown option `{other}`"))),
