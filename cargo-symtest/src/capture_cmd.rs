@@ -85,6 +85,9 @@ fn report(a: &CaptureArgs, root: &Path, out: &Path, m: &Manifest) {
         shown.display()
     );
     if a.append {
-        eprintln!("({} records from this build)", m.recorded_now);
+        eprintln!(
+            "({} records from this build; {} linked modules reused from the previous capture)",
+            m.recorded_now, m.links_reused
+        );
     }
 }

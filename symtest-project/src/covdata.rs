@@ -218,13 +218,19 @@ struct ExportFunction {
     regions: Vec<Vec<u64>>,
 }
 
-/// `llvm-cov export` of `binary` under `profdata`, parsed.
-pub fn export(binary: &Path, profdata: &Path) -> Result<Vec<ExportFile>, String> {
+/// `llvm-cov export` of `binary` under `profdata`, parsed: the files of
+/// `sources` (every file when it is empty).
+pub fn export(
+    binary: &Path,
+    profdata: &Path,
+    sources: &[&Path],
+) -> Result<Vec<ExportFile>, String> {
     let text = output(
         Command::new(llvm_cov())
             .args(["export", "-format=text", "-skip-expansions"])
             .arg(binary)
-            .arg(format!("-instr-profile={}", profdata.display())),
+            .arg(format!("-instr-profile={}", profdata.display()))
+            .args(sources),
         "llvm-cov-19 export",
     )?;
     parse_export(&text)

@@ -24,6 +24,7 @@ pub const FAIL_SHIM_C: &str = include_str!("../../libc-models/replay/symtest_fai
 pub const ORACLE_C: &str = include_str!("../../templates/suite/symtest_oracle.c");
 pub const ORACLE_H: &str = include_str!("../../templates/suite/symtest_oracle.h");
 pub const REPRO_C: &str = include_str!("../../templates/suite/symtest_repro.c");
+pub const ENV_C: &str = include_str!("../../templates/suite/symtest_env.c");
 pub const CPU_H: &str = include_str!("../../templates/suite/symtest_cpu.h");
 /// What clang's profile runtime needs of glibc, for a coverage build against musl.
 pub const MUSL_COMPAT_C: &str = include_str!("../../templates/suite/symtest_musl_compat.c");
@@ -308,7 +309,7 @@ fn cmake(target: &Target, suite: &Path) -> String {
 pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
         .with_context(|| format!("creating {}", dir.display()))?;
-    let files: [(&str, String); 11] = [
+    let files: [(&str, String); 12] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
         ("symtest_tests.h", TESTS_H.to_string()),
         ("symtest_tests.c", tests_c(target, cases)),
@@ -319,6 +320,7 @@ pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result
         ("symtest_oracle.c", ORACLE_C.to_string()),
         ("symtest_oracle.h", ORACLE_H.to_string()),
         ("symtest_repro.c", REPRO_C.to_string()),
+        ("symtest_env.c", ENV_C.to_string()),
         ("symtest_cpu.h", CPU_H.to_string()),
     ];
     for (name, text) in files {

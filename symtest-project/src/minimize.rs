@@ -3,7 +3,7 @@
 //! after one test per unique bug.
 
 use crate::native::NativeBuild;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// A coverage element: a line or a branch of a source file.
@@ -44,27 +44,55 @@ pub fn per_test(
 /// most uncovered elements until the union of all sets is reached. Ties go to the
 /// earlier test, so the choice is deterministic.
 pub fn greedy_cover(sets: &[BTreeSet<Element>], forced: &[usize]) -> Vec<usize> {
-    let universe: BTreeSet<&Element> = sets.iter().flatten().collect();
-    let mut covered: BTreeSet<&Element> = BTreeSet::new();
+    // Elements numbered once, each set a bit vector: a test's gain is a
+    // popcount, not a search per element (tests x elements x rounds).
+    let mut ids: BTreeMap<&Element, usize> = BTreeMap::new();
+    for e in sets.iter().flatten() {
+        let next = ids.len();
+        ids.entry(e).or_insert(next);
+    }
+    let words = ids.len().div_ceil(64);
+    let bits: Vec<Vec<u64>> = sets
+        .iter()
+        .map(|s| {
+            let mut b = vec![0u64; words];
+            for e in s {
+                let id = ids[e];
+                b[id / 64] |= 1 << (id % 64);
+            }
+            b
+        })
+        .collect();
+    let mut covered = vec![0u64; words];
+    let mut kept = vec![false; sets.len()];
     let mut keep: Vec<usize> = Vec::new();
-    for &i in forced {
-        if !keep.contains(&i) {
+    let mut take = |i: usize, covered: &mut Vec<u64>, keep: &mut Vec<usize>| {
+        if !std::mem::replace(&mut kept[i], true) {
             keep.push(i);
-            covered.extend(sets[i].iter());
+            for (c, b) in covered.iter_mut().zip(&bits[i]) {
+                *c |= b;
+            }
+        }
+    };
+    for &i in forced {
+        if i < sets.len() {
+            take(i, &mut covered, &mut keep);
         }
     }
-    while covered.len() < universe.len() {
-        let best = sets
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !keep.contains(i))
-            .map(|(i, s)| (s.iter().filter(|e| !covered.contains(e)).count(), i))
+    loop {
+        let gain = |i: usize| -> u32 {
+            bits[i]
+                .iter()
+                .zip(&covered)
+                .map(|(b, c)| (b & !c).count_ones())
+                .sum()
+        };
+        let best = (0..sets.len())
+            .filter(|i| !keep.contains(i))
+            .map(|i| (gain(i), i))
             .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         match best {
-            Some((gain, i)) if gain > 0 => {
-                keep.push(i);
-                covered.extend(sets[i].iter());
-            }
+            Some((g, i)) if g > 0 => take(i, &mut covered, &mut keep),
             _ => break,
         }
     }
@@ -96,5 +124,21 @@ mod tests {
         assert_eq!(keep, vec![1, 2]);
         let keep = greedy_cover(&sets, &[4]);
         assert_eq!(keep, vec![1, 2, 4]);
+    }
+
+    #[test]
+    fn cover_over_many_elements_keeps_every_one() {
+        // 200 lines (several words of the bit vectors) and branches: the
+        // cover reaches the union, and the test adding most goes first.
+        let mut sets: Vec<BTreeSet<Element>> = (0..10)
+            .map(|k| set(&(k * 20..k * 20 + 20).collect::<Vec<u32>>()))
+            .collect();
+        sets.push(set(&(0..150).collect::<Vec<u32>>()));
+        sets[3].insert(Element::Branch(PathBuf::from("a.c"), 70, 1));
+        let keep = greedy_cover(&sets, &[]);
+        let union: BTreeSet<&Element> = sets.iter().flatten().collect();
+        let kept: BTreeSet<&Element> = keep.iter().flat_map(|&i| &sets[i]).collect();
+        assert_eq!(kept, union);
+        assert_eq!(keep, vec![3, 7, 8, 9, 10]);
     }
 }

@@ -12,7 +12,7 @@ use crate::covdata::{self, FileCoverage};
 use crate::discovery::Target;
 use crate::emit::{self, SuiteCase};
 use crate::units::NativeInputs;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,6 +26,10 @@ pub struct NativeBuild {
     /// The target's sources (every translation unit), with the executable
     /// lines of each (its object's debug line table).
     pub sources: Vec<(PathBuf, BTreeSet<u32>)>,
+    /// Each source's position in `sources`, under its lexically normalized
+    /// and its canonical name: how a file of `llvm-cov export` is matched to
+    /// its source without a file-system walk per pair.
+    index: HashMap<PathBuf, usize>,
 }
 
 fn clang() -> String {
@@ -89,10 +93,20 @@ pub fn build(
         .map(|(source, o)| (source, obj.join(o)))
         .collect();
     let lines = covdata::executable_lines(&objects)?;
+    let sources: Vec<(PathBuf, BTreeSet<u32>)> =
+        objects.into_iter().map(|(s, _)| s).zip(lines).collect();
+    let mut index = HashMap::new();
+    for (i, (src, _)) in sources.iter().enumerate().rev() {
+        index.insert(covdata::normalized(src), i);
+        if let Ok(c) = src.canonicalize() {
+            index.insert(c, i);
+        }
+    }
     Ok(NativeBuild {
         dir: obj.clone(),
         exe: obj.join("symtest_suite"),
-        sources: objects.into_iter().map(|(s, _)| s).zip(lines).collect(),
+        sources,
+        index,
     })
 }
 
@@ -258,17 +272,19 @@ impl NativeBuild {
     /// The coverage of the target's sources under the merge of `raws`.
     fn coverage_from(&self, raws: &[PathBuf], merged: &Path) -> Result<RunCoverage, String> {
         covdata::merge(raws, merged)?;
-        let files = covdata::export(&self.exe, merged)?;
+        let sources: Vec<&Path> = self.sources.iter().map(|(s, _)| s.as_path()).collect();
+        let files = covdata::export(&self.exe, merged, &sources)?;
         let mut out = Vec::new();
+        let mut seen = vec![false; self.sources.len()];
         for f in &files {
             let name = covdata::normalized(Path::new(&f.filename));
-            let unit = self.sources.iter().find(|(s, _)| {
-                covdata::normalized(s) == name
-                    || (s.canonicalize().ok().is_some()
-                        && s.canonicalize().ok() == name.canonicalize().ok())
-            });
-            if let Some((src, lines)) = unit {
-                if !out.iter().any(|(s, _): &(PathBuf, FileCoverage)| s == src) {
+            let unit = self
+                .index
+                .get(&name)
+                .or_else(|| name.canonicalize().ok().and_then(|c| self.index.get(&c)));
+            if let Some(&i) = unit {
+                if !std::mem::replace(&mut seen[i], true) {
+                    let (src, lines) = &self.sources[i];
                     out.push((src.clone(), f.coverage(lines)));
                 }
             }

@@ -101,40 +101,8 @@ const char *__asan_default_options(void) { return "abort_on_error=1:detect_leaks
 const char *__ubsan_default_options(void);
 const char *__ubsan_default_options(void) { return "abort_on_error=1:halt_on_error=1:print_stacktrace=1"; }
 
-/* The clock the engine's model has (libc-models/posix/syscall.c): the wall
- * clock stands at SYMTEST_EPOCH, and the files of a test were last accessed
- * and modified then.  The suite links with --wrap for time, clock_gettime,
- * gettimeofday (and musl's __clock_gettime, which its time() calls), so the
- * code under test sees that clock too: a program printing the date (pr's
- * page headers) prints what it printed under the engine, on every run.
- * Clocks that measure intervals (CLOCK_MONOTONIC, ...) run as usual. */
-#define SYMTEST_EPOCH 1700000000
-int __real_clock_gettime(clockid_t id, struct timespec *ts);
-int __wrap_clock_gettime(clockid_t id, struct timespec *ts);
-int __wrap___clock_gettime(clockid_t id, struct timespec *ts);
-time_t __wrap_time(time_t *t);
-int __wrap_gettimeofday(struct timeval *tv, void *tz);
-int __wrap_clock_gettime(clockid_t id, struct timespec *ts) {
-  if (id != CLOCK_REALTIME && id != 5 /* CLOCK_REALTIME_COARSE */ && id != 11 /* CLOCK_TAI */)
-    return __real_clock_gettime(id, ts);
-  ts->tv_sec = SYMTEST_EPOCH;
-  ts->tv_nsec = 0;
-  return 0;
-}
-int __wrap___clock_gettime(clockid_t id, struct timespec *ts) { return __wrap_clock_gettime(id, ts); }
-time_t __wrap_time(time_t *t) {
-  if (t)
-    *t = SYMTEST_EPOCH;
-  return SYMTEST_EPOCH;
-}
-int __wrap_gettimeofday(struct timeval *tv, void *tz) {
-  (void)tz;
-  if (tv) {
-    tv->tv_sec = SYMTEST_EPOCH;
-    tv->tv_usec = 0;
-  }
-  return 0;
-}
+/* The engine's wall clock and processors for the code under test:
+ * symtest_env.c. */
 
 #ifdef SYMTEST_COVERAGE
 /* Coverage builds (make SYMTEST_COVERAGE=1: clang's source-based coverage):

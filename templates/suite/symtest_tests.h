@@ -5,6 +5,11 @@
 #ifndef SYMTEST_TESTS_H
 #define SYMTEST_TESTS_H
 
+/* The wall clock of the engine's model (libc-models/posix/syscall.c), in
+ * seconds since the epoch: what the code under test reads natively
+ * (symtest_env.c) and when a test's files were last modified. */
+#define SYMTEST_EPOCH 1700000000
+
 struct symtest_object {
   const char *name;
   unsigned size;

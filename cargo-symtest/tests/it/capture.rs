@@ -157,6 +157,51 @@ fn make_project_with_a_static_library_in_a_subdirectory() {
     assert!(errors.contains(&("ptr".to_string(), 14)), "{errors:?}");
 }
 
+/// A capture of an unchanged build takes each output's module from the
+/// previous capture (the same bytes linked: no llvm-link run again, as every
+/// `cargo symtest` after the first recaptures the project's build); a changed
+/// object links again what contains it, and only that.
+#[test]
+fn a_recapture_reuses_the_modules_of_unchanged_outputs() {
+    let dir = scratch("capture-make-reuse");
+    copy_dir(&workspace().join("tests/fixtures/capture-make"), &dir);
+    let o = capture(&dir, &["make"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(manifest(&dir)["links_reused"], 0);
+    let app_bc = dir.join("symtest-out/capture/app/wordcount.bc");
+    let first = std::fs::read(&app_bc).unwrap();
+    let recapture = |dir: &Path| {
+        let o = Command::new(bin())
+            .args(["capture", "--append", "--", "make"])
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{stderr}");
+        stderr
+    };
+    let stderr = recapture(&dir);
+    assert!(
+        stderr.contains("2 linked modules reused from the previous capture"),
+        "{stderr}"
+    );
+    assert_eq!(manifest(&dir)["links_reused"], 2);
+    assert_eq!(std::fs::read(&app_bc).unwrap(), first);
+    // The program's object changes: the library's module is reused, the
+    // program's is linked again, with the change.
+    let main = dir.join("app/main.c");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        format!("{text}\nint symtest_reuse_marker(void) {{ return 7; }}\n"),
+    )
+    .unwrap();
+    recapture(&dir);
+    assert_eq!(manifest(&dir)["links_reused"], 1);
+    let syms = defined(&app_bc);
+    assert!(syms.iter().any(|s| s == "symtest_reuse_marker"), "{syms:?}");
+}
+
 #[test]
 fn configure_script_that_compiles_and_runs_a_test_program() {
     let dir = fixture("capture-configure");

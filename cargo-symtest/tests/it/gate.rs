@@ -217,6 +217,21 @@ int main(int argc, char **argv) {
     }
 }
 
+/// The target's native runs agreed with the engine: no disagreement, no
+/// line the engine claims that no kept test ran natively.
+fn assert_native_runs_agree(dir: &Path, target: &str) {
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join(format!("symtest-out/{target}/summary.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        summary["native_disagreements"],
+        Value::Array(vec![]),
+        "{summary:#}"
+    );
+    assert_eq!(summary["claimed_not_executed"], 0, "{summary:#}");
+}
+
 /// A program that picks its code by CPU features runs, natively, the code
 /// the engine ran it through: the engine's processor reports no features,
 /// and the suite's build includes `symtest_cpu.h`, where `<cpuid.h>` answers
@@ -249,16 +264,63 @@ int main(void) {
     .unwrap();
     let o = symtest_in(&dir, &[]);
     assert!(o.status.success(), "{}", shown(&o));
-    let summary: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("symtest-out/cpu/summary.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(
-        summary["native_disagreements"],
-        Value::Array(vec![]),
-        "{summary:#}"
-    );
-    assert_eq!(summary["claimed_not_executed"], 0, "{summary:#}");
+    assert_native_runs_agree(&dir, "cpu");
     let o = make_in(&dir.join("tests/symtest/cpu"), &["test"]);
     assert!(o.status.success(), "{}", shown(&o));
+}
+
+/// A program that sizes its work by the machine's processors (sort's
+/// threads, gnulib's nproc) takes, natively, the path it took in the engine:
+/// the model has one processor, and the suite's link answers
+/// `sched_getaffinity` and `sysconf(_SC_NPROCESSORS_*)` the same, against
+/// musl (`--max-fail`) and the host's libc alike, whatever the host has.
+#[test]
+fn native_runs_see_the_engines_processor_count() {
+    let dir = scratch("oracle-nproc");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/nproc.c"),
+        r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  cpu_set_t set;
+  int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : -1;
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  printf("%d %ld\n", n, online);
+  if (n != 1 || online != 1)
+    return 3;
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let target = |name: &str, args: &str| {
+        format!(
+            "[[target]]\nname = \"{name}\"\nkind = \"program\"\nsources = [\"src/nproc.c\"]\n\
+             args = [{args}]\nmax-time = 10\n"
+        )
+    };
+    std::fs::write(
+        dir.join("symtest.toml"),
+        target("nproc", "") + &target("nproc_musl", "\"--max-fail\", \"1\""),
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    for name in ["nproc", "nproc_musl"] {
+        assert_native_runs_agree(&dir, name);
+        let suite = dir.join("tests/symtest").join(name);
+        let mut outputs = Vec::new();
+        for e in std::fs::read_dir(suite.join("expected")).unwrap().flatten() {
+            if let Ok(t) = std::fs::read_to_string(e.path().join("stdout")) {
+                outputs.push(t);
+            }
+        }
+        assert!(outputs.iter().any(|t| t == "1 1\n"), "{name}: {outputs:?}");
+        assert!(outputs.iter().all(|t| t == "1 1\n"), "{name}: {outputs:?}");
+        let o = make_in(&suite, &["test"]);
+        assert!(o.status.success(), "{name}: {}", shown(&o));
+    }
 }

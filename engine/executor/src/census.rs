@@ -92,8 +92,13 @@ impl Executor<'_> {
                 c.stack_frames += 1;
                 c.stack_bytes += (RC
                     + size_of::<crate::state::Frame>()
-                    + f.regs.capacity() * size_of::<crate::state::Slot>()
+                    + f.regs.chunks().count() * size_of::<usize>()
                     + f.allocas.capacity() * 8) as u64;
+                for chunk in f.regs.chunks() {
+                    if rc_fresh(&mut seen, chunk) {
+                        c.stack_bytes += crate::regs::Regs::CHUNK_BYTES as u64;
+                    }
+                }
             }
             let mut count = |addr: usize, shared: bool, bytes: usize| {
                 let new = fresh(&mut seen, addr, shared);

@@ -53,11 +53,12 @@ impl Executor<'_> {
                 if !frame.regs.iter().any(|s| matches!(s, Slot::Sym(_))) {
                     continue;
                 }
-                for slot in &mut std::rc::Rc::make_mut(frame).regs {
-                    if let Slot::Sym(e) = slot {
-                        *slot = Slot::of(Value::Concrete(ev.eval(*e)));
-                    }
-                }
+                std::rc::Rc::make_mut(frame)
+                    .regs
+                    .rewrite(|slot| match slot {
+                        Slot::Sym(e) => Some(Slot::of(Value::Concrete(ev.eval(*e)))),
+                        _ => None,
+                    });
             }
             let out = st.stdout.bytes(|e| ev.eval(e).to_u64() as u8);
             st.stdout = Output::concrete(out);

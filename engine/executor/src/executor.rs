@@ -328,7 +328,7 @@ impl<'m> Executor<'m> {
         let module = self.module;
         let f = module.function(entry);
         let body = f.body.as_ref().expect("checked defined");
-        let mut regs = vec![crate::state::Slot::Undef; body.num_regs as usize];
+        let mut regs = crate::regs::Regs::new(body.num_regs as usize);
         let envp_base = self.install_environment(&mut memory);
         // main(argc, argv, envp): concrete argv from the configuration.
         if !f.param_bits.is_empty() {
@@ -363,10 +363,10 @@ impl<'m> Executor<'m> {
                 ObjectState::with_bytes(bytes);
             let vals = [argc, arr.base, envp_base];
             for (i, bits) in f.param_bits.iter().enumerate().take(3) {
-                regs[i] = crate::state::Slot::of(Value::from_u64(*bits, vals[i]));
+                regs.set(i, crate::state::Slot::of(Value::from_u64(*bits, vals[i])));
             }
             for (i, bits) in f.param_bits.iter().enumerate().skip(3) {
-                regs[i] = crate::state::Slot::of(Value::from_u64(*bits, 0));
+                regs.set(i, crate::state::Slot::of(Value::from_u64(*bits, 0)));
             }
         }
         let id = self.next_state_id;

@@ -22,6 +22,7 @@ mod native_call;
 mod plist;
 mod ptree;
 mod query;
+mod regs;
 mod rng;
 mod rss;
 mod run;

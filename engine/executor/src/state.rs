@@ -54,7 +54,7 @@ impl Slot {
 #[derive(Clone, Debug)]
 pub struct Frame {
     pub func: FuncId,
-    pub regs: Vec<Slot>,
+    pub regs: crate::regs::Regs,
     pub block: BlockId,
     /// The block control came from (for phis).
     pub prev_block: Option<BlockId>,
@@ -308,7 +308,6 @@ impl State {
 
     #[inline]
     pub fn set_reg(&mut self, r: Reg, v: Value) {
-        let regs = &mut self.frame_mut().regs;
-        regs[r as usize] = Slot::of(v);
+        self.frame_mut().regs.set(r as usize, Slot::of(v));
     }
 }

@@ -1,6 +1,7 @@
 //! After the build: whole-program bitcode per executable and static library,
 //! `compile_commands.json` and the manifest, from the capture log.
 
+use super::linkcache::LinkCache;
 use super::log::Record;
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -58,6 +59,9 @@ pub struct Manifest {
     /// Records this build added (compiles, archives, links); the rest come
     /// from the previous capture (`append`).
     pub recorded_now: usize,
+    /// Outputs whose module an earlier capture linked from the same bytes
+    /// (taken from it, not linked again: [`super::linkcache`]).
+    pub links_reused: usize,
     pub outputs: Vec<Output>,
     /// Links that are not outputs: probes (`-o /dev/null`), files made
     /// outside the build root.
@@ -106,12 +110,28 @@ fn rel(root: &Path, p: &Path) -> String {
 }
 
 /// Links `inputs` into `out` with llvm-link-19; `libraries` follow with
-/// `--only-needed` (each a whole archive's module, in link order).
+/// `--only-needed` (each a whole archive's module, in link order). A link of
+/// the same bytes an earlier capture made is taken from `cache`.
 pub(super) fn llvm_link(
     objects: &[PathBuf],
     libraries: &[PathBuf],
     out: &Path,
+    cache: &LinkCache,
 ) -> Result<(), String> {
+    let key = cache.key(objects, libraries);
+    if let Some(k) = &key {
+        if cache.restore(k, out) {
+            return Ok(());
+        }
+    }
+    link_now(objects, libraries, out)?;
+    if let Some(k) = &key {
+        cache.keep(k, out);
+    }
+    Ok(())
+}
+
+fn link_now(objects: &[PathBuf], libraries: &[PathBuf], out: &Path) -> Result<(), String> {
     let run = |cmd: &mut Command| -> Result<(), String> {
         let o = cmd
             .output()
@@ -185,7 +205,9 @@ pub fn assemble(
     dest: &Path,
 ) -> Result<Manifest> {
     let logged = super::parts::index(records, &dest.join("objects"));
-    let (outputs, left_out, mut warnings) = super::outputs::build(root, &logged, dest)?;
+    let cache = LinkCache::new(dest);
+    let (outputs, left_out, mut warnings) = super::outputs::build(root, &logged, dest, &cache)?;
+    cache.finish();
     let mut compiles = Vec::new();
     let mut commands = Vec::new();
     let mut dropped_flags: BTreeMap<String, usize> = BTreeMap::new();
@@ -290,6 +312,7 @@ pub fn assemble(
         root: root.to_string_lossy().into_owned(),
         build: build.to_vec(),
         recorded_now: 0,
+        links_reused: cache.reused(),
         outputs,
         left_out,
         compiles,

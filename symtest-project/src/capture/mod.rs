@@ -24,6 +24,7 @@ pub mod bitcode;
 pub mod carry;
 pub mod elf;
 pub mod identity;
+pub mod linkcache;
 pub mod log;
 pub mod outputs;
 pub mod parts;
@@ -108,6 +109,7 @@ pub fn capture(o: &CaptureOptions) -> Result<assemble::Manifest, CaptureError> {
     let store = staging.join("objects");
     std::fs::create_dir_all(&bin).with_context(|| format!("creating {}", bin.display()))?;
     std::fs::create_dir_all(&store).with_context(|| format!("creating {}", store.display()))?;
+    linkcache::carry_over(&out, &staging);
     let result = seed(o, &out, &staging, &store)
         .and_then(|previous| capture_into(o, previous, &staging, &bin, &store));
     match result {

@@ -5,6 +5,7 @@
 //! and shared libraries of the project it links, as a linker resolves them.
 
 use super::assemble::{defined_symbols, llvm_link, undefined_symbols, LeftOut, Output};
+use super::linkcache::LinkCache;
 use super::log::{normalize, Record};
 use super::parts::Logged;
 use anyhow::Result;
@@ -31,6 +32,7 @@ struct Builder<'a> {
     links: BTreeMap<PathBuf, Output>,
     /// Links in progress (a cycle of shared libraries stops there).
     visiting: BTreeSet<PathBuf>,
+    cache: &'a LinkCache,
 }
 
 /// The outputs of the build (static libraries first, then executables and
@@ -40,6 +42,7 @@ pub fn build(
     root: &Path,
     logged: &Logged,
     dest: &Path,
+    cache: &LinkCache,
 ) -> Result<(Vec<Output>, Vec<LeftOut>, Vec<String>)> {
     let mut b = Builder {
         root,
@@ -51,6 +54,7 @@ pub fn build(
         archives: BTreeMap::new(),
         links: BTreeMap::new(),
         visiting: BTreeSet::new(),
+        cache,
     };
     let mut outside = Vec::new();
     for archive in logged.archives.keys() {
@@ -139,7 +143,7 @@ impl Builder<'_> {
         match self.dest_for(archive) {
             Some(target) if !bcs.is_empty() => {
                 std::fs::create_dir_all(target.parent().expect("has a parent"))?;
-                match llvm_link(&bcs, &[], &target) {
+                match llvm_link(&bcs, &[], &target, self.cache) {
                     Ok(()) => {
                         out.bitcode = Some(rel(self.dest, &target));
                         module = Some(target);
@@ -351,7 +355,7 @@ impl Builder<'_> {
         match self.dest_for(output) {
             Some(target) if !bcs.is_empty() => {
                 std::fs::create_dir_all(target.parent().expect("has a parent"))?;
-                match llvm_link(&bcs, &libraries, &target) {
+                match llvm_link(&bcs, &libraries, &target, self.cache) {
                     Ok(()) => {
                         out.bitcode = Some(rel(self.dest, &target));
                         if !missing_objects.is_empty() {

@@ -185,13 +185,13 @@ impl Executor<'_> {
                 format!("call stack deeper than {MAX_STACK_DEPTH} frames (runaway recursion?)"),
             ));
         }
-        let mut regs = vec![crate::state::Slot::Undef; body.num_regs as usize];
+        let mut regs = crate::regs::Regs::new(body.num_regs as usize);
         for (i, bits) in func.param_bits.iter().enumerate() {
             let v = match args.get(i) {
                 Some(v) => Ops::resize(&mut self.pool, v, *bits),
                 None => Value::from_u64(*bits, 0),
             };
-            regs[i] = crate::state::Slot::of(v);
+            regs.set(i, crate::state::Slot::of(v));
         }
         let varargs = if func.is_vararg {
             Some(self.lay_out_varargs(

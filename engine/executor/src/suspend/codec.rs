@@ -224,7 +224,7 @@ fn func_id(f: u32, module: &Module) -> Decoded<FuncId> {
 fn encode_frame(f: &Frame, w: &mut Writer, t: &mut Table<'_>) {
     w.u32(f.func.0);
     w.usize(f.regs.len());
-    for s in &f.regs {
+    for s in f.regs.iter() {
         match s {
             Slot::Undef => w.u8(0),
             Slot::Small { width, bits } => {
@@ -327,7 +327,7 @@ fn decode_frame(
     let varargs = if r.bool()? { Some(r.u64()?) } else { None };
     Ok(Frame {
         func,
-        regs,
+        regs: regs.into(),
         block,
         prev_block,
         pc,

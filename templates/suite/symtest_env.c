@@ -1,0 +1,83 @@
+/*
+ * symtest_env.c - the engine's environment for the code under test, in the
+ * native build of a regression suite emitted by `cargo symtest`.
+ *
+ * The suite links with --wrap for the calls below (Makefile: ENV_WRAP;
+ * symtest.cmake: the same through LINKER:), so the code under test sees what
+ * the engine's model answered (libc-models/posix/syscall.c) on every machine:
+ *
+ *   the wall clock   time, gettimeofday, clock_gettime(CLOCK_REALTIME, ...)
+ *                    (and musl's __clock_gettime, which its time() calls)
+ *                    read SYMTEST_EPOCH: a program printing the date (pr's
+ *                    page headers) prints what it printed under the engine.
+ *                    Clocks that measure intervals (CLOCK_MONOTONIC, ...) run
+ *                    as usual.
+ *   the processors   sched_getaffinity reports one processor (CPU 0), and
+ *                    sysconf(_SC_NPROCESSORS_ONLN / _CONF) 1: a program that
+ *                    sizes its threads by the machine (sort, gnulib's
+ *                    nproc) takes the path it took in the engine, not one
+ *                    that depends on the host's processors.
+ *
+ * The files a test creates were last accessed and modified at SYMTEST_EPOCH
+ * too (symtest_runner.c).
+ */
+#define _GNU_SOURCE /* cpu_set_t */
+#include "symtest_tests.h"
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+int __real_clock_gettime(clockid_t id, struct timespec *ts);
+long __real_sysconf(int name);
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts);
+int __wrap___clock_gettime(clockid_t id, struct timespec *ts);
+time_t __wrap_time(time_t *t);
+int __wrap_gettimeofday(struct timeval *tv, void *tz);
+int __wrap_sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set);
+long __wrap_sysconf(int name);
+
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts) {
+  if (id != CLOCK_REALTIME && id != 5 /* CLOCK_REALTIME_COARSE */ && id != 11 /* CLOCK_TAI */)
+    return __real_clock_gettime(id, ts);
+  ts->tv_sec = SYMTEST_EPOCH;
+  ts->tv_nsec = 0;
+  return 0;
+}
+
+int __wrap___clock_gettime(clockid_t id, struct timespec *ts) { return __wrap_clock_gettime(id, ts); }
+
+time_t __wrap_time(time_t *t) {
+  if (t)
+    *t = SYMTEST_EPOCH;
+  return SYMTEST_EPOCH;
+}
+
+int __wrap_gettimeofday(struct timeval *tv, void *tz) {
+  (void)tz;
+  if (tv) {
+    tv->tv_sec = SYMTEST_EPOCH;
+    tv->tv_usec = 0;
+  }
+  return 0;
+}
+
+int __wrap_sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set) {
+  (void)pid;
+  if (size == 0 || !set) {
+    errno = EINVAL;
+    return -1;
+  }
+  memset(set, 0, size);
+  ((unsigned char *)set)[0] = 1;
+  return 0;
+}
+
+long __wrap_sysconf(int name) {
+  if (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF)
+    return 1;
+  return __real_sysconf(name);
+}
