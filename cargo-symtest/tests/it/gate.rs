@@ -324,3 +324,42 @@ int main(void) {
         assert!(o.status.success(), "{name}: {}", shown(&o));
     }
 }
+
+/// A loop whose body is one statement on its line, followed by a label, is
+/// left by a branch that clang places where that statement ends (tail's
+/// `pipe_lines`: `for (...) xwrite_stdout (...);` then `free_lbuffers:`).
+/// Running that branch is not running the statement: the engine does not
+/// count the line, as natively it is not counted, so no line is claimed
+/// that no kept test ran.
+#[test]
+fn a_loop_exit_before_a_label_claims_no_line_of_the_loop_body() {
+    let dir = scratch("loop-exit-label");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/tailish.c"),
+        r#"#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  char buf[4];
+  int n = 0, i;
+  ssize_t k = read(0, buf, sizeof buf);
+  if (k < 2)
+    goto out;
+  for (i = 0; i < argc - 8; i++)
+    n += puts(argv[i]);
+out:
+  return k > 0 && buf[0] == 'x' ? n : 1;
+}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"tailish\"\nkind = \"program\"\nsources = [\"src/tailish.c\"]\n\
+         args = [\"--sym-stdin\", \"4\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    assert_native_runs_agree(&dir, "tailish");
+}

@@ -18,6 +18,9 @@ pub struct Coverage {
     lines_covered: FxHashSet<(FileId, u32)>,
     /// Per file: do its lines count in line coverage?
     counted: Vec<bool>,
+    /// Per global instruction: is it a statement's end, no line of its own
+    /// ([`statement_ends`])?
+    statement_end: Vec<bool>,
     /// Per function: distance from each instruction to the nearest uncovered one.
     md2u: Vec<Option<Vec<u32>>>,
     /// Per function: is it the program's own code (some instruction in a
@@ -27,6 +30,39 @@ pub struct Coverage {
 }
 
 const FAR: u32 = u32::MAX / 4;
+
+/// Which instructions of `body` stand at the end of a statement whose code is
+/// on the same line, without being part of it: a block that is only an
+/// unconditional branch, placed after the other instructions of its line.
+/// clang leaves a loop this way just before a label (`for (...) f(x);`
+/// then `out:`: the branch out carries the position where `f(x)` ends), so
+/// running it does not mean the line's statement ran; natively (gcov,
+/// llvm-cov) the line counts only when it does. A branch alone on its line
+/// (`break;`, `goto out;`) is a statement and keeps its line.
+fn statement_ends(body: &symtest_ir::Body) -> Vec<bool> {
+    let mut ends = vec![false; body.insts.len()];
+    let lone_branch = |b: &symtest_ir::Block| {
+        let inst = &body.insts[b.first as usize];
+        (b.len == 1 && matches!(inst.op, Op::Br { .. }) && inst.loc.line > 0)
+            .then_some(b.first as usize)
+    };
+    if !body.blocks.iter().any(|b| lone_branch(b).is_some()) {
+        return ends;
+    }
+    // The first column of each line's code in this function.
+    let mut first_col: rustc_hash::FxHashMap<(Option<FileId>, u32), u32> = Default::default();
+    for inst in &body.insts {
+        let col = first_col
+            .entry((inst.loc.file, inst.loc.line))
+            .or_insert(inst.loc.col);
+        *col = (*col).min(inst.loc.col);
+    }
+    for i in body.blocks.iter().filter_map(lone_branch) {
+        let loc = body.insts[i].loc;
+        ends[i] = first_col[&(loc.file, loc.line)] < loc.col;
+    }
+    ends
+}
 
 impl Coverage {
     /// Is code at a location with this file the program's own (see
@@ -59,10 +95,12 @@ impl Coverage {
         let mut base = Vec::with_capacity(module.functions.len());
         let mut total = 0u32;
         let mut lines_total = FxHashSet::default();
+        let mut statement_end = Vec::new();
         for f in &module.functions {
             base.push(total);
             if let Some(b) = &f.body {
                 total += b.insts.len() as u32;
+                statement_end.extend(statement_ends(b));
                 for i in &b.insts {
                     if let (Some(file), l) = (i.loc.file, i.loc.line) {
                         if l > 0 && counted[file.0 as usize] {
@@ -83,6 +121,7 @@ impl Coverage {
             lines_total,
             lines_covered: FxHashSet::default(),
             counted,
+            statement_end,
             md2u: vec![None; module.functions.len()],
             program_fn,
         }
@@ -129,7 +168,7 @@ impl Coverage {
             .insts[pc as usize]
             .loc;
         if let Some(file) = loc.file {
-            if loc.line > 0 && self.counted[file.0 as usize] {
+            if loc.line > 0 && self.counted[file.0 as usize] && !self.statement_end[i] {
                 self.lines_covered.insert((file, loc.line));
             }
         }
@@ -144,7 +183,8 @@ impl Coverage {
         let body = module.functions[f].body.as_ref()?;
         let loc = body.insts.get((inst - self.base[f]) as usize)?.loc;
         let file = loc.file?;
-        (loc.line > 0 && self.counted[file.0 as usize]).then_some((file, loc.line))
+        (loc.line > 0 && self.counted[file.0 as usize] && !self.statement_end[inst as usize])
+            .then_some((file, loc.line))
     }
 
     pub fn count(&self, f: FuncId, pc: u32) -> u64 {

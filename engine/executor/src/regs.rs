@@ -88,6 +88,15 @@ impl Regs {
     pub const CHUNK_BYTES: usize = std::mem::size_of::<Chunk>() + 2 * std::mem::size_of::<usize>();
 }
 
+impl std::ops::Index<usize> for Regs {
+    type Output = Slot;
+
+    fn index(&self, i: usize) -> &Slot {
+        self.get(i)
+            .unwrap_or_else(|| panic!("register {i} of {}", self.len))
+    }
+}
+
 impl From<Vec<Slot>> for Regs {
     fn from(v: Vec<Slot>) -> Regs {
         let len = v.len();
