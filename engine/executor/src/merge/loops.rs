@@ -1,0 +1,150 @@
+//! Loop heads of the program's own functions, computed once from the IR: the
+//! targets of back edges (an edge to a block on the stack of a depth-first
+//! walk from the entry block), each with the blocks of its natural loop (the
+//! head and every block that reaches one of its back edges' sources without
+//! passing through the head).
+
+use crate::coverage::successors;
+use symtest_ir::{BlockId, Body, FuncId, Module, Op};
+
+/// One loop head of a function.
+#[derive(Debug)]
+struct Head {
+    block: u32,
+    /// Index of the head's first instruction after its phis (where a state
+    /// stands once it entered the block).
+    entry_pc: u32,
+    /// The loop's blocks, one bit per block.
+    body: Vec<u64>,
+}
+
+/// The loop heads of each function (empty for library functions).
+#[derive(Debug, Default)]
+pub struct Loops {
+    per_fn: Vec<Vec<Head>>,
+}
+
+impl Loops {
+    /// Loop heads of every defined function `program` accepts.
+    pub fn new(module: &Module, program: impl Fn(FuncId) -> bool) -> Loops {
+        let per_fn = module
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match &f.body {
+                Some(b) if program(FuncId(i as u32)) => heads_of(b),
+                _ => Vec::new(),
+            })
+            .collect();
+        Loops { per_fn }
+    }
+
+    /// Does a state of `func` at `pc` in `block` stand at a loop head, right
+    /// after entering it?
+    #[inline]
+    pub fn is_head_entry(&self, func: FuncId, block: BlockId, pc: u32) -> bool {
+        self.per_fn
+            .get(func.0 as usize)
+            .is_some_and(|hs| hs.iter().any(|h| h.block == block.0 && h.entry_pc == pc))
+    }
+
+    /// Is `block` in the loop whose head is `head` (in `func`)?
+    pub fn in_body(&self, func: FuncId, head: u32, block: BlockId) -> bool {
+        let Some(h) = self
+            .per_fn
+            .get(func.0 as usize)
+            .and_then(|hs| hs.iter().find(|h| h.block == head))
+        else {
+            return false;
+        };
+        let b = block.0 as usize;
+        h.body.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 == 1)
+    }
+}
+
+fn block_successors(body: &Body, b: usize) -> Vec<u32> {
+    let blk = &body.blocks[b];
+    if blk.len == 0 {
+        return Vec::new();
+    }
+    successors(&body.insts[(blk.first + blk.len - 1) as usize].op)
+}
+
+fn heads_of(body: &Body) -> Vec<Head> {
+    let n = body.blocks.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let succ: Vec<Vec<u32>> = (0..n).map(|b| block_successors(body, b)).collect();
+    let mut pred: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            if (s as usize) < n {
+                pred[s as usize].push(b as u32);
+            }
+        }
+    }
+    // Depth-first walk: 0 unseen, 1 on the stack, 2 done.
+    let mut color = vec![0u8; n];
+    let mut back: Vec<(u32, u32)> = Vec::new(); // (source, head)
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    color[0] = 1;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        if let Some(&s) = succ[b].get(*next) {
+            *next += 1;
+            let s = s as usize;
+            if s >= n {
+                continue;
+            }
+            match color[s] {
+                0 => {
+                    color[s] = 1;
+                    stack.push((s, 0));
+                }
+                1 => back.push((b as u32, s as u32)),
+                _ => {}
+            }
+        } else {
+            color[b] = 2;
+            stack.pop();
+        }
+    }
+    let mut heads: Vec<u32> = back.iter().map(|&(_, h)| h).collect();
+    heads.sort_unstable();
+    heads.dedup();
+    heads
+        .into_iter()
+        .map(|h| {
+            let mut body_bits = vec![0u64; n.div_ceil(64)];
+            let set = |bits: &mut Vec<u64>, b: u32| {
+                let (w, m) = (b as usize / 64, 1u64 << (b % 64));
+                let new = bits[w] & m == 0;
+                bits[w] |= m;
+                new
+            };
+            set(&mut body_bits, h);
+            let mut work: Vec<u32> = back
+                .iter()
+                .filter(|&&(_, hh)| hh == h)
+                .map(|&(s, _)| s)
+                .collect();
+            while let Some(b) = work.pop() {
+                if set(&mut body_bits, b) {
+                    work.extend(pred[b as usize].iter().copied());
+                }
+            }
+            let blk = &body.blocks[h as usize];
+            let mut entry_pc = blk.first;
+            while entry_pc < blk.first + blk.len
+                && matches!(body.insts[entry_pc as usize].op, Op::Phi { .. })
+            {
+                entry_pc += 1;
+            }
+            Head {
+                block: h,
+                entry_pc,
+                body: body_bits,
+            }
+        })
+        .collect()
+}
