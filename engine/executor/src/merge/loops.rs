@@ -148,3 +148,88 @@ fn heads_of(body: &Body) -> Vec<Head> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symtest_ir::{Block, Inst, Loc, Operand};
+
+    fn inst(op: Op) -> Inst {
+        Inst {
+            op,
+            dest: None,
+            loc: Loc::default(),
+        }
+    }
+
+    /// Blocks of one or more instructions (the last one the terminator).
+    fn body(blocks: Vec<Vec<Op>>) -> Body {
+        let mut b = Body {
+            num_regs: 1,
+            blocks: Vec::new(),
+            insts: Vec::new(),
+        };
+        for (i, ops) in blocks.into_iter().enumerate() {
+            b.blocks.push(Block {
+                name: format!("bb{i}"),
+                first: b.insts.len() as u32,
+                len: ops.len() as u32,
+            });
+            b.insts.extend(ops.into_iter().map(inst));
+        }
+        b
+    }
+
+    fn br(t: u32) -> Op {
+        Op::Br { target: BlockId(t) }
+    }
+
+    fn cond(t: u32, f: u32) -> Op {
+        Op::CondBr {
+            cond: Operand::Reg(0),
+            then_block: BlockId(t),
+            else_block: BlockId(f),
+        }
+    }
+
+    #[test]
+    fn nested_loops_have_their_heads_and_natural_bodies() {
+        // 0 → 1 (outer head, a phi first) → 2 (inner head) ⇄ 3; 2 → 4 → 1; 1 → 5 (exit).
+        let b = body(vec![
+            vec![br(1)],
+            vec![
+                Op::Phi {
+                    incoming: vec![],
+                    bits: 32,
+                },
+                cond(2, 5),
+            ],
+            vec![cond(3, 4)],
+            vec![br(2)],
+            vec![br(1)],
+            vec![Op::Ret { value: None }],
+        ]);
+        let loops = Loops {
+            per_fn: vec![heads_of(&b)],
+        };
+        let f = FuncId(0);
+        let (outer_entry, inner_entry) = (b.blocks[1].first + 1, b.blocks[2].first);
+        assert!(loops.is_head_entry(f, BlockId(1), outer_entry));
+        assert!(
+            !loops.is_head_entry(f, BlockId(1), b.blocks[1].first),
+            "after the phis"
+        );
+        assert!(loops.is_head_entry(f, BlockId(2), inner_entry));
+        for blk in [0, 3, 4, 5] {
+            let first = b.blocks[blk as usize].first;
+            assert!(!loops.is_head_entry(f, BlockId(blk), first), "bb{blk}");
+        }
+        let inside = |head, blk| loops.in_body(f, head, BlockId(blk));
+        assert_eq!(
+            (0..6).filter(|&x| inside(1, x)).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
+        assert_eq!((0..6).filter(|&x| inside(2, x)).collect::<Vec<_>>(), [2, 3]);
+        assert!(!loops.in_body(f, 0, BlockId(0)), "no loop at the entry");
+    }
+}

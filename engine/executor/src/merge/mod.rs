@@ -45,17 +45,32 @@ pub const WINDOW: u64 = 200_000;
 /// Instructions of the run before tracked states are held to half of them.
 const BURN_IN: u64 = 1_000_000;
 
-/// The call stack of a state at a loop head: (function, call site) of each
-/// caller frame, then (function, head block).
-type Key = Rc<[(u32, u32)]>;
+/// Where a state waits: its call stack at a loop head ((function, call
+/// site) of each caller frame, then (function, head block)), and what any
+/// state it merges with must share (symbolic inputs, where the next object
+/// goes, output), so that states of other shapes (another argument count,
+/// a file opened or not) wait apart and do not take each other's places.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct Key {
+    stack: Rc<[(u32, u32)]>,
+    shape: (usize, u64, usize),
+}
 
 fn key_of(st: &State) -> Key {
     let n = st.stack.len();
-    st.stack
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.func.0, if i + 1 == n { f.block.0 } else { f.cur }))
-        .collect()
+    Key {
+        stack: st
+            .stack
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.func.0, if i + 1 == n { f.block.0 } else { f.cur }))
+            .collect(),
+        shape: (
+            st.symbolics.len(),
+            st.memory.next_dynamic(),
+            st.stdout.len(),
+        ),
+    }
 }
 
 /// The run's merging: loop heads, waiting states, tracked states.
@@ -114,6 +129,7 @@ impl MergeCtl {
         let Some(l) = &self.loops else {
             return false;
         };
+        let key = &key.stack;
         let d = key.len() - 1;
         if st.stack.len() <= d {
             return false;

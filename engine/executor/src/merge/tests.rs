@@ -225,4 +225,11 @@ fn different_stacks_objects_or_costs_are_refused() {
         ..Limits::default()
     };
     assert_eq!(merge(&mut pool, &a, &b, shallow).err(), Some(Refusal::Cost));
+    // The first path added two constraints since they parted.
+    let recent = Limits {
+        max_rest: 1,
+        ..Limits::default()
+    };
+    assert_eq!(merge(&mut pool, &a, &b, recent).err(), Some(Refusal::Cost));
+    assert!(merge(&mut pool, &a, &b, Limits::default()).is_ok());
 }
