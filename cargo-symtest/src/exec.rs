@@ -111,6 +111,15 @@ pub struct ExecArgs {
     /// searcher chooses again after every fork.
     #[arg(long, value_name = "FORKS", default_value_t = 64)]
     pub dive: u32,
+    /// Merge states at loop heads of the program's own code: a state waits
+    /// there for its siblings of the same iteration, and states with the same
+    /// stack and objects become one (path conditions joined by `or`, values
+    /// that differ by `ite`).
+    #[arg(long, overrides_with = "no_merge_loops")]
+    pub merge_loops: bool,
+    /// Explore loops path by path (the default).
+    #[arg(long, overrides_with = "merge_loops")]
+    pub no_merge_loops: bool,
     /// Also switch states after this much time (seconds or a span; not deterministic).
     #[arg(long, value_name = "TIME", value_parser = crate::klee_compat::parse_span)]
     pub batch_time: Option<f64>,
@@ -487,6 +496,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     c.batch_instructions = a.batch_instructions;
     c.dive_forks = a.dive;
+    c.merge_loops = a.merge_loops;
     if let Some(t) = a.batch_time {
         c.batch_time = Some(seconds("batch-time", t)?);
     }

@@ -129,6 +129,10 @@ pub struct Config {
     /// child (depth first within the batch), instead of returning to the
     /// searcher at every fork.
     pub dive_forks: u32,
+    /// `--merge-loops`: states that reach a loop head of the program's own
+    /// code wait there for their siblings and are merged with them
+    /// (`merge/`).
+    pub merge_loops: bool,
     /// Optional wall-clock time slice per state (non-deterministic; off by default).
     pub batch_time: Option<Duration>,
     pub seed: u64,
@@ -243,6 +247,7 @@ impl Default for Config {
             ],
             batch_instructions: 10_000,
             dive_forks: 64,
+            merge_loops: false,
             batch_time: None,
             seed: 1,
             emit_all: false,

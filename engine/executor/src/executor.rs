@@ -81,6 +81,8 @@ pub struct Executor<'m> {
     pub(crate) seed_models: Vec<std::rc::Rc<symtest_expr::Assignment>>,
     /// What the run saw at the program's branches (why code stays uncovered).
     pub(crate) why: crate::why::WhyLog,
+    /// State merging at loop heads (`Config::merge_loops`).
+    pub(crate) merge: crate::merge::MergeCtl,
 }
 
 /// Where an error was: (kind, file, line) and, in library code, the
@@ -167,8 +169,13 @@ impl<'m> Executor<'m> {
                 .map(|_| std::rc::Rc::new(symtest_expr::Assignment::new()))
                 .collect(),
             why: Default::default(),
+            merge: Default::default(),
             config,
         };
+        if ex.config.merge_loops {
+            let coverage = &ex.coverage;
+            ex.merge = crate::merge::MergeCtl::new(module, |f| coverage.is_program_function(f));
+        }
         ex.targets = crate::targets::Targets::new(module, &ex.coverage, &ex.config.target_lines);
         let mut memory = AddressSpace::default();
         ex.place_globals(&mut memory);

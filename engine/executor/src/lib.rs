@@ -18,6 +18,7 @@ mod executor;
 mod inst;
 mod memory;
 mod memory_cap;
+mod merge;
 mod native_call;
 mod plist;
 mod ptree;

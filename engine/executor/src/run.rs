@@ -149,6 +149,10 @@ impl Executor<'_> {
             if let Some(r) = self.cap.too_small.take() {
                 break r;
             }
+            if self.states.is_empty() && self.merge.has_parked() {
+                self.release_parked(false);
+                continue;
+            }
             if self.states.is_empty() && !self.suspended.is_empty() {
                 self.resume_nearest(0.0);
                 continue;
@@ -192,7 +196,10 @@ impl Executor<'_> {
                     format!("all remaining paths explored; {}", lost.join("; "))
                 };
             }
-            let id = {
+            let merge_pick = self.merge_pick();
+            let id = if merge_pick.is_some() {
+                merge_pick
+            } else {
                 let mut searcher =
                     std::mem::replace(&mut self.searcher, Box::new(crate::search::Dfs::default()));
                 let mut rng = std::mem::replace(&mut self.rng, crate::rng::Rng::new(0));
@@ -204,6 +211,10 @@ impl Executor<'_> {
             let Some(id) = id else {
                 break "searcher has no state (internal error)".to_string();
             };
+            if self.merge.is_parked(id) {
+                self.unpark(id);
+            }
+            let instructions_before = self.stats.instructions;
             let Some(mut st) = self.states.remove(&id) else {
                 break "searcher chose a dead state (internal error)".to_string();
             };
@@ -227,21 +238,28 @@ impl Executor<'_> {
                 }
                 self.terminate(s, t);
             }
-            match ended {
+            let current = match ended {
                 Some(t) => {
                     if st.id == id {
                         removed.push(id);
                     }
                     self.terminate(st, t);
+                    None
                 }
                 None => {
                     if st.id != id {
                         added.push(st.id);
                     }
+                    let cur = st.id;
                     self.states.insert(st.id, st);
+                    Some(cur)
                 }
-            }
+            };
             self.searcher.update(Some(id), &added, &removed);
+            if merge_pick.is_some() {
+                self.note_tracked_batch(self.stats.instructions - instructions_before);
+            }
+            self.merge_after_batch(id, current, &added);
             self.stats.states = self.states.len() as u64;
             if self.stats.states > self.stats.states_peak {
                 self.stats.states_peak = self.stats.states;
@@ -255,6 +273,7 @@ impl Executor<'_> {
                 self.sink.event(Event::Progress(&stats));
             }
         };
+        self.release_parked(false);
         self.take_census();
         self.note_pending();
         self.halt(&reason);
@@ -285,6 +304,11 @@ impl Executor<'_> {
         let mut dive_forks = 0u32;
         let queries_at_start = self.solver.queries;
         loop {
+            // A loop head where the state may wait for its siblings
+            // (`--merge-loops`): the batch ends there.
+            if self.merge.at_merge_point(st) {
+                return None;
+            }
             if let Err(stop) = self.step(st, ctx) {
                 if matches!(&stop, Stop::Solver(f) if f.run_deadline) {
                     // The run's time ran out inside this instruction: it is
@@ -581,9 +605,21 @@ impl Executor<'_> {
 
     /// A stopped path that covered untested code: its test, with the outcome
     /// its concrete run to the end reaches when that run succeeds.
-    fn write_early_test(&mut self, mut st: State, reason: String) {
+    fn write_early_test(&mut self, st: State, reason: String) {
+        self.write_early_test_in(st, reason, true);
+    }
+
+    /// The test of a state about to be merged at a loop head (a copy of one
+    /// that goes on, so it stays in the process tree).
+    pub(crate) fn witness_test(&mut self, st: State) {
+        self.write_early_test_in(st, "merged at a loop head".into(), false);
+    }
+
+    fn write_early_test_in(&mut self, mut st: State, reason: String, in_tree: bool) {
         let Some((ktest, model)) = self.solve_test(&mut st) else {
-            self.ptree.remove(st.ptree_node);
+            if in_tree {
+                self.ptree.remove(st.ptree_node);
+            }
             self.stats.tests_unsolved += 1;
             self.warn_once("could not solve a path condition for its test; test skipped".into());
             return;
@@ -621,7 +657,9 @@ impl Executor<'_> {
                 None,
             ),
         };
-        self.ptree.remove(st.ptree_node);
+        if in_tree {
+            self.ptree.remove(st.ptree_node);
+        }
         let stdout = self.stdout_of(&st, &model);
         self.emit_test(&st, ktest, outcome, true, stdout, completed_after);
     }

@@ -180,6 +180,17 @@ impl Output {
         self.chunks.push(Rc::new(chunk));
     }
 
+    /// Do both record the same writes (shared chunks, or equal ones)?
+    pub fn same_as(&self, other: &Output) -> bool {
+        if self.len != other.len || self.chunks.len() != other.chunks.len() {
+            return false;
+        }
+        self.chunks
+            .iter()
+            .zip(other.chunks.iter())
+            .all(|(x, y)| Rc::ptr_eq(&x, &y) || (x.bytes == y.bytes && x.symbolic == y.symbolic))
+    }
+
     /// An output of concrete bytes (one chunk).
     pub fn concrete(bytes: Vec<u8>) -> Output {
         let mut out = Output::default();

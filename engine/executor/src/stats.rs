@@ -23,6 +23,10 @@ pub struct Stats {
     pub target_lines: u64,
     pub target_lines_reached: u64,
     pub forks: u64,
+    /// `--merge-loops`: states merged into another at a loop head, and
+    /// merges refused (different shapes, paths not provably disjoint, cost).
+    pub states_merged: u64,
+    pub merges_refused: u64,
     pub states: u64,
     pub states_peak: u64,
     pub paths_completed: u64,

@@ -229,6 +229,11 @@ impl AddressSpace {
         }
     }
 
+    /// Where the next dynamic object goes (states merge only where it agrees).
+    pub fn next_dynamic(&self) -> u64 {
+        self.next_dynamic
+    }
+
     /// Every object, in address order.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.objects.iter()

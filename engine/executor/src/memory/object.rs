@@ -521,7 +521,136 @@ impl ObjectState {
     pub fn allows_symbolic_offsets(&self) -> bool {
         !self.concrete.is_sparse()
     }
+
+    /// The offsets at which `self` and `other` may hold different bytes
+    /// (state merging), at most `limit` of them. `None` when more differ, or
+    /// when they cannot be compared byte by byte: different sizes or flags,
+    /// an object larger than [`MERGE_COMPARE_MAX`], or a flushed one larger
+    /// than [`MERGE_FLUSHED_MAX`] holding another array.
+    pub fn differing_bytes(
+        &self,
+        other: &ObjectState,
+        pool: &mut ExprPool,
+        limit: usize,
+    ) -> Option<Vec<usize>> {
+        let n = self.concrete.len();
+        if n != other.concrete.len()
+            || self.read_only != other.read_only
+            || self.freed != other.freed
+        {
+            return None;
+        }
+        if self.flushed.is_some() && self.flushed == other.flushed {
+            return Some(Vec::new());
+        }
+        let mut out = Vec::new();
+        if self.flushed.is_some() || other.flushed.is_some() {
+            if n > MERGE_FLUSHED_MAX {
+                return None;
+            }
+            for k in 0..n {
+                if self.byte(pool, k) != other.byte(pool, k) {
+                    out.push(k);
+                    if out.len() > limit {
+                        return None;
+                    }
+                }
+            }
+            return Some(out);
+        }
+        if n > MERGE_COMPARE_MAX {
+            return None;
+        }
+        // Concrete bytes chunk by chunk, then every offset either side holds
+        // a symbolic byte at.
+        const CHUNK: usize = 16 * PAGE;
+        let (mut a, mut b) = (vec![0u8; CHUNK], vec![0u8; CHUNK]);
+        let mut at = 0;
+        while at < n {
+            let m = CHUNK.min(n - at);
+            self.concrete.read(at, &mut a[..m]);
+            other.concrete.read(at, &mut b[..m]);
+            for k in 0..m {
+                if a[k] != b[k]
+                    && self.symbolic.get(at + k).is_none()
+                    && other.symbolic.get(at + k).is_none()
+                {
+                    out.push(at + k);
+                }
+            }
+            if out.len() > limit {
+                return None;
+            }
+            at += m;
+        }
+        let mut sym: Vec<usize> = self
+            .symbolic
+            .iter()
+            .chain(other.symbolic.iter())
+            .map(|(k, _)| k)
+            .collect();
+        sym.sort_unstable();
+        sym.dedup();
+        for k in sym {
+            if self.symbolic.get(k) != other.symbolic.get(k) {
+                out.push(k);
+                if out.len() > limit {
+                    return None;
+                }
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// Makes each byte at `offsets` `ite(cond, self's byte, other's byte)`
+    /// (state merging; a flushed object is first turned back into one
+    /// expression per byte, each a read of its array at a constant offset).
+    pub fn merge_bytes(
+        &mut self,
+        other: &ObjectState,
+        pool: &mut ExprPool,
+        offsets: &[usize],
+        cond: ExprId,
+    ) {
+        let merged: Vec<(usize, Value)> = offsets
+            .iter()
+            .map(|&k| {
+                let (t, f) = (self.byte(pool, k), other.byte(pool, k));
+                (k, Ops::ite(pool, &Value::Symbolic(cond), &t, &f))
+            })
+            .collect();
+        if self.flushed.is_some() {
+            let n = self.concrete.len();
+            let bytes: Vec<Value> = (0..n).map(|k| self.byte(pool, k)).collect();
+            self.flushed = None;
+            for (k, v) in bytes.into_iter().enumerate() {
+                self.set_byte(pool, k, v);
+            }
+        }
+        for (k, v) in merged {
+            self.set_byte(pool, k, v);
+        }
+    }
+
+    /// The largest merged byte's depth among `offsets` (the merge's cost).
+    pub fn max_depth_at(&self, pool: &mut ExprPool, offsets: &[usize]) -> u32 {
+        offsets
+            .iter()
+            .map(|&k| match self.byte(pool, k) {
+                Value::Symbolic(e) => pool.depth(e),
+                Value::Concrete(_) => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    }
 }
+
+/// The largest object state merging compares byte by byte.
+pub const MERGE_COMPARE_MAX: usize = 1 << 20;
+
+/// The largest flushed object state merging turns back into bytes.
+pub const MERGE_FLUSHED_MAX: usize = 1024;
 
 impl ObjectState {
     /// Registers the pages as start-image pieces.
