@@ -224,7 +224,7 @@ pub fn merge(pool: &mut ExprPool, a: &State, b: &State, limits: Limits) -> Resul
         if Rc::ptr_eq(fa, fb) {
             continue;
         }
-        for (r, (x, y)) in fa.regs.iter().zip(&fb.regs).enumerate() {
+        for (r, (x, y)) in fa.regs.iter().zip(fb.regs.iter()).enumerate() {
             if !same_slot(x, y) {
                 regs.push((i, r));
             }
@@ -248,22 +248,23 @@ pub fn merge(pool: &mut ExprPool, a: &State, b: &State, limits: Limits) -> Resul
                 return Err(Refusal::Cost);
             }
         }
-        Rc::make_mut(&mut m.stack[i]).regs[r] = Slot::of(v);
+        Rc::make_mut(&mut m.stack[i]).regs.set(r, Slot::of(v));
     }
     // `Undef` in `a` where `b` has a value: the value (no path reads a
     // register its blocks did not define, so either is right).
     for (fm, fb) in m.stack.iter_mut().zip(&b.stack) {
-        if fm
+        let fill: Vec<usize> = fm
             .regs
             .iter()
-            .zip(&fb.regs)
-            .any(|(x, y)| matches!(x, Slot::Undef) && !matches!(y, Slot::Undef))
-        {
+            .zip(fb.regs.iter())
+            .enumerate()
+            .filter(|(_, (x, y))| matches!(x, Slot::Undef) && !matches!(y, Slot::Undef))
+            .map(|(r, _)| r)
+            .collect();
+        if !fill.is_empty() {
             let f = Rc::make_mut(fm);
-            for (x, y) in f.regs.iter_mut().zip(&fb.regs) {
-                if matches!(x, Slot::Undef) {
-                    *x = y.clone();
-                }
+            for r in fill {
+                f.regs.set(r, fb.regs[r].clone());
             }
         }
     }

@@ -13,7 +13,7 @@ fn state(regs: Vec<Slot>, memory: AddressSpace) -> State {
         id: 0,
         stack: vec![Rc::new(Frame {
             func: FuncId(0),
-            regs,
+            regs: regs.into(),
             block: BlockId(3),
             prev_block: Some(BlockId(5)),
             pc: 7,
