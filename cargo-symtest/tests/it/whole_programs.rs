@@ -410,3 +410,49 @@ fn longword_bug_behind_an_input_loop_is_found_by_merging() {
         "the bug's test did not replay:\n{report}"
     );
 }
+
+/// The same bug through the product: a `symtest.toml` target that passes
+/// `--merge-loops` in `exec-args` gets the bug in its report within 10 s,
+/// and the emitted suite's test of it fails natively while the bug is there.
+#[test]
+fn longword_bug_through_cargo_symtest_with_merge_loops() {
+    let dir = scratch("whole_longword_project");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(
+        workspace().join("tests/utils/longword.c"),
+        dir.join("src/longword.c"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"longword\"\nkind = \"program\"\nsources = [\"src/longword.c\"]\n\
+         args = [\"--sym-args\", \"0\", \"2\", \"2\", \"--sym-files\", \"1\", \"10\"]\n\
+         exec-args = [\"--merge-loops\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("symtest-out/longword/summary.json")).unwrap(),
+    )
+    .unwrap();
+    let bugs = summary["bugs"].as_array().unwrap();
+    assert!(
+        bugs.iter()
+            .any(|b| b["kind"] == "ptr" && b["file"].as_str().unwrap().ends_with("longword.c")),
+        "{summary:#}"
+    );
+    assert_eq!(
+        summary["native_disagreements"],
+        serde_json::Value::Array(vec![]),
+        "{summary:#}"
+    );
+    let o = Command::new("make")
+        .arg("test")
+        .current_dir(dir.join("tests/symtest/longword"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!o.status.success(), "{out}");
+    assert!(out.contains("BUG still present"), "{out}");
+}
