@@ -2,7 +2,7 @@
 //! writing its own profile), then a greedy set cover over covered lines and taken branches,
 //! after one test per unique bug.
 
-use crate::native::NativeBuild;
+use crate::native::{NativeBuild, PerTest};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -13,16 +13,16 @@ pub enum Element {
     Branch(PathBuf, u32, u32),
 }
 
-/// Per-test coverage, in the order of `names`, and the runner's output of
-/// that run (each test's verdict).
+/// Per-test coverage, in the order of `names`, and the run it came from
+/// (the runner's output, each test's verdict; its times).
 pub fn per_test(
     build: &NativeBuild,
     names: &[&str],
     timeout_s: u32,
     jobs: usize,
-) -> Result<(String, Vec<BTreeSet<Element>>), String> {
-    let (output, per) = build.per_test_coverage(names, timeout_s, jobs)?;
-    let sets = per
+) -> Result<(PerTest, Vec<BTreeSet<Element>>), String> {
+    let mut run = build.per_test_coverage(names, timeout_s, jobs)?;
+    let sets = std::mem::take(&mut run.coverage)
         .into_iter()
         .map(|files| {
             let mut set = BTreeSet::new();
@@ -37,7 +37,7 @@ pub fn per_test(
             set
         })
         .collect();
-    Ok((output, sets))
+    Ok((run, sets))
 }
 
 /// Indices of the tests to keep: all of `forced`, then greedily the test adding the

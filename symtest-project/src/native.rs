@@ -19,6 +19,16 @@ use std::process::Command;
 /// Coverage of each target source in one run.
 pub type RunCoverage = Vec<(PathBuf, FileCoverage)>;
 
+/// [`NativeBuild::per_test_coverage`]: the runner's output (each test's
+/// verdict), each test's coverage, and how long the runs and the reading of
+/// their profiles took (seconds).
+pub struct PerTest {
+    pub output: String,
+    pub coverage: Vec<RunCoverage>,
+    pub run_s: f64,
+    pub export_s: f64,
+}
+
 pub struct NativeBuild {
     /// Where the objects and the runner are (and the profiles go).
     pub dir: PathBuf,
@@ -189,9 +199,12 @@ impl NativeBuild {
         names: &[&str],
         timeout_s: u32,
         jobs: usize,
-    ) -> Result<(String, Vec<RunCoverage>), String> {
+    ) -> Result<PerTest, String> {
         let profiles = self.profiles();
+        let started = std::time::Instant::now();
         let output = self.run(names, timeout_s, &profiles)?;
+        let run_s = started.elapsed().as_secs_f64();
+        let started = std::time::Instant::now();
         let one = |name: &str| -> Result<RunCoverage, String> {
             let raw = profiles.join(format!("{name}.profraw"));
             if !raw.is_file() {
@@ -229,7 +242,12 @@ impl NativeBuild {
             .into_iter()
             .map(|(_, r)| r)
             .collect::<Result<_, _>>()?;
-        Ok((output, coverage))
+        Ok(PerTest {
+            output,
+            coverage,
+            run_s,
+            export_s: started.elapsed().as_secs_f64(),
+        })
     }
 
     /// The coverage of the named tests together, from the profiles of the

@@ -242,6 +242,9 @@ fn steps(
     );
     let m = stages::minimize(&c, &compiled, &e)?;
     lap(r, "minimize");
+    for (part, s) in m.parts_s {
+        r.stage_s.insert(part.to_string(), s);
+    }
     r.tests_kept = m.keep.len();
     for (i, v) in m.verdicts.iter().enumerate() {
         let name = &e.tests[i].name;

@@ -99,7 +99,9 @@ pub struct TargetReport {
     /// the new code changed (not counted as bugs).
     pub behaviour_changes: Vec<crate::gate::BehaviourChange>,
     /// Seconds per stage: compile, explore, minimize (native build and
-    /// per-test coverage runs), replay (kept tests and gcov), emit.
+    /// per-test coverage runs), replay (kept tests and gcov), emit; and the
+    /// minimization's parts (`minimize.native-build`, `minimize.test-runs`,
+    /// `minimize.coverage-export`).
     pub stage_s: std::collections::BTreeMap<String, f64>,
     pub out_dir: PathBuf,
     pub suite_dir: Option<PathBuf>,

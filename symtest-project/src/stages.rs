@@ -173,6 +173,9 @@ pub struct Minimized {
     pub verdicts: Vec<Option<String>>,
     /// What each test of [`Explored::tests`] covers natively.
     pub sets: Vec<std::collections::BTreeSet<minimize::Element>>,
+    /// Seconds of the minimization's parts: the native build, the runs of
+    /// every test, the reading of each test's coverage.
+    pub parts_s: [(&'static str, f64); 3],
 }
 
 /// How long one native test may run, in every native run of the pipeline
@@ -199,6 +202,7 @@ pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Mini
             bug: e.bug_of[i].is_some(),
         })
         .collect();
+    let started = std::time::Instant::now();
     let nb = native::build(
         c.target,
         &compiled.inputs,
@@ -207,10 +211,12 @@ pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Mini
         &cases,
     )
     .map_err(|err| anyhow::anyhow!("native coverage build failed:\n{err}"))?;
+    let build_s = started.elapsed().as_secs_f64();
     let names: Vec<&str> = e.tests.iter().map(|x| x.name.as_str()).collect();
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (output, sets) =
+    let (run, sets) =
         minimize::per_test(&nb, &names, TEST_TIMEOUT_S, jobs).map_err(anyhow::Error::msg)?;
+    let output = run.output;
     let verdicts = names
         .iter()
         .map(|n| native::verdict_of(&output, n).map(|v| v.trim().to_string()))
@@ -221,6 +227,11 @@ pub fn minimize(c: &TargetCtx, compiled: &Compiled, e: &Explored) -> Result<Mini
         keep,
         verdicts,
         sets,
+        parts_s: [
+            ("minimize.native-build", build_s),
+            ("minimize.test-runs", run.run_s),
+            ("minimize.coverage-export", run.export_s),
+        ],
     })
 }
 

@@ -311,6 +311,18 @@ int main(void) {
     assert!(o.status.success(), "{}", shown(&o));
     for name in ["nproc", "nproc_musl"] {
         assert_native_runs_agree(&dir, name);
+        // The report times the minimization's parts.
+        let summary: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("symtest-out/{name}/summary.json"))).unwrap(),
+        )
+        .unwrap();
+        for part in [
+            "minimize.native-build",
+            "minimize.test-runs",
+            "minimize.coverage-export",
+        ] {
+            assert!(summary["stage_s"][part].as_f64().is_some(), "{summary:#}");
+        }
         let suite = dir.join("tests/symtest").join(name);
         let mut outputs = Vec::new();
         for e in std::fs::read_dir(suite.join("expected")).unwrap().flatten() {
