@@ -102,18 +102,33 @@ pub fn normalized(p: &Path) -> PathBuf {
     crate::capture::log::normalize(Path::new("/"), p)
 }
 
+/// What gcov's notes say of one source file: its lines with code, and the
+/// functions starting on each line.
+#[derive(Clone, Debug, Default)]
+pub struct GcovLines {
+    pub lines: BTreeSet<u32>,
+    /// Line -> the functions gcov places there (a function a macro defines
+    /// starts on the line of the macro's use).
+    pub function_starts: BTreeMap<u32, Vec<String>>,
+}
+
 /// The executable lines of each `(source, object)` pair: the lines gcov lists
 /// for `source` in the notes file (`.gcno`, written by `-ftest-coverage`
 /// beside the object), i.e. the lines of its basic blocks. One `llvm-cov gcov`
 /// run over every object (no counters needed).
 pub fn executable_lines(objects: &[(PathBuf, PathBuf)]) -> Result<Vec<BTreeSet<u32>>, String> {
+    Ok(gcov_lines(objects)?.into_iter().map(|g| g.lines).collect())
+}
+
+/// [`executable_lines`], with the line each function starts on.
+pub fn gcov_lines(objects: &[(PathBuf, PathBuf)]) -> Result<Vec<GcovLines>, String> {
     if objects.is_empty() {
         return Ok(Vec::new());
     }
     let dir = std::env::temp_dir();
     let text = output(
         Command::new(llvm_cov())
-            .args(["gcov", "-t"])
+            .args(["gcov", "-t", "-b"])
             .args(objects.iter().map(|(_, o)| o))
             .current_dir(&dir),
         "llvm-cov-19 gcov",
@@ -129,16 +144,24 @@ pub fn executable_lines(objects: &[(PathBuf, PathBuf)]) -> Result<Vec<BTreeSet<u
                 let n = normalized(Path::new(name));
                 n == want || (canonical.is_some() && n.canonicalize().ok() == canonical)
             });
-            found.map_or_else(BTreeSet::new, |i| sections.remove(i).1)
+            found.map_or_else(GcovLines::default, |i| sections.remove(i).1)
         })
         .collect())
 }
 
-/// gcov's text output over several files: (the file each `Source:` header
-/// names, its lines with code).
-fn gcov_sections(text: &str) -> Vec<(String, BTreeSet<u32>)> {
-    let mut out: Vec<(String, BTreeSet<u32>)> = Vec::new();
+/// gcov's text output over several files (`-b`: with a `function NAME
+/// called ...` line before each function's first line): (the file each
+/// `Source:` header names, its lines with code and where functions start).
+fn gcov_sections(text: &str) -> Vec<(String, GcovLines)> {
+    let mut out: Vec<(String, GcovLines)> = Vec::new();
+    let mut starting: Vec<String> = Vec::new();
     for l in text.lines() {
+        if let Some(rest) = l.strip_prefix("function ") {
+            if let Some(name) = rest.split_whitespace().next() {
+                starting.push(name.to_string());
+            }
+            continue;
+        }
         let mut parts = l.splitn(3, ':');
         let (Some(count), Some(num), rest) = (parts.next(), parts.next(), parts.next()) else {
             continue;
@@ -148,13 +171,19 @@ fn gcov_sections(text: &str) -> Vec<(String, BTreeSet<u32>)> {
         };
         if n == 0 {
             if let Some(src) = rest.and_then(|r| r.strip_prefix("Source:")) {
-                out.push((src.to_string(), BTreeSet::new()));
+                out.push((src.to_string(), GcovLines::default()));
             }
             continue;
         }
-        if count.trim() != "-" {
-            if let Some((_, lines)) = out.last_mut() {
-                lines.insert(n);
+        if let Some((_, g)) = out.last_mut() {
+            if count.trim() != "-" {
+                g.lines.insert(n);
+            }
+            if !starting.is_empty() {
+                g.function_starts
+                    .entry(n)
+                    .or_default()
+                    .append(&mut starting);
             }
         }
     }
@@ -195,6 +224,10 @@ pub struct ExportFile {
     /// Each function of the file: (the line its body ends on, how often it ran).
     #[serde(skip)]
     function_ends: Vec<(u32, u64)>,
+    /// Each function of the file: (its name, without the `file:` prefix of a
+    /// static function, how often it ran).
+    #[serde(skip)]
+    function_counts: Vec<(String, u64)>,
 }
 
 #[derive(Deserialize)]
@@ -213,6 +246,8 @@ struct ExportData {
 struct ExportFunction {
     count: u64,
     filenames: Vec<String>,
+    #[serde(default)]
+    name: String,
     /// `[line, col, end_line, end_col, count, file_id, expanded_file_id, kind]`;
     /// the first is the body.
     regions: Vec<Vec<u64>>,
@@ -253,6 +288,8 @@ pub fn parse_export(text: &[u8]) -> Result<Vec<ExportFile>, String> {
                 (files.iter_mut().find(|x| &x.filename == name), body.get(2))
             {
                 file.function_ends.push((end as u32, f.count));
+                let bare = f.name.rsplit(':').next().unwrap_or(&f.name);
+                file.function_counts.push((bare.to_string(), f.count));
             }
         }
         out.extend(files);
@@ -271,6 +308,20 @@ impl ExportFile {
     /// keeps the count of the region around it, since it has code; and the
     /// line a function ends on counts each call (gcov's return block).
     pub fn coverage(&self, executable: &BTreeSet<u32>) -> FileCoverage {
+        self.coverage_with(executable, &BTreeMap::new())
+    }
+
+    /// [`ExportFile::coverage`], where a line that no region maps and that
+    /// starts functions (`function_starts`, from gcov's notes) counts their
+    /// calls: a function a macro defines (coreutils' od: `PRINT_TYPE
+    /// (print_char, unsigned char)`) has its regions on the macro's
+    /// definition, and the line of the macro's use, where gcov and the
+    /// engine place its code, would read 0 whichever test runs it.
+    pub fn coverage_with(
+        &self,
+        executable: &BTreeSet<u32>,
+        function_starts: &BTreeMap<u32, Vec<String>>,
+    ) -> FileCoverage {
         let mut fc = FileCoverage::default();
         let segs = &self.segments;
         let mut next = 0usize;
@@ -292,7 +343,19 @@ impl ExportFile {
                 .map(|(_, s)| s.2)
                 .collect();
             let around = wrapped.filter(|w| w.3 && !w.5).map(|w| w.2);
+            let calls = function_starts.get(&line).and_then(|names| {
+                names
+                    .iter()
+                    .filter_map(|n| {
+                        self.function_counts
+                            .iter()
+                            .find(|(f, _)| f == n)
+                            .map(|(_, c)| *c)
+                    })
+                    .max()
+            });
             let count = match (around, starts.iter().max()) {
+                (None, None) if calls.is_some() => calls.unwrap_or(0),
                 (None, None) => segs[next..]
                     .iter()
                     .find(|s| !s.5 && s.3 && s.4)
@@ -344,8 +407,34 @@ mod tests {
         let s = gcov_sections(text);
         assert_eq!(s.len(), 2);
         assert_eq!(normalized(Path::new(&s[0].0)), Path::new("/p/src/a.c"));
-        assert_eq!(s[0].1.iter().copied().collect::<Vec<_>>(), [3, 4]);
-        assert_eq!(s[1].1.iter().copied().collect::<Vec<_>>(), [9]);
+        assert_eq!(s[0].1.lines.iter().copied().collect::<Vec<_>>(), [3, 4]);
+        assert_eq!(s[1].1.lines.iter().copied().collect::<Vec<_>>(), [9]);
+    }
+
+    /// `-b` names each function on the line before its first: a function a
+    /// macro defines starts on the line of the macro's use, which no region
+    /// maps; that line counts the function's calls.
+    #[test]
+    fn a_function_a_macro_defines_counts_on_the_line_of_its_use() {
+        let text = "        -:    0:Source:/p/od.c\nfunction print_s_char called 0 returned 0% blocks executed 0%\n    #####:  472:PRINT_TYPE (print_s_char, signed char)\nbranch  0 never executed\nfunction print_char called 3 returned 100% blocks executed 80%\n        3:  473:PRINT_TYPE (print_char, unsigned char)\n";
+        let s = gcov_sections(text);
+        let g = &s[0].1;
+        assert_eq!(g.lines.iter().copied().collect::<Vec<_>>(), [472, 473]);
+        assert_eq!(g.function_starts[&472], ["print_s_char"]);
+        assert_eq!(g.function_starts[&473], ["print_char"]);
+        let f = ExportFile {
+            filename: "/p/od.c".into(),
+            // The functions' regions are on the macro's definition (433-460).
+            segments: vec![(433, 73, 3, true, true, false), (460, 2, 0, false, false, false)],
+            branches: Vec::new(),
+            function_ends: vec![(460, 0), (460, 3)],
+            function_counts: vec![("print_s_char".into(), 0), ("print_char".into(), 3)],
+        };
+        let fc = f.coverage_with(&g.lines, &g.function_starts);
+        assert_eq!(fc.lines[&472], 0);
+        assert_eq!(fc.lines[&473], 3);
+        // Without the notes' function lines the use's line reads 0.
+        assert_eq!(f.coverage(&g.lines).lines[&473], 0);
     }
 
     /// `if (x) die(); free(p);` where `x` held: the `die` line counts, the
@@ -378,6 +467,7 @@ mod tests {
                 0.into(),
             ]],
             function_ends: vec![(6, 1)],
+            function_counts: Vec::new(),
         };
         let fc = f.coverage(&[1, 3, 4, 5, 6, 8].into_iter().collect());
         assert_eq!(fc.lines[&6], 1, "the closing brace runs on every return");

@@ -36,6 +36,8 @@ pub struct NativeBuild {
     /// The target's sources (every translation unit), with the executable
     /// lines of each (its object's debug line table).
     pub sources: Vec<(PathBuf, BTreeSet<u32>)>,
+    /// Per source (as `sources`): the functions gcov places on each line.
+    function_starts: Vec<std::collections::BTreeMap<u32, Vec<String>>>,
     /// Each source's position in `sources`, under its lexically normalized
     /// and its canonical name: how a file of `llvm-cov export` is matched to
     /// its source without a file-system walk per pair.
@@ -102,9 +104,13 @@ pub fn build(
         .into_iter()
         .map(|(source, o)| (source, obj.join(o)))
         .collect();
-    let lines = covdata::executable_lines(&objects)?;
-    let sources: Vec<(PathBuf, BTreeSet<u32>)> =
-        objects.into_iter().map(|(s, _)| s).zip(lines).collect();
+    let gcov = covdata::gcov_lines(&objects)?;
+    let function_starts = gcov.iter().map(|g| g.function_starts.clone()).collect();
+    let sources: Vec<(PathBuf, BTreeSet<u32>)> = objects
+        .into_iter()
+        .map(|(s, _)| s)
+        .zip(gcov.into_iter().map(|g| g.lines))
+        .collect();
     let mut index = HashMap::new();
     for (i, (src, _)) in sources.iter().enumerate().rev() {
         index.insert(covdata::normalized(src), i);
@@ -116,6 +122,7 @@ pub fn build(
         dir: obj.clone(),
         exe: obj.join("symtest_suite"),
         sources,
+        function_starts,
         index,
     })
 }
@@ -303,7 +310,10 @@ impl NativeBuild {
             if let Some(&i) = unit {
                 if !std::mem::replace(&mut seen[i], true) {
                     let (src, lines) = &self.sources[i];
-                    out.push((src.clone(), f.coverage(lines)));
+                    out.push((
+                        src.clone(),
+                        f.coverage_with(lines, &self.function_starts[i]),
+                    ));
                 }
             }
         }
