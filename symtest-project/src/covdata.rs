@@ -425,7 +425,10 @@ mod tests {
         let f = ExportFile {
             filename: "/p/od.c".into(),
             // The functions' regions are on the macro's definition (433-460).
-            segments: vec![(433, 73, 3, true, true, false), (460, 2, 0, false, false, false)],
+            segments: vec![
+                (433, 73, 3, true, true, false),
+                (460, 2, 0, false, false, false),
+            ],
             branches: Vec::new(),
             function_ends: vec![(460, 0), (460, 3)],
             function_counts: vec![("print_s_char".into(), 0), ("print_char".into(), 3)],
