@@ -66,7 +66,7 @@ pub fn greedy_cover(sets: &[BTreeSet<Element>], forced: &[usize]) -> Vec<usize> 
     let mut covered = vec![0u64; words];
     let mut kept = vec![false; sets.len()];
     let mut keep: Vec<usize> = Vec::new();
-    let mut take = |i: usize, covered: &mut Vec<u64>, keep: &mut Vec<usize>| {
+    let mut take = |i: usize, covered: &mut [u64], kept: &mut [bool]| {
         if !std::mem::replace(&mut kept[i], true) {
             keep.push(i);
             for (c, b) in covered.iter_mut().zip(&bits[i]) {
@@ -74,25 +74,23 @@ pub fn greedy_cover(sets: &[BTreeSet<Element>], forced: &[usize]) -> Vec<usize> 
             }
         }
     };
-    for &i in forced {
-        if i < sets.len() {
-            take(i, &mut covered, &mut keep);
-        }
+    for &i in forced.iter().filter(|&&i| i < sets.len()) {
+        take(i, &mut covered, &mut kept);
     }
     loop {
-        let gain = |i: usize| -> u32 {
-            bits[i]
-                .iter()
-                .zip(&covered)
-                .map(|(b, c)| (b & !c).count_ones())
-                .sum()
-        };
         let best = (0..sets.len())
-            .filter(|i| !keep.contains(i))
-            .map(|i| (gain(i), i))
+            .filter(|&i| !kept[i])
+            .map(|i| {
+                let gain: u32 = bits[i]
+                    .iter()
+                    .zip(&covered)
+                    .map(|(b, c)| (b & !c).count_ones())
+                    .sum();
+                (gain, i)
+            })
             .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         match best {
-            Some((g, i)) if g > 0 => take(i, &mut covered, &mut keep),
+            Some((g, i)) if g > 0 => take(i, &mut covered, &mut kept),
             _ => break,
         }
     }

@@ -32,19 +32,7 @@ fn same_seed_and_budget_give_identical_tests() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out_dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "ktest" || x == "err"))
-            .map(|p| {
-                (
-                    p.file_name().unwrap().to_string_lossy().into_owned(),
-                    std::fs::read(&p).unwrap(),
-                )
-            })
-            .collect();
-        files.sort();
-        runs.push(files);
+        runs.push(test_files(&out_dir));
     }
     assert!(
         runs[0].len() >= 4,
@@ -98,19 +86,7 @@ fn merging_runs_are_deterministic() {
             serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap())
                 .unwrap();
         assert!(stats["states_merged"].as_u64().unwrap() > 0, "{stats}");
-        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "ktest" || x == "err"))
-            .map(|p| {
-                (
-                    p.file_name().unwrap().to_string_lossy().into_owned(),
-                    std::fs::read(&p).unwrap(),
-                )
-            })
-            .collect();
-        files.sort();
-        runs.push(files);
+        runs.push(test_files(&out));
     }
     assert!(
         runs[0].len() >= 4,
@@ -121,4 +97,22 @@ fn merging_runs_are_deterministic() {
         runs[0] == runs[1],
         "two merging runs with the same seed differ"
     );
+}
+
+/// The tests and error reports a run wrote (`.ktest`, `.err`), by name, with
+/// their bytes.
+fn test_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ktest" || x == "err"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
 }

@@ -41,6 +41,7 @@ mod suspend;
 mod targets;
 mod terminated;
 mod termination;
+mod testgen;
 mod value;
 mod why;
 

@@ -22,7 +22,7 @@ pub struct LinkCache {
     previous: PathBuf,
     current: PathBuf,
     /// Each input's hash, computed once (a library is read by every link).
-    hashes: RefCell<HashMap<PathBuf, Option<(u64, u64)>>>,
+    hashes: RefCell<HashMap<PathBuf, Option<u64>>>,
     reused: Cell<usize>,
 }
 
@@ -47,39 +47,32 @@ impl LinkCache {
         let _ = std::fs::remove_dir_all(&self.previous);
     }
 
-    fn hash_of(&self, p: &Path) -> Option<(u64, u64)> {
+    /// The hash of `p`'s bytes, read once per capture.
+    fn hash_of(&self, p: &Path) -> Option<u64> {
         if let Some(h) = self.hashes.borrow().get(p) {
             return *h;
         }
         let h = std::fs::read(p).ok().map(|bytes| {
-            let mut a = std::collections::hash_map::DefaultHasher::new();
-            let mut b = std::collections::hash_map::DefaultHasher::new();
-            0xa5u8.hash(&mut b);
-            bytes.hash(&mut a);
-            bytes.hash(&mut b);
-            (a.finish(), b.finish())
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut h);
+            h.finish()
         });
         self.hashes.borrow_mut().insert(p.to_path_buf(), h);
         h
     }
 
     /// The key of a link of `objects` then `libraries` (None: an input cannot
-    /// be read, so the link is not cached): 128 bits of two hashers.
+    /// be read, so the link is not cached).
     pub(super) fn key(&self, objects: &[PathBuf], libraries: &[PathBuf]) -> Option<String> {
-        let mut a = std::collections::hash_map::DefaultHasher::new();
-        let mut b = std::collections::hash_map::DefaultHasher::new();
-        "symtest link v1".hash(&mut a);
-        0x5au8.hash(&mut b);
-        for (part, list) in [("objects", objects), ("libraries", libraries)] {
-            part.hash(&mut a);
-            list.len().hash(&mut b);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        "symtest link v1".hash(&mut h);
+        for list in [objects, libraries] {
+            list.len().hash(&mut h);
             for p in list {
-                let (x, y) = self.hash_of(p)?;
-                x.hash(&mut a);
-                y.hash(&mut b);
+                self.hash_of(p)?.hash(&mut h);
             }
         }
-        Some(format!("{:016x}{:016x}", a.finish(), b.finish()))
+        Some(format!("{:016x}", h.finish()))
     }
 
     /// Puts the module of `key` at `out` if an earlier capture linked it
