@@ -75,6 +75,8 @@ long __symtest_access(const char *path, int mode, int counted);
 long __symtest_dup(int fd, int min, int exact, int cloexec);
 long __symtest_fcntl(int fd, int cmd, long arg);
 long __symtest_ioctl(int fd, unsigned long req, void *arg);
+struct pollfd;
+long __symtest_poll(struct pollfd *fds, unsigned long n);
 long __symtest_pipe(int *fds, int flags);
 long __symtest_unlink(int dirfd, const char *path);
 long __symtest_ftruncate(int fd, long len);

@@ -76,14 +76,14 @@ static const char *syscall_name(long n)
 	N(socket) N(connect) N(accept) N(bind) N(listen) N(sendto) N(recvfrom)
 	N(fork) N(vfork) N(clone) N(execve) N(wait4) N(kill) N(tkill) N(tgkill)
 	N(mkdir) N(rmdir) N(rename) N(link) N(symlink) N(chmod) N(fchmod) N(chown)
-	N(fchown) N(getdents64) N(poll) N(select) N(nanosleep) N(alarm) N(mprotect)
+	N(fchown) N(getdents64) N(select) N(nanosleep) N(alarm) N(mprotect)
 	N(mremap) N(msync) N(madvise) N(shmget) N(setitimer) N(getitimer)
 	N(sendfile) N(flock) N(fsync) N(truncate) N(utimensat) N(statfs) N(fstatfs)
 	N(getrusage) N(sysinfo) N(times) N(ptrace) N(setuid) N(setgid) N(setsid)
 	N(getrandom) N(getgroups) N(statx) N(prlimit64) N(getrlimit) N(setrlimit) N(futex)
 	N(sched_getaffinity) N(memfd_create) N(renameat2) N(mkdirat) N(fchmodat)
 	N(fchownat) N(linkat) N(symlinkat) N(renameat) N(epoll_create1) N(eventfd2)
-	N(inotify_init1) N(pselect6) N(ppoll) N(chroot) N(mount) N(umount2)
+	N(inotify_init1) N(pselect6) N(chroot) N(mount) N(umount2)
 	N(fchdir) N(getdents) N(mknod) N(mknodat) N(copy_file_range)
 #undef N
 	}
@@ -190,6 +190,9 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 		return __symtest_fcntl((int)a, (int)b, c);
 	case SYS_ioctl:
 		return __symtest_ioctl((int)a, (unsigned long)b, (void *)c);
+	case SYS_poll:
+	case SYS_ppoll:
+		return __symtest_poll((struct pollfd *)a, (unsigned long)b);
 	case SYS_pipe:
 		return __symtest_pipe((int *)a, 0);
 	case SYS_pipe2:

@@ -392,8 +392,12 @@ static void install(const char *spec, const char *log) {
   if (!any && fixed_clock < 0)
     return;
 
+  /* Every other signal waits while the handler runs: a handler that makes
+   * system calls (the suite's SIGALRM handler writes the coverage profile of a
+   * test stopped by its timeout) must not run inside this one, where SIGSYS is
+   * blocked and its first trapped call would kill the process with SIGSYS. */
   struct kernel_sigaction sa = {(void *)on_sigsys, 0x4 /* SA_SIGINFO */ | 0x04000000 /* SA_RESTORER */,
-                                symtest_fail_restorer, 0};
+                                symtest_fail_restorer, ~0UL};
   if (symtest_fail_raw(NR_rt_sigaction, 31 /* SIGSYS */, (long)&sa, 0, 8, 0, 0) != 0)
     die("cannot install the SIGSYS handler");
 

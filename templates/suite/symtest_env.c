@@ -12,6 +12,10 @@
  *                    page headers) prints what it printed under the engine.
  *                    Clocks that measure intervals (CLOCK_MONOTONIC, ...) run
  *                    as usual.
+ *   sleeping         nanosleep, clock_nanosleep, sleep and usleep return at
+ *                    once, having slept all they were asked to (the model:
+ *                    time does not pass): `tail -f` polls its file again
+ *                    without waiting a second, as it did in the engine.
  *   the processors   sched_getaffinity reports one processor (CPU 0), and
  *                    sysconf(_SC_NPROCESSORS_ONLN / _CONF) 1: a program that
  *                    sizes its threads by the machine (sort, gnulib's
@@ -39,6 +43,10 @@ time_t __wrap_time(time_t *t);
 int __wrap_gettimeofday(struct timeval *tv, void *tz);
 int __wrap_sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set);
 long __wrap_sysconf(int name);
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem);
+int __wrap_clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem);
+unsigned __wrap_sleep(unsigned seconds);
+int __wrap_usleep(useconds_t usec);
 
 int __wrap_clock_gettime(clockid_t id, struct timespec *ts) {
   if (id != CLOCK_REALTIME && id != 5 /* CLOCK_REALTIME_COARSE */ && id != 11 /* CLOCK_TAI */)
@@ -80,4 +88,34 @@ long __wrap_sysconf(int name) {
   if (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF)
     return 1;
   return __real_sysconf(name);
+}
+
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem) {
+  if (!req || req->tv_nsec < 0 || req->tv_nsec >= 1000000000L) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (rem)
+    rem->tv_sec = rem->tv_nsec = 0;
+  return 0;
+}
+
+int __wrap_clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem) {
+  (void)id;
+  (void)flags;
+  if (!req || req->tv_nsec < 0 || req->tv_nsec >= 1000000000L)
+    return EINVAL;
+  if (rem)
+    rem->tv_sec = rem->tv_nsec = 0;
+  return 0;
+}
+
+unsigned __wrap_sleep(unsigned seconds) {
+  (void)seconds;
+  return 0;
+}
+
+int __wrap_usleep(useconds_t usec) {
+  (void)usec;
+  return 0;
 }

@@ -8,12 +8,14 @@
  *
  *   expect exit N  the run must end normally with exit code N;
  *   expect any     the engine stopped the path early: the run must not crash
- *                  (the timeout, at most 2 s for it, may stop it);
+ *                  (the timeout, at most 0.5 s for it, may stop it);
  *   expect bug     the test documents a bug: it FAILS while the bug is there
  *                  (a crash, a sanitizer report, a failed assertion, a
  *                  symtest_report_error) and passes once the run ends normally;
  *   expect no end  the engine ran the path concretely and saw no end: the run
- *                  must not crash, and the timeout (at most 2 s) may stop it.
+ *                  must not crash, and the timeout (at most 0.5 s) may stop it.
+ *                  The code's sleeps return at once (symtest_env.c), so half
+ *                  a second runs it far beyond the engine's concrete run.
  *
  * and then what the test did when the suite was made (expected/<test>/, see
  * symtest_oracle.c): its exit status, stdout, stderr, the files it left and
@@ -66,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -487,9 +490,18 @@ static void set_program_name(void) {
 static void set_program_name(void) {}
 #endif
 
+/* SIGALRM after `ms` milliseconds: the test's timeout. */
+static void arm_timeout(unsigned ms) {
+  struct itimerval t;
+  memset(&t, 0, sizeof t);
+  t.it_value.tv_sec = ms / 1000;
+  t.it_value.tv_usec = (long)(ms % 1000) * 1000;
+  setitimer(ITIMER_REAL, &t, NULL);
+}
+
 #if SYMTEST_INJECT
 /* A test that injects failures, in the fresh process the suite re-executed
- * (args: case index, timeout, files directory, log file, coverage
+ * (args: case index, timeout in ms, files directory, log file, coverage
  * directory, the record file's descriptor; stdout and stderr already go to
  * the test's capture): libc's state (stdio buffering decided on the first
  * write, ...) is the one of a program that just started, as on the engine's
@@ -510,7 +522,7 @@ static void run_injected(char **args) {
   argc = program_argv(argv, 256);
   feed_stdin();
   fail_spec(current, spec, sizeof spec);
-  alarm((unsigned)atoi(args[1]));
+  arm_timeout((unsigned)atoi(args[1]));
   fixed_environment();
   set_program_name();
   if (symtest_fail_arm(spec, args[3]) != 0) {
@@ -539,22 +551,22 @@ static void read_injected(const char *log, char *out, size_t size) {
   fclose(f);
 }
 
-static void run_child(const struct symtest_case *c, unsigned timeout, const char *fail_log,
+static void run_child(const struct symtest_case *c, unsigned timeout_ms, const char *fail_log,
                       const struct symtest_capture *cap) {
   char *argv[256];
   int argc = 1;
 #if SYMTEST_INJECT
   char spec[256];
   if (symtest_target_is_program && fail_spec(c, spec, sizeof spec)) {
-    char idx[32], secs[32], rec[32];
+    char idx[32], ms[32], rec[32];
     snprintf(idx, sizeof idx, "%u", (unsigned)(c - symtest_cases));
-    snprintf(secs, sizeof secs, "%u", timeout);
+    snprintf(ms, sizeof ms, "%u", timeout_ms);
     snprintf(rec, sizeof rec, "%d", cap->rec);
     fflush(stdout);
     fflush(stderr);
     if (dup2(cap->out[1], 1) < 0 || dup2(cap->err[1], 2) < 0)
       exit(MISMATCH_EXIT);
-    execl("/proc/self/exe", "symtest_suite", "--symtest-run-injected", idx, secs,
+    execl("/proc/self/exe", "symtest_suite", "--symtest-run-injected", idx, ms,
           files_dir ? files_dir : "", fail_log, coverage_dir ? coverage_dir : "", rec, (char *)NULL);
     perror("symtest: re-executing the suite");
     exit(MISMATCH_EXIT);
@@ -572,7 +584,7 @@ static void run_child(const struct symtest_case *c, unsigned timeout, const char
     argc = program_argv(argv, 256);
     feed_stdin();
   }
-  alarm(timeout);
+  arm_timeout(timeout_ms);
   fixed_environment();
   set_program_name();
   errno = 0; /* as at a program's start: what the runner did before is not the program's */
@@ -587,7 +599,15 @@ static const char *signal_name(int sig) {
   case SIGILL: return "SIGILL";
   case SIGBUS: return "SIGBUS";
   case SIGALRM: return "SIGALRM (timeout)";
-  default: return "a signal";
+  case SIGSYS: return "SIGSYS";
+  case SIGKILL: return "SIGKILL";
+  case SIGTERM: return "SIGTERM";
+  case SIGPIPE: return "SIGPIPE";
+  default: {
+    static char other[32];
+    snprintf(other, sizeof other, "signal %d", sig);
+    return other;
+  }
   }
 }
 
@@ -651,7 +671,7 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
     return -1;
   }
   if (pid == 0)
-    run_child(c, c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG && timeout > 2 ? 2 : timeout,
+    run_child(c, c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG && timeout * 1000 > 500 ? 500 : timeout * 1000,
               fail_log, &cap);
   if (perturbed) {
     unsetenv("TZ");
@@ -690,7 +710,7 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
   } else {
     snprintf(why, why_size, "killed by %s", WIFSIGNALED(status) ? signal_name(WTERMSIG(status)) : "?");
     /* A run the engine saw go on without end, or stopped before its end,
-     * may be stopped by the timeout (at most 2 s for those): not a crash. */
+     * may be stopped by the timeout (at most 0.5 s for those): not a crash. */
     *ok = (expect == SYMTEST_EXPECT_NO_END || expect == SYMTEST_EXPECT_ANY) && WIFSIGNALED(status) &&
           WTERMSIG(status) == SIGALRM;
   }
@@ -782,7 +802,7 @@ int main(int argc, char **argv) {
     for (r = 0; r < runs; r++) {
       int perturbed = runs > 1 && r + 1 == runs;
       if (perturbed)
-        sleep(1);
+        (void)poll(NULL, 0, 1000); /* sleep() is the code's, wrapped to return at once */
       for (i = 0; i < symtest_num_cases; i++) {
         const struct symtest_case *c = &symtest_cases[i];
         int ok, un;

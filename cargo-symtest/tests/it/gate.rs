@@ -232,6 +232,105 @@ fn assert_native_runs_agree(dir: &Path, target: &str) {
     assert_eq!(summary["claimed_not_executed"], 0, "{summary:#}");
 }
 
+/// A program that looks at its stdout and sleeps (coreutils' `tail -f`)
+/// runs, natively, the path the engine ran: the model's stdout is a pipe,
+/// as the suite runner's capture is (gnulib's isapipe: tail watches such an
+/// output), `poll` answers for it, and the suite's sleeps return at once, as
+/// the model's do. The test that follows forever replays as "no end" in a
+/// fraction of a second, with failures injected by the seccomp shim on every
+/// round of its loop (the shim's SIGSYS handler holds the timeout's signal
+/// back: run inside it, the timeout's handler killed the test with SIGSYS).
+#[test]
+fn native_runs_see_the_engines_pipes_and_sleeps() {
+    let dir = scratch("oracle-follow");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/follow.c"),
+        r#"#include <poll.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  struct stat st;
+  struct timespec a, b, second = {1, 0};
+  int watch = fstat(1, &st) == 0 && S_ISFIFO(st.st_mode);
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  sleep(5);
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  if (b.tv_sec - a.tv_sec >= 5)
+    return 5; /* the model's sleep does not wait */
+  if (!watch)
+    return 3;
+  if (argc > 1 && argv[1][0] == 'f')
+    for (;;) {
+      struct pollfd p = {1, 0, 0};
+      (void)fstat(0, &st); /* a stat-class call each round: with --max-fail, trapped */
+      if (poll(&p, 1, 0) < 0 || (p.revents & (POLLERR | POLLHUP)))
+        return 6;
+      nanosleep(&second, NULL);
+    }
+  puts("done");
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let target = |name: &str, args: &str| {
+        format!(
+            "[[target]]\nname = \"{name}\"\nkind = \"program\"\nsources = [\"src/follow.c\"]\n\
+             args = [\"--sym-args\", \"0\", \"1\", \"1\", \"--sym-stdin\", \"1\"{args}]\nmax-time = 10\n"
+        )
+    };
+    std::fs::write(
+        dir.join("symtest.toml"),
+        target("follow", "") + &target("follow_musl", ", \"--max-fail\", \"1\""),
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    for name in ["follow", "follow_musl"] {
+        assert_native_runs_agree(&dir, name);
+        let summary: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("symtest-out/{name}/summary.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(summary["flaky"], Value::Array(vec![]), "{summary:#}");
+        let suite = dir.join("tests/symtest").join(name);
+        let tests = std::fs::read_to_string(suite.join("symtest_tests.c")).unwrap();
+        // The test that follows forever: run to no end, or stopped at the
+        // deadline; natively, the timeout stops it.
+        assert!(
+            tests.contains("SYMTEST_EXPECT_NO_END") || tests.contains("SYMTEST_EXPECT_ANY"),
+            "{name}: no test follows forever"
+        );
+        let mut statuses = Vec::new();
+        for e in std::fs::read_dir(suite.join("expected")).unwrap().flatten() {
+            if let Ok(t) = std::fs::read_to_string(e.path().join("status")) {
+                statuses.push(t.trim().to_string());
+            }
+        }
+        assert!(
+            statuses.iter().any(|s| s == "exit 0"),
+            "{name}: {statuses:?}"
+        );
+        // 3: stdout is not a pipe (only when its fstat failed, by injection);
+        // 5: the sleep waited; 6: poll said the output went away.
+        let bad: &[&str] = if name == "follow" {
+            &["exit 3", "exit 5", "exit 6"]
+        } else {
+            &["exit 5", "exit 6"]
+        };
+        for bad in bad {
+            assert!(!statuses.iter().any(|s| s == bad), "{name}: {statuses:?}");
+        }
+        for _ in 0..3 {
+            let o = make_in(&suite, &["test"]);
+            assert!(o.status.success(), "{name}: {}", shown(&o));
+        }
+    }
+}
+
 /// A program that picks its code by CPU features runs, natively, the code
 /// the engine ran it through: the engine's processor reports no features,
 /// and the suite's build includes `symtest_cpu.h`, where `<cpuid.h>` answers
