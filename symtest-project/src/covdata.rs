@@ -134,17 +134,31 @@ pub fn gcov_lines(objects: &[(PathBuf, PathBuf)]) -> Result<Vec<GcovLines>, Stri
         "llvm-cov-19 gcov",
     )?;
     let text = String::from_utf8_lossy(&text);
-    let mut sections = gcov_sections(&text);
+    let sections = gcov_sections(&text);
     Ok(objects
         .iter()
         .map(|(src, _)| {
             let want = normalized(src);
             let canonical = src.canonicalize().ok();
-            let found = sections.iter().position(|(name, _)| {
+            // Every unit's notes for the file: a file another unit includes
+            // (gnulib's xstrtoumax.c includes xstrtol.c with an unsigned
+            // type) has code there that its own unit compiles out.
+            let mut merged = GcovLines::default();
+            for (name, g) in &sections {
                 let n = normalized(Path::new(name));
-                n == want || (canonical.is_some() && n.canonicalize().ok() == canonical)
-            });
-            found.map_or_else(GcovLines::default, |i| sections.remove(i).1)
+                if n == want || (canonical.is_some() && n.canonicalize().ok() == canonical) {
+                    merged.lines.extend(g.lines.iter().copied());
+                    for (line, fs) in &g.function_starts {
+                        let e = merged.function_starts.entry(*line).or_default();
+                        for f in fs {
+                            if !e.contains(f) {
+                                e.push(f.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            merged
         })
         .collect())
 }

@@ -232,6 +232,87 @@ fn assert_native_runs_agree(dir: &Path, target: &str) {
     assert_eq!(summary["claimed_not_executed"], 0, "{summary:#}");
 }
 
+/// A source file another unit includes with other types (gnulib's
+/// xstrtoumax.c includes xstrtol.c with an unsigned type): the includer's
+/// code on the file's lines counts natively, as the engine counts it, though
+/// the file's own unit compiles that code out (a constant condition); pr's
+/// lib/xstrtol.c:93-98 were claimed but not executed.
+#[test]
+fn code_an_including_unit_compiles_from_a_file_counts_natively() {
+    let dir = scratch("oracle-included");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/num.c"),
+        r#"#ifndef NUM_T
+#define NUM_T long
+#define NUM_FN parse_signed
+#endif
+int NUM_FN(const char *s, NUM_T *out);
+int NUM_FN(const char *s, NUM_T *out) {
+  NUM_T v = 0;
+  if ((NUM_T)-1 > 0) {
+    if (*s == '-')
+      return -1; /* only an unsigned parse gets here */
+  }
+  while (*s >= '0' && *s <= '9')
+    v = v * 10 + (NUM_T)(*s++ - '0');
+  *out = v;
+  return *s ? -2 : 0;
+}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/unum.c"),
+        "#define NUM_T unsigned long\n#define NUM_FN parse_unsigned\n#include \"num.c\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/main.c"),
+        r#"#include <stdio.h>
+int parse_signed(const char *s, long *out);
+int parse_unsigned(const char *s, unsigned long *out);
+int main(int argc, char **argv) {
+  unsigned long u;
+  long l;
+  if (argc < 2)
+    return 2;
+  if (parse_unsigned(argv[1], &u) != 0) {
+    puts("bad");
+    return 1;
+  }
+  if (parse_signed(argv[1], &l) != 0)
+    return 3;
+  printf("%lu\n", u);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"num\"\nkind = \"program\"\n\
+         sources = [\"src/main.c\", \"src/num.c\", \"src/unum.c\"]\n\
+         args = [\"--sym-args\", \"1\", \"1\", \"2\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    assert_native_runs_agree(&dir, "num");
+    // The unsigned parse's `return -1;` (line 10) ran natively.
+    let gcov = std::fs::read_to_string(dir.join("symtest-out/num/coverage/src#num.c.gcov"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let line = gcov
+        .lines()
+        .find(|l| l.split(':').nth(1).map(str::trim) == Some("10"))
+        .unwrap_or_else(|| panic!("no line 10:\n{gcov}"));
+    let count = line.split(':').next().unwrap().trim();
+    assert!(
+        count.parse::<u64>().is_ok_and(|c| c > 0),
+        "line 10 not counted: {line}\n{gcov}"
+    );
+}
+
 /// A program that looks at its stdout and sleeps (coreutils' `tail -f`)
 /// runs, natively, the path the engine ran: the model's stdout is a pipe,
 /// as the suite runner's capture is (gnulib's isapipe: tail watches such an
