@@ -83,6 +83,14 @@ pub fn build(
         .arg(format!("CC={}", clang()))
         .arg("symtest_suite")
         .current_dir(&obj);
+    // The Makefile's defaults, not the caller's: a build environment's
+    // CFLAGS (Debian's carry `-ffile-prefix-map=<tree>=.`, which renames
+    // every file in the coverage data, so no line matched its source and
+    // nothing was measured) or LDFLAGS would change this build, which must
+    // be the one of the engine's checks.
+    for var in ["CFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS"] {
+        cmd.env_remove(var);
+    }
     if let Some(ar) = std::env::var_os("SYMTEST_AR").filter(|v| !v.is_empty()) {
         let mut a = std::ffi::OsString::from("AR=");
         a.push(ar);

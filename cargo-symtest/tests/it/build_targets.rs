@@ -574,3 +574,47 @@ fn init_from_build_without_install_lists_what_the_build_left_untouched() {
         "{out}"
     );
 }
+
+/// A run in a build environment whose CFLAGS rename the files in debug info
+/// and coverage data, as Debian's do (`-ffile-prefix-map=<tree>=.`): the
+/// pipeline's native build takes the Makefile's flags, not the caller's, so
+/// gcov measures the program's source and minimization keeps tests (with the
+/// caller's CFLAGS, no line matched its source: 0 lines, 0 tests kept, on
+/// every target of `bench projects`).
+#[test]
+fn native_build_ignores_the_callers_cflags() {
+    let dir = scratch("build-prefix-map");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/sign.c"),
+        "#include <stdio.h>\nint main(int argc, char **argv) {\n  if (argc < 2)\n    return 2;\n  \
+         if (argv[1][0] == '-') {\n    puts(\"negative\");\n    return 1;\n  }\n  puts(\"other\");\n  \
+         return 0;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("Makefile"),
+        "sign: src/sign.c\n\t$(CC) $(CFLAGS) -o $@ src/sign.c\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"sign\"\nkind = \"program\"\nbuild = [\"make\"]\nbinary = \"sign\"\n\
+         args = [\"--sym-args\", \"1\", \"1\", \"2\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = Command::new(bin())
+        .current_dir(&dir)
+        .env(
+            "CFLAGS",
+            format!("-g -O2 -ffile-prefix-map={}=.", dir.display()),
+        )
+        .output()
+        .expect("run cargo-symtest");
+    assert!(o.status.success(), "{}", shown(&o));
+    let r = report(&dir, "sign");
+    assert!(r["tests_kept"].as_u64().unwrap() >= 2, "{r:#}");
+    let (c, n) = file_lines(&dir, "sign", "src/sign.c");
+    // Every line but `return 2;` (the program always gets one argument).
+    assert!(n >= 6 && c + 1 == n, "{c}/{n}");
+}
