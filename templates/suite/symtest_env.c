@@ -90,16 +90,6 @@ long __wrap_sysconf(int name) {
   return __real_sysconf(name);
 }
 
-int __wrap_nanosleep(const struct timespec *req, struct timespec *rem) {
-  if (!req || req->tv_nsec < 0 || req->tv_nsec >= 1000000000L) {
-    errno = EINVAL;
-    return -1;
-  }
-  if (rem)
-    rem->tv_sec = rem->tv_nsec = 0;
-  return 0;
-}
-
 int __wrap_clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem) {
   (void)id;
   (void)flags;
@@ -107,6 +97,15 @@ int __wrap_clock_nanosleep(clockid_t id, int flags, const struct timespec *req, 
     return EINVAL;
   if (rem)
     rem->tv_sec = rem->tv_nsec = 0;
+  return 0;
+}
+
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem) {
+  int e = __wrap_clock_nanosleep(CLOCK_REALTIME, 0, req, rem);
+  if (e) {
+    errno = e;
+    return -1;
+  }
   return 0;
 }
 

@@ -490,6 +490,9 @@ static void set_program_name(void) {
 static void set_program_name(void) {}
 #endif
 
+/* The timeout of a test the engine saw run on without end or stopped early. */
+#define EARLY_TIMEOUT_MS 500u
+
 /* SIGALRM after `ms` milliseconds: the test's timeout. */
 static void arm_timeout(unsigned ms) {
   struct itimerval t;
@@ -671,7 +674,10 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
     return -1;
   }
   if (pid == 0)
-    run_child(c, c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG && timeout * 1000 > 500 ? 500 : timeout * 1000,
+    run_child(c,
+              c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG && timeout * 1000 > EARLY_TIMEOUT_MS
+                  ? EARLY_TIMEOUT_MS
+                  : timeout * 1000,
               fail_log, &cap);
   if (perturbed) {
     unsetenv("TZ");

@@ -167,11 +167,11 @@ fn the_suite_fails_when_the_output_doubles() {
 /// is what the engine saw.
 #[test]
 fn the_suite_runs_under_the_engines_clock() {
-    let dir = scratch("oracle-clock");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("src/clock.c"),
-        r#"#include <stdio.h>
+    let dir = c_files(
+        "oracle-clock",
+        &[(
+            "src/clock.c",
+            r#"#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
@@ -187,8 +187,8 @@ int main(int argc, char **argv) {
   return clock_gettime(CLOCK_MONOTONIC, &mono) != 0;
 }
 "#,
-    )
-    .unwrap();
+        )],
+    );
     std::fs::write(
         dir.join("symtest.toml"),
         "[[target]]\nname = \"clock\"\nkind = \"program\"\nsources = [\"src/clock.c\"]\n\
@@ -217,6 +217,27 @@ int main(int argc, char **argv) {
     }
 }
 
+/// A project in the scratch directory `name` with `files` (path, text).
+fn c_files(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = scratch(name);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+/// `stream` (`stdout`, `status`, ...) of every test the suite recorded in
+/// `expected/` (a test without that stream left out).
+fn expected_streams(suite: &Path, stream: &str) -> Vec<String> {
+    std::fs::read_dir(suite.join("expected"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join(stream)).ok())
+        .collect()
+}
+
 /// The target's native runs agreed with the engine: no disagreement, no
 /// line the engine claims that no kept test ran natively.
 fn assert_native_runs_agree(dir: &Path, target: &str) {
@@ -239,11 +260,12 @@ fn assert_native_runs_agree(dir: &Path, target: &str) {
 /// lib/xstrtol.c:93-98 were claimed but not executed.
 #[test]
 fn code_an_including_unit_compiles_from_a_file_counts_natively() {
-    let dir = scratch("oracle-included");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("src/num.c"),
-        r#"#ifndef NUM_T
+    let dir = c_files(
+        "oracle-included",
+        &[
+            (
+                "src/num.c",
+                r#"#ifndef NUM_T
 #define NUM_T long
 #define NUM_FN parse_signed
 #endif
@@ -260,16 +282,14 @@ int NUM_FN(const char *s, NUM_T *out) {
   return *s ? -2 : 0;
 }
 "#,
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("src/unum.c"),
-        "#define NUM_T unsigned long\n#define NUM_FN parse_unsigned\n#include \"num.c\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("src/main.c"),
-        r#"#include <stdio.h>
+            ),
+            (
+                "src/unum.c",
+                "#define NUM_T unsigned long\n#define NUM_FN parse_unsigned\n#include \"num.c\"\n",
+            ),
+            (
+                "src/main.c",
+                r#"#include <stdio.h>
 int parse_signed(const char *s, long *out);
 int parse_unsigned(const char *s, unsigned long *out);
 int main(int argc, char **argv) {
@@ -287,15 +307,15 @@ int main(int argc, char **argv) {
   return 0;
 }
 "#,
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("symtest.toml"),
-        "[[target]]\nname = \"num\"\nkind = \"program\"\n\
-         sources = [\"src/main.c\", \"src/num.c\", \"src/unum.c\"]\n\
-         args = [\"--sym-args\", \"1\", \"1\", \"2\"]\nmax-time = 10\n",
-    )
-    .unwrap();
+            ),
+            (
+                "symtest.toml",
+                "[[target]]\nname = \"num\"\nkind = \"program\"\n\
+             sources = [\"src/main.c\", \"src/num.c\", \"src/unum.c\"]\n\
+             args = [\"--sym-args\", \"1\", \"1\", \"2\"]\nmax-time = 10\n",
+            ),
+        ],
+    );
     let o = symtest_in(&dir, &[]);
     assert!(o.status.success(), "{}", shown(&o));
     assert_native_runs_agree(&dir, "num");
@@ -323,11 +343,11 @@ int main(int argc, char **argv) {
 /// back: run inside it, the timeout's handler killed the test with SIGSYS).
 #[test]
 fn native_runs_see_the_engines_pipes_and_sleeps() {
-    let dir = scratch("oracle-follow");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("src/follow.c"),
-        r#"#include <poll.h>
+    let dir = c_files(
+        "oracle-follow",
+        &[(
+            "src/follow.c",
+            r#"#include <poll.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -355,8 +375,8 @@ int main(int argc, char **argv) {
   return 0;
 }
 "#,
-    )
-    .unwrap();
+        )],
+    );
     let target = |name: &str, args: &str| {
         format!(
             "[[target]]\nname = \"{name}\"\nkind = \"program\"\nsources = [\"src/follow.c\"]\n\
@@ -385,12 +405,10 @@ int main(int argc, char **argv) {
             tests.contains("SYMTEST_EXPECT_NO_END") || tests.contains("SYMTEST_EXPECT_ANY"),
             "{name}: no test follows forever"
         );
-        let mut statuses = Vec::new();
-        for e in std::fs::read_dir(suite.join("expected")).unwrap().flatten() {
-            if let Ok(t) = std::fs::read_to_string(e.path().join("status")) {
-                statuses.push(t.trim().to_string());
-            }
-        }
+        let statuses: Vec<String> = expected_streams(&suite, "status")
+            .iter()
+            .map(|t| t.trim().to_string())
+            .collect();
         assert!(
             statuses.iter().any(|s| s == "exit 0"),
             "{name}: {statuses:?}"
@@ -419,11 +437,11 @@ int main(int argc, char **argv) {
 /// lines the engine claims were never run by a kept test).
 #[test]
 fn native_runs_see_the_engines_processor() {
-    let dir = scratch("oracle-cpu");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("src/cpu.c"),
-        r#"#include <cpuid.h>
+    let dir = c_files(
+        "oracle-cpu",
+        &[(
+            "src/cpu.c",
+            r#"#include <cpuid.h>
 #include <stdio.h>
 static int fast(void) { return 3; }
 static int portable(void) { puts("portable"); return 0; }
@@ -434,8 +452,8 @@ int main(void) {
   return portable();
 }
 "#,
-    )
-    .unwrap();
+        )],
+    );
     std::fs::write(
         dir.join("symtest.toml"),
         "[[target]]\nname = \"cpu\"\nkind = \"program\"\nsources = [\"src/cpu.c\"]\n\
@@ -456,11 +474,11 @@ int main(void) {
 /// musl (`--max-fail`) and the host's libc alike, whatever the host has.
 #[test]
 fn native_runs_see_the_engines_processor_count() {
-    let dir = scratch("oracle-nproc");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("src/nproc.c"),
-        r#"#define _GNU_SOURCE
+    let dir = c_files(
+        "oracle-nproc",
+        &[(
+            "src/nproc.c",
+            r#"#define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -474,8 +492,8 @@ int main(void) {
   return 0;
 }
 "#,
-    )
-    .unwrap();
+        )],
+    );
     let target = |name: &str, args: &str| {
         format!(
             "[[target]]\nname = \"{name}\"\nkind = \"program\"\nsources = [\"src/nproc.c\"]\n\
@@ -504,12 +522,7 @@ int main(void) {
             assert!(summary["stage_s"][part].as_f64().is_some(), "{summary:#}");
         }
         let suite = dir.join("tests/symtest").join(name);
-        let mut outputs = Vec::new();
-        for e in std::fs::read_dir(suite.join("expected")).unwrap().flatten() {
-            if let Ok(t) = std::fs::read_to_string(e.path().join("stdout")) {
-                outputs.push(t);
-            }
-        }
+        let outputs = expected_streams(&suite, "stdout");
         assert!(outputs.iter().any(|t| t == "1 1\n"), "{name}: {outputs:?}");
         assert!(outputs.iter().all(|t| t == "1 1\n"), "{name}: {outputs:?}");
         let o = make_in(&suite, &["test"]);
@@ -525,11 +538,11 @@ int main(void) {
 /// that no kept test ran.
 #[test]
 fn a_loop_exit_before_a_label_claims_no_line_of_the_loop_body() {
-    let dir = scratch("loop-exit-label");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("src/tailish.c"),
-        r#"#include <stdio.h>
+    let dir = c_files(
+        "loop-exit-label",
+        &[(
+            "src/tailish.c",
+            r#"#include <stdio.h>
 #include <unistd.h>
 int main(int argc, char **argv) {
   char buf[4];
@@ -543,8 +556,8 @@ out:
   return k > 0 && buf[0] == 'x' ? n : 1;
 }
 "#,
-    )
-    .unwrap();
+        )],
+    );
     std::fs::write(
         dir.join("symtest.toml"),
         "[[target]]\nname = \"tailish\"\nkind = \"program\"\nsources = [\"src/tailish.c\"]\n\

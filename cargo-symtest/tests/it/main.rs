@@ -19,6 +19,7 @@ mod native_replay;
 mod posix;
 mod project;
 mod project_paths;
+mod project_runs;
 mod solver_layers;
 mod support;
 mod whole_programs;

@@ -31,6 +31,7 @@
 //! Benchmarks, not tests: numbers, no pass/fail.
 
 mod coreutils;
+mod coreutils_report;
 mod fp;
 mod gate;
 mod gcov;
