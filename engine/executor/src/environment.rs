@@ -5,7 +5,7 @@
 //! the C library's `environ` (`__environ`) point at one array of it.
 
 use crate::executor::Executor;
-use crate::memory::{AddressSpace, Label, ObjKind, ObjectState};
+use crate::memory::{AddressSpace, EngineObject, Label, ObjKind, ObjectState};
 use crate::value::Value;
 use symtest_ir::Loc;
 
@@ -34,7 +34,7 @@ impl Executor<'_> {
                 bytes.len() as u64,
                 16,
                 ObjKind::Engine,
-                Label::Engine("envp"),
+                Label::Engine(EngineObject::Envp),
                 Loc::default(),
             );
             *memory.contents_mut(obj.base).expect("just allocated") =
@@ -45,7 +45,7 @@ impl Executor<'_> {
             (ptrs.len() as u64 + 1) * 8,
             16,
             ObjKind::Engine,
-            Label::Engine("envp"),
+            Label::Engine(EngineObject::Envp),
             Loc::default(),
         );
         let mut bytes = Vec::new();

@@ -4,7 +4,9 @@
 use crate::config::Config;
 use crate::coverage::Coverage;
 use crate::memory::object::MemoryObject;
-use crate::memory::{AddressSpace, Label, ObjKind, ObjectState, GLOBAL_BASE, REDZONE};
+use crate::memory::{
+    AddressSpace, EngineObject, Label, ObjKind, ObjectState, GLOBAL_BASE, REDZONE,
+};
 use crate::ptree::PTree;
 use crate::query::SolverHandle;
 use crate::rng::Rng;
@@ -359,7 +361,7 @@ impl<'m> Executor<'m> {
                 (argc + 1) * 8,
                 16,
                 ObjKind::Engine,
-                Label::Engine("argv"),
+                Label::Engine(EngineObject::Argv),
                 Loc::default(),
             );
             let mut bytes = Vec::new();

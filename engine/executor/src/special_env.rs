@@ -337,12 +337,7 @@ impl Executor<'_> {
         }
         while st.stack.len() > t.depth {
             let frame = st.stack.pop().expect("deeper than the target");
-            for a in &frame.allocas {
-                st.memory.mark_freed(*a);
-            }
-            if let Some(va) = frame.varargs {
-                st.memory.mark_freed(va);
-            }
+            st.memory.release_frame(&frame.allocas, frame.varargs);
         }
         let f = st.frame_mut();
         f.block = t.block;

@@ -5,7 +5,7 @@
 use crate::executor::Executor;
 use crate::inst::fork::Branch;
 use crate::inst::memory_ops::Access;
-use crate::memory::{Label, MemoryObject, ObjKind, ObjectState, REDZONE};
+use crate::memory::{EngineObject, Label, MemoryObject, ObjKind, ObjectState, REDZONE};
 use crate::state::State;
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
@@ -134,7 +134,13 @@ impl Executor<'_> {
                 let loc = self.current_loc(st);
                 let b = st
                     .memory
-                    .allocate(4, 16, ObjKind::Engine, Label::Engine("errno"), loc)
+                    .allocate(
+                        4,
+                        16,
+                        ObjKind::Engine,
+                        Label::Engine(EngineObject::Errno),
+                        loc,
+                    )
                     .base;
                 st.errno_obj = Some(b);
                 b
@@ -203,7 +209,7 @@ impl Executor<'_> {
                 base: a,
                 size: n,
                 kind: ObjKind::Engine,
-                label: Label::Engine("fixed object"),
+                label: Label::Engine(EngineObject::Fixed),
                 alloc_loc: loc,
             },
             ObjectState::new(n as usize),

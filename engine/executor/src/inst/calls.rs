@@ -1,7 +1,7 @@
 //! Calls (direct, through function pointers, special functions) and varargs.
 
 use crate::executor::Executor;
-use crate::memory::{Label, ObjKind};
+use crate::memory::{EngineObject, Label, ObjKind};
 use crate::state::{Frame, State};
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::ErrorKind;
@@ -234,7 +234,7 @@ impl Executor<'_> {
             size.max(8),
             16,
             ObjKind::Engine,
-            Label::Engine("varargs"),
+            Label::Engine(EngineObject::Varargs),
             loc,
         );
         for (i, v) in args.iter().enumerate() {

@@ -176,12 +176,7 @@ impl Executor<'_> {
             None => None,
         };
         let frame = st.stack.pop().expect("running frame");
-        for a in &frame.allocas {
-            st.memory.mark_freed(*a);
-        }
-        if let Some(va) = frame.varargs {
-            st.memory.mark_freed(va);
-        }
+        st.memory.release_frame(&frame.allocas, frame.varargs);
         if st.stack.is_empty() {
             // Returning from the entry function: the exit code is its int result.
             let code = match v {

@@ -5,7 +5,7 @@
 //! its leaf in the vector and, if another state still shares the object's
 //! contents, the contents (copy on first write after a fork, paper §3.2).
 
-use super::object::{Label, MemoryObject, ObjKind, ObjectState};
+use super::object::{EngineObject, Label, MemoryObject, ObjKind, ObjectState};
 use super::pvec::{NodeInfo, PVec};
 use crate::suspend::wire::{DecodeError, Decoded, Image, Pieces, Reader, Table, Writer};
 use std::cell::Cell;
@@ -229,6 +229,27 @@ impl AddressSpace {
         }
     }
 
+    /// Releases the stack objects of a returning frame (its variadic-argument
+    /// area, made at the call, and its allocas, in allocation order). Those allocated
+    /// last are removed: the state stops carrying a record per call it ever
+    /// made. Addresses are never reused, so a later access through a
+    /// dangling pointer lands in no object and is still an error. One below
+    /// an object allocated after it (a heap object the call made) stays,
+    /// freed.
+    pub fn release_frame(&mut self, bases: &[u64], varargs: Option<u64>) {
+        for base in bases.iter().rev().copied().chain(varargs) {
+            let last = self.objects.len().checked_sub(1);
+            if last
+                .and_then(|i| self.objects.get(i))
+                .is_some_and(|e| e.object.base == base)
+            {
+                self.objects.pop();
+            } else {
+                self.mark_freed(base);
+            }
+        }
+    }
+
     /// Where the next dynamic object goes (states merge only where it agrees).
     pub fn next_dynamic(&self) -> u64 {
         self.next_dynamic
@@ -284,9 +305,6 @@ impl AddressSpace {
         self.objects.visit_nodes(f)
     }
 }
-
-/// Names of engine-made objects (a label's `&'static str` by number).
-const ENGINE_LABELS: [&str; 3] = ["argv", "envp", "varargs"];
 
 impl AddressSpace {
     /// Writes the address space for suspension (see `suspend::wire`).
@@ -379,10 +397,10 @@ fn encode_object(o: &MemoryObject, w: &mut Writer) {
             w.u8(3);
             w.u32(i);
         }
-        Label::Engine(s) => {
+        Label::Engine(e) => {
             w.u8(4);
-            let i = ENGINE_LABELS.iter().position(|x| *x == s);
-            w.usize(i.expect("engine labels are listed"));
+            let i = EngineObject::ALL.iter().position(|x| *x == e);
+            w.usize(i.expect("every engine object is in ALL"));
         }
     }
     w.opt_u32(o.alloc_loc.file.map(|f| f.0));
@@ -417,7 +435,7 @@ fn decode_object(r: &mut Reader<'_>, module: &Module) -> Decoded<MemoryObject> {
         2 => Label::Heap,
         3 => Label::Argv(r.u32()?),
         4 => Label::Engine(
-            ENGINE_LABELS
+            *EngineObject::ALL
                 .get(r.usize()?)
                 .ok_or(DecodeError::Invalid("label"))?,
         ),

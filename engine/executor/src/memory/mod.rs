@@ -6,4 +6,4 @@ pub mod object;
 pub mod pvec;
 
 pub use address_space::{AddressSpace, GLOBAL_BASE, NULL_PAGE, REDZONE};
-pub use object::{Label, MemoryObject, ObjKind, ObjectState};
+pub use object::{EngineObject, Label, MemoryObject, ObjKind, ObjectState};

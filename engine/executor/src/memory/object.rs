@@ -34,8 +34,41 @@ pub enum Label {
     Heap,
     /// `argv[i]`.
     Argv(u32),
-    /// Other engine-made objects (`argv`, `envp`, `varargs`).
-    Engine(&'static str),
+    /// Other engine-made objects.
+    Engine(EngineObject),
+}
+
+/// The objects the engine makes itself (a one-byte label: every record of
+/// an object is shared by the states that have it, but each call's
+/// variadic area is a record of its own).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EngineObject {
+    Argv,
+    Envp,
+    Varargs,
+    Errno,
+    Fixed,
+}
+
+impl EngineObject {
+    /// Every engine object, in the order the suspension format numbers them.
+    pub const ALL: [EngineObject; 5] = [
+        EngineObject::Argv,
+        EngineObject::Envp,
+        EngineObject::Varargs,
+        EngineObject::Errno,
+        EngineObject::Fixed,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineObject::Argv => "argv",
+            EngineObject::Envp => "envp",
+            EngineObject::Varargs => "varargs",
+            EngineObject::Errno => "errno",
+            EngineObject::Fixed => "fixed object",
+        }
+    }
 }
 
 /// An allocation: immutable once made; shared by every state that has it.
@@ -59,7 +92,7 @@ impl MemoryObject {
                 module.describe_loc(self.alloc_loc)
             ),
             Label::Argv(i) => format!("argv[{i}]"),
-            Label::Engine(s) => s.to_string(),
+            Label::Engine(o) => o.name().to_string(),
         }
     }
 
@@ -76,17 +109,73 @@ impl MemoryObject {
 /// Writes mostly go forward through a buffer, so appends are the common case.
 /// Offsets of 4 GiB and more (objects that large are rare) go to `high`.
 #[derive(Clone, Debug, Default)]
-struct SymBytes {
+struct SymMap {
     low: Vec<(u32, ExprId)>,
     // Boxed: one pointer in every object's contents, not a whole map.
     #[allow(clippy::box_collection)]
     high: Option<Box<std::collections::BTreeMap<u64, ExprId>>>,
 }
 
-/// First offset kept in `SymBytes::high`.
+/// First offset kept in `SymMap::high`.
 const HIGH: usize = 1 << 32;
 
+/// An object's symbolic bytes: one pointer in the contents of every object
+/// (most hold none; a copy of an object's contents is made per state that
+/// writes it).
+#[derive(Clone, Debug, Default)]
+struct SymBytes(Option<Box<SymMap>>);
+
 impl SymBytes {
+    fn get(&self, off: usize) -> Option<ExprId> {
+        self.0.as_ref()?.get(off)
+    }
+
+    fn set(&mut self, off: usize, e: ExprId) {
+        self.0.get_or_insert_default().set(off, e)
+    }
+
+    fn any_in(&self, off: usize, n: usize) -> bool {
+        self.0.as_ref().is_some_and(|m| m.any_in(off, n))
+    }
+
+    fn remove_range(&mut self, off: usize, n: usize) {
+        if let Some(m) = &mut self.0 {
+            m.remove_range(off, n);
+            if m.is_empty() {
+                self.0 = None;
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|m| m.is_empty())
+    }
+
+    fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |m| m.len())
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (usize, ExprId)> + '_ {
+        self.0.iter().flat_map(|m| m.iter())
+    }
+
+    fn footprint(&self) -> usize {
+        self.0
+            .as_ref()
+            .map_or(0, |m| std::mem::size_of::<SymMap>() + m.footprint())
+    }
+
+    fn retain(&mut self, keep: impl FnMut(usize, ExprId) -> bool) {
+        if let Some(m) = &mut self.0 {
+            m.retain(keep);
+            if m.is_empty() {
+                self.0 = None;
+            }
+        }
+    }
+}
+
+impl SymMap {
     fn position(&self, off: usize) -> Result<usize, usize> {
         let off = off.min(HIGH - 1) as u32;
         self.low.binary_search_by_key(&off, |&(o, _)| o)

@@ -124,6 +124,45 @@ impl<T: Clone> PVec<T> {
         self.len += 1;
     }
 
+    /// Removes and returns the last element, copying the shared nodes on its
+    /// path first; emptied nodes are removed and a root left with one child
+    /// is replaced by it, so the shape is the one `push` alone would build.
+    pub fn pop(&mut self) -> Option<T> {
+        fn take<T: Clone>(node: &mut Rc<Node<T>>, i: usize, shift: u32) -> (T, bool) {
+            match Rc::make_mut(node) {
+                Node::Leaf(items) => {
+                    let v = items.pop().expect("the last element");
+                    (v, items.is_empty())
+                }
+                Node::Inner(ch) => {
+                    let k = (i >> shift) & MASK;
+                    let (v, emptied) = take(&mut ch[k], i, shift - BITS);
+                    if emptied {
+                        ch.pop();
+                    }
+                    (v, ch.is_empty())
+                }
+            }
+        }
+        let i = self.len.checked_sub(1)?;
+        let root = self.root.as_mut()?;
+        let (v, emptied) = take(root, i, self.shift);
+        self.len = i;
+        if emptied {
+            self.root = None;
+            self.shift = 0;
+        }
+        while self.shift > 0 {
+            let only = match self.root.as_deref() {
+                Some(Node::Inner(ch)) if ch.len() == 1 => ch[0].clone(),
+                _ => break,
+            };
+            self.root = Some(only);
+            self.shift -= BITS;
+        }
+        Some(v)
+    }
+
     /// Index of the last element for which `below(element)` holds, given that
     /// it holds for a prefix of the vector (binary search).
     pub fn last_where(&self, below: impl Fn(&T) -> bool) -> Option<usize> {
@@ -396,6 +435,39 @@ impl<'a, T> Iterator for Iter<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pop_matches_a_vec_and_leaves_the_shape_push_builds() {
+        let mut v: PVec<u32> = PVec::default();
+        let mut model = Vec::new();
+        // Grow and shrink across leaf and level boundaries, with clones held
+        // at some points (they must keep their contents).
+        let mut snapshots = Vec::new();
+        for round in 0..6u32 {
+            for i in 0..(300 + round * 40) {
+                v.push(i + round);
+                model.push(i + round);
+            }
+            snapshots.push((v.clone(), model.clone()));
+            for _ in 0..(280 + round * 30) {
+                assert_eq!(v.pop(), model.pop());
+            }
+            assert_eq!(v.len(), model.len());
+            assert_eq!(v.iter().copied().collect::<Vec<_>>(), model);
+            // The same shape as a vector built by pushes alone.
+            let mut fresh = PVec::default();
+            model.iter().for_each(|&x| fresh.push(x));
+            assert_eq!(v.shift, fresh.shift);
+        }
+        for (s, m) in snapshots {
+            assert_eq!(s.iter().copied().collect::<Vec<_>>(), m);
+        }
+        while v.pop().is_some() {}
+        assert_eq!((v.len(), v.shift), (0, 0));
+        assert!(v.root.is_none());
+        v.push(7);
+        assert_eq!(v.get(0), Some(&7));
+    }
 
     #[test]
     fn matches_a_vec_and_clones_share_until_written() {
