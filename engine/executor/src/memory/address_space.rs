@@ -80,7 +80,7 @@ impl AddressSpace {
     pub fn insert_at(&mut self, object: MemoryObject, contents: ObjectState) -> Rc<MemoryObject> {
         debug_assert!(
             self.objects
-                .get(self.objects.len().wrapping_sub(1))
+                .last()
                 .is_none_or(|e| e.object.base < object.base),
             "objects are appended in address order"
         );
@@ -102,7 +102,7 @@ impl AddressSpace {
     ) -> Rc<MemoryObject> {
         let above = self
             .objects
-            .get(self.objects.len().wrapping_sub(1))
+            .last()
             .is_none_or(|e| e.object.base < object.base);
         if above {
             return self.insert_at(object, contents);
@@ -238,11 +238,7 @@ impl AddressSpace {
     /// freed.
     pub fn release_frame(&mut self, bases: &[u64], varargs: Option<u64>) {
         for base in bases.iter().rev().copied().chain(varargs) {
-            let last = self.objects.len().checked_sub(1);
-            if last
-                .and_then(|i| self.objects.get(i))
-                .is_some_and(|e| e.object.base == base)
-            {
+            if self.objects.last().is_some_and(|e| e.object.base == base) {
                 self.objects.pop();
             } else {
                 self.mark_freed(base);

@@ -1,6 +1,7 @@
 //! Tests of `ObjectState`: per-byte contents, flushing, symbolic-offset accesses.
 
 use super::*;
+use crate::memory::sym_bytes::HIGH;
 
 /// An access at an offset of a few possible values in a large object is
 /// an `ite` over them: the object is not flushed, and the values read

@@ -49,10 +49,6 @@ pub struct NodeInfo {
 }
 
 impl<T: Clone> PVec<T> {
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
     pub fn get(&self, i: usize) -> Option<&T> {
         if i >= self.len {
             return None;
@@ -68,6 +64,10 @@ impl<T: Clone> PVec<T> {
                 Node::Leaf(items) => return items.get(i & MASK),
             }
         }
+    }
+
+    pub fn last(&self) -> Option<&T> {
+        self.get(self.len.checked_sub(1)?)
     }
 
     /// Mutable access, copying the shared nodes on the path first.
@@ -452,7 +452,7 @@ mod tests {
             for _ in 0..(280 + round * 30) {
                 assert_eq!(v.pop(), model.pop());
             }
-            assert_eq!(v.len(), model.len());
+            assert_eq!(v.len, model.len());
             assert_eq!(v.iter().copied().collect::<Vec<_>>(), model);
             // The same shape as a vector built by pushes alone.
             let mut fresh = PVec::default();
@@ -463,7 +463,7 @@ mod tests {
             assert_eq!(s.iter().copied().collect::<Vec<_>>(), m);
         }
         while v.pop().is_some() {}
-        assert_eq!((v.len(), v.shift), (0, 0));
+        assert_eq!((v.len, v.shift), (0, 0));
         assert!(v.root.is_none());
         v.push(7);
         assert_eq!(v.get(0), Some(&7));
@@ -486,7 +486,7 @@ mod tests {
                 assert_eq!(snapshot.iter().copied().collect::<Vec<_>>(), before);
             }
         }
-        assert_eq!(v.len(), model.len());
+        assert_eq!(v.len, model.len());
         assert_eq!(v.iter().copied().collect::<Vec<_>>(), model);
         for (i, x) in model.iter().enumerate() {
             assert_eq!(v.get(i), Some(x));
