@@ -71,8 +71,63 @@ pub struct IndependentSolver<S: Solver> {
     pool_uid: u64,
     counters: LayerCounters,
     stats: IndependenceStats,
+    /// Per-query working storage, kept between queries so that a query
+    /// allocates (and rehashes) nothing once the largest has been seen.
+    scratch: Scratch,
 }
 
+/// The union-find and grouping state of one query (cleared, not freed).
+#[derive(Default)]
+struct Scratch {
+    /// (assertion, position) of the assertions not decided outright.
+    live: Vec<(ExprId, usize)>,
+    /// Element -> local number.
+    local: FxHashMap<Elem, u32>,
+    /// Local number -> element.
+    order: Vec<Elem>,
+    parent: Vec<u32>,
+    /// Per live assertion: the local number of its first element.
+    first_of: Vec<u32>,
+    whole_of: FxHashMap<ArrayId, u32>,
+    group_of_root: FxHashMap<u32, usize>,
+    /// Per element (local number): its group.
+    elem_group: Vec<usize>,
+    /// Groups in use are `groups[..used]`; the rest keep their capacity.
+    groups: Vec<Group>,
+    /// Order in which the groups are posed.
+    idx: Vec<usize>,
+}
+
+impl Scratch {
+    fn clear(&mut self) {
+        self.live.clear();
+        self.local.clear();
+        self.order.clear();
+        self.parent.clear();
+        self.first_of.clear();
+        self.whole_of.clear();
+        self.group_of_root.clear();
+        self.elem_group.clear();
+        self.idx.clear();
+    }
+
+    /// A new empty group (reusing a previous query's storage); its index.
+    fn new_group(&mut self, used: &mut usize) -> usize {
+        if *used == self.groups.len() {
+            self.groups.push(Group::default());
+        }
+        let g = &mut self.groups[*used];
+        g.assertions.clear();
+        g.arrays.clear();
+        g.last = 0;
+        g.model = None;
+        g.known = false;
+        *used += 1;
+        *used - 1
+    }
+}
+
+#[derive(Default)]
 struct Group {
     assertions: Vec<ExprId>,
     arrays: Vec<ArrayId>,
@@ -153,6 +208,7 @@ impl<S: Solver> IndependentSolver<S> {
             pool_uid: 0,
             counters: LayerCounters::default(),
             stats: IndependenceStats::default(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -196,13 +252,27 @@ impl<S: Solver> IndependentSolver<S> {
         arrays: &[ArrayId],
         known: Option<Known<'_>>,
     ) -> Result<SatResult, SolverError> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let r = self.check_with(&mut scratch, pool, assertions, arrays, known);
+        self.scratch = scratch;
+        r
+    }
+
+    fn check_with(
+        &mut self,
+        sc: &mut Scratch,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+        known: Option<Known<'_>>,
+    ) -> Result<SatResult, SolverError> {
         validate(pool, assertions, arrays)?;
         if pool.uid() != self.pool_uid {
             self.footprints.clear();
             self.pool_uid = pool.uid();
         }
         // (assertion, position), constants and array-free ones decided.
-        let mut live: Vec<(ExprId, usize)> = Vec::with_capacity(assertions.len());
         let empty = Assignment::new();
         for (pos, &e) in assertions.iter().enumerate() {
             let holds = match pool.as_const(e) {
@@ -216,75 +286,69 @@ impl<S: Solver> IndependentSolver<S> {
                     self.counters.answered += 1;
                     return Ok(SatResult::Unsat);
                 }
-                None => live.push((e, pos)),
+                None => sc.live.push((e, pos)),
             }
         }
-        if live.is_empty() {
+        if sc.live.is_empty() {
             self.counters.answered += 1;
             return Ok(SatResult::Sat(project(pool, &empty, arrays)));
         }
         // Union-find over the elements read (array bytes at constant
         // indices, whole arrays), numbered locally.
-        let mut local: FxHashMap<Elem, u32> = FxHashMap::default();
-        let mut order: Vec<Elem> = Vec::new();
-        let mut parent: Vec<u32> = Vec::new();
-        let mut first_of: Vec<u32> = Vec::with_capacity(live.len());
-        for &(e, _) in &live {
-            let fp = self.footprint(pool, e);
+        for k in 0..sc.live.len() {
+            let fp = self.footprint(pool, sc.live[k].0);
             let mut first: Option<u32> = None;
             for &el in fp.iter() {
-                let i = *local.entry(el).or_insert_with(|| {
-                    order.push(el);
-                    parent.push(parent.len() as u32);
-                    (parent.len() - 1) as u32
+                let i = *sc.local.entry(el).or_insert_with(|| {
+                    sc.order.push(el);
+                    sc.parent.push(sc.parent.len() as u32);
+                    (sc.parent.len() - 1) as u32
                 });
                 match first {
                     None => first = Some(i),
-                    Some(f) => union(&mut parent, f, i),
+                    Some(f) => union(&mut sc.parent, f, i),
                 }
             }
-            first_of.push(first.expect("a live assertion reads an array"));
+            sc.first_of
+                .push(first.expect("a live assertion reads an array"));
         }
         // A whole-array element joins every byte of its array.
-        let mut whole_of: FxHashMap<ArrayId, u32> = FxHashMap::default();
-        for (i, el) in order.iter().enumerate() {
+        for (i, el) in sc.order.iter().enumerate() {
             if el.byte == WHOLE {
-                whole_of.insert(el.array, i as u32);
+                sc.whole_of.insert(el.array, i as u32);
             }
         }
-        if !whole_of.is_empty() {
-            for (i, el) in order.iter().enumerate() {
-                if let Some(&w) = whole_of.get(&el.array) {
-                    union(&mut parent, w, i as u32);
+        if !sc.whole_of.is_empty() {
+            for (i, el) in sc.order.iter().enumerate() {
+                if let Some(&w) = sc.whole_of.get(&el.array) {
+                    union(&mut sc.parent, w, i as u32);
                 }
             }
         }
         // Groups by root, numbered in order of first appearance.
-        let mut group_of_root: FxHashMap<u32, usize> = FxHashMap::default();
-        let mut groups: Vec<Group> = Vec::new();
-        let mut elem_group: Vec<usize> = Vec::with_capacity(order.len());
-        for (i, el) in order.iter().enumerate() {
-            let r = find(&mut parent, i as u32);
-            let g = *group_of_root.entry(r).or_insert_with(|| {
-                groups.push(Group {
-                    assertions: Vec::new(),
-                    arrays: Vec::new(),
-                    last: 0,
-                    model: None,
-                    known: false,
-                });
-                groups.len() - 1
-            });
-            groups[g].arrays.push(el.array);
-            elem_group.push(g);
+        let mut used = 0usize;
+        for i in 0..sc.order.len() {
+            let r = find(&mut sc.parent, i as u32);
+            let g = match sc.group_of_root.get(&r) {
+                Some(&g) => g,
+                None => {
+                    let g = sc.new_group(&mut used);
+                    sc.group_of_root.insert(r, g);
+                    g
+                }
+            };
+            sc.groups[g].arrays.push(sc.order[i].array);
+            sc.elem_group.push(g);
         }
-        for (k, &(e, pos)) in live.iter().enumerate() {
-            let r = find(&mut parent, first_of[k]);
-            let g = &mut groups[group_of_root[&r]];
+        for k in 0..sc.live.len() {
+            let (e, pos) = sc.live[k];
+            let r = find(&mut sc.parent, sc.first_of[k]);
+            let g = &mut sc.groups[sc.group_of_root[&r]];
             g.assertions.push(e);
             g.last = g.last.max(pos);
         }
-        for g in &mut groups {
+        let groups = &mut sc.groups[..used];
+        for g in groups.iter_mut() {
             g.assertions.sort_unstable();
             g.assertions.dedup();
             g.arrays.sort_unstable();
@@ -295,10 +359,10 @@ impl<S: Solver> IndependentSolver<S> {
             self.stats.split_queries += 1;
         }
         self.stats.max_groups = self.stats.max_groups.max(n);
-        let mut idx: Vec<usize> = (0..groups.len()).collect();
-        idx.sort_by_key(|&g| std::cmp::Reverse(groups[g].last));
+        sc.idx.extend(0..groups.len());
+        sc.idx.sort_by_key(|&g| std::cmp::Reverse(groups[g].last));
         let mut unknown: Option<String> = None;
-        for g in idx {
+        for &g in &sc.idx {
             let grp = &mut groups[g];
             if let Some(k) = known.filter(|k| grp.last < k.prefix) {
                 debug_assert!(
@@ -322,16 +386,24 @@ impl<S: Solver> IndependentSolver<S> {
             return Ok(SatResult::Unknown(why));
         }
         // Combine: each byte from the model of the group that reads it (a
-        // whole array from its group's model), the rest zeros.
-        let mut bufs: FxHashMap<ArrayId, Vec<u8>> = arrays
+        // whole array from its group's model), the rest zeros. `arrays` is
+        // sorted (the caller's, deduplicated), so a byte finds its buffer
+        // by binary search.
+        let mut bufs: Vec<(ArrayId, Vec<u8>)> = arrays
             .iter()
             .map(|&a| (a, vec![0u8; pool.array_info(a).size as usize]))
             .collect();
-        for (i, el) in order.iter().enumerate() {
-            let Some(bytes) = bufs.get_mut(&el.array) else {
+        let sorted = bufs.windows(2).all(|w| w[0].0 < w[1].0);
+        if !sorted {
+            bufs.sort_by_key(|&(a, _)| a);
+            bufs.dedup_by_key(|&mut (a, _)| a);
+        }
+        for (i, el) in sc.order.iter().enumerate() {
+            let Ok(slot) = bufs.binary_search_by_key(&el.array, |&(a, _)| a) else {
                 continue;
             };
-            let grp = &groups[elem_group[i]];
+            let bytes = &mut bufs[slot].1;
+            let grp = &groups[sc.elem_group[i]];
             let m = match (grp.known, known, grp.model.as_ref()) {
                 (true, Some(k), _) => k.model,
                 (_, _, Some(m)) => m,
@@ -348,8 +420,8 @@ impl<S: Solver> IndependentSolver<S> {
             }
         }
         let mut model = Assignment::new();
-        for &a in arrays {
-            model.set(a, bufs[&a].clone());
+        for (a, bytes) in bufs {
+            model.set(a, bytes);
         }
         Ok(SatResult::Sat(model))
     }
