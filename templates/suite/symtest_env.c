@@ -21,6 +21,11 @@
  *                    sizes its threads by the machine (sort, gnulib's
  *                    nproc) takes the path it took in the engine, not one
  *                    that depends on the host's processors.
+ *   the memory       sysconf(_SC_PHYS_PAGES / _SC_AVPHYS_PAGES): 4 GiB in
+ *                    all, 2 GiB free, as the model's sysinfo answers: sort
+ *                    sizes its buffer by the free memory (gnulib's physmem),
+ *                    and on a host with most of its memory free it took
+ *                    another branch than in the engine.
  *
  * The files a test creates were last accessed and modified at SYMTEST_EPOCH
  * too (symtest_runner.c).
@@ -84,9 +89,22 @@ int __wrap_sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set) {
   return 0;
 }
 
+/* The model's sysinfo (libc-models/posix/syscall.c): totalram 4 GiB,
+ * freeram 2 GiB, bufferram 0, mem_unit 1; musl's sysconf divides by its
+ * page size. */
+#define SYMTEST_MODEL_TOTALRAM (4UL << 30)
+#define SYMTEST_MODEL_FREERAM (2UL << 30)
+
 long __wrap_sysconf(int name) {
   if (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF)
     return 1;
+  if (name == _SC_PHYS_PAGES || name == _SC_AVPHYS_PAGES) {
+    long page = __real_sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+      page = 4096;
+    return (long)((name == _SC_PHYS_PAGES ? SYMTEST_MODEL_TOTALRAM : SYMTEST_MODEL_FREERAM) /
+                  (unsigned long)page);
+  }
   return __real_sysconf(name);
 }
 
