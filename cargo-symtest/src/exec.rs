@@ -167,6 +167,14 @@ pub struct ExecArgs {
           default_value = "true", default_missing_value = "true",
           value_parser = clap::builder::BoolishValueParser::new())]
     pub check_div_zero: bool,
+    /// Compute the C library's `strcmp`, `strncmp`, `memcmp` and `bcmp` of a
+    /// symbolic buffer with constant bytes (concrete pointers and length) as
+    /// one expression, the library's result, instead of forking at every
+    /// symbolic byte of its loop. Off by default (KLEE runs the loops).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_value = "false", default_missing_value = "true",
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub summarize_comparisons: bool,
     /// Optimize the program with LLVM's -O2 pipeline (opt-19) before
     /// exploring it; the engine's own overshift check is then off (LLVM may
     /// speculate shifts whose out-of-range results are never used).
@@ -532,6 +540,7 @@ fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     c.library_forks = (a.library_forks > 0).then_some(a.library_forks);
     c.check_overshift = a.check_overshift && !a.optimize;
     c.check_div_zero = a.check_div_zero;
+    c.summarize_comparisons = a.summarize_comparisons;
     if a.max_sym_alloc_sizes == 0 {
         return Err("--max-sym-alloc-sizes must be at least 1".into());
     }

@@ -189,6 +189,11 @@ pub struct Config {
     /// KLEE's `--check-div-zero` (on by default): division and remainder by
     /// zero are `div` errors.
     pub check_div_zero: bool,
+    /// `strcmp`, `strncmp`, `memcmp` and `bcmp` with concrete pointers and
+    /// length computed as one expression instead of forking at every byte
+    /// (inst/strcmp.rs; off by default: on coreutils it changed which
+    /// options a 60-s run reaches more than how many, see BENCHMARKS run 18).
+    pub summarize_comparisons: bool,
     /// KLEE's `--emit-all-errors`: a test for every error path, not only the
     /// first one per (kind, source line).
     pub emit_all_errors: bool,
@@ -267,6 +272,7 @@ impl Default for Config {
             completion_instructions: 1_000_000,
             check_overshift: true,
             check_div_zero: true,
+            summarize_comparisons: false,
             emit_all_errors: false,
             exit_on_error: Vec::new(),
             silent_assume: false,

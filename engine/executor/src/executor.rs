@@ -58,6 +58,8 @@ pub struct Executor<'m> {
     pub(crate) specials: Vec<Option<crate::special::Special>>,
     /// `<math.h>` function per function computed as an expression, resolved once.
     pub(crate) libm: Vec<Option<crate::inst::libm::LibmFn>>,
+    /// String comparison per function computed as an expression, resolved once.
+    pub(crate) strcmp_fns: Vec<Option<crate::inst::strcmp::StrCmpFn>>,
     /// Per function: does it call UBSan's shift handler (compiled with
     /// `-fsanitize=shift`, so its shifts are checked already)?
     pub(crate) ubsan_shift_checked: Vec<bool>,
@@ -154,6 +156,7 @@ impl<'m> Executor<'m> {
             initial: None,
             specials: crate::special::table(module, &config),
             libm: crate::inst::libm::table(module),
+            strcmp_fns: crate::inst::strcmp::table(module),
             ubsan_shift_checked: crate::inst::arith::ubsan_shift_checked(module),
             image: None,
             rss: crate::rss::RssSampler::default(),

@@ -157,6 +157,12 @@ impl Executor<'_> {
             }
             return Ok(());
         }
+        if let Some(v) = self.call_strcmp(st, f, &args)? {
+            if let Some(d) = dest {
+                st.set_reg(d, v);
+            }
+            return Ok(());
+        }
         if let Some(special) = self.special_for(f) {
             return self.call_special(st, ctx, dest, special, &args, ret_bits);
         }

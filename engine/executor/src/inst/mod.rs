@@ -11,3 +11,4 @@ pub mod fork;
 pub mod intrinsics;
 pub mod libm;
 pub mod memory_ops;
+pub mod strcmp;
