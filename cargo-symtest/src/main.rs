@@ -8,6 +8,7 @@
 mod capture_cmd;
 mod cc_cmd;
 mod exec;
+mod exec_config;
 mod init;
 mod inspect;
 mod klee_compat;

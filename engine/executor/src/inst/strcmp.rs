@@ -127,10 +127,10 @@ impl Executor<'_> {
             // Neither loop reads a byte.
             return Ok(Some(Value::from_u64(32, 0)));
         }
-        let Some(positions) = self.scan(st, kind, pa, pb, limit) else {
+        let Some((positions, falls_off)) = self.scan(st, kind, pa, pb, limit) else {
             return Ok(None);
         };
-        Ok(Some(self.chain(kind, positions)))
+        Ok(Some(self.chain(kind, &positions, falls_off)))
     }
 
     /// The bytes the library's loop may read, up to the first position where
@@ -198,7 +198,7 @@ impl Executor<'_> {
 
     /// `a[k] - b[k]` at the first position `k` where the loop stops, as
     /// `ite`s from the last position read backwards.
-    fn chain(&mut self, kind: StrCmpFn, (positions, falls_off): (Vec<Position>, bool)) -> Value {
+    fn chain(&mut self, kind: StrCmpFn, positions: &[Position], falls_off: bool) -> Value {
         let zero8 = Value::from_u64(8, 0);
         // After the last position: memcmp found no difference (else the loop
         // certainly stopped there and the first step below replaces this).

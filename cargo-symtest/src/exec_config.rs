@@ -1,0 +1,264 @@
+//! `cargo symtest exec`'s command line turned into the engine's
+//! configuration: the libc, error kinds, allocation limit, seeds, target
+//! lines and every other flag of [`ExecArgs`].
+
+use crate::exec::{program_name, seconds, ExecArgs, Libc};
+use std::path::{Path, PathBuf};
+use symtest_executor::{Config, ErrorKind, SearchKind};
+use symtest_solver::LayerSet;
+
+pub(crate) fn libc_of(a: &ExecArgs) -> Result<Libc, String> {
+    let libc = match a.libc.as_str() {
+        "none" => Libc::None,
+        "musl" | "uclibc" | "klee" => Libc::Musl,
+        "auto" => Libc::Auto,
+        other => {
+            return Err(format!(
+                "--libc: unknown libc `{other}` (choose auto, none, musl; KLEE's uclibc and klee mean musl)"
+            ))
+        }
+    };
+    if a.posix_runtime {
+        return match libc {
+            Libc::None => {
+                Err("--posix-runtime needs a libc (--libc=musl, or the default auto)".into())
+            }
+            _ => Ok(Libc::Musl),
+        };
+    }
+    Ok(libc)
+}
+
+/// KLEE's termination-type names and symtest's kinds, for --exit-on-error-type.
+fn exit_kind(name: &str) -> Result<Vec<ErrorKind>, String> {
+    if let Some(k) = ErrorKind::parse(name) {
+        return Ok(vec![k]);
+    }
+    let k = match name {
+        "Ptr" | "BadVectorAccess" => ErrorKind::Ptr,
+        "Free" => ErrorKind::Free,
+        "Abort" => ErrorKind::Abort,
+        "Assert" => ErrorKind::Assert,
+        // KLEE reports division by zero and overshift through its own
+        // checks; symtest has `div` and `overflow` for them.
+        "Overflow" | "InvalidBuiltin" => return Ok(vec![ErrorKind::Overflow, ErrorKind::Div]),
+        "ReadOnly" => ErrorKind::ReadOnly,
+        "ReportError" | "User" => ErrorKind::User,
+        "Execution" => ErrorKind::Exec,
+        "External" => ErrorKind::External,
+        "Model" => ErrorKind::Model,
+        _ => {
+            return Err(format!(
+                "--exit-on-error-type: unknown kind `{name}` (symtest's: {}; KLEE's: Ptr, Free, Abort, Assert, Overflow, ReadOnly, ReportError, User, Execution, External, Model, BadVectorAccess, InvalidBuiltin)",
+                ErrorKind::ALL.map(|k| k.suffix()).join(", ")
+            ))
+        }
+    };
+    Ok(vec![k])
+}
+
+/// The largest allocation the native allocator can grant here: Linux's
+/// default overcommit heuristic refuses a single request above the machine's
+/// memory plus swap; `vm.overcommit_memory = 1` refuses nothing below the
+/// address space, `2` refuses above the commit limit.
+pub fn native_alloc_limit() -> u64 {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let kib = |key: &str| -> Option<u64> {
+        meminfo
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|r| r.trim().trim_end_matches("kB").trim().parse().ok())
+    };
+    let mode = std::fs::read_to_string("/proc/sys/vm/overcommit_memory")
+        .ok()
+        .and_then(|m| m.trim().parse::<u32>().ok())
+        .unwrap_or(0);
+    let limit = match mode {
+        1 => Some(1u64 << 46),
+        2 => kib("CommitLimit:").map(|k| k * 1024),
+        _ => match (kib("MemTotal:"), kib("SwapTotal:")) {
+            (Some(m), s) => Some((m + s.unwrap_or(0)) * 1024),
+            _ => None,
+        },
+    };
+    // Without /proc: 4 GiB, a common machine's memory.
+    limit.unwrap_or(4 << 30)
+}
+
+/// The seeds of `--seed-file` and `--seed-dir`: each `.ktest`'s objects.
+fn read_seeds(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Vec<symtest_executor::Seed>, String> {
+    let mut paths: Vec<PathBuf> = files.to_vec();
+    for d in dirs {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(d)
+            .map_err(|e| format!("--seed-dir {}: {e}", d.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
+            .collect();
+        found.sort();
+        paths.extend(found);
+    }
+    paths
+        .iter()
+        .map(|p| {
+            let t = symtest_ktest::KTest::read_from(p)
+                .map_err(|e| format!("seed {}: {e}", p.display()))?;
+            Ok(t.objects.into_iter().map(|o| (o.name, o.bytes)).collect())
+        })
+        .collect()
+}
+
+/// `--target-line FILE:LINE` and the lines of `--target-lines FILE`.
+fn target_lines(given: &[String], file: Option<&Path>) -> Result<Vec<(String, u32)>, String> {
+    let mut all: Vec<(String, String)> = given
+        .iter()
+        .map(|g| ("--target-line".to_string(), g.clone()))
+        .collect();
+    if let Some(f) = file {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| format!("--target-lines {}: {e}", f.display()))?;
+        for (n, l) in text.lines().enumerate() {
+            if !l.trim().is_empty() {
+                all.push((format!("{}:{}", f.display(), n + 1), l.trim().to_string()));
+            }
+        }
+    }
+    all.into_iter()
+        .map(|(place, t)| {
+            let (file, line) = t
+                .rsplit_once(':')
+                .and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)))
+                .filter(|(f, l)| !f.is_empty() && *l > 0)
+                .ok_or_else(|| format!("{place}: `{t}` is not FILE:LINE"))?;
+            Ok((file.to_string(), line))
+        })
+        .collect()
+}
+
+pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
+    let mut layer_spec = a.solver_layers.clone();
+    for d in &a.drop_solver_layer {
+        layer_spec.push_str(&format!(",-{d}"));
+    }
+    let layers = LayerSet::parse(&layer_spec).map_err(|e| format!("--solver-layers: {e}"))?;
+    let mut c = Config {
+        entry: a.entry_point.clone(),
+        rewrite_expressions: layers.rewrite,
+        simplify_constraints: layers.simplify,
+        implied_value_concretization: layers.ivc,
+        reuse_state_model: layers.cex,
+        symbolic_fp: a.fp != "concrete",
+        symbolic_long_double: a.fp == "full",
+        ..Config::default()
+    };
+    // argv[0] is the program's name, as a shell gives it to the native program
+    // (`echo` for `src/echo.bc`): usage and error messages print it, and
+    // `replay --native` and the emitted suites run the program under that name.
+    c.argv = std::iter::once(program_name(&a.program))
+        .chain(a.program_args.iter().cloned())
+        .collect();
+    if let Some(t) = a.max_time {
+        let d = seconds("max-time", t)?;
+        if d.is_zero() {
+            return Err("--max-time must be positive".into());
+        }
+        c.max_time = Some(d);
+    }
+    c.max_instructions = a.max_instructions;
+    if a.max_instructions == Some(0) {
+        return Err("--max-instructions must be at least 1".into());
+    }
+    crate::loading::check_memory(a.max_memory)?;
+    c.max_memory_mb = Some(a.max_memory);
+    c.max_suspend_disk_mb = a.max_suspend_disk.unwrap_or(a.max_memory.saturating_mul(4));
+    c.max_forks = a.max_forks;
+    c.max_depth = a.max_depth;
+    let st = seconds("max-solver-time", a.max_solver_time)?;
+    c.max_solver_time = (!st.is_zero()).then_some(st);
+    if !a.search.is_empty() {
+        c.search = a
+            .search
+            .iter()
+            .map(|s| {
+                SearchKind::parse(s).ok_or_else(|| {
+                    format!(
+                        "unknown searcher `{s}` (choose from: {})",
+                        SearchKind::NAMES.join(", ")
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if a.batch_instructions == 0 {
+        return Err("--batch-instructions must be at least 1".into());
+    }
+    c.batch_instructions = a.batch_instructions;
+    c.dive_forks = a.dive;
+    c.merge_loops = a.merge_loops;
+    if let Some(t) = a.batch_time {
+        c.batch_time = Some(seconds("batch-time", t)?);
+    }
+    c.seed = a.seed;
+    c.completion_instructions = a.completion_instructions;
+    c.emit_all = a.emit_all;
+    c.emit_all_errors = a.emit_all || a.emit_all_errors;
+    if a.exit_on_error {
+        c.exit_on_error = ErrorKind::ALL.into_iter().filter(|k| k.is_bug()).collect();
+    }
+    for name in &a.exit_on_error_type {
+        for k in exit_kind(name.trim())? {
+            if !c.exit_on_error.contains(&k) {
+                c.exit_on_error.push(k);
+            }
+        }
+    }
+    if a.max_tests == Some(0) {
+        return Err("--max-tests must be at least 1".into());
+    }
+    c.max_tests = a.max_tests;
+    c.silent_assume = a.silent_klee_assume;
+    if !(0.0..=1.0).contains(&a.directed_share) {
+        return Err(format!(
+            "--directed-share must be between 0 and 1 (got {})",
+            a.directed_share
+        ));
+    }
+    c.directed_share = a.directed_share;
+    c.seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
+    c.target_lines = target_lines(&a.target_line, a.target_lines.as_deref())?;
+    c.digest_depth = (a.digest_depth > 0).then_some(a.digest_depth);
+    c.library_forks = (a.library_forks > 0).then_some(a.library_forks);
+    c.check_overshift = a.check_overshift && !a.optimize;
+    c.check_div_zero = a.check_div_zero;
+    c.summarize_comparisons = a.summarize_comparisons;
+    if a.max_sym_alloc_sizes == 0 {
+        return Err("--max-sym-alloc-sizes must be at least 1".into());
+    }
+    c.max_sym_alloc_sizes = a.max_sym_alloc_sizes;
+    c.max_alloc_size = a.max_alloc_size.unwrap_or_else(native_alloc_limit);
+    (c.external_calls_concrete, c.external_calls_all) =
+        match a.external_calls.as_deref().unwrap_or("none") {
+            "none" => (false, false),
+            "concrete" => (true, false),
+            "all" => (true, true),
+            other => {
+                return Err(format!(
+                    "--external-calls: unknown mode `{other}` (choose none, concrete or all)"
+                ))
+            }
+        };
+    libc_of(a)?;
+    if a.posix_runtime {
+        if a.entry_point != "main" {
+            return Err(
+                "--posix-runtime runs main; it cannot be combined with --entry-point".into(),
+            );
+        }
+        symtest_project::runtime::check_env_options(
+            &a.program_args,
+            a.max_memory,
+            symtest_executor::SYMBOLIC_BYTE_COST,
+        )?;
+        c.entry = symtest_project::runtime::POSIX_ENTRY.into();
+    }
+    Ok((c, layers))
+}
