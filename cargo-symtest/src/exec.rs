@@ -68,7 +68,9 @@ pub struct ExecArgs {
     /// over all states; past it, its branches there follow the current input
     /// without asking the solver (warned; counted as library_branches in
     /// stats.json). Quoting a symbolic file name for an error message, for
-    /// one, forks on every byte's character class. 0: always fork.
+    /// one, forks on every byte's character class. A path forked there that
+    /// then covers new code of the program gives the call site a quarter of
+    /// N back. 0: always fork.
     #[arg(long, value_name = "N", default_value_t = symtest_executor::DEFAULT_LIBRARY_FORKS)]
     pub library_forks: u64,
     /// Seed mode (KLEE's): a `.ktest` whose inputs guide the run; repeat for

@@ -417,6 +417,43 @@ fn library_code_under_one_call_site_forks_a_bounded_number_of_times() {
     );
 }
 
+/// `tests/posix/library_credit.c`: strtol's forks under one call decide how
+/// many bytes it consumes, and each count leads to a line of the program's
+/// own. `--library-forks 4` allows 4 forks at that call site, at most five
+/// paths through strtol; the paths that cover a new line give the site part
+/// of its budget back, so at least six of the seven outcomes are reached
+/// (and the budget still ran out: some branches followed the input). Every
+/// test replays natively as recorded.
+#[test]
+fn library_forks_that_lead_to_new_program_code_are_credited_back() {
+    let dir = scratch("fidelity-library-credit");
+    let src = workspace().join("tests/posix/library_credit.c");
+    let bc = cc_bitcode(&src, &dir);
+    let prog = native_build(&src, &dir, &[]);
+    let out = dir.join("out");
+    posix_exec(
+        &bc,
+        &out,
+        &["--max-time", "30", "--library-forks", "4"],
+        &["--sym-stdin", "6"],
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert!(
+        stats["library_branches"].as_u64().unwrap() >= 1,
+        "{stats:#}"
+    );
+    // One state enters strtol, and each fork there adds one path: without
+    // the credit, 4 forks give at most 5 paths through it, 5 outcomes.
+    let reached: Vec<u32> = (0..=6)
+        .filter(|n| some_test_printed(&out, &format!("consumed {n}\n")))
+        .collect();
+    assert!(reached.len() >= 6, "outcomes reached: {reached:?}");
+    let (summary, runs) = replay_json(&prog, &out, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+}
+
 /// `tests/posix/same_file.c` compares the identity of stdin, stdout and a
 /// file named by the argument, and a file's links and owner. Every file the
 /// model makes has a device and inode number of its own, one link and the

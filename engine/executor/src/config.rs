@@ -81,7 +81,7 @@ pub type Seed = Vec<(String, Vec<u8>)>;
 pub const DEFAULT_DIRECTED_SHARE: f64 = 0.7;
 
 /// Default of `Config::library_forks`.
-pub const DEFAULT_LIBRARY_FORKS: u64 = 512;
+pub const DEFAULT_LIBRARY_FORKS: u64 = 128;
 
 /// Default of `Config::digest_depth` (see `ExprPool::depth`). Measured on
 /// GNU coreutils (8-10 s runs): head, printf, od, tail, sort, nl, fmt, join,
@@ -212,8 +212,9 @@ pub struct Config {
     /// `--library-forks`: how many forks code of the libc or models may make
     /// under one call site of the program (the innermost program frame's
     /// call), over all states; past it, branches there follow the path's
-    /// model without asking the solver (counted as `library_branches`).
-    /// `None`: always fork.
+    /// model without asking the solver (counted as `library_branches`). A
+    /// path forked there that then covers new code of the program gives the
+    /// site a quarter of this back. `None`: always fork.
     pub library_forks: Option<u64>,
     /// `--seed-file`/`--seed-dir` (KLEE's seed mode): concrete inputs, each
     /// the objects of a test in order (name, bytes). Paths that agree with a

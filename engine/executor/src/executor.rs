@@ -406,6 +406,7 @@ impl<'m> Executor<'m> {
             instructions: 0,
             last_new_cover: 0,
             last_new_cover_global: 0,
+            library_site: None,
             pending_cover: None,
             seeds: std::rc::Rc::new((0..self.config.seeds.len() as u32).collect()),
             query_cost_us: 0,

@@ -114,6 +114,10 @@ pub struct State {
     pub last_new_cover: u64,
     /// Run-wide instruction count when this state last covered new code.
     pub last_new_cover_global: u64,
+    /// The program call site under which library code last forked this
+    /// path, until the path covers new code of the program: that fork is
+    /// then credited to the site (`Config::library_forks`).
+    pub library_site: Option<(FuncId, u32)>,
     pub pending_cover: Option<Rc<CoverNode>>,
     /// Accumulated solver time spent for this state (query-cost searcher).
     pub query_cost_us: u64,

@@ -42,6 +42,7 @@ impl Executor<'_> {
                 }
                 if self.coverage.is_program_function(func) {
                     st.last_new_cover = st.instructions;
+                    self.credit_library_site(st);
                 }
                 st.last_new_cover_global = self.stats.instructions;
                 st.pending_cover = Some(std::rc::Rc::new(crate::state::CoverNode {

@@ -131,6 +131,7 @@ impl Executor<'_> {
                 }
                 if let Some(site) = site {
                     *self.library_site_forks.entry(site).or_default() += 1;
+                    st.library_site = Some(site);
                 }
                 self.note_branch(st, cond, Decision::Both);
                 let mut child = self.fork_state(st);
@@ -142,6 +143,21 @@ impl Executor<'_> {
                 self.add_constraint(&mut child, &not);
                 Ok(Branch::Both(Box::new(child)))
             }
+        }
+    }
+
+    /// `st` covered new code of the program after library code forked it
+    /// under a program call site: that site's forks paid off, so a quarter of
+    /// its budget is given back (once per such fork). The budget then goes
+    /// on to call sites whose forks lead somewhere, as a tokenizer's on its
+    /// input, and not to those whose forks only multiply paths through the
+    /// same program code, as quoting a file name for an error message.
+    pub(crate) fn credit_library_site(&mut self, st: &mut State) {
+        let (Some(site), Some(limit)) = (st.library_site.take(), self.config.library_forks) else {
+            return;
+        };
+        if let Some(n) = self.library_site_forks.get_mut(&site) {
+            *n = n.saturating_sub((limit / 4).max(1));
         }
     }
 

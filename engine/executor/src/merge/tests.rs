@@ -33,6 +33,7 @@ fn state(regs: Vec<Slot>, memory: AddressSpace) -> State {
         instructions: 0,
         last_new_cover: 0,
         last_new_cover_global: 0,
+        library_site: None,
         pending_cover: None,
         query_cost_us: 0,
         forks: 0,

@@ -200,6 +200,8 @@ pub fn decode_state(
         last_new_cover,
         last_new_cover_global,
         pending_cover,
+        // Not written: a state read back earns its site no credit.
+        library_site: None,
         // Seeds are not written: a state suspended and read back follows none.
         seeds: std::rc::Rc::new(Vec::new()),
         query_cost_us,
