@@ -28,6 +28,7 @@ mod ops;
 mod pool;
 mod range;
 mod rewrite;
+mod shorthands;
 pub mod softfloat;
 #[cfg(test)]
 mod tests;
