@@ -81,19 +81,7 @@ impl Executor<'_> {
         st.instructions += 1;
         self.stats.instructions += 1;
         if self.coverage.hit(module, func, pc) {
-            self.note_new_coverage();
-            if let Some(t) = &mut self.targets {
-                t.note(self.coverage.index(func, pc));
-            }
-            if self.coverage.is_program_function(func) {
-                st.last_new_cover = st.instructions;
-                self.credit_library_site(st);
-            }
-            st.last_new_cover_global = self.stats.instructions;
-            st.pending_cover = Some(Rc::new(CoverNode {
-                inst: self.coverage.index(func, pc),
-                next: st.pending_cover.take(),
-            }));
+            self.first_hit(st, func, pc);
         }
         let dest = inst.dest;
         match &inst.op {
@@ -209,6 +197,26 @@ impl Executor<'_> {
     }
 
     /// Records when the run last covered a new source line.
+    /// `st` ran instruction `pc` of `func` first of all states: the search's
+    /// targets, the state's coverage marks and its pending-cover chain, and
+    /// the library-fork credit when the code is the program's.
+    pub(crate) fn first_hit(&mut self, st: &mut State, func: symtest_ir::FuncId, pc: u32) {
+        self.note_new_coverage();
+        let inst = self.coverage.index(func, pc);
+        if let Some(t) = &mut self.targets {
+            t.note(inst);
+        }
+        if self.coverage.is_program_function(func) {
+            st.last_new_cover = st.instructions;
+            self.credit_library_site(st);
+        }
+        st.last_new_cover_global = self.stats.instructions;
+        st.pending_cover = Some(Rc::new(CoverNode {
+            inst,
+            next: st.pending_cover.take(),
+        }));
+    }
+
     pub(crate) fn note_new_coverage(&mut self) {
         let lines = self.coverage.covered_lines() as u64;
         if lines > self.stats.covered_lines {

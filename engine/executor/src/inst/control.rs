@@ -36,19 +36,7 @@ impl Executor<'_> {
             }
             let func = st.frame().func;
             if self.coverage.hit(module, func, pc) {
-                self.note_new_coverage();
-                if let Some(t) = &mut self.targets {
-                    t.note(self.coverage.index(func, pc));
-                }
-                if self.coverage.is_program_function(func) {
-                    st.last_new_cover = st.instructions;
-                    self.credit_library_site(st);
-                }
-                st.last_new_cover_global = self.stats.instructions;
-                st.pending_cover = Some(std::rc::Rc::new(crate::state::CoverNode {
-                    inst: self.coverage.index(func, pc),
-                    next: st.pending_cover.take(),
-                }));
+                self.first_hit(st, func, pc);
             }
             pc += 1;
         }
