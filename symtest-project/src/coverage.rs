@@ -9,7 +9,7 @@ use crate::fsutil::relative;
 use crate::native::NativeBuild;
 use crate::testcases::EngineTest;
 use anyhow::{Context, Result};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,6 +27,9 @@ pub struct CoverageSummary {
     pub html_error: Option<String>,
     /// Uncovered lines and branch sides per reason (`why.json`).
     pub why: crate::why::Counts,
+    /// (covered, total) over the lines that survive whole-program
+    /// optimization ([`crate::eloc`]); `None` when that analysis failed.
+    pub eloc_lines: Option<(u64, u64)>,
 }
 
 /// The engine's claim (`coverage.json`) for one source file.
@@ -102,11 +105,15 @@ fn same_file(root: &Path, engine_name: &str, src: &Path) -> bool {
 }
 
 /// Writes `dir` (`*.gcov`, `lcov.info`, `summary.json`, `summary.txt`,
-/// `html/`) for the `kept` tests, from their profiles of the coverage run.
+/// `html/`) for the `kept` tests, from their profiles of the coverage run;
+/// `bitcode` is the target's module, for the lines whole-program
+/// optimization removes ([`crate::eloc`]).
+#[allow(clippy::too_many_arguments)]
 pub fn report(
     t: &Target,
     root: &Path,
     nb: &NativeBuild,
+    bitcode: &Path,
     kept: &[&str],
     claim: &serde_json::Value,
     sources: &ClaimSources,
@@ -120,6 +127,10 @@ pub fn report(
     let mut warnings = Vec::new();
     let mut rows = Vec::new();
     let mut text = String::new();
+    let dead = crate::eloc::dead_functions(bitcode, &dir.join(".eloc"));
+    let _ = std::fs::remove_dir_all(dir.join(".eloc"));
+    let mut dead_by_file: BTreeMap<PathBuf, BTreeMap<u32, String>> = BTreeMap::new();
+    let (mut ec, mut et) = (0u64, 0u64);
     for (src, fc) in &files {
         let rel = relative(src, root).display().to_string();
         let gcov_name = format!("{}.gcov", rel.replace('/', "#"));
@@ -134,6 +145,14 @@ pub fn report(
         lt += n;
         bc += b;
         bt += m;
+        let dead_here = match (&dead, nb.function_starts_of(src)) {
+            (Ok(d), Some(starts)) => crate::eloc::dead_lines(fc, starts, d),
+            _ => BTreeMap::new(),
+        };
+        let dead_functions: BTreeSet<&str> = dead_here.values().map(String::as_str).collect();
+        // Dead lines are never covered: the covered ones all count.
+        ec += c;
+        et += n - dead_here.len() as u64;
         let engine = claimed(claim, &t.root, src);
         claimed_total += engine.len() as u64;
         let unsound: Vec<u32> = engine.difference(&covered).copied().collect();
@@ -169,19 +188,44 @@ pub fn report(
             "claimed_not_executed": unsound,
             "claimed_not_executed_causes": causes,
             "executed_not_claimed": gcov_only,
+            "eloc_lines_total": n - dead_here.len() as u64,
+            "dead_lines": dead_here.len(),
+            "dead_functions": dead_functions,
         }));
         let _ = writeln!(
             text,
             "{rel}: lines {c}/{n}, branches {b}/{m}, engine claims {} lines",
             engine.len()
         );
+        if !dead_here.is_empty() {
+            dead_by_file.insert(src.clone(), dead_here);
+        }
     }
     let _ = writeln!(text, "total: lines {lc}/{lt}, branches {bc}/{bt}");
+    let eloc_lines = dead.as_ref().ok().map(|_| (ec, et));
+    match &eloc_lines {
+        Some((c, n)) => {
+            let _ = writeln!(
+                text,
+                "lines in the final executable after global optimization (the KLEE paper's ELOC): {c}/{n}"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                text,
+                "lines after global optimization: not measured ({})",
+                dead.as_ref().err().map_or("", String::as_str)
+            );
+        }
+    }
     let summary = serde_json::json!({
         "target": t.name,
         "lines_covered": lc, "lines_total": lt,
         "branches_covered": bc, "branches_total": bt,
         "engine_claimed_lines": claimed_total,
+        "eloc_lines_covered": eloc_lines.map(|x| x.0),
+        "eloc_lines_total": eloc_lines.map(|x| x.1),
+        "eloc_error": dead.as_ref().err(),
         "soundness_warnings": warnings,
         "files": rows,
     });
@@ -191,7 +235,15 @@ pub fn report(
     )?;
     std::fs::write(dir.join("summary.txt"), text)?;
     std::fs::write(dir.join("lcov.info"), lcov)?;
-    let why = crate::why::classify(&t.name, &t.root, root, &files, claim, sources);
+    let why = crate::why::classify(
+        &t.name,
+        &t.root,
+        root,
+        &files,
+        claim,
+        sources,
+        &dead_by_file,
+    );
     crate::why::write(dir, &why)?;
     let html_error = html(nb, &profile, &files, &dir.join("html"));
     Ok(CoverageSummary {
@@ -202,6 +254,7 @@ pub fn report(
         engine_lines: claimed_total,
         claimed_not_executed: not_executed,
         warnings,
+        eloc_lines,
     })
 }
 

@@ -25,6 +25,7 @@ pub mod config;
 pub mod covdata;
 pub mod coverage;
 pub mod discovery;
+pub mod eloc;
 pub mod emit;
 pub mod escape;
 pub mod explore;

@@ -302,6 +302,15 @@ impl NativeBuild {
         Ok((cov, merged))
     }
 
+    /// The functions gcov starts on each line of `src`, one of `sources`.
+    pub fn function_starts_of(
+        &self,
+        src: &Path,
+    ) -> Option<&std::collections::BTreeMap<u32, Vec<String>>> {
+        let i = self.sources.iter().position(|(s, _)| s == src)?;
+        self.function_starts.get(i)
+    }
+
     /// The coverage of the target's sources under the merge of `raws`.
     fn coverage_from(&self, raws: &[PathBuf], merged: &Path) -> Result<RunCoverage, String> {
         covdata::merge(raws, merged)?;

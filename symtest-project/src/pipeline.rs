@@ -284,7 +284,7 @@ fn steps(
     let staging = ctx.out_root.join(format!(".{}.new~", t.name));
     let _ = std::fs::remove_dir_all(&staging);
     std::fs::create_dir_all(&staging).with_context(|| format!("creating {}", staging.display()))?;
-    let replayed = stages::replay(&c, &e, &m, &staging.join("coverage"))?;
+    let replayed = stages::replay(&c, &compiled, &e, &m, &staging.join("coverage"))?;
     lap(r, "replay");
     // Disagreements of kept tests were reported with the coverage run; a
     // verdict that changed between the two runs is reported here.
@@ -297,6 +297,7 @@ fn steps(
     r.flaky = replayed.flaky.clone();
     let cov = &replayed.coverage;
     r.lines = Some(cov.lines);
+    r.eloc_lines = cov.eloc_lines;
     r.branches = Some(cov.branches);
     r.engine_lines = Some(cov.engine_lines);
     r.claimed_not_executed = cov.claimed_not_executed;

@@ -69,6 +69,9 @@ pub struct TargetReport {
     pub unconfirmed: Vec<Unconfirmed>,
     /// (covered, total) by gcov over the target's sources.
     pub lines: Option<(u64, u64)>,
+    /// (covered, total) over the lines of functions that survive
+    /// whole-program optimization (the KLEE paper's ELOC; [`crate::eloc`]).
+    pub eloc_lines: Option<(u64, u64)>,
     pub branches: Option<(u64, u64)>,
     /// Lines of the target's sources the engine says it executed.
     pub engine_lines: Option<u64>,
@@ -135,6 +138,7 @@ impl TargetReport {
             bugs: Vec::new(),
             unconfirmed: Vec::new(),
             lines: None,
+            eloc_lines: None,
             branches: None,
             engine_lines: None,
             soundness_warnings: Vec::new(),

@@ -248,7 +248,13 @@ pub struct Replayed {
 
 /// Runs the kept tests on the native build; gcov of that run into
 /// `coverage_dir`.
-pub fn replay(c: &TargetCtx, e: &Explored, m: &Minimized, coverage_dir: &Path) -> Result<Replayed> {
+pub fn replay(
+    c: &TargetCtx,
+    compiled: &Compiled,
+    e: &Explored,
+    m: &Minimized,
+    coverage_dir: &Path,
+) -> Result<Replayed> {
     let kept: Vec<&str> = m.keep.iter().map(|&i| e.tests[i].name.as_str()).collect();
     let out = m
         .native
@@ -283,6 +289,7 @@ pub fn replay(c: &TargetCtx, e: &Explored, m: &Minimized, coverage_dir: &Path) -
         c.target,
         c.root,
         &m.native,
+        &compiled.bitcode,
         &kept,
         &e.claim,
         &sources,

@@ -176,6 +176,8 @@ fn verify_versions() -> Result<()> {
         "dpkg-source",
         "llvm-dis-19",
         "llvm-cov-19",
+        "opt-19",
+        "llvm-nm-19",
         "gcov",
         "gcovr",
         "meson",

@@ -265,3 +265,92 @@ fn the_pipeline_explains_every_uncovered_line_and_why_prints_it() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A function only a local flag no code sets would call: whole-program
+/// optimization removes it, its lines are `dead`, and the coverage over the
+/// paper's ELOC leaves them out.
+#[test]
+fn lines_no_input_can_run_are_dead_and_left_out_of_eloc() {
+    let proj = scratch("why-dead");
+    std::fs::create_dir_all(proj.join("src")).unwrap();
+    let src = "#include <string.h>\n\
+static int checker(const char *s) {\n\
+  int n = 0; /* DEAD */\n\
+  while (*s)\n\
+    n += *s++ == 'x';\n\
+  return n;\n\
+}\n\
+int main(int argc, char **argv) {\n\
+  int do_check = 0;\n\
+  if (argc > 1 && strcmp(argv[1], \"-q\") == 0)\n\
+    return 3;\n\
+  if (do_check)\n\
+    return checker(argv[0]);\n\
+  return argc == 2;\n\
+}\n";
+    std::fs::write(proj.join("src/dead.c"), src).unwrap();
+    std::fs::write(
+        proj.join("symtest.toml"),
+        "[[target]]\nname = \"dead\"\nkind = \"program\"\nsources = [\"src/dead.c\"]\nargs = [\"--sym-args\", \"0\", \"1\", \"2\"]\nmax-time = 5\n",
+    )
+    .unwrap();
+    let o = run(&["--no-emit", "-j", "1"], &proj);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cov = proj.join("symtest-out/dead/coverage");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(cov.join("summary.json")).unwrap()).unwrap();
+    let f = &summary["files"][0];
+    assert_eq!(f["dead_functions"], serde_json::json!(["checker"]), "{f:#}");
+    let dead = f["dead_lines"].as_u64().unwrap();
+    assert!(dead >= 4, "checker's lines: {f:#}");
+    assert_eq!(
+        f["eloc_lines_total"].as_u64().unwrap(),
+        f["lines_total"].as_u64().unwrap() - dead,
+        "{f:#}"
+    );
+    // Everything else is covered but the call under the flag: the analysis
+    // removes whole functions, and that line is main's.
+    assert_eq!(
+        summary["eloc_lines_covered"].as_u64().unwrap() + 1,
+        summary["eloc_lines_total"].as_u64().unwrap(),
+        "{summary:#}"
+    );
+    assert_eq!(
+        summary["eloc_lines_covered"], f["lines_covered"],
+        "{summary:#}"
+    );
+    // Their reason, and the counts of the target's report.
+    let o = run(
+        &[
+            "why",
+            "dead",
+            &format!("src/dead.c:{}", line_of(src, "DEAD")),
+        ],
+        &proj,
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("dead (removed-by-optimization): in `checker`"),
+        "{text}"
+    );
+    let o = run(
+        &[
+            "why",
+            "dead",
+            &format!("src/dead.c:{}", line_of(src, "return checker")),
+        ],
+        &proj,
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains(": infeasible (concrete)"), "{text}");
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(proj.join("symtest-out/dead/summary.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["why"]["lines"]["dead"], dead, "{}", report["why"]);
+    assert_eq!(
+        report["eloc_lines"],
+        serde_json::json!([f["lines_covered"], f["eloc_lines_total"]]),
+        "{report:#}"
+    );
+}

@@ -14,7 +14,9 @@
 //! - `pending`: a state still pending or suspended at the deadline was at or
 //!   before it;
 //! - `no-test`: the engine executed it, but no kept test does natively (the
-//!   path that did wrote no test, or its native run went elsewhere).
+//!   path that did wrote no test, or its native run went elsewhere);
+//! - `dead`: it is in a function whole-program optimization removes
+//!   ([`crate::eloc`]): no input can run it.
 
 use crate::covdata::FileCoverage;
 use crate::coverage::ClaimSources;
@@ -30,12 +32,13 @@ mod tests;
 pub use render::{line_text, text};
 
 /// The categories, in the order reports list them.
-pub const CATEGORIES: [&str; 5] = [
+pub const CATEGORIES: [&str; 6] = [
     "not-reached",
     "infeasible",
     "heuristic",
     "pending",
     "no-test",
+    "dead",
 ];
 
 /// One reason.
@@ -322,7 +325,8 @@ fn nearby(line: u32, text: &str, e: &EngineFile, names: &Names) -> Reason {
 /// Classifies what the kept tests leave uncovered in `files` (their native
 /// coverage), using the engine's claim and record (`claim`, the contents of
 /// `coverage.json`, whose relative names resolve against `base`); paths are
-/// shown relative to the project's `root`.
+/// shown relative to the project's `root`. `dead` holds, per file, the lines
+/// of functions whole-program optimization removes, with their function.
 pub fn classify(
     target: &str,
     base: &Path,
@@ -330,6 +334,7 @@ pub fn classify(
     files: &[(PathBuf, FileCoverage)],
     claim: &serde_json::Value,
     sources: &ClaimSources,
+    dead: &BTreeMap<PathBuf, BTreeMap<u32, String>>,
 ) -> WhyReport {
     let engine: EngineWhy = claim
         .get("why")
@@ -384,11 +389,18 @@ pub fn classify(
         };
         let mut line_reason: BTreeMap<u32, Reason> = BTreeMap::new();
         let line_text = |l: u32| source.get(l as usize - 1).copied().unwrap_or("");
+        let dead_here = dead.get(src);
         for (&line, &count) in &fc.lines {
             if count > 0 {
                 continue;
             }
-            let r = if no_record {
+            let r = if let Some(f) = dead_here.and_then(|d| d.get(&line)) {
+                reason(
+                    "dead",
+                    "removed-by-optimization",
+                    format!("in `{f}`, which whole-program optimization removes: once constants are propagated across functions no call to it remains, so no input runs it (not an executable line in the KLEE paper's sense)"),
+                )
+            } else if no_record {
                 reason(
                     "not-reached",
                     "no-engine-record",

@@ -71,7 +71,15 @@ fn each_uncovered_line_and_branch_side_gets_a_reason() {
         tests: &[],
         verdicts: &[],
     };
-    let r = classify("t", &dir.0, &dir.0, &[(src, fc)], &claim, &sources);
+    let r = classify(
+        "t",
+        &dir.0,
+        &dir.0,
+        &[(src, fc)],
+        &claim,
+        &sources,
+        &BTreeMap::new(),
+    );
     let f = &r.files[0];
     assert_eq!(f.file, "a.c");
     let by_line: BTreeMap<u32, &Reason> = f.lines.iter().map(|l| (l.line, &l.reason)).collect();
@@ -140,7 +148,15 @@ fn without_the_engine_s_record_every_line_still_has_a_reason() {
         tests: &[],
         verdicts: &[],
     };
-    let r = classify("t", &dir.0, &dir.0, &[(src, fc)], &json!({}), &sources);
+    let r = classify(
+        "t",
+        &dir.0,
+        &dir.0,
+        &[(src, fc)],
+        &json!({}),
+        &sources,
+        &BTreeMap::new(),
+    );
     assert_eq!(r.files[0].lines.len(), 4);
     assert!(r.files[0]
         .lines
@@ -215,4 +231,36 @@ mod tempdir {
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }
+}
+
+/// Lines of a function whole-program optimization removes are `dead`,
+/// whatever the engine says of them; the others keep the engine's reason.
+#[test]
+fn lines_of_removed_functions_are_dead() {
+    let (dir, src, fc, claim) = setup();
+    let sources = ClaimSources {
+        tests: &[],
+        verdicts: &[],
+    };
+    let dead: BTreeMap<PathBuf, BTreeMap<u32, String>> = [(
+        src.clone(),
+        [(8, "g".to_string()), (9, "g".to_string())].into(),
+    )]
+    .into();
+    let r = classify("t", &dir.0, &dir.0, &[(src, fc)], &claim, &sources, &dead);
+    let by_line: BTreeMap<u32, &Reason> = r.files[0]
+        .lines
+        .iter()
+        .map(|l| (l.line, &l.reason))
+        .collect();
+    assert_eq!(by_line[&9].reason, "dead");
+    assert!(by_line[&9].detail.contains("`g`"), "{}", by_line[&9].detail);
+    assert_eq!(by_line[&8].reason, "dead");
+    assert_eq!(by_line[&3].reason, "infeasible");
+    assert_eq!(r.counts.lines.get("dead"), Some(&2));
+    assert!(
+        r.counts.text().contains("dead 2 lines"),
+        "{}",
+        r.counts.text()
+    );
 }
