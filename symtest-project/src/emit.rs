@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 pub const RUNNER_C: &str = include_str!("../../templates/suite/symtest_runner.c");
+/// The symtest.h / klee.h functions, replayed from the test vectors.
+pub const API_C: &str = include_str!("../../templates/suite/symtest_api.c");
 pub const TESTS_H: &str = include_str!("../../templates/suite/symtest_tests.h");
 pub const MAKEFILE_IN: &str = include_str!("../../templates/suite/Makefile.in");
 pub const CMAKE_IN: &str = include_str!("../../templates/suite/symtest.cmake.in");
@@ -309,8 +311,9 @@ fn cmake(target: &Target, suite: &Path) -> String {
 pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
         .with_context(|| format!("creating {}", dir.display()))?;
-    let files: [(&str, String); 12] = [
+    let files: [(&str, String); 13] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
+        ("symtest_api.c", API_C.to_string()),
         ("symtest_tests.h", TESTS_H.to_string()),
         ("symtest_tests.c", tests_c(target, cases)),
         ("symtest.h", SYMTEST_H.to_string()),

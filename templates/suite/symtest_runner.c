@@ -27,8 +27,9 @@
  * time zone and locale, a second later) and a stream the runs disagree on is
  * not compared, as expected/<test>/not-compared says.
  *
- * The symtest.h / klee.h functions are implemented here from the embedded test
- * vectors: each call that creates a symbolic value takes the next object.
+ * The symtest.h / klee.h functions are replayed from the embedded test
+ * vectors by symtest_api.c: each call that creates a symbolic value takes the
+ * next object of the test this runner is running.
  *
  * Injected system-call failures (whole programs run with --max-fail N: the
  * test's read_fail, open_fail, ... objects): when this suite is built against
@@ -85,18 +86,18 @@ int symtest_fail_arm(const char *spec, const char *log_path);
 #define SYMTEST_INJECT 0
 #endif
 
-#define MISMATCH_EXIT 125
-#define USER_ERROR_EXIT 124
+#define MISMATCH_EXIT SYMTEST_MISMATCH_EXIT
+#define USER_ERROR_EXIT SYMTEST_USER_ERROR_EXIT
 
 int symtest_target_main(int argc, char **argv, char **envp);
 /* symtest_repro.c */
 void symtest_print_repro(const struct symtest_case *c, const char *injected, FILE *f);
 
-static const struct symtest_case *current;
+const struct symtest_case *symtest_current;
 /* Whole programs with --sym-files: the files A, B, ... of a test are written to
  * this (fresh, per test) directory, the test's working directory. */
 static char *files_dir;
-static unsigned next_object;
+unsigned symtest_next_object;
 
 /* Sanitizers report by aborting, so every bug is a signal; leaks are not bugs here. */
 const char *__asan_default_options(void);
@@ -132,168 +133,15 @@ void _exit(int status) {
 void _Exit(int status) { _exit(status); }
 #endif
 
-static void mismatch(const char *fmt, const char *name, size_t n) {
-  fprintf(stderr, "symtest: test vector mismatch: ");
-  fprintf(stderr, fmt, name ? name : "unnamed", (unsigned long)n);
-  fputc('\n', stderr);
-  exit(MISMATCH_EXIT);
-}
-
-static const struct symtest_object *take(const char *name, size_t nbytes) {
-  const struct symtest_object *o;
-  if (next_object >= current->num_objects)
-    mismatch("no object left for '%s' (%lu bytes)", name, nbytes);
-  o = &current->objects[next_object++];
-  if (o->size != nbytes)
-    mismatch("object '%s' has another size than the %lu bytes asked for", name, nbytes);
-  return o;
-}
-
-void symtest_make_symbolic(void *addr, size_t nbytes, const char *name) {
-  const struct symtest_object *o = take(name, nbytes);
-  if (nbytes)
-    memcpy(addr, o->bytes, nbytes);
-}
-void symtest_assume(uintptr_t condition) {
-  if (!condition)
-    mismatch("assumption '%s' failed (%lu)", "", 0);
-}
-int symtest_range(int lo, int hi, const char *name) {
-  int r;
-  if (lo >= hi) {
-    fprintf(stderr, "symtest: user error: invalid range [%d, %d) for '%s'\n", lo, hi, name);
-    exit(USER_ERROR_EXIT);
-  }
-  if (lo + 1 == hi)
-    return lo;
-  symtest_make_symbolic(&r, sizeof r, name);
-  if (r < lo || r >= hi)
-    mismatch("value of '%s' outside its range (%lu)", name, 0);
-  return r;
-}
-int symtest_int(const char *name) {
-  int r;
-  symtest_make_symbolic(&r, sizeof r, name);
-  return r;
-}
-void symtest_assert(int cond) {
-  if (!cond) {
-    fputs("symtest: assertion failed\n", stderr);
-    abort();
-  }
-}
-void symtest_prefer_cex(void *obj, uintptr_t cond) { (void)obj; (void)cond; }
-unsigned symtest_is_symbolic(uintptr_t n) { (void)n; return 0; }
-int32_t symtest_get_value_i32(int32_t x) { return x; }
-int64_t symtest_get_value_i64(int64_t x) { return x; }
-uint32_t symtest_get_value_u32(uint32_t x) { return x; }
-uint64_t symtest_get_value_u64(uint64_t x) { return x; }
-void *symtest_get_value_ptr(void *x) { return x; }
-void symtest_silent_exit(int status) { exit(status); }
-void symtest_report_error(const char *file, int line, const char *message, const char *suffix) {
-  (void)suffix;
-  fprintf(stderr, "symtest: user error: %s:%d: %s\n", file, line, message);
-  exit(USER_ERROR_EXIT);
-}
-void symtest_abort(void) { abort(); }
-void symtest_print_expr(const char *msg, ...) { fprintf(stderr, "%s\n", msg); }
-void symtest_warning(const char *message) { fprintf(stderr, "symtest: warning: %s\n", message); }
-
-void klee_make_symbolic(void *addr, size_t nbytes, const char *name) { symtest_make_symbolic(addr, nbytes, name); }
-int klee_range(int begin, int end, const char *name) { return symtest_range(begin, end, name); }
-int klee_int(const char *name) { return symtest_int(name); }
-void klee_silent_exit(int status) { exit(status); }
-void klee_abort(void) { abort(); }
-void klee_report_error(const char *file, int line, const char *message, const char *suffix) {
-  symtest_report_error(file, line, message, suffix);
-}
-void klee_print_expr(const char *msg, ...) { fprintf(stderr, "%s\n", msg); }
-unsigned klee_is_symbolic(uintptr_t n) { (void)n; return 0; }
-void klee_assume(uintptr_t condition) { symtest_assume(condition); }
-void klee_warning(const char *message) { symtest_warning(message); }
-void klee_warning_once(const char *message) { symtest_warning(message); }
-void klee_prefer_cex(void *object, uintptr_t condition) { (void)object; (void)condition; }
-float klee_get_valuef(float expr) { return expr; }
-double klee_get_valued(double expr) { return expr; }
-long klee_get_valuel(long expr) { return expr; }
-long long klee_get_valuell(long long expr) { return expr; }
-int32_t klee_get_value_i32(int32_t expr) { return expr; }
-int64_t klee_get_value_i64(int64_t expr) { return expr; }
-uint32_t klee_get_value_u32(uint32_t expr) { return expr; }
-uint64_t klee_get_value_u64(uint64_t expr) { return expr; }
-void klee_define_fixed_object(void *addr, size_t nbytes) {
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t lo = (uintptr_t)addr & ~(page - 1);
-  uintptr_t hi = ((uintptr_t)addr + nbytes + page - 1) & ~(page - 1);
-#ifdef MAP_FIXED_NOREPLACE
-  int noreplace = MAP_FIXED_NOREPLACE;
-#else
-  int noreplace = 0x100000;
-#endif
-  void *p = mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | noreplace,
-                 -1, 0);
-  if (p == MAP_FAILED && errno == EEXIST)
-    return; /* mapped already (another fixed object on the same page) */
-  if (p != (void *)lo) {
-    if (p != MAP_FAILED)
-      munmap(p, hi - lo);
-    /* Below vm.mmap_min_addr (the page at 0) only a process allowed raw I/O may map. */
-    mismatch("klee_define_fixed_object%s: cannot map its %lu bytes at their address natively", "",
-             nbytes);
-  }
-}
-extern int __sanitizer_get_ownership(const volatile void *p) __attribute__((weak));
-extern size_t __sanitizer_get_allocated_size(const volatile void *p) __attribute__((weak));
-extern void *__asan_region_is_poisoned(void *beg, size_t size) __attribute__((weak));
-size_t klee_get_obj_size(void *ptr) {
-  char *end;
-  if (__sanitizer_get_ownership && __sanitizer_get_allocated_size && __sanitizer_get_ownership(ptr))
-    return __sanitizer_get_allocated_size(ptr);
-  if (__asan_region_is_poisoned && (end = (char *)__asan_region_is_poisoned(ptr, (size_t)1 << 30)))
-    return (size_t)(end - (char *)ptr);
-  mismatch("klee_get_obj_size needs a build with AddressSanitizer%s (%lu)", "", 0);
-  return 0;
-}
-uintptr_t klee_choose(uintptr_t n) {
-  uintptr_t x;
-  symtest_make_symbolic(&x, sizeof x, "klee_choose");
-  if (x >= n)
-    exit(0);
-  return x;
-}
-void klee_assert_fail(const char *expr, const char *file, unsigned line, const char *function) {
-  fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
-  abort();
-}
-unsigned klee_is_replay(void) { return 1; }
-void klee_posix_prefer_cex(void *object, uintptr_t condition) { (void)object; (void)condition; }
-void klee_mark_global(void *object) { (void)object; }
-void klee_check_memory_access(const void *address, size_t size) {
-  const volatile unsigned char *p = (const volatile unsigned char *)address;
-  size_t i;
-  for (i = 0; i < size; i++)
-    (void)p[i];
-}
-void klee_set_forking(unsigned enable) { (void)enable; }
-void klee_stack_trace(void) {}
-void klee_print_range(const char *name, int arg) { fprintf(stderr, "%s: %d\n", name, arg); }
-void klee_open_merge(void) {}
-void klee_close_merge(void) {}
-int klee_get_errno(void) { return errno; }
-void klee_alias_function(const char *fn_name, const char *new_fn_name) {
-  fprintf(stderr, "symtest: warning: klee_alias_function(%s, %s): calls are not redirected natively\n",
-          fn_name, new_fn_name);
-}
-
 /* Whole programs: the environment the engine built (libc-models/posix/init.c,
  * after KLEE's POSIX runtime) rebuilt from the objects: argNN arguments, n_args
  * counts, files A, B, ... (objects A-data, ...) in a fresh directory, stdin. */
 static const struct symtest_object *find_object(const char *name, unsigned nth) {
   unsigned i;
-  for (i = 0; i < current->num_objects; i++)
-    if (strcmp(current->objects[i].name, name) == 0 && nth-- == 0)
-      return &current->objects[i];
-  mismatch("no object '%s' in the test vector (%lu)", name, 0);
+  for (i = 0; i < symtest_current->num_objects; i++)
+    if (strcmp(symtest_current->objects[i].name, name) == 0 && nth-- == 0)
+      return &symtest_current->objects[i];
+  symtest_mismatch("no object '%s' in the test vector (%lu)", name, 0);
   return NULL;
 }
 
@@ -408,8 +256,8 @@ static void feed_stdin(void) {
     exit(MISMATCH_EXIT);
   }
   fd = fileno(f);
-  for (i = 0; i < current->num_objects; i++) {
-    const struct symtest_object *o = &current->objects[i];
+  for (i = 0; i < symtest_current->num_objects; i++) {
+    const struct symtest_object *o = &symtest_current->objects[i];
     if (strcmp(o->name, "stdin") == 0) {
       if (o->size && write(fd, o->bytes, o->size) != (ssize_t)o->size) {
         perror("symtest: stdin file");
@@ -514,17 +362,17 @@ static void run_injected(char **args) {
   struct symtest_capture cap;
   char *argv[256];
   int argc;
-  current = &symtest_cases[atoi(args[0])];
+  symtest_current = &symtest_cases[atoi(args[0])];
   files_dir = args[2][0] ? args[2] : NULL;
   coverage_dir = args[4][0] ? args[4] : NULL;
   cap.out[0] = cap.err[0] = -1;
   cap.out[1] = 1;
   cap.err[1] = 2;
   symtest_capture_child(&cap, atoi(args[5]));
-  coverage_setup(current);
+  coverage_setup(symtest_current);
   argc = program_argv(argv, 256);
   feed_stdin();
-  fail_spec(current, spec, sizeof spec);
+  fail_spec(symtest_current, spec, sizeof spec);
   arm_timeout((unsigned)atoi(args[1]));
   fixed_environment();
   set_program_name();
@@ -578,8 +426,8 @@ static void run_child(const struct symtest_case *c, unsigned timeout_ms, const c
   (void)fail_log;
 #endif
   symtest_capture_child(cap, -1);
-  current = c;
-  next_object = 0;
+  symtest_current = c;
+  symtest_next_object = 0;
   argv[0] = (char *)symtest_program_name;
   argv[1] = NULL;
   coverage_setup(c);

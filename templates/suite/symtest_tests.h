@@ -45,4 +45,20 @@ extern const char *const symtest_program_name;
  * MAX N, --sym-files NUM N, --sym-stdin N, concrete arguments), NULL-terminated. */
 extern const char *const symtest_program_args[];
 
+/* The runner's state that the symtest.h / klee.h replay (symtest_api.c)
+ * reads: the test running and the index of the next of its objects a
+ * symbolic value takes. */
+extern const struct symtest_case *symtest_current;
+extern unsigned symtest_next_object;
+
+/* The exit code of a test whose vector does not fit the code it runs (an
+ * object missing or of another size, a failed assumption), and of a test
+ * that used the API wrongly (symtest_report_error, an empty klee_range). */
+#define SYMTEST_MISMATCH_EXIT 125
+#define SYMTEST_USER_ERROR_EXIT 124
+
+/* Says the test vector does not fit (fmt takes the object's name and a
+ * number) and exits with SYMTEST_MISMATCH_EXIT. */
+void symtest_mismatch(const char *fmt, const char *name, unsigned long n);
+
 #endif

@@ -2,7 +2,7 @@
 //! BENCHMARKS.md quotes) and `coreutils.json`, from the figures of each
 //! utility.
 
-use super::coreutils::{UtilResult, PAPER_ARGS, VERSION};
+use super::coreutils::{UtilResult, PAPER_ARGS, VERSION, WIDER_ARGS};
 use super::gcov;
 use anyhow::Result;
 use serde_json::{json, Value};
@@ -57,8 +57,13 @@ pub fn write_report(
     let mut md = format!(
         "GNU coreutils {VERSION} (Debian's source, configured for musl) through `cargo symtest` \
          with one `build` target per utility (`build = [\"make\", \"-j2\"]`, `binary = \"src/NAME\"`, \
-         `{}`), {budget} s per utility, one target at a time; `{}`, {:.0} s in all.\n\n",
+         `{}`; {}), {budget} s per utility, one target at a time; `{}`, {:.0} s in all.\n\n",
         PAPER_ARGS.join(" "),
+        WIDER_ARGS
+            .iter()
+            .map(|(u, a)| format!("`{u}`: `{}`, as the paper widened the arguments of eight tools", a.join(" ")))
+            .collect::<Vec<_>>()
+            .join("; "),
         run["command"].as_str().unwrap_or(""),
         run["elapsed_s"].as_f64().unwrap_or(0.0),
     );
