@@ -127,7 +127,7 @@ pub fn report(
     let mut warnings = Vec::new();
     let mut rows = Vec::new();
     let mut text = String::new();
-    let dead = crate::eloc::dead_functions(bitcode, &dir.join(".eloc"));
+    let dead = crate::eloc::dead_functions(bitcode, &entry_of(t), &dir.join(".eloc"));
     let _ = std::fs::remove_dir_all(dir.join(".eloc"));
     let mut dead_by_file: BTreeMap<PathBuf, BTreeMap<u32, String>> = BTreeMap::new();
     let (mut ec, mut et) = (0u64, 0u64);
@@ -256,6 +256,21 @@ pub fn report(
         warnings,
         eloc_lines,
     })
+}
+
+/// The function exploration starts in: the target's `entry-point`, or an
+/// `--entry-point` among its `exec-args`, else `main`.
+fn entry_of(t: &Target) -> String {
+    let mut entry = t.entry_point.clone();
+    let mut args = t.exec_args.iter();
+    while let Some(a) = args.next() {
+        if a == "--entry-point" {
+            entry = args.next().cloned().or(entry);
+        } else if let Some(e) = a.strip_prefix("--entry-point=") {
+            entry = Some(e.to_string());
+        }
+    }
+    entry.unwrap_or_else(|| "main".into())
 }
 
 /// One file's record of the lcov tracefile format (genhtml, editors, CI services).

@@ -7,7 +7,7 @@
 //! `sum` compiles `digest.c`, whose `--check` reader (`digest_check` and its
 //! helpers, a third of the file) no option of `sum` can reach. Here the
 //! target's bitcode goes through `opt-19` as a whole program (everything but
-//! `main` internalized, locals promoted to registers, constants propagated
+//! the entry point, `main` by default, internalized, locals promoted to registers, constants propagated
 //! across functions, the branches they decide folded, unreferenced
 //! functions dropped); a function of the module that does not survive is
 //! dead, and so are the lines gcov places in it. The line coverage over the
@@ -62,19 +62,24 @@ fn parse_nm(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The functions whole-program optimization removes from `bitcode`, by the
-/// name gcov gives them; `scratch` is a directory for the optimized module.
-/// An error when the module has no `main` (nothing to keep) or a tool fails.
-pub fn dead_functions(bitcode: &Path, scratch: &Path) -> Result<BTreeSet<String>, String> {
+/// The functions whole-program optimization removes from `bitcode` when
+/// only `entry` (the function exploration starts in) is kept, by the name
+/// gcov gives them; `scratch` is a directory for the optimized module. An
+/// error when the module does not define `entry` or a tool fails.
+pub fn dead_functions(
+    bitcode: &Path,
+    entry: &str,
+    scratch: &Path,
+) -> Result<BTreeSet<String>, String> {
     let before = defined_functions(bitcode)?;
-    if !before.contains("main") {
-        return Err("the module defines no `main`".into());
+    if !before.contains(entry) {
+        return Err(format!("the module defines no `{entry}`"));
     }
     std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     let optimized = scratch.join("eloc.bc");
     let out = Command::new(tool("SYMTEST_OPT", "opt-19"))
         .arg(format!("-passes={PASSES}"))
-        .arg("-internalize-public-api-list=main")
+        .arg(format!("-internalize-public-api-list={entry}"))
         .arg(bitcode)
         .arg("-o")
         .arg(&optimized)
@@ -198,7 +203,7 @@ mod tests {
         let src = dir.join("p.c");
         std::fs::write(
             &src,
-            "static int check(void) { return 3; }\nstatic int sum(int x) { return x + 1; }\nint main(int argc, char **argv) {\n  int do_check = 0;\n  if (argc > 5) argc = 2;\n  if (do_check) return check();\n  return sum(argc);\n}\n",
+            "static int check(void) { return 3; }\nint sum(int x) { return x + 1; }\nint main(int argc, char **argv) {\n  int do_check = 0;\n  if (argc > 5) argc = 2;\n  if (do_check) return check();\n  return sum(argc);\n}\n",
         )
         .unwrap();
         let bc = dir.join("p.bc");
@@ -218,8 +223,13 @@ mod tests {
             .unwrap()
             .success();
         assert!(ok);
-        let dead = dead_functions(&bc, &dir).unwrap();
+        let dead = dead_functions(&bc, "main", &dir).unwrap();
+        // Kept from another entry, `main` itself is dead.
+        let other = dead_functions(&bc, "sum", &dir);
+        let none = dead_functions(&bc, "nosuch", &dir);
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(dead, set(&["check"]));
+        assert_eq!(other.unwrap(), set(&["check", "main"]));
+        assert_eq!(none.unwrap_err(), "the module defines no `nosuch`");
     }
 }
