@@ -2,6 +2,7 @@
 
 use crate::config::Kind;
 use crate::discovery::Target;
+use crate::toolchain::tool;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,13 +22,6 @@ pub const BITCODE_FLAGS: &[&str] = &[
 pub struct CompileError {
     pub command: String,
     pub diagnostics: String,
-}
-
-fn tool(var: &str, default: &str) -> String {
-    std::env::var(var)
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_string())
 }
 
 /// The compiler arguments shared by the bitcode and native builds (-I, -D, cflags).

@@ -15,6 +15,7 @@
 //! denominator stays gcov's: the lines of the basic blocks (the lines the
 //! engine's claim is made of).
 
+use crate::toolchain::tool;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -64,14 +65,6 @@ impl FileCoverage {
         }
         out
     }
-}
-
-/// A tool of LLVM 19: `$<var>`, else `default`.
-fn tool(var: &str, default: &str) -> String {
-    std::env::var(var)
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_string())
 }
 
 fn llvm_cov() -> String {

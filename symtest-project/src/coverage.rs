@@ -127,7 +127,7 @@ pub fn report(
     let mut warnings = Vec::new();
     let mut rows = Vec::new();
     let mut text = String::new();
-    let dead = crate::eloc::dead_functions(bitcode, &entry_of(t), &dir.join(".eloc"));
+    let dead = crate::eloc::dead_functions(bitcode, &crate::eloc::entry_of(t), &dir.join(".eloc"));
     let _ = std::fs::remove_dir_all(dir.join(".eloc"));
     let mut dead_by_file: BTreeMap<PathBuf, BTreeMap<u32, String>> = BTreeMap::new();
     let (mut ec, mut et) = (0u64, 0u64);
@@ -151,8 +151,9 @@ pub fn report(
         };
         let dead_functions: BTreeSet<&str> = dead_here.values().map(String::as_str).collect();
         // Dead lines are never covered: the covered ones all count.
+        let eloc_n = n - dead_here.len() as u64;
         ec += c;
-        et += n - dead_here.len() as u64;
+        et += eloc_n;
         let engine = claimed(claim, &t.root, src);
         claimed_total += engine.len() as u64;
         let unsound: Vec<u32> = engine.difference(&covered).copied().collect();
@@ -188,7 +189,7 @@ pub fn report(
             "claimed_not_executed": unsound,
             "claimed_not_executed_causes": causes,
             "executed_not_claimed": gcov_only,
-            "eloc_lines_total": n - dead_here.len() as u64,
+            "eloc_lines_total": eloc_n,
             "dead_lines": dead_here.len(),
             "dead_functions": dead_functions,
         }));
@@ -256,21 +257,6 @@ pub fn report(
         warnings,
         eloc_lines,
     })
-}
-
-/// The function exploration starts in: the target's `entry-point`, or an
-/// `--entry-point` among its `exec-args`, else `main`.
-fn entry_of(t: &Target) -> String {
-    let mut entry = t.entry_point.clone();
-    let mut args = t.exec_args.iter();
-    while let Some(a) = args.next() {
-        if a == "--entry-point" {
-            entry = args.next().cloned().or(entry);
-        } else if let Some(e) = a.strip_prefix("--entry-point=") {
-            entry = Some(e.to_string());
-        }
-    }
-    entry.unwrap_or_else(|| "main".into())
 }
 
 /// One file's record of the lcov tracefile format (genhtml, editors, CI services).

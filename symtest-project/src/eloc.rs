@@ -20,19 +20,32 @@
 //! dead whatever the optimizer said.
 
 use crate::covdata::FileCoverage;
+use crate::discovery::Target;
+use crate::toolchain::tool;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
+
+/// The function exploration starts in: the target's `entry-point`, or an
+/// `--entry-point` among its `exec-args`, else `main`.
+pub fn entry_of(t: &Target) -> String {
+    let mut entry = t.entry_point.clone();
+    let mut args = t.exec_args.iter();
+    while let Some(a) = args.next() {
+        if a == "--entry-point" {
+            entry = args.next().cloned().or(entry);
+        } else if let Some(e) = a.strip_prefix("--entry-point=") {
+            entry = Some(e.to_string());
+        }
+    }
+    entry.unwrap_or_else(|| "main".into())
+}
 
 /// The passes: whole-program dead-code elimination after interprocedural
 /// constant propagation, with no inlining (a function inlined everywhere
 /// would otherwise look dead).
 const PASSES: &str =
     "internalize,function(mem2reg),globalopt,ipsccp,function(simplifycfg),globaldce";
-
-fn tool(var: &str, default: &str) -> String {
-    std::env::var(var).unwrap_or_else(|_| default.to_string())
-}
 
 /// The functions `bitcode` defines (`llvm-nm-19 --defined-only`, text symbols).
 fn defined_functions(bitcode: &Path) -> Result<BTreeSet<String>, String> {

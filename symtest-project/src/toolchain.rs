@@ -17,6 +17,14 @@ pub const BITCODE_FLAGS: &[&str] = &[
     "-fno-sanitize-recover=all",
 ];
 
+/// A tool of LLVM 19 (or clang): `$<var>` when set and not empty, else `default`.
+pub fn tool(var: &str, default: &str) -> String {
+    std::env::var(var)
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| default.to_string())
+}
+
 /// The clang used for bitcode and native builds: `$SYMTEST_CLANG`, else `clang-19`.
 pub fn clang() -> OsString {
     std::env::var_os("SYMTEST_CLANG")

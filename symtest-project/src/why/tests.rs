@@ -64,22 +64,26 @@ fn setup() -> (tempdir::Dir, PathBuf, FileCoverage, serde_json::Value) {
     (dir, src, fc, claim)
 }
 
-#[test]
-fn each_uncovered_line_and_branch_side_gets_a_reason() {
-    let (dir, src, fc, claim) = setup();
+/// [`classify`] of the fixture's one file (no kept tests), its lines in
+/// `dead` being dead.
+fn classify_fixture(
+    dir: &tempdir::Dir,
+    src: PathBuf,
+    fc: FileCoverage,
+    claim: &serde_json::Value,
+    dead: &BTreeMap<PathBuf, BTreeMap<u32, String>>,
+) -> WhyReport {
     let sources = ClaimSources {
         tests: &[],
         verdicts: &[],
     };
-    let r = classify(
-        "t",
-        &dir.0,
-        &dir.0,
-        &[(src, fc)],
-        &claim,
-        &sources,
-        &BTreeMap::new(),
-    );
+    classify("t", &dir.0, &dir.0, &[(src, fc)], claim, &sources, dead)
+}
+
+#[test]
+fn each_uncovered_line_and_branch_side_gets_a_reason() {
+    let (dir, src, fc, claim) = setup();
+    let r = classify_fixture(&dir, src, fc, &claim, &BTreeMap::new());
     let f = &r.files[0];
     assert_eq!(f.file, "a.c");
     let by_line: BTreeMap<u32, &Reason> = f.lines.iter().map(|l| (l.line, &l.reason)).collect();
@@ -144,19 +148,7 @@ fn each_uncovered_line_and_branch_side_gets_a_reason() {
 #[test]
 fn without_the_engine_s_record_every_line_still_has_a_reason() {
     let (dir, src, fc, _) = setup();
-    let sources = ClaimSources {
-        tests: &[],
-        verdicts: &[],
-    };
-    let r = classify(
-        "t",
-        &dir.0,
-        &dir.0,
-        &[(src, fc)],
-        &json!({}),
-        &sources,
-        &BTreeMap::new(),
-    );
+    let r = classify_fixture(&dir, src, fc, &json!({}), &BTreeMap::new());
     assert_eq!(r.files[0].lines.len(), 4);
     assert!(r.files[0]
         .lines
@@ -238,16 +230,12 @@ mod tempdir {
 #[test]
 fn lines_of_removed_functions_are_dead() {
     let (dir, src, fc, claim) = setup();
-    let sources = ClaimSources {
-        tests: &[],
-        verdicts: &[],
-    };
     let dead: BTreeMap<PathBuf, BTreeMap<u32, String>> = [(
         src.clone(),
         [(8, "g".to_string()), (9, "g".to_string())].into(),
     )]
     .into();
-    let r = classify("t", &dir.0, &dir.0, &[(src, fc)], &claim, &sources, &dead);
+    let r = classify_fixture(&dir, src, fc, &claim, &dead);
     let by_line: BTreeMap<u32, &Reason> = r.files[0]
         .lines
         .iter()

@@ -42,16 +42,10 @@ pub const QUICK_BUDGET_S: f64 = 10.0;
 pub const FULL_BUDGET_S: f64 = 60.0;
 /// The re-run's budget per utility unless `--rerun-budget`.
 pub const RERUN_BUDGET_S: f64 = 10.0;
-/// The paper's environment for COREUTILS (§5.1).
-pub const PAPER_ARGS: &[&str] = &[
-    "--sym-args",
-    "0",
-    "1",
-    "10",
-    "--sym-args",
-    "0",
-    "2",
-    "2",
+/// The paper's environment for COREUTILS (§5.1): its argument groups ...
+const PAPER_SYM_ARGS: &[&str] = &["--sym-args", "0", "1", "10", "--sym-args", "0", "2", "2"];
+/// ... and one file, stdin, one system-call failure per path.
+const PAPER_INPUTS: &[&str] = &[
     "--sym-files",
     "1",
     "8",
@@ -60,36 +54,29 @@ pub const PAPER_ARGS: &[&str] = &[
     "--max-fail",
     "1",
 ];
-/// Utilities explored with other arguments than [`PAPER_ARGS`], as the paper
-/// did for eight tools whose coverage was unsatisfactory ("we consulted the
-/// man page and increased the number and size of arguments and files",
-/// §5.2). `tr`'s operands are sets (`[:alpha:]`, `a-z`), which two-byte
-/// arguments cannot hold: three arguments of up to 10 bytes. Tried on the
-/// eight weakest utilities at seeds 1 and 2 (60 s, `exec`); `tr` is the one
-/// that gained at both (+29 and +47 engine-executed lines of `src/tr.c`).
-pub const WIDER_ARGS: &[(&str, &[&str])] = &[(
-    "tr",
-    &[
-        "--sym-args",
-        "0",
-        "3",
-        "10",
-        "--sym-files",
-        "1",
-        "8",
-        "--sym-stdin",
-        "8",
-        "--max-fail",
-        "1",
-    ],
-)];
+
+/// Utilities explored with other argument groups than the paper's (in place
+/// of [`PAPER_SYM_ARGS`]), as the paper did for eight tools whose coverage
+/// was unsatisfactory ("we consulted the man page and increased the number
+/// and size of arguments and files", §5.2). `tr`'s operands are sets
+/// (`[:alpha:]`, `a-z`), which two-byte arguments cannot hold: three
+/// arguments of up to 10 bytes. Tried on the eight weakest utilities at
+/// seeds 1 and 2 (60 s, `exec`); `tr` is the one that gained at both (+29
+/// and +47 engine-executed lines of `src/tr.c`).
+pub const WIDER_ARGS: &[(&str, &[&str])] = &[("tr", &["--sym-args", "0", "3", "10"])];
+
+/// The paper's environment, as one argument list.
+pub fn paper_args() -> Vec<&'static str> {
+    [PAPER_SYM_ARGS, PAPER_INPUTS].concat()
+}
 
 /// The arguments `util` is explored with.
-pub fn args_of(util: &str) -> &'static [&'static str] {
-    WIDER_ARGS
+pub fn args_of(util: &str) -> Vec<&'static str> {
+    let groups = WIDER_ARGS
         .iter()
         .find(|(u, _)| *u == util)
-        .map_or(PAPER_ARGS, |(_, a)| a)
+        .map_or(PAPER_SYM_ARGS, |(_, a)| a);
+    [groups, PAPER_INPUTS].concat()
 }
 
 pub const VERSION: &str = "9.1";
@@ -561,6 +548,29 @@ pub fn run(o: &Options) -> Result<Vec<UtilResult>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each target's arguments in the project's `symtest.toml`: the paper's
+    /// environment, and tr's wider argument groups with the same inputs.
+    #[test]
+    fn targets_get_the_paper_s_arguments_or_their_wider_ones() {
+        let toml = config(&["echo", "tr"]);
+        let args = |name: &str| {
+            let start = toml.find(&format!("name = \"{name}\"")).unwrap();
+            let line = toml[start..]
+                .lines()
+                .find(|l| l.starts_with("args = "))
+                .unwrap();
+            line.to_string()
+        };
+        assert_eq!(
+            args("echo"),
+            r#"args = ["--sym-args", "0", "1", "10", "--sym-args", "0", "2", "2", "--sym-files", "1", "8", "--sym-stdin", "8", "--max-fail", "1"]"#
+        );
+        assert_eq!(
+            args("tr"),
+            r#"args = ["--sym-args", "0", "3", "10", "--sym-files", "1", "8", "--sym-stdin", "8", "--max-fail", "1"]"#
+        );
+    }
 
     /// `--quick` end to end through the product: Debian's coreutils source
     /// fetched and configured for musl, `cargo symtest` on three `build`

@@ -2,7 +2,7 @@
 //! BENCHMARKS.md quotes) and `coreutils.json`, from the figures of each
 //! utility.
 
-use super::coreutils::{UtilResult, PAPER_ARGS, VERSION, WIDER_ARGS};
+use super::coreutils::{args_of, paper_args, UtilResult, VERSION, WIDER_ARGS};
 use super::gcov;
 use anyhow::Result;
 use serde_json::{json, Value};
@@ -58,10 +58,10 @@ pub fn write_report(
         "GNU coreutils {VERSION} (Debian's source, configured for musl) through `cargo symtest` \
          with one `build` target per utility (`build = [\"make\", \"-j2\"]`, `binary = \"src/NAME\"`, \
          `{}`; {}), {budget} s per utility, one target at a time; `{}`, {:.0} s in all.\n\n",
-        PAPER_ARGS.join(" "),
+        paper_args().join(" "),
         WIDER_ARGS
             .iter()
-            .map(|(u, a)| format!("`{u}`: `{}`, as the paper widened the arguments of eight tools", a.join(" ")))
+            .map(|(u, _)| format!("`{u}`: `{}`, as the paper widened the arguments of eight tools", args_of(u).join(" ")))
             .collect::<Vec<_>>()
             .join("; "),
         run["command"].as_str().unwrap_or(""),
