@@ -82,6 +82,20 @@ pub struct ExecArgs {
     /// Every `.ktest` of DIR as a seed (KLEE's --seed-dir; sorted by name).
     #[arg(long = "seed-dir", value_name = "DIR")]
     pub seed_dir: Vec<PathBuf>,
+    /// Keep a seed that has fewer objects than the program makes (KLEE's
+    /// --allow-seed-extension): the objects it lacks start as zeros and take
+    /// the values the program's assumptions on them need.
+    #[arg(long = "allow-seed-extension")]
+    pub allow_seed_extension: bool,
+    /// Seed the run with the program's own options: one seed per option its
+    /// getopt/getopt_long tables declare (`-n`, `--lines`, and `-n 1` for one
+    /// taking an argument), placed in the --sym-arg/--sym-args arguments.
+    /// The run follows each first, then forks off from there.
+    #[arg(long = "option-seeds", overrides_with = "no_option_seeds")]
+    pub option_seeds: bool,
+    /// Undoes an earlier --option-seeds (the last of the two given wins).
+    #[arg(long = "no-option-seeds", overrides_with = "option_seeds")]
+    pub no_option_seeds: bool,
     /// Directed exploration: a source line to reach (FILE:LINE, FILE as a diff
     /// names it, matched against the module's file names by path suffix);
     /// repeat for several. States nearest a target line not reached yet run

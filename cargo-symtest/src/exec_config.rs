@@ -224,6 +224,8 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     c.directed_share = a.directed_share;
     c.seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
+    c.allow_seed_extension = a.allow_seed_extension;
+    c.option_seeds = a.option_seeds && !a.no_option_seeds;
     c.target_lines = target_lines(&a.target_line, a.target_lines.as_deref())?;
     c.digest_depth = (a.digest_depth > 0).then_some(a.digest_depth);
     c.library_forks = (a.library_forks > 0).then_some(a.library_forks);

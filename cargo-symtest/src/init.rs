@@ -48,6 +48,7 @@ sources = ["symtest/example_harness.c"]
 # cflags = ["-std=c11"]           # extra compiler flags
 # sanitize = ["signed-integer-overflow", "shift", "integer-divide-by-zero", "bounds"]
 # args = ["--sym-args", "0", "2", "4", "--sym-stdin", "10"]   # kind = "program" only
+# option-seeds = false           # kind = "program": don't seed with its getopt options
 max-time = 10                     # exploration budget in seconds
 # max-instructions = 1000000      # deterministic budget
 # seed = 1

@@ -65,6 +65,9 @@ pub struct TargetTable {
     pub max_instructions: Option<Spanned<u64>>,
     pub max_memory: Option<Spanned<u64>>,
     pub seed: Option<u64>,
+    /// `program` only: seed the run with the program's own options, read
+    /// from its getopt tables (`exec --option-seeds`). Default: on.
+    pub option_seeds: Option<bool>,
     #[serde(default)]
     pub search: Vec<String>,
     pub entry_point: Option<String>,

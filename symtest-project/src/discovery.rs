@@ -26,6 +26,8 @@ pub struct Target {
     pub max_instructions: Option<u64>,
     pub max_memory: Option<u64>,
     pub seed: Option<u64>,
+    /// Seeds from the program's options (`option-seeds`, default on).
+    pub option_seeds: bool,
     pub search: Vec<String>,
     pub entry_point: Option<String>,
     pub exec_args: Vec<String>,
@@ -334,6 +336,7 @@ fn resolve(
             max_instructions: t.max_instructions.as_ref().map(|v| *v.get_ref()),
             max_memory: t.max_memory.as_ref().map(|v| *v.get_ref()),
             seed: t.seed,
+            option_seeds: t.option_seeds.unwrap_or(true),
             search: t.search.clone(),
             entry_point: t.entry_point.clone(),
             exec_args: t

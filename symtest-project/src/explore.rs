@@ -51,6 +51,9 @@ pub fn exec_args(t: &Target, bc: &Path, out: &Path, budget_s: f64) -> Vec<String
     if t.kind == Kind::Program {
         // The POSIX environment and the musl libc models (`exec --libc=musl --posix-runtime`).
         a.extend(["--libc=musl".into(), "--posix-runtime".into()]);
+        if t.option_seeds {
+            a.push("--option-seeds".into());
+        }
         a.push("--".into());
         a.extend(t.args.iter().cloned());
     }

@@ -184,6 +184,9 @@ fn steps(
                 c.build.join("seeds").display().to_string(),
             ]);
         }
+        // The previous run's tests already reach the options it found;
+        // the directed share goes to the changed lines instead.
+        extra.push("--no-option-seeds".into());
         let lines = c.build.join("target-lines.txt");
         std::fs::create_dir_all(&c.build)?;
         std::fs::write(&lines, g.changed.target_lines())?;

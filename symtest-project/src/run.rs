@@ -454,6 +454,7 @@ mod tests {
             max_instructions: None,
             max_memory: None,
             seed: Some(3),
+            option_seeds: true,
             search: vec![],
             entry_point: None,
             exec_args: vec![],
@@ -489,6 +490,12 @@ mod tests {
             ]
         );
         assert!(p.windows(2).any(|w| w == ["--seed", "3"]), "{p:?}");
+        assert!(p.iter().any(|a| a == "--option-seeds"), "{p:?}");
+        assert!(!h.iter().any(|a| a == "--option-seeds"), "{h:?}");
+        let mut off = target(config::Kind::Program);
+        off.option_seeds = false;
+        let p = crate::explore::exec_args(&off, bc, bc, 5.0);
+        assert!(!p.iter().any(|a| a == "--option-seeds"), "{p:?}");
     }
 
     #[test]

@@ -714,3 +714,63 @@ fn envp_is_the_fixed_environment_under_the_model_and_natively() {
     );
     replays_natively("envp.c", &dir, &out, 1);
 }
+
+/// `--option-seeds`: the options of the program's getopt_long tables seed
+/// its symbolic arguments (`--z`, the unique prefix of `--zebra-mode`,
+/// `--width 1`, and `--m=slow`, a value of the list `--mode`'s XARGMATCH
+/// checks), so a budget too small to spell them out reaches their exits;
+/// the seeds lack the runtime's own objects (model_version) and are extended
+/// with them; the tests replay natively.
+#[test]
+fn option_seeds_follow_the_program_s_getopt_tables() {
+    let dir = scratch("posix-option-seeds");
+    let bc = program("options.c", &dir);
+    let args = ["--sym-args", "0", "1", "10", "--sym-args", "0", "1", "2"];
+    let codes_of = |out: &Path| -> std::collections::BTreeSet<i64> {
+        tests(out).iter().filter_map(exit_code).collect()
+    };
+    let plain = dir.join("plain");
+    exec(&bc, &plain, true, &["--max-instructions", "20000"], &args);
+    let seeded = dir.join("seeded");
+    let budget = ["--max-instructions", "20000", "--option-seeds"];
+    exec(&bc, &seeded, true, &budget, &args);
+    let plain_codes = codes_of(&plain);
+    let seeded_codes = codes_of(&seeded);
+    assert!(
+        !plain_codes.contains(&11) && !plain_codes.contains(&13),
+        "{plain_codes:?}"
+    );
+    for c in [0, 2, 10, 11, 12, 13] {
+        assert!(
+            seeded_codes.contains(&c),
+            "exit {c} missing: {seeded_codes:?}"
+        );
+    }
+    let arg = |t: &serde_json::Value, name: &str| -> String {
+        let b = object_bytes(t, name);
+        String::from_utf8_lossy(&b[..b.iter().position(|&x| x == 0).unwrap()]).into_owned()
+    };
+    let ts = tests(&seeded);
+    let zebra = ts.iter().find(|t| exit_code(t) == Some(10)).unwrap();
+    assert_eq!(arg(zebra, "arg00"), "--z", "{zebra}");
+    assert_eq!(zebra["stdout"], "zebra\n", "{zebra}");
+    // The seed `--width 1` (or `-w 1`): the value in the second group.
+    assert!(
+        ts.iter()
+            .any(|t| exit_code(t) == Some(11) && arg(t, "arg01") == "1"),
+        "no test of exit 11 passes `1` as its second argument"
+    );
+    let slow = ts.iter().find(|t| exit_code(t) == Some(13)).unwrap();
+    assert_eq!(arg(slow, "arg00"), "--m=slow", "{slow}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(seeded.join("stats.json")).unwrap()).unwrap();
+    // -v, -w, -w 1, --verbose, --width, --width 1, --z, --mode, --mode 1,
+    // --m=fast, --m=slow.
+    assert_eq!(stats["option_seeds"], 11, "{stats}");
+    assert_eq!(stats["seeds_dropped"], 0, "{stats}");
+    assert!(
+        stats["seed_objects_extended"].as_u64().unwrap() >= 7,
+        "{stats}"
+    );
+    replays_natively("options.c", &dir, &seeded, ts.len());
+}

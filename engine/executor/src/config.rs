@@ -221,6 +221,14 @@ pub struct Config {
     /// seed carry it: its values are their model, so the branches it decides
     /// cost no query, and such paths run first.
     pub seeds: Vec<Seed>,
+    /// `--allow-seed-extension` (as KLEE's): a seed with fewer objects than
+    /// the program makes is kept; the objects it lacks start as zeros and
+    /// take the values the program's assumptions on them need.
+    pub allow_seed_extension: bool,
+    /// `--option-seeds`: more seeds, one per option the program's getopt
+    /// tables declare, over the `--sym-arg(s)` arguments of `argv`
+    /// (extended as above).
+    pub option_seeds: bool,
     /// `--target-line` (directed exploration): source lines (file as a diff
     /// names it, line) to reach; states nearer to one not reached yet run
     /// first, for `directed_share` of the budget.
@@ -280,6 +288,8 @@ impl Default for Config {
             digest_depth: Some(DEFAULT_DIGEST_DEPTH),
             library_forks: Some(DEFAULT_LIBRARY_FORKS),
             seeds: Vec::new(),
+            allow_seed_extension: false,
+            option_seeds: false,
             target_lines: Vec::new(),
             directed_share: DEFAULT_DIRECTED_SHARE,
         }

@@ -83,6 +83,9 @@ pub struct Executor<'m> {
     pub(crate) targets: Option<crate::targets::Targets>,
     /// Per seed, its values bound to the arrays the paths following it made.
     pub(crate) seed_models: Vec<std::rc::Rc<symtest_expr::Assignment>>,
+    /// Per seed, the arrays it was extended with (objects it lacked): `None`
+    /// for a seed that may not be extended.
+    pub(crate) seed_extended: Vec<Option<Vec<symtest_expr::ArrayId>>>,
     /// What the run saw at the program's branches (why code stays uncovered).
     pub(crate) why: crate::why::WhyLog,
     /// State merging at loop heads (`Config::merge_loops`).
@@ -129,6 +132,17 @@ impl<'m> Executor<'m> {
         if module.function(entry).body.is_none() {
             return Err(ExecError::EntryNotDefined(config.entry.clone()));
         }
+        let mut config = config;
+        let given_seeds = config.seeds.len();
+        if config.option_seeds {
+            let groups = crate::option_seeds::arg_groups(config.argv.get(1..).unwrap_or(&[]));
+            let words = crate::option_seeds::option_words(module);
+            let seeds = crate::option_seeds::option_seeds(&words, &groups);
+            config.seeds.extend(seeds);
+        }
+        let seed_extended = (0..config.seeds.len())
+            .map(|k| (k >= given_seeds || config.allow_seed_extension).then(Vec::new))
+            .collect();
         let mut solver = SolverHandle::new(solver);
         solver.set_timeout(initial_query_limit(&config));
         let mut pool = ExprPool::new();
@@ -173,10 +187,12 @@ impl<'m> Executor<'m> {
             seed_models: (0..config.seeds.len())
                 .map(|_| std::rc::Rc::new(symtest_expr::Assignment::new()))
                 .collect(),
+            seed_extended,
             why: Default::default(),
             merge: Default::default(),
             config,
         };
+        ex.stats.option_seeds = (ex.config.seeds.len() - given_seeds) as u64;
         if ex.config.merge_loops {
             let coverage = &ex.coverage;
             ex.merge = crate::merge::MergeCtl::new(module, |f| coverage.is_program_function(f));

@@ -20,6 +20,7 @@ mod memory;
 mod memory_cap;
 mod merge;
 mod native_call;
+mod option_seeds;
 mod plist;
 mod ptree;
 mod query;

@@ -32,7 +32,17 @@ impl Executor<'_> {
         let mut keep = Vec::with_capacity(st.seeds.len());
         for &k in st.seeds.iter() {
             let Some((seed_name, bytes)) = self.config.seeds[k as usize].get(index).cloned() else {
-                self.stats.seeds_dropped += 1;
+                // An object the seed lacks: zeros, for a seed that may be
+                // extended (its assumptions repair them), else the seed goes.
+                if let Some(ext) = &mut self.seed_extended[k as usize] {
+                    ext.push(array);
+                    self.stats.seed_objects_extended += 1;
+                    Rc::make_mut(&mut self.seed_models[k as usize])
+                        .set(array, vec![0; size as usize]);
+                    keep.push(k);
+                } else {
+                    self.stats.seeds_dropped += 1;
+                }
                 continue;
             };
             if seed_name != name {
@@ -48,6 +58,47 @@ impl Executor<'_> {
         st.seeds = Rc::new(keep);
         if let Some(&k) = st.seeds.first() {
             st.model = Some(self.seed_models[k as usize].clone());
+        }
+    }
+
+    /// Before `st` assumes `c`: the seeds `c` does not hold under, whose
+    /// extended objects are all `c` reads, take those objects' values from a
+    /// model of the path with `c` (KLEE patches a seed the same way), when
+    /// the seed then satisfies the whole path. Their other objects stay as
+    /// the seed gave them; a seed not repaired leaves at `c` as usual.
+    pub(crate) fn repair_seeds(&mut self, st: &mut State, c: ExprId) {
+        let reads = self.pool.arrays_in_slice(c).to_vec();
+        let broken: Vec<u32> = st
+            .seeds
+            .iter()
+            .copied()
+            .filter(|&k| {
+                self.seed_extended[k as usize]
+                    .as_ref()
+                    .is_some_and(|ext| reads.iter().all(|a| ext.contains(a)))
+                    && !self.pool.eval(c, &self.seed_models[k as usize]).is_true()
+            })
+            .collect();
+        if broken.is_empty() {
+            return;
+        }
+        let Ok(Some(m)) = self.solve(st, &[c]) else {
+            return;
+        };
+        for k in broken {
+            let k = k as usize;
+            let mut patched = (*self.seed_models[k]).clone();
+            for a in self.seed_extended[k].iter().flatten() {
+                if let Some(bytes) = m.get(*a) {
+                    patched.set(*a, bytes.to_vec());
+                }
+            }
+            let holds = std::iter::once(c)
+                .chain(st.constraints.iter())
+                .all(|e| self.pool.eval(e, &patched).is_true());
+            if holds {
+                self.seed_models[k] = Rc::new(patched);
+            }
         }
     }
 

@@ -18,6 +18,10 @@ pub struct Stats {
     /// objects than the seed has), paths that left every seed they followed.
     pub seeds: u64,
     pub seeds_dropped: u64,
+    /// `--option-seeds`: seeds made from the program's options (counted in
+    /// `seeds` too), and the objects seeds lacked and were extended with.
+    pub option_seeds: u64,
+    pub seed_objects_extended: u64,
     pub seed_paths_left: u64,
     /// Directed runs: target lines the module has code on, and those reached.
     pub target_lines: u64,

@@ -1,0 +1,553 @@
+//! Option seeds (`--option-seeds`): the program's own command-line options,
+//! read from its `getopt`/`getopt_long` tables, become seeds of its
+//! symbolic arguments. A run starts by following `--help`, `-n 1`,
+//! `--lines` and every other option the program declares, and forks off from
+//! there, instead of waiting for the search to spell an option out byte by
+//! byte (KLEE's seed mode, fed the way a fuzzer feeds its dictionary).
+//!
+//! The words come from the constant arguments of the calls to getopt's
+//! family: the short-option string (`"c:n:qvz"`) and the `struct option`
+//! array (name, `has_arg`). Each becomes one seed, and a word whose option
+//! takes an argument a second one followed by `1`. An option whose argument
+//! gnulib's `XARGMATCH` checks against a list (`--algorithm` of cksum:
+//! `bsd`, `md5`, `blake2b`, ...) gets one seed per value, written attached
+//! (`-ablake2b`, or `--a=md5` without a short form). The seed holds only the
+//! `--sym-arg`/`--sym-args` objects, laid out as the POSIX runtime makes
+//! them; the objects after them (files, stdin, failure counters) extend the
+//! seed ([`crate::seeds`]), so their values come from the runtime's own
+//! assumptions.
+
+use crate::config::Seed;
+use symtest_ir::{Callee, Constant, GlobalId, Module, Op, Operand};
+
+/// At most this many option seeds (the longest option tables of GNU
+/// coreutils give about 70).
+pub const MAX_OPTION_SEEDS: usize = 160;
+
+/// An option the program declares: how it is written (`-n`, `--lines`, a
+/// unique prefix of a long name) and whether it takes an argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionWord {
+    pub text: String,
+    pub takes_arg: bool,
+}
+
+/// One argument group of the symbolic command line, in the order the
+/// runtime makes their objects: `--sym-arg N` (one argument, no count) or
+/// `--sym-args MIN MAX N` (an `n_args` count, then MAX arguments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgGroup {
+    pub counted: bool,
+    pub min: u32,
+    pub max: u32,
+    /// Longest argument, in bytes (the object has one more, the NUL).
+    pub size: u32,
+}
+
+/// The argument groups of a POSIX-runtime command line (`argv[1..]`).
+/// Options are read as the runtime reads them (`-name` or `--name`); a
+/// malformed group ends the list (the runtime rejects that command line).
+pub fn arg_groups(argv: &[String]) -> Vec<ArgGroup> {
+    let num = |s: Option<&String>| s.and_then(|s| s.parse::<u32>().ok());
+    let name = |a: &str| {
+        a.strip_prefix("--")
+            .or_else(|| a.strip_prefix('-'))
+            .map(str::to_owned)
+    };
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < argv.len() {
+        match name(&argv[k]).as_deref() {
+            Some("sym-arg") => {
+                let Some(size) = num(argv.get(k + 1)) else {
+                    break;
+                };
+                out.push(ArgGroup {
+                    counted: false,
+                    min: 1,
+                    max: 1,
+                    size,
+                });
+                k += 2;
+            }
+            Some("sym-args") => {
+                let (Some(min), Some(max), Some(size)) = (
+                    num(argv.get(k + 1)),
+                    num(argv.get(k + 2)),
+                    num(argv.get(k + 3)),
+                ) else {
+                    break;
+                };
+                if min > max || max > 100 {
+                    break;
+                }
+                out.push(ArgGroup {
+                    counted: true,
+                    min,
+                    max,
+                    size,
+                });
+                k += 4;
+            }
+            _ => k += 1,
+        }
+    }
+    out
+}
+
+/// The options the program's calls to getopt's family declare, in the
+/// order of the calls and the tables, each once; then the values of the
+/// options whose argument `XARGMATCH` checks.
+pub fn option_words(module: &Module) -> Vec<OptionWord> {
+    let mut words: Vec<OptionWord> = Vec::new();
+    let add = |words: &mut Vec<OptionWord>, w: OptionWord| {
+        if !words.iter().any(|x| x.text == w.text) {
+            words.push(w);
+        }
+    };
+    let mut shorts = String::new();
+    let mut longs: Vec<LongOption> = Vec::new();
+    // (option name, its values) of each XARGMATCH call.
+    let mut lists: Vec<(String, Vec<String>)> = Vec::new();
+    for f in &module.functions {
+        let Some(body) = &f.body else { continue };
+        for inst in &body.insts {
+            let Op::Call {
+                callee: Callee::Direct(callee),
+                args,
+                ..
+            } = &inst.op
+            else {
+                continue;
+            };
+            let callee = &module.function(*callee).name;
+            if callee.trim_start_matches('_') == "xargmatch_internal" {
+                let context = args.first().and_then(|a| global_of(module, a));
+                let list = args.get(2).and_then(|a| global_of(module, a));
+                if let (Some(c), Some(l)) = (context, list) {
+                    let name = c_string(module, c);
+                    let name = name.as_deref().and_then(|n| n.strip_prefix("--"));
+                    if let (Some(n), Some(values)) = (name, string_list(module, l)) {
+                        lists.push((n.to_owned(), values));
+                    }
+                }
+                continue;
+            }
+            let Some(long_only) = getopt_kind(callee) else {
+                continue;
+            };
+            let mut short_seen = false;
+            for a in args {
+                let Some(g) = global_of(module, a) else {
+                    continue;
+                };
+                if !short_seen {
+                    if let Some(s) = c_string(module, g) {
+                        short_seen = true;
+                        shorts.push_str(&s);
+                        short_options(&s)
+                            .into_iter()
+                            .for_each(|w| add(&mut words, w));
+                        continue;
+                    }
+                }
+                if let Some(table) = long_table(module, g) {
+                    for w in long_options(&table, long_only) {
+                        add(&mut words, w);
+                    }
+                    longs.extend(table);
+                }
+            }
+        }
+    }
+    for (name, values) in lists {
+        let Some(o) = longs.iter().find(|o| o.name == name) else {
+            continue;
+        };
+        // `-aVALUE` when the option has a short form taking an argument,
+        // else `--name=VALUE` (with the name as `long_options` writes it).
+        let short = u8::try_from(o.val)
+            .ok()
+            .filter(|c| c.is_ascii_graphic() && *c != b':' && *c != b'-')
+            .filter(|c| shorts.contains(&format!("{}:", *c as char)));
+        let long = format!("--{}", unique_prefix(&name, &longs));
+        for v in values {
+            let text = match short {
+                Some(c) => format!("-{}{v}", c as char),
+                None => format!("{long}={v}"),
+            };
+            add(
+                &mut words,
+                OptionWord {
+                    text,
+                    takes_arg: false,
+                },
+            );
+        }
+    }
+    words
+}
+
+/// An entry of a `struct option` table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct LongOption {
+    name: String,
+    has_arg: u32,
+    val: i32,
+}
+
+/// Whether `name` is getopt, getopt_long or getopt_long_only (also under a
+/// replacement's prefix: gnulib's `rpl_`, glibc's `__posix_`), and then
+/// whether long options take one dash (`getopt_long_only`).
+fn getopt_kind(name: &str) -> Option<bool> {
+    let bare = name.trim_start_matches('_');
+    let bare = ["rpl_", "posix_"]
+        .iter()
+        .find_map(|p| bare.strip_prefix(p))
+        .unwrap_or(bare);
+    match bare {
+        "getopt" | "getopt_long" => Some(false),
+        "getopt_long_only" => Some(true),
+        _ => None,
+    }
+}
+
+/// The global an operand is the address of (offset 0).
+fn global_of(module: &Module, op: &Operand) -> Option<GlobalId> {
+    let Operand::Const(c) = op else { return None };
+    match module.constant(*c) {
+        Constant::GlobalAddr { global, offset: 0 } => Some(*global),
+        _ => None,
+    }
+}
+
+/// A constant global holding one NUL-terminated string of printable
+/// characters (and nothing after the NUL).
+fn c_string(module: &Module, g: GlobalId) -> Option<String> {
+    let init = module.global(g).init.as_ref()?;
+    if !init.relocs.is_empty() {
+        return None;
+    }
+    let end = init.bytes.iter().position(|&b| b == 0)?;
+    let s = &init.bytes[..end];
+    (s.iter().all(|b| (0x20..0x7f).contains(b)) && init.bytes[end..].iter().all(|&b| b == 0))
+        .then(|| String::from_utf8_lossy(s).into_owned())
+}
+
+/// Size of `struct option` on LP64 targets: name, has_arg, flag, val.
+const OPTION_SIZE: u64 = 32;
+
+/// The entries of a `struct option` array, up to its terminating entry
+/// with a null name.
+fn long_table(module: &Module, g: GlobalId) -> Option<Vec<LongOption>> {
+    let init = module.global(g).init.as_ref()?;
+    if !(init.bytes.len() as u64).is_multiple_of(OPTION_SIZE) || init.relocs.is_empty() {
+        return None;
+    }
+    let int_at = |at: usize| {
+        let b = &init.bytes[at..at + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    };
+    let mut out = Vec::new();
+    for i in 0..init.bytes.len() as u64 / OPTION_SIZE {
+        let at = i * OPTION_SIZE;
+        let name = init
+            .relocs
+            .iter()
+            .find(|(off, _, size)| *off == at && *size == 8);
+        let Some((_, c, _)) = name else { break };
+        let Constant::GlobalAddr { global, offset: 0 } = module.constant(*c) else {
+            return None;
+        };
+        out.push(LongOption {
+            name: c_string(module, *global)?,
+            has_arg: int_at(at as usize + 8),
+            val: int_at(at as usize + 24) as i32,
+        });
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The strings of a constant, null-terminated array of string pointers
+/// (an `XARGMATCH` list).
+fn string_list(module: &Module, g: GlobalId) -> Option<Vec<String>> {
+    let init = module.global(g).init.as_ref()?;
+    let mut out = Vec::new();
+    for i in 0..init.bytes.len() as u64 / 8 {
+        let Some((_, c, _)) = init
+            .relocs
+            .iter()
+            .find(|(off, _, size)| *off == i * 8 && *size == 8)
+        else {
+            break;
+        };
+        let Constant::GlobalAddr { global, offset: 0 } = module.constant(*c) else {
+            return None;
+        };
+        out.push(c_string(module, *global)?);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `-c` for each option character of a getopt string, and whether it takes
+/// an argument (`c:`; an optional one, `c::`, is left out).
+fn short_options(s: &str) -> Vec<OptionWord> {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        i += 1;
+        if matches!(c, b'+' | b'-' | b':') {
+            continue;
+        }
+        let mut colons = 0;
+        while i < b.len() && b[i] == b':' {
+            colons += 1;
+            i += 1;
+        }
+        out.push(OptionWord {
+            text: format!("-{}", c as char),
+            takes_arg: colons == 1,
+        });
+    }
+    out
+}
+
+/// Longest long-option word kept whole; longer names are written as their
+/// shortest unambiguous prefix (getopt_long accepts one), if there is one
+/// this short.
+const LONG_WORD_MAX: usize = 10;
+
+/// `--name` for each entry of a long-option table (`-name` under
+/// getopt_long_only), or its [`unique_prefix`] when the name is long;
+/// `has_arg == 1` (required) marks an argument.
+fn long_options(table: &[LongOption], long_only: bool) -> Vec<OptionWord> {
+    let dash = if long_only { "-" } else { "--" };
+    table
+        .iter()
+        .filter(|o| !o.name.is_empty())
+        .map(|o| {
+            let text = if dash.len() + o.name.len() > LONG_WORD_MAX {
+                unique_prefix(&o.name, table)
+            } else {
+                &o.name
+            };
+            OptionWord {
+                text: format!("{dash}{text}"),
+                takes_arg: o.has_arg == 1,
+            }
+        })
+        .collect()
+}
+
+/// The shortest prefix of `name` no other name of `table` starts with
+/// (getopt_long takes it for the whole name); `name` itself if another
+/// name extends it.
+fn unique_prefix<'a>(name: &'a str, table: &[LongOption]) -> &'a str {
+    (1..=name.len())
+        .map(|k| &name[..k])
+        .find(|p| {
+            table
+                .iter()
+                .filter(|m| m.name.starts_with(p))
+                .all(|m| m.name == name)
+        })
+        .unwrap_or(name)
+}
+
+/// The seeds for `words` on the command line `groups` lays out: each word
+/// alone, and a word taking an argument also followed by `1`. A seed holds
+/// the argument groups' objects (`n_args`, `argNN`): the words in the first
+/// slots long enough for them, in order, the other arguments empty and
+/// left out of the count (down to the group's minimum). Words that fit no
+/// slot give no seed.
+pub fn option_seeds(words: &[OptionWord], groups: &[ArgGroup]) -> Vec<Seed> {
+    let mut seeds = Vec::new();
+    for w in words {
+        let mut lines = vec![vec![w.text.as_str()]];
+        if w.takes_arg {
+            lines.push(vec![w.text.as_str(), "1"]);
+        }
+        for line in lines {
+            if seeds.len() >= MAX_OPTION_SEEDS {
+                return seeds;
+            }
+            if let Some(s) = lay_out(&line, groups) {
+                seeds.push(s);
+            }
+        }
+    }
+    seeds
+}
+
+/// The argument objects of `line` placed into `groups`; `None` if some word
+/// finds no slot.
+fn lay_out(line: &[&str], groups: &[ArgGroup]) -> Option<Seed> {
+    let mut seed: Seed = Vec::new();
+    let mut next = 0;
+    let mut index = 0;
+    for g in groups {
+        let mut args: Vec<Vec<u8>> = vec![vec![0; g.size as usize + 1]; g.max as usize];
+        let mut placed = 0;
+        while placed < g.max as usize && next < line.len() && line[next].len() <= g.size as usize {
+            args[placed][..line[next].len()].copy_from_slice(line[next].as_bytes());
+            placed += 1;
+            next += 1;
+        }
+        if g.counted {
+            let count = (placed as u32).max(g.min) as i32;
+            seed.push(("n_args".into(), count.to_le_bytes().to_vec()));
+        }
+        for a in args {
+            seed.push((format!("arg{:02}", index % 100), a));
+            index += 1;
+        }
+    }
+    (next == line.len()).then_some(seed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(text: &str, takes_arg: bool) -> OptionWord {
+        OptionWord {
+            text: text.into(),
+            takes_arg,
+        }
+    }
+
+    #[test]
+    fn getopt_s_family_and_its_replacements_only() {
+        assert_eq!(getopt_kind("getopt"), Some(false));
+        assert_eq!(getopt_kind("rpl_getopt_long"), Some(false));
+        assert_eq!(getopt_kind("__posix_getopt"), Some(false));
+        assert_eq!(getopt_kind("getopt_long_only"), Some(true));
+        assert_eq!(getopt_kind("__getopt_msg"), None);
+        assert_eq!(getopt_kind("_getopt_internal_r"), None);
+    }
+
+    #[test]
+    fn short_option_strings_give_one_word_per_option() {
+        assert_eq!(
+            short_options("+c:n:qz::"),
+            vec![w("-c", true), w("-n", true), w("-q", false), w("-z", false)]
+        );
+    }
+
+    #[test]
+    fn long_names_too_long_become_their_shortest_unique_prefix() {
+        let table: Vec<LongOption> = [
+            ("lines", 1),
+            ("ignore-leading-blanks", 0),
+            ("ignore-case", 0),
+            ("version", 0),
+            ("version-sort", 0),
+            ("zero-terminated", 0),
+        ]
+        .iter()
+        .map(|(n, a)| LongOption {
+            name: n.to_string(),
+            has_arg: *a,
+            val: 0,
+        })
+        .collect();
+        let words = long_options(&table, false);
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        // `--version` is exact and `--version-sort` shares it: the longer
+        // name needs `version-` to be unambiguous.
+        assert_eq!(
+            texts,
+            [
+                "--lines",
+                "--ignore-l",
+                "--ignore-c",
+                "--version",
+                "--version-",
+                "--z"
+            ]
+        );
+        assert!(words[0].takes_arg && !words[1].takes_arg);
+        assert_eq!(long_options(&table[..1], true)[0].text, "-lines");
+    }
+
+    #[test]
+    fn groups_follow_the_runtime_s_reading_of_the_command_line() {
+        let argv: Vec<String> = "--sym-args 0 1 10 -sym-arg 3 --sym-files 1 8 --sym-args 0 2 2"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            arg_groups(&argv),
+            vec![
+                ArgGroup {
+                    counted: true,
+                    min: 0,
+                    max: 1,
+                    size: 10
+                },
+                ArgGroup {
+                    counted: false,
+                    min: 1,
+                    max: 1,
+                    size: 3
+                },
+                ArgGroup {
+                    counted: true,
+                    min: 0,
+                    max: 2,
+                    size: 2
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn words_take_the_first_slots_long_enough_in_order() {
+        let groups = [
+            ArgGroup {
+                counted: true,
+                min: 0,
+                max: 1,
+                size: 10,
+            },
+            ArgGroup {
+                counted: true,
+                min: 0,
+                max: 2,
+                size: 2,
+            },
+        ];
+        let seeds = option_seeds(&[w("--lines", true)], &groups);
+        assert_eq!(seeds.len(), 2);
+        let names: Vec<&str> = seeds[1].iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["n_args", "arg00", "n_args", "arg01", "arg02"]);
+        assert_eq!(seeds[0][0].1, 1i32.to_le_bytes());
+        assert_eq!(&seeds[0][1].1, b"--lines\0\0\0\0");
+        assert_eq!(seeds[0][2].1, 0i32.to_le_bytes());
+        assert_eq!(seeds[1][2].1, 1i32.to_le_bytes());
+        assert_eq!(&seeds[1][3].1, b"1\0\0");
+        assert_eq!(&seeds[1][4].1, b"\0\0\0");
+        // A word too long for every slot gives no seed; one that fits only
+        // the later group skips the earlier one (left empty, not counted).
+        assert!(option_seeds(&[w("--verylongword", false)], &groups).is_empty());
+        let late = [
+            ArgGroup {
+                counted: true,
+                min: 0,
+                max: 1,
+                size: 1,
+            },
+            ArgGroup {
+                counted: false,
+                min: 1,
+                max: 1,
+                size: 4,
+            },
+        ];
+        let s = &option_seeds(&[w("-n", false)], &late)[0];
+        assert_eq!(s[0].1, 0i32.to_le_bytes());
+        assert_eq!(&s[2].1, b"-n\0\0\0");
+    }
+}
