@@ -86,6 +86,8 @@ pub struct Executor<'m> {
     /// Per seed, the arrays it was extended with (objects it lacked): `None`
     /// for a seed that may not be extended.
     pub(crate) seed_extended: Vec<Option<Vec<symtest_expr::ArrayId>>>,
+    /// Seeds from this index on are option seeds (`Config::option_seeds`).
+    pub(crate) first_option_seed: usize,
     /// What the run saw at the program's branches (why code stays uncovered).
     pub(crate) why: crate::why::WhyLog,
     /// State merging at loop heads (`Config::merge_loops`).
@@ -188,6 +190,7 @@ impl<'m> Executor<'m> {
                 .map(|_| std::rc::Rc::new(symtest_expr::Assignment::new()))
                 .collect(),
             seed_extended,
+            first_option_seed: given_seeds,
             why: Default::default(),
             merge: Default::default(),
             config,

@@ -14,8 +14,9 @@
 //! (`-ablake2b`, or `--a=md5` without a short form). The seed holds only the
 //! `--sym-arg`/`--sym-args` objects, laid out as the POSIX runtime makes
 //! them; the objects after them (files, stdin, failure counters) extend the
-//! seed ([`crate::seeds`]), so their values come from the runtime's own
-//! assumptions.
+//! seed ([`crate::seeds`]): the files and stdin hold a few lines of text
+//! ([`extension_bytes`]), the others take the values the runtime's own
+//! assumptions need.
 
 use crate::config::Seed;
 use symtest_ir::{Callee, Constant, GlobalId, Module, Op, Operand};
@@ -381,6 +382,23 @@ pub fn option_seeds(words: &[OptionWord], groups: &[ArgGroup]) -> Vec<Seed> {
     seeds
 }
 
+/// What an option seed holds in an object it lacks: the contents of the
+/// runtime's symbolic files and stdin (`A-data` .. `Z-data`, `stdin`) are
+/// two short lines of words and numbers, repeated or cut to the size, so an
+/// option's path runs over text as the program expects it (lines, fields,
+/// words, numbers, unsorted, a repeated field); anything else is zeros.
+pub fn extension_bytes(name: &str, size: u32) -> Vec<u8> {
+    const TEXT: &[u8] = b"b 1\na 1\n";
+    let is_file = name == "stdin"
+        || name
+            .strip_suffix("-data")
+            .is_some_and(|f| f.len() == 1 && f.as_bytes()[0].is_ascii_uppercase());
+    if !is_file {
+        return vec![0; size as usize];
+    }
+    TEXT.iter().copied().cycle().take(size as usize).collect()
+}
+
 /// The argument objects of `line` placed into `groups`; `None` if some word
 /// finds no slot.
 fn lay_out(line: &[&str], groups: &[ArgGroup]) -> Option<Seed> {
@@ -470,6 +488,15 @@ mod tests {
         );
         assert!(words[0].takes_arg && !words[1].takes_arg);
         assert_eq!(long_options(&table[..1], true)[0].text, "-lines");
+    }
+
+    #[test]
+    fn files_and_stdin_of_an_option_seed_hold_text() {
+        assert_eq!(extension_bytes("A-data", 8), b"b 1\na 1\n");
+        assert_eq!(extension_bytes("stdin", 3), b"b 1");
+        assert_eq!(extension_bytes("stdin", 10), b"b 1\na 1\nb ");
+        assert_eq!(extension_bytes("A-data-stat", 4), [0; 4]);
+        assert_eq!(extension_bytes("model_version", 4), [0; 4]);
     }
 
     #[test]

@@ -32,13 +32,18 @@ impl Executor<'_> {
         let mut keep = Vec::with_capacity(st.seeds.len());
         for &k in st.seeds.iter() {
             let Some((seed_name, bytes)) = self.config.seeds[k as usize].get(index).cloned() else {
-                // An object the seed lacks: zeros, for a seed that may be
+                // An object the seed lacks: zeros (an option seed's files
+                // and stdin: a few lines of text), for a seed that may be
                 // extended (its assumptions repair them), else the seed goes.
                 if let Some(ext) = &mut self.seed_extended[k as usize] {
                     ext.push(array);
                     self.stats.seed_objects_extended += 1;
-                    Rc::make_mut(&mut self.seed_models[k as usize])
-                        .set(array, vec![0; size as usize]);
+                    let bytes = if k as usize >= self.first_option_seed {
+                        crate::option_seeds::extension_bytes(name, size)
+                    } else {
+                        vec![0; size as usize]
+                    };
+                    Rc::make_mut(&mut self.seed_models[k as usize]).set(array, bytes);
                     keep.push(k);
                 } else {
                     self.stats.seeds_dropped += 1;
