@@ -19,7 +19,7 @@
 //! assumptions need.
 
 use crate::config::Seed;
-use symtest_ir::{Callee, Constant, GlobalId, Module, Op, Operand};
+use symtest_ir::{Callee, ConstId, Constant, GlobalId, GlobalInit, Module, Op, Operand};
 
 /// At most this many option seeds (the longest option tables of GNU
 /// coreutils give about 70).
@@ -101,62 +101,45 @@ pub fn arg_groups(argv: &[String]) -> Vec<ArgGroup> {
 /// options whose argument `XARGMATCH` checks.
 pub fn option_words(module: &Module) -> Vec<OptionWord> {
     let mut words: Vec<OptionWord> = Vec::new();
-    let add = |words: &mut Vec<OptionWord>, w: OptionWord| {
-        if !words.iter().any(|x| x.text == w.text) {
-            words.push(w);
-        }
-    };
     let mut shorts = String::new();
     let mut longs: Vec<LongOption> = Vec::new();
     // (option name, its values) of each XARGMATCH call.
     let mut lists: Vec<(String, Vec<String>)> = Vec::new();
-    for f in &module.functions {
-        let Some(body) = &f.body else { continue };
-        for inst in &body.insts {
-            let Op::Call {
+    let calls = module
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .flat_map(|body| &body.insts)
+        .filter_map(|inst| match &inst.op {
+            Op::Call {
                 callee: Callee::Direct(callee),
                 args,
                 ..
-            } = &inst.op
-            else {
-                continue;
-            };
-            let callee = &module.function(*callee).name;
-            if callee.trim_start_matches('_') == "xargmatch_internal" {
-                let context = args.first().and_then(|a| global_of(module, a));
-                let list = args.get(2).and_then(|a| global_of(module, a));
-                if let (Some(c), Some(l)) = (context, list) {
-                    let name = c_string(module, c);
-                    let name = name.as_deref().and_then(|n| n.strip_prefix("--"));
-                    if let (Some(n), Some(values)) = (name, string_list(module, l)) {
-                        lists.push((n.to_owned(), values));
-                    }
+            } => Some((module.function(*callee).name.as_str(), args)),
+            _ => None,
+        });
+    for (callee, args) in calls {
+        if callee.trim_start_matches('_') == "xargmatch_internal" {
+            lists.extend(xargmatch_list(module, args));
+            continue;
+        }
+        let Some(long_only) = getopt_kind(callee) else {
+            continue;
+        };
+        let globals = args.iter().filter_map(|a| global_of(module, a));
+        let mut short_seen = false;
+        for g in globals {
+            match c_string(module, g) {
+                Some(s) if !short_seen => {
+                    short_seen = true;
+                    words.extend(short_options(&s));
+                    shorts.push_str(&s);
                 }
-                continue;
-            }
-            let Some(long_only) = getopt_kind(callee) else {
-                continue;
-            };
-            let mut short_seen = false;
-            for a in args {
-                let Some(g) = global_of(module, a) else {
-                    continue;
-                };
-                if !short_seen {
-                    if let Some(s) = c_string(module, g) {
-                        short_seen = true;
-                        shorts.push_str(&s);
-                        short_options(&s)
-                            .into_iter()
-                            .for_each(|w| add(&mut words, w));
-                        continue;
+                _ => {
+                    if let Some(table) = long_table(module, g) {
+                        words.extend(long_options(&table, long_only));
+                        longs.extend(table);
                     }
-                }
-                if let Some(table) = long_table(module, g) {
-                    for w in long_options(&table, long_only) {
-                        add(&mut words, w);
-                    }
-                    longs.extend(table);
                 }
             }
         }
@@ -166,27 +149,31 @@ pub fn option_words(module: &Module) -> Vec<OptionWord> {
             continue;
         };
         // `-aVALUE` when the option has a short form taking an argument,
-        // else `--name=VALUE` (with the name as `long_options` writes it).
+        // else `--name=VALUE` (the name as its shortest unique prefix).
         let short = u8::try_from(o.val)
             .ok()
             .filter(|c| c.is_ascii_graphic() && *c != b':' && *c != b'-')
             .filter(|c| shorts.contains(&format!("{}:", *c as char)));
         let long = format!("--{}", unique_prefix(&name, &longs));
-        for v in values {
-            let text = match short {
+        words.extend(values.into_iter().map(|v| OptionWord {
+            text: match short {
                 Some(c) => format!("-{}{v}", c as char),
                 None => format!("{long}={v}"),
-            };
-            add(
-                &mut words,
-                OptionWord {
-                    text,
-                    takes_arg: false,
-                },
-            );
-        }
+            },
+            takes_arg: false,
+        }));
     }
+    let mut seen = std::collections::HashSet::new();
+    words.retain(|w| seen.insert(w.text.clone()));
     words
+}
+
+/// The option an `XARGMATCH` call checks (its context, `--name`) and the
+/// list of values it accepts (`__xargmatch_internal(context, arg, list, ..)`).
+fn xargmatch_list(module: &Module, args: &[Operand]) -> Option<(String, Vec<String>)> {
+    let context = c_string(module, global_of(module, args.first()?)?)?;
+    let values = string_list(module, global_of(module, args.get(2)?)?)?;
+    Some((context.strip_prefix("--")?.to_owned(), values))
 }
 
 /// An entry of a `struct option` table.
@@ -216,10 +203,25 @@ fn getopt_kind(name: &str) -> Option<bool> {
 /// The global an operand is the address of (offset 0).
 fn global_of(module: &Module, op: &Operand) -> Option<GlobalId> {
     let Operand::Const(c) = op else { return None };
-    match module.constant(*c) {
+    global_at(module, *c)
+}
+
+/// The global a constant is the address of (offset 0).
+fn global_at(module: &Module, c: ConstId) -> Option<GlobalId> {
+    match module.constant(c) {
         Constant::GlobalAddr { global, offset: 0 } => Some(*global),
         _ => None,
     }
+}
+
+/// The string a pointer at byte `at` of `init` points to: `None` when no
+/// pointer is there (a null), `Some(None)` when it points to something else.
+fn string_at(module: &Module, init: &GlobalInit, at: u64) -> Option<Option<String>> {
+    let (_, c, _) = init
+        .relocs
+        .iter()
+        .find(|(off, _, size)| *off == at && *size == 8)?;
+    Some(global_at(module, *c).and_then(|g| c_string(module, g)))
 }
 
 /// A constant global holding one NUL-terminated string of printable
@@ -252,16 +254,11 @@ fn long_table(module: &Module, g: GlobalId) -> Option<Vec<LongOption>> {
     let mut out = Vec::new();
     for i in 0..init.bytes.len() as u64 / OPTION_SIZE {
         let at = i * OPTION_SIZE;
-        let name = init
-            .relocs
-            .iter()
-            .find(|(off, _, size)| *off == at && *size == 8);
-        let Some((_, c, _)) = name else { break };
-        let Constant::GlobalAddr { global, offset: 0 } = module.constant(*c) else {
-            return None;
+        let Some(name) = string_at(module, init, at) else {
+            break;
         };
         out.push(LongOption {
-            name: c_string(module, *global)?,
+            name: name?,
             has_arg: int_at(at as usize + 8),
             val: int_at(at as usize + 24) as i32,
         });
@@ -275,17 +272,10 @@ fn string_list(module: &Module, g: GlobalId) -> Option<Vec<String>> {
     let init = module.global(g).init.as_ref()?;
     let mut out = Vec::new();
     for i in 0..init.bytes.len() as u64 / 8 {
-        let Some((_, c, _)) = init
-            .relocs
-            .iter()
-            .find(|(off, _, size)| *off == i * 8 && *size == 8)
-        else {
+        let Some(value) = string_at(module, init, i * 8) else {
             break;
         };
-        let Constant::GlobalAddr { global, offset: 0 } = module.constant(*c) else {
-            return None;
-        };
-        out.push(c_string(module, *global)?);
+        out.push(value?);
     }
     (!out.is_empty()).then_some(out)
 }

@@ -72,6 +72,9 @@ impl Executor<'_> {
     /// the seed then satisfies the whole path. Their other objects stay as
     /// the seed gave them; a seed not repaired leaves at `c` as usual.
     pub(crate) fn repair_seeds(&mut self, st: &mut State, c: ExprId) {
+        if st.seeds.is_empty() {
+            return;
+        }
         let reads = self.pool.arrays_in_slice(c).to_vec();
         let broken: Vec<u32> = st
             .seeds

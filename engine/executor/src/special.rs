@@ -280,7 +280,7 @@ impl Executor<'_> {
                 if !self.may_be_true(st, &c)? {
                     return Err(self.prune_assumption(st));
                 }
-                if let (Value::Symbolic(e), false) = (&c, st.seeds.is_empty()) {
+                if let Value::Symbolic(e) = &c {
                     self.repair_seeds(st, *e);
                 }
                 self.add_constraint(st, &c);
