@@ -1,7 +1,9 @@
 /* Option seeds: the options come from getopt_long's tables. `--zebra-mode`
  * (written `--z`, its unique prefix, in a 10-byte argument), `--width 1` and
  * `--m=slow` (a value of the list gnulib's XARGMATCH checks `--mode`
- * against) each lead to their own exit code. */
+ * against) each lead to their own exit code, and so does the pair `-v -w 1`
+ * (seeded as `-vw 1`). The short options sit in a local variable, as
+ * coreutils' digest.c keeps them. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,7 +38,8 @@ int main(int argc, char **argv)
 {
 	int c, width = 0, zebra = 0, verbose = 0, mode = 0;
 	ptrdiff_t k;
-	while ((c = getopt_long(argc, argv, "vw:", longopts, 0)) != -1) {
+	const char *short_opts = "vw:";
+	while ((c = getopt_long(argc, argv, short_opts, longopts, 0)) != -1) {
 		switch (c) {
 		case 'v':
 			verbose = 1;
@@ -62,6 +65,8 @@ int main(int argc, char **argv)
 		puts("zebra");
 		return 10;
 	}
+	if (verbose && width == 1)
+		return 14;
 	if (width == 1)
 		return 11;
 	if (mode == 2)

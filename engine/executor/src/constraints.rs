@@ -16,15 +16,39 @@ use rustc_hash::FxHashMap;
 use symtest_expr::{ArrayId, CmpOp, ExprId, ExprPool, Node};
 
 /// Rebuilds `e` with `map` applied to its subexpressions (memoised per call).
+/// A subexpression that reads none of the arrays the keys read cannot hold a
+/// key and is kept as it is, without a walk (a store chain over another
+/// array, a digest of another input).
 pub fn substitute(pool: &mut ExprPool, e: ExprId, map: &FxHashMap<ExprId, ExprId>) -> ExprId {
     let mut memo: FxHashMap<ExprId, ExprId> = FxHashMap::default();
-    subst(pool, e, map, &mut memo)
+    let mut keys: Vec<ArrayId> = Vec::new();
+    let mut prune = true;
+    for k in map.keys() {
+        let arrays = pool.arrays_in_slice(*k);
+        prune &= !arrays.is_empty();
+        keys.extend_from_slice(arrays);
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let keys = Keys {
+        arrays: keys,
+        prune,
+    };
+    subst(pool, e, map, &keys, &mut memo)
+}
+
+/// The arrays a substitution's keys read, and whether subexpressions that
+/// read none of them may be skipped (no key is free of arrays).
+struct Keys {
+    arrays: Vec<ArrayId>,
+    prune: bool,
 }
 
 fn subst(
     pool: &mut ExprPool,
     e: ExprId,
     map: &FxHashMap<ExprId, ExprId>,
+    keys: &Keys,
     memo: &mut FxHashMap<ExprId, ExprId>,
 ) -> ExprId {
     if let Some(r) = map.get(&e) {
@@ -33,8 +57,16 @@ fn subst(
     if let Some(r) = memo.get(&e) {
         return *r;
     }
+    if keys.prune
+        && !pool
+            .arrays_in_slice(e)
+            .iter()
+            .any(|a| keys.arrays.binary_search(a).is_ok())
+    {
+        return e;
+    }
     let node = pool.node(e).clone();
-    let mut s = |x: ExprId, pool: &mut ExprPool| subst(pool, x, map, memo);
+    let mut s = |x: ExprId, pool: &mut ExprPool| subst(pool, x, map, keys, memo);
     let r = match node {
         Node::Const(_) | Node::Array(_) => e,
         Node::Store {
@@ -270,5 +302,42 @@ impl Executor<'_> {
                 c.replace_symbolic_bytes(&values);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symtest_expr::{Assignment, BinOp};
+
+    /// A substitution rewrites what reads the keys' arrays and hands back
+    /// the very same expression for what reads none of them.
+    #[test]
+    fn substitution_skips_what_reads_none_of_the_keys_arrays() {
+        let mut pool = ExprPool::new();
+        let (a, b) = (pool.new_array("a", 4), pool.new_array("b", 4));
+        let (ra, rb) = (pool.array(a), pool.array(b));
+        let i0 = pool.const_u64(32, 0);
+        let i1 = pool.const_u64(32, 1);
+        let a0 = pool.select(ra, i0);
+        let b0 = pool.select(rb, i0);
+        let b1 = pool.select(rb, i1);
+        // A store chain over `b` that stores a byte of `a`.
+        let chain = pool.store(rb, i1, a0);
+        let chain = pool.store(chain, i0, b1);
+        let only_b = pool.bin(BinOp::Add, b0, b1);
+        let mixed = pool.bin(BinOp::Add, a0, b0);
+        let three = pool.const_u64(8, 3);
+        let map: FxHashMap<ExprId, ExprId> = std::iter::once((a0, three)).collect();
+        assert_eq!(substitute(&mut pool, only_b, &map), only_b);
+        let r = substitute(&mut pool, mixed, &map);
+        assert_ne!(r, mixed);
+        let mut m = Assignment::new();
+        m.set(b, vec![7, 1, 0, 0]);
+        assert_eq!(pool.eval(r, &m).to_u64(), 10);
+        // The chain reads `a` through a stored value: it is rewritten.
+        let read = pool.select(chain, i1);
+        let r = substitute(&mut pool, read, &map);
+        assert_eq!(pool.eval(r, &m).to_u64(), 3);
     }
 }

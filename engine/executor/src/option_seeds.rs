@@ -8,7 +8,9 @@
 //! The words come from the constant arguments of the calls to getopt's
 //! family: the short-option string (`"c:n:qvz"`) and the `struct option`
 //! array (name, `has_arg`). Each becomes one seed, and a word whose option
-//! takes an argument a second one followed by `1`. An option whose argument
+//! takes an argument a second one followed by `1`; then pairs of options,
+//! a short flag with each other option (`-sw 1`), for the code where two
+//! options meet. An option whose argument
 //! gnulib's `XARGMATCH` checks against a list (`--algorithm` of cksum:
 //! `bsd`, `md5`, `blake2b`, ...) gets one seed per value, written attached
 //! (`-ablake2b`, or `--a=md5` without a short form). The seed holds only the
@@ -19,7 +21,7 @@
 //! assumptions need.
 
 use crate::config::Seed;
-use symtest_ir::{Callee, ConstId, Constant, GlobalId, GlobalInit, Module, Op, Operand};
+use symtest_ir::{Body, Callee, ConstId, Constant, GlobalId, GlobalInit, Module, Op, Operand, Reg};
 
 /// At most this many option seeds (the longest option tables of GNU
 /// coreutils give about 70).
@@ -31,6 +33,12 @@ pub const MAX_OPTION_SEEDS: usize = 160;
 pub struct OptionWord {
     pub text: String,
     pub takes_arg: bool,
+    /// The option is also spelt another way the list holds (a long name
+    /// whose `val` is one of the short options): pairs use the short one.
+    pub alias: bool,
+    /// Written as a short option (`-c`, `-cVALUE`), which another short
+    /// option can join in one word (`-sc`).
+    pub short: bool,
 }
 
 /// One argument group of the symbolic command line, in the order the
@@ -109,16 +117,16 @@ pub fn option_words(module: &Module) -> Vec<OptionWord> {
         .functions
         .iter()
         .filter_map(|f| f.body.as_ref())
-        .flat_map(|body| &body.insts)
-        .filter_map(|inst| match &inst.op {
+        .flat_map(|body| body.insts.iter().map(move |inst| (body, inst)))
+        .filter_map(|(body, inst)| match &inst.op {
             Op::Call {
                 callee: Callee::Direct(callee),
                 args,
                 ..
-            } => Some((module.function(*callee).name.as_str(), args)),
+            } => Some((body, module.function(*callee).name.as_str(), args)),
             _ => None,
         });
-    for (callee, args) in calls {
+    for (body, callee, args) in calls {
         if callee.trim_start_matches('_') == "xargmatch_internal" {
             lists.extend(xargmatch_list(module, args));
             continue;
@@ -126,7 +134,11 @@ pub fn option_words(module: &Module) -> Vec<OptionWord> {
         let Some(long_only) = getopt_kind(callee) else {
             continue;
         };
-        let globals = args.iter().filter_map(|a| global_of(module, a));
+        let globals = args.iter().flat_map(|a| {
+            global_of(module, a)
+                .map(|g| vec![g])
+                .unwrap_or_else(|| stored_globals(module, body, a))
+        });
         let mut short_seen = false;
         for g in globals {
             match c_string(module, g) {
@@ -137,7 +149,7 @@ pub fn option_words(module: &Module) -> Vec<OptionWord> {
                 }
                 _ => {
                     if let Some(table) = long_table(module, g) {
-                        words.extend(long_options(&table, long_only));
+                        words.extend(long_options(&table, long_only, &shorts));
                         longs.extend(table);
                     }
                 }
@@ -161,6 +173,8 @@ pub fn option_words(module: &Module) -> Vec<OptionWord> {
                 None => format!("{long}={v}"),
             },
             takes_arg: false,
+            alias: false,
+            short: short.is_some(),
         }));
     }
     let mut seen = std::collections::HashSet::new();
@@ -204,6 +218,43 @@ fn getopt_kind(name: &str) -> Option<bool> {
 fn global_of(module: &Module, op: &Operand) -> Option<GlobalId> {
     let Operand::Const(c) = op else { return None };
     global_at(module, *c)
+}
+
+/// The globals an argument loaded from a local variable may be: the
+/// constant addresses stored to that variable's stack slot (unoptimized
+/// code keeps `char const *short_opts = "bctwz";` there); none if anything
+/// else is stored to it, or its address is stored or passed to a call.
+fn stored_globals(module: &Module, body: &Body, op: &Operand) -> Vec<GlobalId> {
+    let def = |r: Reg| body.insts.iter().find(|i| i.dest == Some(r)).map(|i| &i.op);
+    let Operand::Reg(r) = op else {
+        return Vec::new();
+    };
+    let Some(Op::Load {
+        ptr: Operand::Reg(slot),
+        ..
+    }) = def(*r)
+    else {
+        return Vec::new();
+    };
+    if !matches!(def(*slot), Some(Op::Alloca { .. })) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for inst in &body.insts {
+        match &inst.op {
+            Op::Store { ptr, value, .. } if *ptr == Operand::Reg(*slot) => {
+                match global_of(module, value) {
+                    Some(g) => out.push(g),
+                    None => return Vec::new(),
+                }
+            }
+            // The slot's address stored or passed on: anything may write it.
+            Op::Store { value, .. } if *value == Operand::Reg(*slot) => return Vec::new(),
+            Op::Call { args, .. } if args.contains(&Operand::Reg(*slot)) => return Vec::new(),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The global a constant is the address of (offset 0).
@@ -300,6 +351,8 @@ fn short_options(s: &str) -> Vec<OptionWord> {
         out.push(OptionWord {
             text: format!("-{}", c as char),
             takes_arg: colons == 1,
+            alias: false,
+            short: true,
         });
     }
     out
@@ -312,8 +365,9 @@ const LONG_WORD_MAX: usize = 10;
 
 /// `--name` for each entry of a long-option table (`-name` under
 /// getopt_long_only), or its [`unique_prefix`] when the name is long;
-/// `has_arg == 1` (required) marks an argument.
-fn long_options(table: &[LongOption], long_only: bool) -> Vec<OptionWord> {
+/// `has_arg == 1` (required) marks an argument, a `val` among the short
+/// options of `shorts` (a getopt string) an alias.
+fn long_options(table: &[LongOption], long_only: bool, shorts: &str) -> Vec<OptionWord> {
     let dash = if long_only { "-" } else { "--" };
     table
         .iter()
@@ -324,9 +378,13 @@ fn long_options(table: &[LongOption], long_only: bool) -> Vec<OptionWord> {
             } else {
                 &o.name
             };
+            let alias = u8::try_from(o.val)
+                .is_ok_and(|c| c.is_ascii_graphic() && c != b':' && shorts.contains(c as char));
             OptionWord {
                 text: format!("{dash}{text}"),
                 takes_arg: o.has_arg == 1,
+                alias,
+                short: false,
             }
         })
         .collect()
@@ -348,28 +406,75 @@ fn unique_prefix<'a>(name: &'a str, table: &[LongOption]) -> &'a str {
 }
 
 /// The seeds for `words` on the command line `groups` lays out: each word
-/// alone, and a word taking an argument also followed by `1`. A seed holds
-/// the argument groups' objects (`n_args`, `argNN`): the words in the first
-/// slots long enough for them, in order, the other arguments empty and
-/// left out of the count (down to the group's minimum). Words that fit no
-/// slot give no seed.
+/// alone, and a word taking an argument also followed by `1`; then pairs of
+/// options ([`pair_lines`]). A seed holds the argument groups' objects
+/// (`n_args`, `argNN`): the words in the first slots long enough for them,
+/// in order, the other arguments empty and left out of the count (down to
+/// the group's minimum). Lines that fit no slots give no seed.
 pub fn option_seeds(words: &[OptionWord], groups: &[ArgGroup]) -> Vec<Seed> {
-    let mut seeds = Vec::new();
-    for w in words {
-        let mut lines = vec![vec![w.text.as_str()]];
-        if w.takes_arg {
-            lines.push(vec![w.text.as_str(), "1"]);
-        }
-        for line in lines {
-            if seeds.len() >= MAX_OPTION_SEEDS {
-                return seeds;
+    let singles = words.iter().flat_map(|w| {
+        let alone = vec![w.text.clone()];
+        let with_arg = w.takes_arg.then(|| vec![w.text.clone(), "1".to_owned()]);
+        std::iter::once(alone).chain(with_arg)
+    });
+    singles
+        .chain(pair_lines(words))
+        .filter_map(|line| {
+            let line: Vec<&str> = line.iter().map(String::as_str).collect();
+            lay_out(&line, groups)
+        })
+        .take(MAX_OPTION_SEEDS)
+        .collect()
+}
+
+/// Command lines of two options: a short flag (`-s`) with another option,
+/// so a run also starts on the paths where options meet (`fold -s -w 1`,
+/// `md5sum --check --zero`). The flag joins a short partner in one word
+/// (`-sw 1`, `-camd5`) and follows a long one (`--tag -t`). Aliases,
+/// `--help` and `--version` are left out. With many options the pairs go
+/// round the flags, each partner with a different flag per round, so the
+/// first pairs kept under [`MAX_OPTION_SEEDS`] spread over every option.
+fn pair_lines(words: &[OptionWord]) -> Vec<Vec<String>> {
+    let flags: Vec<&OptionWord> = words
+        .iter()
+        .filter(|w| w.short && w.text.len() == 2 && !w.takes_arg)
+        .collect();
+    let partners: Vec<&OptionWord> = words
+        .iter()
+        .filter(|w| !w.alias)
+        .filter(|w| {
+            let name = w.text.trim_start_matches('-');
+            name != "help" && name != "version"
+        })
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for round in 0..flags.len() {
+        for (j, p) in partners.iter().enumerate() {
+            let f = flags[(j + round) % flags.len()];
+            let (a, b) = if f.text < p.text {
+                (&f.text, &p.text)
+            } else {
+                (&p.text, &f.text)
+            };
+            if f.text == p.text || !seen.insert((a.clone(), b.clone())) {
+                continue;
             }
-            if let Some(s) = lay_out(&line, groups) {
-                seeds.push(s);
-            }
+            let arg = p.takes_arg.then(|| "1".to_owned());
+            let line = if p.short {
+                std::iter::once(format!("{}{}", f.text, &p.text[1..]))
+                    .chain(arg)
+                    .collect()
+            } else {
+                std::iter::once(p.text.clone())
+                    .chain(arg)
+                    .chain([f.text.clone()])
+                    .collect()
+            };
+            out.push(line);
         }
     }
-    seeds
+    out
 }
 
 /// What an option seed holds in an object it lacks: the contents of the
@@ -423,6 +528,8 @@ mod tests {
         OptionWord {
             text: text.into(),
             takes_arg,
+            alias: false,
+            short: !text.starts_with("--"),
         }
     }
 
@@ -461,7 +568,7 @@ mod tests {
             val: 0,
         })
         .collect();
-        let words = long_options(&table, false);
+        let words = long_options(&table, false, "");
         let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
         // `--version` is exact and `--version-sort` shares it: the longer
         // name needs `version-` to be unambiguous.
@@ -477,7 +584,30 @@ mod tests {
             ]
         );
         assert!(words[0].takes_arg && !words[1].takes_arg);
-        assert_eq!(long_options(&table[..1], true)[0].text, "-lines");
+        assert_eq!(long_options(&table[..1], true, "")[0].text, "-lines");
+    }
+
+    #[test]
+    fn pairs_join_a_short_flag_to_each_other_option_once() {
+        let mut long_alias = w("--spaces", false);
+        long_alias.alias = true;
+        let words = [
+            w("-b", false),
+            w("-s", false),
+            w("-w", true),
+            long_alias,
+            w("--tag", false),
+            w("--help", false),
+            w("-amd5", false),
+        ];
+        let lines = pair_lines(&words);
+        let texts: Vec<String> = lines.iter().map(|l| l.join(" ")).collect();
+        assert_eq!(
+            texts,
+            ["-bw 1", "--tag -s", "-bamd5", "-sb", "-sw 1", "--tag -b", "-samd5"]
+        );
+        // No flags, no pairs.
+        assert!(pair_lines(&[w("-n", true), w("--lines", true)]).is_empty());
     }
 
     #[test]

@@ -80,7 +80,7 @@ impl StateView for View<'_, '_> {
             call_path_count: ex.coverage.func_count(func),
             query_cost_us: qc,
             target_dist,
-            seeded: !st.seeds.is_empty(),
+            seeded: !st.seeds.is_empty() && ex.stats.seeding_s.is_none(),
         }
     }
 
@@ -215,6 +215,13 @@ impl Executor<'_> {
             let Some(mut st) = self.states.remove(&id) else {
                 break "searcher chose a dead state (internal error)".to_string();
             };
+            if self.stats.seeding_s.is_none()
+                && !self.config.seeds.is_empty()
+                && (st.seeds.is_empty() || self.seeding_share_used())
+            {
+                self.stats.seeding_s = Some(self.started.elapsed().as_secs_f64());
+                self.stats.seeding_instructions = Some(self.stats.instructions);
+            }
             let mut ctx = StepCtx::default();
             let ended = self.run_batch(&mut st, &mut ctx);
             // The batch may have moved on from the picked state (a dive
@@ -223,10 +230,11 @@ impl Executor<'_> {
             // removed if it ended.
             let mut added = Vec::new();
             let mut removed = Vec::new();
-            for s in ctx.added {
+            for mut s in ctx.added {
                 if s.id != id {
                     added.push(s.id);
                 }
+                self.release_stalled_seeds(&mut s);
                 self.states.insert(s.id, s);
             }
             for (s, t) in ctx.ended {
@@ -247,6 +255,7 @@ impl Executor<'_> {
                     if st.id != id {
                         added.push(st.id);
                     }
+                    self.release_stalled_seeds(&mut st);
                     let cur = st.id;
                     self.states.insert(st.id, st);
                     Some(cur)

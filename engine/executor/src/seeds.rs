@@ -132,6 +132,40 @@ impl Executor<'_> {
     }
 }
 
+/// A path following a seed that runs this many instructions without
+/// covering new code (`tail -f` waiting for its file to grow) stops being
+/// followed first: it goes on as an ordinary path, and the other seeds and
+/// the search get their turn.
+pub const SEED_STALL_INSTRUCTIONS: u64 = 2_000_000;
+
+/// The share of the budget (`--max-time`, `--max-instructions`) paths
+/// following seeds may take first; then the search proper begins and they
+/// go on as ordinary paths (KLEE's `--seed-time`, as a share).
+pub const SEEDING_SHARE: f64 = 0.25;
+
+impl Executor<'_> {
+    /// Whether seeded paths have had their [`SEEDING_SHARE`] of the budget.
+    pub(crate) fn seeding_share_used(&self) -> bool {
+        let time = self.config.max_time.is_some_and(|t| {
+            self.started.elapsed().as_secs_f64() >= SEEDING_SHARE * t.as_secs_f64()
+        });
+        let instructions = self
+            .config
+            .max_instructions
+            .is_some_and(|n| self.stats.instructions as f64 >= SEEDING_SHARE * n as f64);
+        time || instructions
+    }
+
+    /// Releases `st` from its seeds once it has stalled
+    /// ([`SEED_STALL_INSTRUCTIONS`]); its model stays.
+    pub(crate) fn release_stalled_seeds(&mut self, st: &mut State) {
+        if !st.seeds.is_empty() && st.instructions - st.last_new_cover >= SEED_STALL_INSTRUCTIONS {
+            st.seeds = Rc::new(Vec::new());
+            self.stats.seed_paths_stalled += 1;
+        }
+    }
+}
+
 /// Runs the states that still follow a seed first, newest first (a seed's
 /// path depth-first), then asks `inner`.
 pub struct SeedFirst {

@@ -23,6 +23,14 @@ pub struct Stats {
     pub option_seeds: u64,
     pub seed_objects_extended: u64,
     pub seed_paths_left: u64,
+    /// Seeded paths that ran `SEED_STALL_INSTRUCTIONS` without new coverage
+    /// and went on as ordinary paths.
+    pub seed_paths_stalled: u64,
+    /// When the last path following a seed was done and the search proper
+    /// began: seconds and instructions into the run (`null` without seeds,
+    /// or when seeded paths were still running at the end).
+    pub seeding_s: Option<f64>,
+    pub seeding_instructions: Option<u64>,
     /// Directed runs: target lines the module has code on, and those reached.
     pub target_lines: u64,
     pub target_lines_reached: u64,

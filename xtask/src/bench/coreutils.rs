@@ -9,7 +9,7 @@
 //!    starts over).
 //! 2. `symtest.toml` there declares one `build` target per utility
 //!    (`build = ["make", "-j2"]`, `binary = "src/NAME"`, the paper's
-//!    options; wider arguments for `tr`, [`WIDER_ARGS`]), as a user would
+//!    options; wider arguments for `tr` and `echo`, [`WIDER_ARGS`]), as a user would
 //!    write it.
 //! 3. `cargo symtest --jobs 1` runs the whole pipeline on it: the capture of
 //!    the build, then per utility exploration, minimization, native replay,
@@ -62,8 +62,15 @@ const PAPER_INPUTS: &[&str] = &[
 /// (`[:alpha:]`, `a-z`), which two-byte arguments cannot hold: three
 /// arguments of up to 10 bytes. Tried on the eight weakest utilities at
 /// seeds 1 and 2 (60 s, `exec`); `tr` is the one that gained at both (+29
-/// and +47 engine-executed lines of `src/tr.c`).
-pub const WIDER_ARGS: &[(&str, &[&str])] = &[("tr", &["--sym-args", "0", "3", "10"])];
+/// and +47 engine-executed lines of `src/tr.c`). `echo`'s escapes (`-e`
+/// then `\x41`, `\0101`, as its man page lists them) need an argument of
+/// four bytes or more after the option: the same three arguments of up to
+/// 10 bytes (+20 engine-executed lines of `src/echo.c` at 60 s, 96 → 116 of
+/// its 120).
+pub const WIDER_ARGS: &[(&str, &[&str])] = &[
+    ("tr", &["--sym-args", "0", "3", "10"]),
+    ("echo", &["--sym-args", "0", "3", "10"]),
+];
 
 /// The paper's environment, as one argument list.
 pub fn paper_args() -> Vec<&'static str> {
@@ -262,7 +269,7 @@ pub(crate) fn config(list: &[&str]) -> String {
     let mut s = String::from(
         "# GNU coreutils through `cargo symtest`: each utility is a program the\n\
          # project's own build makes, explored with the KLEE paper's options\n\
-         # (wider arguments where the paper's widening applies: tr's sets).\n",
+         # (wider arguments where the paper's widening applies: tr's sets, echo's escapes).\n",
     );
     for u in list {
         let args: Vec<String> = args_of(u).iter().map(|a| format!("\"{a}\"")).collect();
@@ -550,10 +557,10 @@ mod tests {
     use super::*;
 
     /// Each target's arguments in the project's `symtest.toml`: the paper's
-    /// environment, and tr's wider argument groups with the same inputs.
+    /// environment, and tr's and echo's wider argument groups with the same inputs.
     #[test]
     fn targets_get_the_paper_s_arguments_or_their_wider_ones() {
-        let toml = config(&["echo", "tr"]);
+        let toml = config(&["cat", "echo", "tr"]);
         let args = |name: &str| {
             let start = toml.find(&format!("name = \"{name}\"")).unwrap();
             let line = toml[start..]
@@ -563,13 +570,15 @@ mod tests {
             line.to_string()
         };
         assert_eq!(
-            args("echo"),
+            args("cat"),
             r#"args = ["--sym-args", "0", "1", "10", "--sym-args", "0", "2", "2", "--sym-files", "1", "8", "--sym-stdin", "8", "--max-fail", "1"]"#
         );
-        assert_eq!(
-            args("tr"),
-            r#"args = ["--sym-args", "0", "3", "10", "--sym-files", "1", "8", "--sym-stdin", "8", "--max-fail", "1"]"#
-        );
+        for wide in ["echo", "tr"] {
+            assert_eq!(
+                args(wide),
+                r#"args = ["--sym-args", "0", "3", "10", "--sym-files", "1", "8", "--sym-stdin", "8", "--max-fail", "1"]"#
+            );
+        }
     }
 
     /// `--quick` end to end through the product: Debian's coreutils source
