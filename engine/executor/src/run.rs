@@ -216,6 +216,7 @@ impl Executor<'_> {
                 break "searcher chose a dead state (internal error)".to_string();
             };
             if self.stats.seeding_s.is_none()
+                && merge_pick.is_none()
                 && !self.config.seeds.is_empty()
                 && (st.seeds.is_empty() || self.seeding_share_used())
             {

@@ -139,13 +139,19 @@ impl Executor<'_> {
 pub const SEED_STALL_INSTRUCTIONS: u64 = 2_000_000;
 
 /// The share of the budget (`--max-time`, `--max-instructions`) paths
-/// following seeds may take first; then the search proper begins and they
-/// go on as ordinary paths (KLEE's `--seed-time`, as a share).
+/// following option seeds may take first; then the search proper begins and
+/// they go on as ordinary paths (KLEE's `--seed-time`, as a share). Seeds
+/// given by `--seed-file`/`--seed-dir` (a gate run's previous tests) keep
+/// the whole budget.
 pub const SEEDING_SHARE: f64 = 0.25;
 
 impl Executor<'_> {
-    /// Whether seeded paths have had their [`SEEDING_SHARE`] of the budget.
+    /// Whether seeded paths have had their [`SEEDING_SHARE`] of the budget
+    /// (runs whose seeds are all option seeds).
     pub(crate) fn seeding_share_used(&self) -> bool {
+        if self.first_option_seed > 0 {
+            return false;
+        }
         let time = self.config.max_time.is_some_and(|t| {
             self.started.elapsed().as_secs_f64() >= SEEDING_SHARE * t.as_secs_f64()
         });
