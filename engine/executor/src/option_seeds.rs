@@ -162,14 +162,13 @@ pub fn option_words(module: &Module) -> Vec<OptionWord> {
         };
         // `-aVALUE` when the option has a short form taking an argument,
         // else `--name=VALUE` (the name as its shortest unique prefix).
-        let short = u8::try_from(o.val)
-            .ok()
-            .filter(|c| c.is_ascii_graphic() && *c != b':' && *c != b'-')
-            .filter(|c| shorts.contains(&format!("{}:", *c as char)));
+        let short = o
+            .short_char(&shorts)
+            .filter(|c| shorts.contains(&format!("{c}:")));
         let long = format!("--{}", unique_prefix(&name, &longs));
         words.extend(values.into_iter().map(|v| OptionWord {
             text: match short {
-                Some(c) => format!("-{}{v}", c as char),
+                Some(c) => format!("-{c}{v}"),
                 None => format!("{long}={v}"),
             },
             takes_arg: false,
@@ -196,6 +195,15 @@ struct LongOption {
     name: String,
     has_arg: u32,
     val: i32,
+}
+
+impl LongOption {
+    /// The short option this entry stands for: its `val`, when that is an
+    /// option character the getopt string `shorts` declares.
+    fn short_char(&self, shorts: &str) -> Option<char> {
+        let c = u8::try_from(self.val).ok()? as char;
+        (c.is_ascii_graphic() && !matches!(c, ':' | '-' | '+') && shorts.contains(c)).then_some(c)
+    }
 }
 
 /// Whether `name` is getopt, getopt_long or getopt_long_only (also under a
@@ -378,8 +386,7 @@ fn long_options(table: &[LongOption], long_only: bool, shorts: &str) -> Vec<Opti
             } else {
                 &o.name
             };
-            let alias = u8::try_from(o.val)
-                .is_ok_and(|c| c.is_ascii_graphic() && c != b':' && shorts.contains(c as char));
+            let alias = o.short_char(shorts).is_some();
             OptionWord {
                 text: format!("{dash}{text}"),
                 takes_arg: o.has_arg == 1,
