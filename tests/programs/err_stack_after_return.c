@@ -1,10 +1,10 @@
 /* A pointer to a local used after its function returned.
  *
- * The engine drops a returning frame's stack objects when they are the last
- * objects allocated (a state does not carry a record per call it ever made);
- * an access through a dangling pointer then lands in no object. When the
- * call allocated a heap object after its locals, the local stays, marked
- * freed. Both are `ptr` errors.
+ * The engine drops a returning frame's stack objects (a state does not carry
+ * a record per call it ever made), also when the call allocated a heap
+ * object after its locals: stack objects have their own region and vector.
+ * An access through a dangling pointer then lands in no object, a `ptr`
+ * error in both cases.
  *
  * Paths: `c == 1` forks (error path), `c == 2` forks (error path) and the
  * rest returns: 2 errors + 1 normal = 3.

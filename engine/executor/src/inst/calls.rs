@@ -236,7 +236,7 @@ impl Executor<'_> {
             size += bytes.div_ceil(8) * 8;
         }
         let loc = self.current_loc(st);
-        let obj = st.memory.allocate(
+        let obj = st.memory.allocate_stack(
             size.max(8),
             16,
             ObjKind::Engine,

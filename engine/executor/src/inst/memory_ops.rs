@@ -61,9 +61,9 @@ impl Executor<'_> {
         }
         let loc = self.current_loc(st);
         let func = st.frame().func;
-        let obj = st
-            .memory
-            .allocate(size, align as u64, ObjKind::Stack, Label::Alloca(func), loc);
+        let obj =
+            st.memory
+                .allocate_stack(size, align as u64, ObjKind::Stack, Label::Alloca(func), loc);
         st.frame_mut().allocas.push(obj.base);
         self.set(st, dest, Value::from_u64(64, obj.base));
         Ok(())

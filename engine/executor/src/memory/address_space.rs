@@ -1,5 +1,9 @@
-//! A state's address space: the objects in address order, in a persistent
-//! vector (objects are only ever appended, at increasing addresses).
+//! A state's address space: the objects in address order, in two persistent
+//! vectors: one for the stack (allocas and variadic-argument areas, which
+//! come and go in call order) and one for everything else (globals, heap,
+//! engine objects). Objects are only ever appended, at increasing addresses
+//! in each; a returning frame's stack objects are always the last of the
+//! stack vector, so they are removed, whatever the call allocated on the heap.
 //!
 //! Cloning is O(1) (the vector is shared); writing an object copies the path to
 //! its leaf in the vector and, if another state still shares the object's
@@ -18,8 +22,12 @@ use symtest_ir::{FileId, FuncId, GlobalId, Module};
 pub const NULL_PAGE: u64 = 4096;
 /// Bytes left free after every object so small overflows land in no object.
 pub const REDZONE: u64 = 64;
-/// First address for engine-allocated stack/heap/engine objects.
+/// First address for engine-allocated heap and engine objects.
 pub const DYNAMIC_BASE: u64 = 0x7000_0000_0000;
+/// First address for stack objects (up to [`DYNAMIC_BASE`]).
+pub const STACK_BASE: u64 = 0x6000_0000_0000;
+/// Marks a lookup-cache index as one into the stack vector.
+const STACK_BIT: u32 = 1 << 31;
 /// First address for globals.
 pub const GLOBAL_BASE: u64 = 0x1000_0000;
 /// Size of the lookup cache of recently found objects.
@@ -55,17 +63,65 @@ struct Hints {
 
 #[derive(Clone, Debug)]
 pub struct AddressSpace {
+    /// Globals, heap and engine objects.
     objects: PVec<Entry>,
+    /// Allocas and variadic-argument areas, from [`STACK_BASE`].
+    stack: PVec<Entry>,
     hints: Rc<Hints>,
     next_dynamic: u64,
+    next_stack: u64,
 }
 
 impl Default for AddressSpace {
     fn default() -> Self {
         AddressSpace {
             objects: PVec::default(),
+            stack: PVec::default(),
             hints: Rc::default(),
             next_dynamic: DYNAMIC_BASE,
+            next_stack: STACK_BASE,
+        }
+    }
+}
+
+/// Where an entry is: its vector and index there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    Main(usize),
+    Stack(usize),
+}
+
+impl At {
+    fn tagged(self) -> u32 {
+        match self {
+            At::Main(i) => i as u32,
+            At::Stack(i) => i as u32 | STACK_BIT,
+        }
+    }
+
+    fn untag(t: u32) -> At {
+        if t & STACK_BIT != 0 {
+            At::Stack((t & !STACK_BIT) as usize)
+        } else {
+            At::Main(t as usize)
+        }
+    }
+}
+
+/// Two address-ordered entry iterators merged into one.
+pub struct Entries<'a> {
+    main: std::iter::Peekable<super::pvec::Iter<'a, Entry>>,
+    stack: std::iter::Peekable<super::pvec::Iter<'a, Entry>>,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = &'a Entry;
+
+    fn next(&mut self) -> Option<&'a Entry> {
+        match (self.main.peek(), self.stack.peek()) {
+            (Some(m), Some(s)) if s.object.base < m.object.base => self.stack.next(),
+            (Some(_), _) => self.main.next(),
+            (None, _) => self.stack.next(),
         }
     }
 }
@@ -105,6 +161,7 @@ impl AddressSpace {
             .last()
             .is_none_or(|e| e.object.base < object.base);
         if above {
+            self.reserve_in_stack_region(&object);
             return self.insert_at(object, contents);
         }
         let object = Rc::new(object);
@@ -123,7 +180,17 @@ impl AddressSpace {
         }
         self.objects = objects;
         self.hints = Rc::default();
+        self.reserve_in_stack_region(&object);
         object
+    }
+
+    /// Later stack objects go above an object placed in the stack region.
+    fn reserve_in_stack_region(&mut self, object: &MemoryObject) {
+        if (STACK_BASE..DYNAMIC_BASE).contains(&object.base) {
+            self.next_stack = self
+                .next_stack
+                .max(align_up(object.end().max(object.base + 1) + REDZONE, 16));
+        }
     }
 
     /// Allocates a fresh zero-filled object at the next dynamic address. Addresses
@@ -149,35 +216,101 @@ impl AddressSpace {
         self.insert_at(object, ObjectState::new(size as usize))
     }
 
-    fn remember(&self, e: &Entry, index: usize) {
+    /// Allocates a zero-filled stack object (an alloca or a variadic-argument
+    /// area) at the next stack address: the stack objects of a frame are the
+    /// last of the stack vector when it returns, so
+    /// [`AddressSpace::release_frame`] removes them. Addresses are never reused.
+    pub fn allocate_stack(
+        &mut self,
+        size: u64,
+        align: u64,
+        kind: ObjKind,
+        label: Label,
+        loc: Loc,
+    ) -> Rc<MemoryObject> {
+        let align = align.clamp(16, 4096);
+        let base = align_up(self.next_stack, align);
+        let next = base
+            .checked_add(size.max(1) + REDZONE)
+            .map(|n| align_up(n, 16))
+            .filter(|&n| n <= DYNAMIC_BASE);
+        let Some(next) = next else {
+            // The stack region is spent (16 TiB of addresses): among the rest.
+            return self.allocate(size, align, kind, label, loc);
+        };
+        self.next_stack = next;
+        let object = Rc::new(MemoryObject {
+            base,
+            size,
+            kind,
+            label,
+            alloc_loc: loc,
+        });
+        self.stack.push(Entry {
+            object: object.clone(),
+            contents: Rc::new(ObjectState::new(size as usize)),
+        });
+        object
+    }
+
+    fn entry(&self, at: At) -> Option<&Entry> {
+        match at {
+            At::Main(i) => self.objects.get(i),
+            At::Stack(i) => self.stack.get(i),
+        }
+    }
+
+    fn entry_mut(&mut self, at: At) -> Option<&mut Entry> {
+        match at {
+            At::Main(i) => self.objects.get_mut(i),
+            At::Stack(i) => self.stack.get_mut(i),
+        }
+    }
+
+    fn remember(&self, e: &Entry, at: At) {
         let h = &self.hints;
         let i = h.next.get() as usize;
-        h.slots[i].set((e.object.base, e.object.end() + REDZONE, index as u32));
+        h.slots[i].set((e.object.base, e.object.end() + REDZONE, at.tagged()));
         h.next.set(((i + 1) % HINTS) as u8);
     }
 
-    /// Index of the object whose base is the greatest not above `addr`.
-    fn index_below(&self, addr: u64) -> Option<usize> {
+    /// Where the object is whose base is the greatest not above `addr`.
+    fn index_below(&self, addr: u64) -> Option<At> {
         // Objects are at least REDZONE bytes apart, so an address below the end of
         // an object plus the redzone has that object as its nearest below.
         for h in &self.hints.slots {
-            let (base, limit, index) = h.get();
+            let (base, limit, tagged) = h.get();
             if addr >= base && addr < limit {
-                if let Some(e) = self.objects.get(index as usize) {
+                let at = At::untag(tagged);
+                if let Some(e) = self.entry(at) {
                     if e.object.base == base && addr < e.object.end() + REDZONE {
-                        return Some(index as usize);
+                        return Some(at);
                     }
                 }
             }
         }
-        let i = self.objects.last_where(|e| e.object.base <= addr)?;
-        self.remember(self.objects.get(i).expect("found"), i);
-        Some(i)
+        let main = self.objects.last_where(|e| e.object.base <= addr);
+        let stack = self.stack.last_where(|e| e.object.base <= addr);
+        let at = match (main, stack) {
+            (Some(m), Some(s)) => {
+                let base = |v: &PVec<Entry>, i| v.get(i).expect("found").object.base;
+                if base(&self.stack, s) > base(&self.objects, m) {
+                    At::Stack(s)
+                } else {
+                    At::Main(m)
+                }
+            }
+            (Some(m), None) => At::Main(m),
+            (None, Some(s)) => At::Stack(s),
+            (None, None) => return None,
+        };
+        self.remember(self.entry(at).expect("found"), at);
+        Some(at)
     }
 
     /// The object whose base is the greatest not above `addr` (it may not contain it).
     pub fn find_below(&self, addr: u64) -> Option<&Entry> {
-        self.index_below(addr).and_then(|i| self.objects.get(i))
+        self.index_below(addr).and_then(|at| self.entry(at))
     }
 
     /// The object containing `addr`, if any (freed objects included).
@@ -193,8 +326,8 @@ impl AddressSpace {
 
     /// Mutable contents of the object at `base`, copied first if shared.
     pub fn contents_mut(&mut self, base: u64) -> Option<&mut ObjectState> {
-        let i = self.index_below(base)?;
-        let entry = self.objects.get_mut(i)?;
+        let at = self.index_below(base)?;
+        let entry = self.entry_mut(at)?;
         if entry.object.base != base {
             return None;
         }
@@ -203,10 +336,10 @@ impl AddressSpace {
 
     /// Gives the object at `base` another kind (in this address space only).
     pub fn retag(&mut self, base: u64, kind: ObjKind) {
-        let Some(i) = self.index_below(base) else {
+        let Some(at) = self.index_below(base) else {
             return;
         };
-        if let Some(entry) = self.objects.get_mut(i).filter(|e| e.object.base == base) {
+        if let Some(entry) = self.entry_mut(at).filter(|e| e.object.base == base) {
             let o = &entry.object;
             entry.object = Rc::new(MemoryObject {
                 base: o.base,
@@ -220,25 +353,28 @@ impl AddressSpace {
 
     /// Marks an object freed (its address stays reserved so later uses are caught).
     pub fn mark_freed(&mut self, base: u64) {
-        let Some(i) = self.index_below(base) else {
+        let Some(at) = self.index_below(base) else {
             return;
         };
-        if let Some(entry) = self.objects.get_mut(i).filter(|e| e.object.base == base) {
+        if let Some(entry) = self.entry_mut(at).filter(|e| e.object.base == base) {
             // Drop the contents: nothing may read them again.
             entry.contents = FREED.with(Rc::clone);
         }
     }
 
     /// Releases the stack objects of a returning frame (its variadic-argument
-    /// area, made at the call, and its allocas, in allocation order). Those allocated
-    /// last are removed: the state stops carrying a record per call it ever
-    /// made. Addresses are never reused, so a later access through a
-    /// dangling pointer lands in no object and is still an error. One below
-    /// an object allocated after it (a heap object the call made) stays,
-    /// freed.
+    /// area, made at the call, and its allocas, in allocation order). They
+    /// are the last of the stack vector (frames return in call order) and
+    /// are removed: the state stops carrying a record per call it ever made,
+    /// even where the call allocated heap objects. Addresses are never
+    /// reused, so a later access through a dangling pointer lands in no
+    /// object and is still an error. One that is not last (the stack region
+    /// spent) stays, freed.
     pub fn release_frame(&mut self, bases: &[u64], varargs: Option<u64>) {
         for base in bases.iter().rev().copied().chain(varargs) {
-            if self.objects.last().is_some_and(|e| e.object.base == base) {
+            if self.stack.last().is_some_and(|e| e.object.base == base) {
+                self.stack.pop();
+            } else if self.objects.last().is_some_and(|e| e.object.base == base) {
                 self.objects.pop();
             } else {
                 self.mark_freed(base);
@@ -246,14 +382,18 @@ impl AddressSpace {
         }
     }
 
-    /// Where the next dynamic object goes (states merge only where it agrees).
-    pub fn next_dynamic(&self) -> u64 {
-        self.next_dynamic
+    /// Where the next heap and the next stack object go (states merge only
+    /// where both agree).
+    pub fn next_addresses(&self) -> (u64, u64) {
+        (self.next_dynamic, self.next_stack)
     }
 
     /// Every object, in address order.
-    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
-        self.objects.iter()
+    pub fn entries(&self) -> Entries<'_> {
+        Entries {
+            main: self.objects.iter().peekable(),
+            stack: self.stack.iter().peekable(),
+        }
     }
 
     /// (base, size) of every live, non-empty object.
@@ -297,8 +437,9 @@ impl AddressSpace {
 
     /// The nodes of the object vector with the entries of each leaf (for
     /// memory accounting; see [`PVec::visit_nodes`]).
-    pub fn visit_nodes(&self, f: impl FnMut(NodeInfo, &[Entry]) -> bool) {
-        self.objects.visit_nodes(f)
+    pub fn visit_nodes(&self, mut f: impl FnMut(NodeInfo, &[Entry]) -> bool) {
+        self.objects.visit_nodes(&mut f);
+        self.stack.visit_nodes(&mut f);
     }
 }
 
@@ -306,16 +447,19 @@ impl AddressSpace {
     /// Writes the address space for suspension (see `suspend::wire`).
     pub(crate) fn encode(&self, w: &mut Writer, t: &mut Table<'_>) {
         w.u64(self.next_dynamic);
-        self.objects.encode(w, t, &mut |e, w, t| {
-            if !t.write(w, &e.object) {
-                encode_object(&e.object, w);
-                t.done(&e.object);
-            }
-            if !t.write(w, &e.contents) {
-                e.contents.encode(w, t);
-                t.done(&e.contents);
-            }
-        });
+        w.u64(self.next_stack);
+        for v in [&self.objects, &self.stack] {
+            v.encode(w, t, &mut |e, w, t| {
+                if !t.write(w, &e.object) {
+                    encode_object(&e.object, w);
+                    t.done(&e.object);
+                }
+                if !t.write(w, &e.contents) {
+                    e.contents.encode(w, t);
+                    t.done(&e.contents);
+                }
+            });
+        }
     }
 
     /// Reads what [`AddressSpace::encode`] wrote (ids checked against `module`
@@ -327,42 +471,53 @@ impl AddressSpace {
         pool: &ExprPool,
     ) -> Decoded<AddressSpace> {
         let next_dynamic = r.u64()?;
-        let objects = PVec::decode(r, p, &mut |r, p| {
-            let object = match p.read::<MemoryObject>(r)? {
-                Some(o) => o,
-                None => p.done(Rc::new(decode_object(r, module)?)),
-            };
-            let contents = match p.read::<ObjectState>(r)? {
-                Some(c) => c,
-                None => {
-                    let c = ObjectState::decode(r, p, pool)?;
-                    p.done(Rc::new(c))
-                }
-            };
-            Ok(Entry { object, contents })
-        })?;
-        let sorted = objects
-            .iter()
-            .zip(objects.iter().skip(1))
-            .all(|(a, b)| a.object.base < b.object.base);
-        if !sorted {
-            return Err(DecodeError::Invalid("object order"));
+        let next_stack = r.u64()?;
+        let mut vectors = Vec::with_capacity(2);
+        for _ in 0..2 {
+            let v = PVec::decode(r, p, &mut |r, p| {
+                let object = match p.read::<MemoryObject>(r)? {
+                    Some(o) => o,
+                    None => p.done(Rc::new(decode_object(r, module)?)),
+                };
+                let contents = match p.read::<ObjectState>(r)? {
+                    Some(c) => c,
+                    None => {
+                        let c = ObjectState::decode(r, p, pool)?;
+                        p.done(Rc::new(c))
+                    }
+                };
+                Ok(Entry { object, contents })
+            })?;
+            let sorted = v
+                .iter()
+                .zip(v.iter().skip(1))
+                .all(|(a, b)| a.object.base < b.object.base);
+            if !sorted {
+                return Err(DecodeError::Invalid("object order"));
+            }
+            vectors.push(v);
         }
+        let stack = vectors.pop().expect("two vectors");
+        let objects = vectors.pop().expect("two vectors");
         Ok(AddressSpace {
             objects,
+            stack,
             hints: Rc::default(),
             next_dynamic,
+            next_stack,
         })
     }
 
     /// Registers the pieces of this address space (the start image) that
     /// suspended states refer to by number.
     pub(crate) fn register_image(&self, image: &mut Image) {
-        self.objects.register(image, &mut |e, image| {
-            image.add(&e.object);
-            image.add(&e.contents);
-            e.contents.register_pages(image);
-        });
+        for v in [&self.objects, &self.stack] {
+            v.register(image, &mut |e, image| {
+                image.add(&e.object);
+                image.add(&e.contents);
+                e.contents.register_pages(image);
+            });
+        }
         super::bytes::register_zero_page(image);
     }
 }
@@ -527,6 +682,53 @@ mod tests {
             "one past the end is in no object"
         );
         assert_eq!(a.find_below(ba[3] + 64).unwrap().object.base, ba[3]);
+    }
+
+    #[test]
+    fn a_returning_frame_s_stack_objects_go_even_below_its_heap_objects() {
+        let mut s = AddressSpace::default();
+        let loc = Loc::default();
+        let earlier = s.allocate(8, 16, ObjKind::Heap, Label::Heap, loc).base;
+        // A call: its variadic area, a local, then a heap object it returns.
+        let varargs = s
+            .allocate_stack(
+                16,
+                16,
+                ObjKind::Engine,
+                Label::Engine(EngineObject::Varargs),
+                loc,
+            )
+            .base;
+        let local = s
+            .allocate_stack(4, 4, ObjKind::Stack, Label::Alloca(FuncId(0)), loc)
+            .base;
+        let heap = s.allocate(32, 16, ObjKind::Heap, Label::Heap, loc).base;
+        assert!(
+            local > varargs && heap > local,
+            "stack objects sit below the heap"
+        );
+        let order: Vec<u64> = s.entries().map(|e| e.object.base).collect();
+        assert_eq!(
+            order,
+            vec![varargs, local, earlier, heap],
+            "entries in address order"
+        );
+        assert_eq!(s.find(local + 3).unwrap().object.base, local);
+        assert_eq!(
+            s.find_below(local + 4 + REDZONE - 1).unwrap().object.base,
+            local
+        );
+        s.release_frame(&[local], Some(varargs));
+        assert!(s.find(local).is_none(), "the local is gone, not kept freed");
+        assert!(s.find(varargs).is_none());
+        assert_eq!(s.entries().count(), 2, "one record per live object");
+        assert_eq!(s.find(heap + 31).unwrap().object.base, heap);
+        // Addresses are not reused: the next call's local lies above the old one.
+        let next = s
+            .allocate_stack(4, 4, ObjKind::Stack, Label::Alloca(FuncId(0)), loc)
+            .base;
+        assert!(next > local);
+        assert!(s.find(local).is_none());
     }
 
     #[test]

@@ -161,7 +161,7 @@ fn memory_diffs(
     b: &AddressSpace,
     budget: usize,
 ) -> Result<Vec<ObjectDiff>, Refusal> {
-    if a.next_dynamic() != b.next_dynamic() {
+    if a.next_addresses() != b.next_addresses() {
         return Err(Refusal::Objects);
     }
     let mut out = Vec::new();

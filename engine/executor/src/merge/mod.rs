@@ -53,7 +53,7 @@ const BURN_IN: u64 = 1_000_000;
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 struct Key {
     stack: Rc<[(u32, u32)]>,
-    shape: (usize, u64, usize),
+    shape: (usize, (u64, u64), usize),
 }
 
 fn key_of(st: &State) -> Key {
@@ -67,7 +67,7 @@ fn key_of(st: &State) -> Key {
             .collect(),
         shape: (
             st.symbolics.len(),
-            st.memory.next_dynamic(),
+            st.memory.next_addresses(),
             st.stdout.len(),
         ),
     }

@@ -17,7 +17,7 @@ use symtest_expr::{Bits, ExprId, ExprPool};
 use symtest_ir::{BlockId, FuncId, Module};
 
 /// Format version of an encoded state (bump on any change).
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 fn expr(w: &mut Writer, e: ExprId) {
     w.u32(e.index() as u32);
