@@ -396,38 +396,51 @@ impl AddressSpace {
         }
     }
 
-    /// (base, size) of every live, non-empty object.
+    /// Every object, one vector after the other: for scans that sort what
+    /// they keep (cheaper than [`AddressSpace::entries`]' merge, and a scan
+    /// for objects with symbolic bytes runs at every equality the path
+    /// condition gains).
+    fn scan(&self) -> impl Iterator<Item = &Entry> {
+        self.objects.iter().chain(self.stack.iter())
+    }
+
+    /// The bases of the objects `keep` accepts, in address order.
+    fn sorted_bases(&self, keep: impl Fn(&Entry) -> bool) -> Vec<u64> {
+        let mut bases: Vec<u64> = self
+            .scan()
+            .filter(|e| keep(e))
+            .map(|e| e.object.base)
+            .collect();
+        bases.sort_unstable();
+        bases
+    }
+
+    /// (base, size) of every live, non-empty object, in address order.
     pub fn live_ranges(&self) -> Vec<(u64, u64)> {
-        self.entries()
+        let mut ranges: Vec<(u64, u64)> = self
+            .scan()
             .filter(|e| !e.freed() && e.object.size > 0)
             .map(|e| (e.object.base, e.object.size))
-            .collect()
+            .collect();
+        ranges.sort_unstable();
+        ranges
     }
 
     /// Bases of the objects (freed ones included) `keep` accepts, in address order.
     pub fn bases_where(&self, keep: impl Fn(&Entry) -> bool) -> Vec<u64> {
-        self.entries()
-            .filter(|e| keep(e))
-            .map(|e| e.object.base)
-            .collect()
+        self.sorted_bases(keep)
     }
 
     /// Bases of the objects holding symbolic bytes (not flushed to arrays)
-    /// whose contents pass `keep`.
+    /// whose contents pass `keep`, in address order.
     pub fn bases_with_symbolic_bytes(&self, keep: impl Fn(&ObjectState) -> bool) -> Vec<u64> {
-        self.entries()
-            .filter(|e| e.contents.has_symbolic_bytes() && keep(&e.contents))
-            .map(|e| e.object.base)
-            .collect()
+        self.sorted_bases(|e| e.contents.has_symbolic_bytes() && keep(&e.contents))
     }
 
     /// Bases of the objects whose contents are not wholly concrete (symbolic
-    /// bytes or flushed to an array), freed ones included.
+    /// bytes or flushed to an array), freed ones included, in address order.
     pub fn bases_not_concrete(&self) -> Vec<u64> {
-        self.entries()
-            .filter(|e| !e.contents.is_concrete())
-            .map(|e| e.object.base)
-            .collect()
+        self.sorted_bases(|e| !e.contents.is_concrete())
     }
 
     /// Continues dynamic allocation after the globals (called once at start-up).
