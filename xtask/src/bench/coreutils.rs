@@ -366,7 +366,14 @@ fn figures(dir: &Path, report: &Value) -> Result<UtilResult> {
     if r.status != "ok" {
         return Ok(r);
     }
-    r.stats = read_json(&out.join("stats.json")).unwrap_or(Value::Null);
+    r.stats = match read_json(&out.join("stats.json")) {
+        Ok(v) => v,
+        Err(e) => {
+            // The report shows `-` for its engine figures; say why here.
+            eprintln!("bench coreutils: {name}: no engine statistics: {e:#}");
+            Value::Null
+        }
+    };
     let cov = read_json(&out.join("coverage/summary.json"))?;
     r.all_lines = (u64_of(&cov["lines_covered"]), u64_of(&cov["lines_total"]));
     for f in cov["files"].as_array().into_iter().flatten() {
