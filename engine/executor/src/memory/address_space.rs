@@ -126,6 +126,20 @@ impl<'a> Iterator for Entries<'a> {
     }
 }
 
+/// Appends a new object with its contents to `v` (above every object there).
+fn push_entry(
+    v: &mut PVec<Entry>,
+    object: MemoryObject,
+    contents: ObjectState,
+) -> Rc<MemoryObject> {
+    let object = Rc::new(object);
+    v.push(Entry {
+        object: object.clone(),
+        contents: Rc::new(contents),
+    });
+    object
+}
+
 fn align_up(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
@@ -140,12 +154,7 @@ impl AddressSpace {
                 .is_none_or(|e| e.object.base < object.base),
             "objects are appended in address order"
         );
-        let object = Rc::new(object);
-        self.objects.push(Entry {
-            object: object.clone(),
-            contents: Rc::new(contents),
-        });
-        object
+        push_entry(&mut self.objects, object, contents)
     }
 
     /// Places an object at a free address anywhere (`klee_define_fixed_object`):
@@ -239,18 +248,14 @@ impl AddressSpace {
             return self.allocate(size, align, kind, label, loc);
         };
         self.next_stack = next;
-        let object = Rc::new(MemoryObject {
+        let object = MemoryObject {
             base,
             size,
             kind,
             label,
             alloc_loc: loc,
-        });
-        self.stack.push(Entry {
-            object: object.clone(),
-            contents: Rc::new(ObjectState::new(size as usize)),
-        });
-        object
+        };
+        push_entry(&mut self.stack, object, ObjectState::new(size as usize))
     }
 
     fn entry(&self, at: At) -> Option<&Entry> {
