@@ -1,8 +1,8 @@
 /* Option seeds: the options come from getopt_long's tables. `--zebra-mode`
  * (written `--z`, its unique prefix, in a 10-byte argument), `--width 1` and
  * `--m=slow` (a value of the list gnulib's XARGMATCH checks `--mode`
- * against) each lead to their own exit code, and so does the pair `-v -w 1`
- * (seeded as `-vw 1`). The short options sit in a local variable, as
+ * against) each lead to their own exit code, and so do the pair `-v -w 1`
+ * (seeded as `-vw 1`) and a negative width (`-w -1`). The short options sit in a local variable, as
  * coreutils' digest.c keeps them. */
 #include <getopt.h>
 #include <stdbool.h>
@@ -69,6 +69,8 @@ int main(int argc, char **argv)
 		return 14;
 	if (width == 1)
 		return 11;
+	if (width == -1)
+		return 15;
 	if (mode == 2)
 		return 13;
 	if (verbose)

@@ -718,7 +718,7 @@ fn envp_is_the_fixed_environment_under_the_model_and_natively() {
 /// `--option-seeds`: the options of the program's getopt_long tables seed
 /// its symbolic arguments (`--z`, the unique prefix of `--zebra-mode`,
 /// `--width 1`, and `--m=slow`, a value of the list `--mode`'s XARGMATCH
-/// checks), and the pair `-vw 1`, so a budget too small to spell them out
+/// checks), the pair `-vw 1` and the negative `-w -1`, so a budget too small to spell them out
 /// reaches their exits; the short options are found in a local variable;
 /// the seeds lack the runtime's own objects (model_version) and are extended
 /// with them; the tests replay natively.
@@ -763,8 +763,24 @@ fn option_seeds_follow_the_program_s_getopt_tables() {
     assert_eq!(arg(pair, "arg00"), "-vw", "{pair}");
     // -v, -w, -w 1, --verbose, --width, --width 1, --z, --mode, --mode 1,
     // --m=fast, --m=slow; the pairs -vw 1, --z -v, --m=fast -v, --m=slow -v
-    // (--mode 1 -v finds no third argument).
-    assert_eq!(stats["option_seeds"], 15, "{stats}");
+    // (--mode 1 -v finds no third argument); the negatives -w -1,
+    // --width -1, --mode -1.
+    assert_eq!(stats["option_seeds"], 18, "{stats}");
+    // The negatives come last: at twice the budget their seeds run too.
+    let longer = dir.join("longer");
+    exec(
+        &bc,
+        &longer,
+        true,
+        &["--max-instructions", "80000", "--option-seeds"],
+        &args,
+    );
+    let longer_tests = tests(&longer);
+    let negative = longer_tests
+        .iter()
+        .find(|t| exit_code(t) == Some(15))
+        .expect("exit 15 through -w -1");
+    assert_eq!(arg(negative, "arg01"), "-1", "{negative}");
     assert!(stats["seeding_s"].as_f64().is_some(), "{stats}");
     assert_eq!(stats["seeds_dropped"], 0, "{stats}");
     assert!(

@@ -414,7 +414,9 @@ fn unique_prefix<'a>(name: &'a str, table: &[LongOption]) -> &'a str {
 
 /// The seeds for `words` on the command line `groups` lays out: each word
 /// alone, and a word taking an argument also followed by `1`; then pairs of
-/// options ([`pair_lines`]). A seed holds the argument groups' objects
+/// options ([`pair_lines`]); then each word taking an argument followed by
+/// `-1`, where a program reads a number's sign as a mode (`head -c -1`
+/// elides the end, `tail -n -1`) or rejects it. A seed holds the argument groups' objects
 /// (`n_args`, `argNN`): the words in the first slots long enough for them,
 /// in order, the other arguments empty and left out of the count (down to
 /// the group's minimum). Lines that fit no slots give no seed.
@@ -424,8 +426,13 @@ pub fn option_seeds(words: &[OptionWord], groups: &[ArgGroup]) -> Vec<Seed> {
         let with_arg = w.takes_arg.then(|| vec![w.text.clone(), "1".to_owned()]);
         std::iter::once(alone).chain(with_arg)
     });
+    let negatives = words
+        .iter()
+        .filter(|w| w.takes_arg)
+        .map(|w| vec![w.text.clone(), "-1".to_owned()]);
     singles
         .chain(pair_lines(words))
+        .chain(negatives)
         .filter_map(|line| {
             let line: Vec<&str> = line.iter().map(String::as_str).collect();
             lay_out(&line, groups)
