@@ -204,6 +204,11 @@ long __symtest_read(int fd, void *buf, size_t n, long pos)
 		return -EBADF;
 	if ((d->flags & O_ACCMODE) == O_WRONLY || d->kind == FD_SINK || d->kind == FD_PIPE_W)
 		return -EBADF;
+	if (d->kind == FD_INOTIFY) {
+		if (d->flags & O_NONBLOCK)
+			return -EAGAIN;
+		__symtest_blocked("read of an inotify descriptor (nothing in the model changes a watched file)");
+	}
 	if (d->file && d->file->is_dir)
 		return -EISDIR;
 	if (n == 0)
@@ -247,6 +252,8 @@ long __symtest_write(int fd, const void *buf, size_t n, long pos)
 			__symtest_stdout(buf, n);
 		return (long)n;
 	}
+	if (d->kind == FD_INOTIFY)
+		return -EINVAL;
 	if ((d->flags & O_ACCMODE) == O_RDONLY || d->kind == FD_PIPE_R)
 		return -EBADF;
 	exe_file *f = d->file;
@@ -318,6 +325,11 @@ static void fill_stat(exe_file *f, struct stat *st, int kind)
 	}
 	st->st_nlink = 1;
 	st->st_blksize = 4096;
+	if (kind == FD_INOTIFY) {
+		/* An anonymous inode, as Linux shows an inotify instance. */
+		st->st_mode = 0600;
+		return;
+	}
 	if (kind == FD_SINK || kind == FD_PIPE_R || kind == FD_PIPE_W) {
 		/* stdout and stderr are pipes, as in a native run of the suite,
 		 * whose runner captures them through pipes (gnulib's isapipe:
@@ -454,6 +466,11 @@ long __symtest_ioctl(int fd, unsigned long req, void *arg)
 		*(int *)arg = off >= size ? 0 : (int)(size - off);
 		return 0;
 	}
+	/* FIONREAD on an inotify instance: its pending events, never any. */
+	if (req == 0x541B && arg && d->kind == FD_INOTIFY) {
+		*(int *)arg = 0;
+		return 0;
+	}
 	/* No descriptor is a terminal (as under the native replay, where stdout is
 	 * a pipe): stdio buffers fully and isatty() is false. */
 	return -ENOTTY;
@@ -462,8 +479,11 @@ long __symtest_ioctl(int fd, unsigned long req, void *arg)
 /* poll/ppoll: every descriptor is ready at once (a read in the model never
  * waits; time does not pass), as a native run sees them: stdout and stderr
  * are pipes whose reader is alive, so they are writable and not hung up
- * (tail's check_output_alive). A closed descriptor is POLLNVAL. */
-long __symtest_poll(struct pollfd *fds, unsigned long n)
+ * (tail's check_output_alive). A closed descriptor is POLLNVAL. An inotify
+ * instance is never ready: with nothing else ready, a poll with a timeout
+ * returns 0 and one without blocks for ever (`tail -f FILE`), which ends the
+ * path (natively the program waits there until it is killed). */
+long __symtest_poll(struct pollfd *fds, unsigned long n, long timeout_ms)
 {
 	long ready = 0;
 	if (n && !fds)
@@ -477,6 +497,8 @@ long __symtest_poll(struct pollfd *fds, unsigned long n)
 		exe_fd *d = get_fd(fds[i].fd);
 		if (!d)
 			re = POLLNVAL;
+		else if (d->kind == FD_INOTIFY)
+			re = 0;
 		else if (d->kind == FD_SINK || d->kind == FD_PIPE_W)
 			re = ev & (POLLOUT | POLLWRNORM);
 		else if (d->kind == FD_PIPE_R)
@@ -486,7 +508,78 @@ long __symtest_poll(struct pollfd *fds, unsigned long n)
 		fds[i].revents = re;
 		ready += re != 0;
 	}
+	if (!ready && timeout_ms < 0)
+		__symtest_blocked("poll without a timeout on descriptors that never become ready (an inotify instance)");
 	return ready;
+}
+
+/* inotify: an instance is a descriptor; a watch is a number per instance and
+ * file (the same file watched twice gets the same number, as Linux gives one
+ * per inode). Watching a path needs it to exist. */
+#define MAX_WATCHES 16
+static struct {
+	int fd;
+	exe_file *file;
+} watches[MAX_WATCHES];
+static unsigned n_watches;
+
+long __symtest_inotify_init(int flags)
+{
+	if (flags & ~(O_NONBLOCK | O_CLOEXEC))
+		return -EINVAL;
+	int fd = alloc_fd(0);
+	if (fd < 0)
+		return -EMFILE;
+	exe_fd *d = &__symtest_env.fds[fd];
+	d->kind = FD_INOTIFY;
+	d->flags = O_RDONLY | (flags & (O_NONBLOCK | O_CLOEXEC));
+	d->off = 0;
+	d->file = 0;
+	return fd;
+}
+
+long __symtest_inotify_add_watch(int fd, const char *path, unsigned mask)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	if (d->kind != FD_INOTIFY)
+		return -EINVAL;
+	if (!path)
+		return -EFAULT;
+	if (!(mask & 0xfffu))
+		return -EINVAL;
+	exe_file *f = find_file(path);
+	if (!f) {
+		long err = 0;
+		f = host_file(path, &err);
+		if (!f)
+			return err;
+	}
+	int wd = 0;
+	for (unsigned i = 0; i < n_watches; i++) {
+		if (watches[i].fd != fd)
+			continue;
+		wd++;
+		if (watches[i].file == f)
+			return wd;
+	}
+	if (n_watches == MAX_WATCHES)
+		return -ENOSPC;
+	watches[n_watches].fd = fd;
+	watches[n_watches].file = f;
+	n_watches++;
+	return wd + 1;
+}
+
+long __symtest_inotify_rm_watch(int fd, int wd)
+{
+	exe_fd *d = get_fd(fd);
+	if (!d)
+		return -EBADF;
+	if (d->kind != FD_INOTIFY || wd <= 0)
+		return -EINVAL;
+	return 0;
 }
 
 long __symtest_pipe(int *fds, int flags)

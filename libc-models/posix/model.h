@@ -30,7 +30,9 @@ typedef struct exe_file {
  * natively, where each file the replay makes is distinct. */
 #define MODEL_DEV 0x53594dUL
 
-enum fd_kind { FD_CLOSED, FD_FILE, FD_SINK, FD_PIPE_R, FD_PIPE_W };
+/* FD_INOTIFY: an inotify instance (inotify_init1); nothing in the model ever
+ * changes a watched file, so it never has an event to read. */
+enum fd_kind { FD_CLOSED, FD_FILE, FD_SINK, FD_PIPE_R, FD_PIPE_W, FD_INOTIFY };
 
 typedef struct exe_fd {
 	int kind;
@@ -76,7 +78,11 @@ long __symtest_dup(int fd, int min, int exact, int cloexec);
 long __symtest_fcntl(int fd, int cmd, long arg);
 long __symtest_ioctl(int fd, unsigned long req, void *arg);
 struct pollfd;
-long __symtest_poll(struct pollfd *fds, unsigned long n);
+/* timeout_ms < 0: no timeout. */
+long __symtest_poll(struct pollfd *fds, unsigned long n, long timeout_ms);
+long __symtest_inotify_init(int flags);
+long __symtest_inotify_add_watch(int fd, const char *path, unsigned mask);
+long __symtest_inotify_rm_watch(int fd, int wd);
 long __symtest_pipe(int *fds, int flags);
 long __symtest_unlink(int dirfd, const char *path);
 long __symtest_ftruncate(int fd, long len);
@@ -104,5 +110,8 @@ void __symtest_model_warning(const char *message);
  * holds now are out-of-bounds errors (a symbolic argument is, natively, only
  * the string up to its NUL; the native replay puts an unmapped page there). */
 void __symtest_terminated(const char *s);
+/* The engine: the program waits for an event nothing in the model makes; the
+ * path ends there with a test whose native run is expected to time out. */
+void __symtest_blocked(const char *why) __attribute__((__noreturn__));
 
 #endif

@@ -83,7 +83,7 @@ static const char *syscall_name(long n)
 	N(getrandom) N(getgroups) N(statx) N(prlimit64) N(getrlimit) N(setrlimit) N(futex)
 	N(sched_getaffinity) N(memfd_create) N(renameat2) N(mkdirat) N(fchmodat)
 	N(fchownat) N(linkat) N(symlinkat) N(renameat) N(epoll_create1) N(eventfd2)
-	N(inotify_init1) N(pselect6) N(chroot) N(mount) N(umount2)
+	N(pselect6) N(chroot) N(mount) N(umount2)
 	N(fchdir) N(getdents) N(mknod) N(mknodat) N(copy_file_range)
 #undef N
 	}
@@ -191,8 +191,20 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 	case SYS_ioctl:
 		return __symtest_ioctl((int)a, (unsigned long)b, (void *)c);
 	case SYS_poll:
-	case SYS_ppoll:
-		return __symtest_poll((struct pollfd *)a, (unsigned long)b);
+		return __symtest_poll((struct pollfd *)a, (unsigned long)b, (int)c);
+	case SYS_ppoll: {
+		const struct timespec *ts = (const struct timespec *)c;
+		long ms = !ts ? -1 : ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+		return __symtest_poll((struct pollfd *)a, (unsigned long)b, ms < 0 ? 0 : ms);
+	}
+	case SYS_inotify_init:
+		return __symtest_inotify_init(0);
+	case SYS_inotify_init1:
+		return __symtest_inotify_init((int)a);
+	case SYS_inotify_add_watch:
+		return __symtest_inotify_add_watch((int)a, (const char *)b, (unsigned)c);
+	case SYS_inotify_rm_watch:
+		return __symtest_inotify_rm_watch((int)a, (int)b);
 	case SYS_pipe:
 		return __symtest_pipe((int *)a, 0);
 	case SYS_pipe2:

@@ -156,6 +156,40 @@ fn explore_and_replay(name: &str, args: &[&str]) -> Vec<serde_json::Value> {
     test_jsons(&out)
 }
 
+/// `tail -f FILE`'s wait: an inotify watch on an existing file, then a poll
+/// without a timeout. Nothing in the model changes a file, so that path
+/// blocks: its test is written at once, recorded as not ending (0
+/// instructions: it blocked), and natively it times out there; watching a
+/// missing file fails in the engine as natively.
+#[test]
+fn a_poll_that_waits_for_ever_on_inotify_blocks_in_the_engine_and_natively() {
+    let tests = explore_and_replay("follow", &["--sym-files", "1", "2", "--sym-stdin", "1"]);
+    let blocked: Vec<_> = tests
+        .iter()
+        .filter(|t| t["outcome"]["early"]["no_end_within"] == 0)
+        .collect();
+    assert_eq!(blocked.len(), 1, "{tests:#?}");
+    let b = blocked[0];
+    assert!(
+        b["outcome"]["early"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("blocked: poll without a timeout")),
+        "{b:#}"
+    );
+    assert_eq!(b["stdout"], "watching 1 1\n", "{b:#}");
+    assert!(
+        tests
+            .iter()
+            .any(|t| t["outcome"]["exit"]["code"] == 1
+                && t["stdout"].as_str() == Some("cannot watch\n")),
+        "{tests:#?}"
+    );
+    assert!(
+        !tests.iter().any(|t| t["outcome"]["exit"]["code"] == 3),
+        "{tests:#?}"
+    );
+}
+
 /// An empty path names no file in the model as natively: `open("")` and
 /// `fopen("", "w")` fail with ENOENT, so every path replays as recorded.
 #[test]

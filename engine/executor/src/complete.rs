@@ -160,6 +160,8 @@ impl Executor<'_> {
                     ))),
                     Termination::Silent => Err(NotCompleted::Abandoned("it ended silently".into())),
                     Termination::Early(why) => Err(NotCompleted::Abandoned(why)),
+                    // Natively the program waits there for ever.
+                    Termination::Blocked(_) => Err(NotCompleted::NoEnd(n)),
                 };
             }
             if n % 64 == 0 && self.completion_above_cap() {

@@ -137,9 +137,11 @@ impl<'m> Executor<'m> {
         let mut config = config;
         let given_seeds = config.seeds.len();
         if config.option_seeds {
-            let groups = crate::option_seeds::arg_groups(config.argv.get(1..).unwrap_or(&[]));
+            let argv = config.argv.get(1..).unwrap_or(&[]);
+            let groups = crate::option_seeds::arg_groups(argv);
+            let file = crate::option_seeds::first_sym_file(argv);
             let words = crate::option_seeds::option_words(module);
-            let seeds = crate::option_seeds::option_seeds(&words, &groups);
+            let seeds = crate::option_seeds::option_seeds(&words, &groups, file.as_deref());
             config.seeds.extend(seeds);
         }
         let seed_extended = (0..config.seeds.len())

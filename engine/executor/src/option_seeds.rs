@@ -13,7 +13,10 @@
 //! options meet. An option whose argument
 //! gnulib's `XARGMATCH` checks against a list (`--algorithm` of cksum:
 //! `bsd`, `md5`, `blake2b`, ...) gets one seed per value, written attached
-//! (`-ablake2b`, or `--a=md5` without a short form). The seed holds only the
+//! (`-ablake2b`, or `--a=md5` without a short form). With a symbolic file
+//! (`--sym-files`), the program also runs on it by name, alone and after
+//! each option (`tail -f A`, `head -n 1 A`), before the pairs; then each
+//! option that takes an argument gets `-1` (`head -c -1`). The seed holds only the
 //! `--sym-arg`/`--sym-args` objects, laid out as the POSIX runtime makes
 //! them; the objects after them (files, stdin, failure counters) extend the
 //! seed ([`crate::seeds`]): the files and stdin hold a few lines of text
@@ -24,8 +27,9 @@ use crate::config::Seed;
 use symtest_ir::{Body, Callee, ConstId, Constant, GlobalId, GlobalInit, Module, Op, Operand, Reg};
 
 /// At most this many option seeds (the longest option tables of GNU
-/// coreutils give about 70).
-pub const MAX_OPTION_SEEDS: usize = 160;
+/// coreutils give about 70 singles and 40 on a file; head needs 168 for
+/// all of its kinds, tail's pairs are cut).
+pub const MAX_OPTION_SEEDS: usize = 200;
 
 /// An option the program declares: how it is written (`-n`, `--lines`, a
 /// unique prefix of a long name) and whether it takes an argument.
@@ -102,6 +106,16 @@ pub fn arg_groups(argv: &[String]) -> Vec<ArgGroup> {
         }
     }
     out
+}
+
+/// The name of the first symbolic file of a POSIX-runtime command line
+/// (`A` when `--sym-files N SIZE` gives at least one), if any.
+pub fn first_sym_file(argv: &[String]) -> Option<String> {
+    let at = argv
+        .iter()
+        .position(|a| a == "--sym-files" || a == "-sym-files")?;
+    let n: u32 = argv.get(at + 1)?.parse().ok()?;
+    (n >= 1 && argv.get(at + 2)?.parse::<u32>().is_ok()).then(|| "A".to_owned())
 }
 
 /// The options the program's calls to getopt's family declare, in the
@@ -420,17 +434,31 @@ fn unique_prefix<'a>(name: &'a str, table: &[LongOption]) -> &'a str {
 /// (`n_args`, `argNN`): the words in the first slots long enough for them,
 /// in order, the other arguments empty and left out of the count (down to
 /// the group's minimum). Lines that fit no slots give no seed.
-pub fn option_seeds(words: &[OptionWord], groups: &[ArgGroup]) -> Vec<Seed> {
+pub fn option_seeds(words: &[OptionWord], groups: &[ArgGroup], file: Option<&str>) -> Vec<Seed> {
     let singles = words.iter().flat_map(|w| {
         let alone = vec![w.text.clone()];
         let with_arg = w.takes_arg.then(|| vec![w.text.clone(), "1".to_owned()]);
         std::iter::once(alone).chain(with_arg)
+    });
+    // The program on a named file, alone and after each option: code for a
+    // file operand differs from stdin's (`tail -f A` watches the file).
+    let on_file = file.into_iter().flat_map(|f| {
+        let named = words.iter().filter(|w| !w.alias).map(move |w| {
+            let mut line = vec![w.text.clone()];
+            if w.takes_arg {
+                line.push("1".to_owned());
+            }
+            line.push(f.to_owned());
+            line
+        });
+        std::iter::once(vec![f.to_owned()]).chain(named)
     });
     let negatives = words
         .iter()
         .filter(|w| w.takes_arg)
         .map(|w| vec![w.text.clone(), "-1".to_owned()]);
     singles
+        .chain(on_file)
         .chain(pair_lines(words))
         .chain(negatives)
         .filter_map(|line| {
@@ -680,8 +708,10 @@ mod tests {
                 size: 2,
             },
         ];
-        let seeds = option_seeds(&[w("--lines", true)], &groups);
-        assert_eq!(seeds.len(), 2);
+        let seeds = option_seeds(&[w("--lines", true)], &groups, None);
+        // `--lines`, `--lines 1`, and last `--lines -1`.
+        assert_eq!(seeds.len(), 3);
+        assert_eq!(&seeds[2][3].1, b"-1\0");
         let names: Vec<&str> = seeds[1].iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["n_args", "arg00", "n_args", "arg01", "arg02"]);
         assert_eq!(seeds[0][0].1, 1i32.to_le_bytes());
@@ -692,7 +722,7 @@ mod tests {
         assert_eq!(&seeds[1][4].1, b"\0\0\0");
         // A word too long for every slot gives no seed; one that fits only
         // the later group skips the earlier one (left empty, not counted).
-        assert!(option_seeds(&[w("--verylongword", false)], &groups).is_empty());
+        assert!(option_seeds(&[w("--verylongword", false)], &groups, None).is_empty());
         let late = [
             ArgGroup {
                 counted: true,
@@ -707,8 +737,52 @@ mod tests {
                 size: 4,
             },
         ];
-        let s = &option_seeds(&[w("-n", false)], &late)[0];
+        let s = &option_seeds(&[w("-n", false)], &late, None)[0];
         assert_eq!(s[0].1, 0i32.to_le_bytes());
         assert_eq!(&s[2].1, b"-n\0\0\0");
+    }
+
+    /// With a symbolic file, the program runs on it by name: alone, then
+    /// after each option (`-f A`, `-n 1 A`), before the pairs; the name
+    /// goes to the next slot it fits.
+    #[test]
+    fn a_symbolic_file_is_named_alone_and_after_each_option() {
+        let argv: Vec<String> = "--sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8"
+            .split(' ')
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(first_sym_file(&argv).as_deref(), Some("A"));
+        assert_eq!(first_sym_file(&argv[..6]), None);
+        let none: Vec<String> = ["--sym-files", "0", "8"].map(str::to_owned).to_vec();
+        assert_eq!(first_sym_file(&none), None);
+        let groups = arg_groups(&argv);
+        let words = [w("-f", false), w("-n", true), w("-q", false)];
+        let lines: Vec<Vec<String>> = option_seeds(&words, &groups, Some("A"))
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .filter(|(n, _)| n.starts_with("arg"))
+                    .map(|(_, b)| {
+                        let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                        String::from_utf8_lossy(&b[..end]).into_owned()
+                    })
+                    .filter(|a| !a.is_empty())
+                    .collect()
+            })
+            .collect();
+        let want: Vec<Vec<&str>> = vec![
+            vec!["-f"],
+            vec!["-n"],
+            vec!["-n", "1"],
+            vec!["-q"],
+            vec!["A"],
+            vec!["-f", "A"],
+            vec!["-n", "1", "A"],
+            vec!["-q", "A"],
+        ];
+        assert_eq!(lines[..want.len()], want, "{lines:?}");
+        // Without a symbolic file, none of them.
+        let plain = option_seeds(&words, &groups, None);
+        assert_eq!(plain.len() + 4, lines.len());
     }
 }

@@ -48,6 +48,10 @@ pub enum Special {
     Terminated,
     /// `__symtest_unsupported(msg)`: a model limitation ends the path.
     Unsupported,
+    /// `__symtest_blocked(msg)`: the program waits for an event nothing in
+    /// the modelled environment makes (a `poll` without a timeout on an
+    /// inotify descriptor): the path ends, natively it would not.
+    Blocked,
     /// `setjmp` family: records the continuation; `longjmp` family: resumes it.
     Setjmp,
     Longjmp,
@@ -212,6 +216,7 @@ pub fn lookup(name: &str) -> Option<(Special, bool)> {
             "__symtest_model_warning" => ModelWarning,
             "__symtest_terminated" => Terminated,
             "__symtest_unsupported" => Unsupported,
+            "__symtest_blocked" => Blocked,
             "__symtest_stdout" => Stdout,
             "setjmp" | "_setjmp" | "sigsetjmp" | "__sigsetjmp" => Setjmp,
             "longjmp" | "_longjmp" | "siglongjmp" => Longjmp,
@@ -446,6 +451,10 @@ impl Executor<'_> {
             Special::Unsupported => {
                 let msg = self.read_name(st, args.first());
                 Err(Stop::error(ErrorKind::Model, msg))
+            }
+            Special::Blocked => {
+                let msg = self.read_name(st, args.first());
+                Err(Stop::Terminate(Termination::Blocked(msg)))
             }
             Special::Setjmp => {
                 let buf = arg(0)?.clone();

@@ -131,6 +131,9 @@ pub enum Termination {
     Silent,
     /// A limit stopped the state before it finished (`--max-depth`, memory cap, halt).
     Early(String),
+    /// The program waits for an event nothing in the modelled environment
+    /// makes (`__symtest_blocked`): the path has no end, natively neither.
+    Blocked(String),
 }
 
 /// Outcome recorded with each test.
@@ -145,7 +148,8 @@ pub enum TestOutcome {
         reason: String,
         /// Run to its end concretely on the test's inputs, the path ran this
         /// many instructions without ending (a native run is expected not to
-        /// end either: replay checks that it times out).
+        /// end either: replay checks that it times out); 0 when the path
+        /// blocked, waiting for an event nothing in the environment makes.
         #[serde(skip_serializing_if = "Option::is_none")]
         no_end_within: Option<u64>,
     },

@@ -49,6 +49,18 @@ impl Executor<'_> {
                 self.stats.paths_completed += 1;
                 return;
             }
+            Termination::Blocked(why) => {
+                self.ptree.remove(st.ptree_node);
+                self.stats.paths_completed += 1;
+                if !(self.config.emit_all || self.has_untested_cover(&st)) {
+                    return;
+                }
+                // A native run waits there too: its replay expects the timeout.
+                TestOutcome::Early {
+                    reason: format!("blocked: {why}"),
+                    no_end_within: Some(0),
+                }
+            }
             Termination::Exit(code) => {
                 self.ptree.remove(st.ptree_node);
                 self.stats.paths_completed += 1;
