@@ -435,6 +435,12 @@ impl Executor<'_> {
         let mut took = Duration::ZERO;
         for id in with_test {
             if let Some(st) = self.states.remove(&id) {
+                // An earlier halted state's test may have covered what this
+                // one had: it needs no test, and ending it costs nothing.
+                if !self.has_untested_cover(&st) {
+                    self.terminate(st, Termination::Early(format!("halted: {reason}")));
+                    continue;
+                }
                 let now = Instant::now();
                 // Tests are started up to 6% after --max-time (their
                 // completions stop at 8%, and writing the last one takes
