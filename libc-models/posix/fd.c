@@ -127,6 +127,14 @@ static exe_file *host_file(const char *path, long *err)
 	return f;
 }
 
+/* The file a path names: a symbolic or created one, else a host file; NULL
+ * with *err (-ENOENT, ...) when there is none. */
+static exe_file *existing_file(const char *path, long *err)
+{
+	exe_file *f = find_file(path);
+	return f ? f : host_file(path, err);
+}
+
 long __symtest_open(int dirfd, const char *path, int flags, int mode)
 {
 	(void)mode;
@@ -184,6 +192,9 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 	return fd;
 }
 
+/* Closing an inotify instance ends its watches (a new one numbers from 1). */
+static void forget_watches(int fd);
+
 long __symtest_close(int fd)
 {
 	if (__symtest_should_fail(FC_CLOSE))
@@ -191,6 +202,8 @@ long __symtest_close(int fd)
 	exe_fd *d = get_fd(fd);
 	if (!d)
 		return -EBADF;
+	if (d->kind == FD_INOTIFY)
+		forget_watches(fd);
 	d->kind = FD_CLOSED;
 	d->file = 0;
 	return 0;
@@ -368,13 +381,10 @@ long __symtest_stat(int dirfd, const char *path, struct stat *st, int flags)
 	}
 	if (dirfd != AT_FDCWD && path[0] != '/')
 		return -ENOSYS;
-	exe_file *f = find_file(path);
-	if (!f) {
-		long err = 0;
-		f = host_file(path, &err);
-		if (!f)
-			return err;
-	}
+	long err = 0;
+	exe_file *f = existing_file(path, &err);
+	if (!f)
+		return err;
 	fill_stat(f, st, FD_FILE);
 	return 0;
 }
@@ -385,13 +395,10 @@ long __symtest_access(const char *path, int mode, int counted)
 		return -ENOENT;
 	if (!path)
 		return -EFAULT;
-	exe_file *f = find_file(path);
-	if (!f) {
-		long err = 0;
-		f = host_file(path, &err);
-		if (!f)
-			return err;
-	}
+	long err = 0;
+	exe_file *f = existing_file(path, &err);
+	if (!f)
+		return err;
 	if ((mode & W_OK) && f->host && !f->is_dir)
 		return -EACCES; /* host files are read-only */
 	return 0;
@@ -523,6 +530,15 @@ static struct {
 } watches[MAX_WATCHES];
 static unsigned n_watches;
 
+static void forget_watches(int fd)
+{
+	unsigned kept = 0;
+	for (unsigned i = 0; i < n_watches; i++)
+		if (watches[i].fd != fd)
+			watches[kept++] = watches[i];
+	n_watches = kept;
+}
+
 long __symtest_inotify_init(int flags)
 {
 	if (flags & ~(O_NONBLOCK | O_CLOEXEC))
@@ -549,13 +565,10 @@ long __symtest_inotify_add_watch(int fd, const char *path, unsigned mask)
 		return -EFAULT;
 	if (!(mask & 0xfffu))
 		return -EINVAL;
-	exe_file *f = find_file(path);
-	if (!f) {
-		long err = 0;
-		f = host_file(path, &err);
-		if (!f)
-			return err;
-	}
+	long err = 0;
+	exe_file *f = existing_file(path, &err);
+	if (!f)
+		return err;
 	int wd = 0;
 	for (unsigned i = 0; i < n_watches; i++) {
 		if (watches[i].fd != fd)

@@ -16,6 +16,7 @@ mod klee_compat;
 mod limits;
 mod loading;
 mod native_replay;
+mod option_seeds;
 mod posix;
 mod project;
 mod project_paths;

@@ -31,14 +31,14 @@ pub fn runtime_bitcode() -> PathBuf {
     runtime_dir().join("runtime.bc")
 }
 
-fn program(name: &str, dir: &Path) -> PathBuf {
+pub(crate) fn program(name: &str, dir: &Path) -> PathBuf {
     let src = workspace().join("tests/posix").join(name);
     let inc = musl_include();
     compile(&src, dir, &["-nostdinc", "-isystem", inc.to_str().unwrap()]).unwrap()
 }
 
 /// Runs `exec` with the musl runtime; `engine` options, then `--` and `args`.
-fn exec(bc: &Path, out: &Path, posix: bool, engine: &[&str], args: &[&str]) -> Output {
+pub(crate) fn exec(bc: &Path, out: &Path, posix: bool, engine: &[&str], args: &[&str]) -> Output {
     let mut v = vec![
         "exec",
         bc.to_str().unwrap(),
@@ -62,7 +62,7 @@ fn exec(bc: &Path, out: &Path, posix: bool, engine: &[&str], args: &[&str]) -> O
 }
 
 /// Every test's JSON, in test order.
-fn tests(out: &Path) -> Vec<serde_json::Value> {
+pub(crate) fn tests(out: &Path) -> Vec<serde_json::Value> {
     let mut names: Vec<PathBuf> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -95,7 +95,7 @@ fn object<'a>(t: &'a serde_json::Value, name: &str) -> Option<&'a serde_json::Va
         .find(|o| o["name"] == name)
 }
 
-fn object_bytes(t: &serde_json::Value, name: &str) -> Vec<u8> {
+pub(crate) fn object_bytes(t: &serde_json::Value, name: &str) -> Vec<u8> {
     let hex = object(t, name).unwrap()["hex"].as_str().unwrap();
     (0..hex.len())
         .step_by(2)
@@ -108,7 +108,7 @@ fn int_object(t: &serde_json::Value, name: &str) -> i32 {
     i32::from_le_bytes([b[0], b[1], b[2], b[3]])
 }
 
-fn exit_code(t: &serde_json::Value) -> Option<i64> {
+pub(crate) fn exit_code(t: &serde_json::Value) -> Option<i64> {
     t["outcome"]["exit"]["code"].as_i64()
 }
 
@@ -678,7 +678,7 @@ fn system_queries_of_real_utilities_are_modelled() {
 
 /// Builds `tests/posix/NAME` natively and replays the tests of `out` on it:
 /// all `passed` of them pass.
-fn replays_natively(name: &str, dir: &Path, out: &Path, passed: usize) {
+pub(crate) fn replays_natively(name: &str, dir: &Path, out: &Path, passed: usize) {
     let src = workspace().join("tests/posix").join(name);
     let prog = crate::native_replay::native_build(&src, dir, &[]);
     let r = std::process::Command::new(bin())
@@ -713,104 +713,4 @@ fn envp_is_the_fixed_environment_under_the_model_and_natively() {
         ts[0]
     );
     replays_natively("envp.c", &dir, &out, 1);
-}
-
-/// `--option-seeds`: the options of the program's getopt_long tables seed
-/// its symbolic arguments (`--z`, the unique prefix of `--zebra-mode`,
-/// `--width 1`, and `--m=slow`, a value of the list `--mode`'s XARGMATCH
-/// checks), the pair `-vw 1` and the negative `-w -1`, so a budget too small to spell them out
-/// reaches their exits; the short options are found in a local variable;
-/// the seeds lack the runtime's own objects (model_version) and are extended
-/// with them; the tests replay natively.
-#[test]
-fn option_seeds_follow_the_program_s_getopt_tables() {
-    let dir = scratch("posix-option-seeds");
-    let bc = program("options.c", &dir);
-    let args = ["--sym-args", "0", "1", "10", "--sym-args", "0", "1", "2"];
-    let codes_of = |out: &Path| -> std::collections::BTreeSet<i64> {
-        tests(out).iter().filter_map(exit_code).collect()
-    };
-    let plain = dir.join("plain");
-    exec(&bc, &plain, true, &["--max-instructions", "40000"], &args);
-    let seeded = dir.join("seeded");
-    let budget = ["--max-instructions", "40000", "--option-seeds"];
-    exec(&bc, &seeded, true, &budget, &args);
-    let plain_codes = codes_of(&plain);
-    let seeded_codes = codes_of(&seeded);
-    assert!(
-        !plain_codes.contains(&11) && !plain_codes.contains(&13),
-        "{plain_codes:?}"
-    );
-    for c in [0, 2, 10, 11, 12, 13, 14] {
-        assert!(
-            seeded_codes.contains(&c),
-            "exit {c} missing: {seeded_codes:?}"
-        );
-    }
-    let arg = |t: &serde_json::Value, name: &str| -> String {
-        let b = object_bytes(t, name);
-        String::from_utf8_lossy(&b[..b.iter().position(|&x| x == 0).unwrap()]).into_owned()
-    };
-    let ts = tests(&seeded);
-    let zebra = ts.iter().find(|t| exit_code(t) == Some(10)).unwrap();
-    assert_eq!(arg(zebra, "arg00"), "--z", "{zebra}");
-    assert_eq!(zebra["stdout"], "zebra\n", "{zebra}");
-    let slow = ts.iter().find(|t| exit_code(t) == Some(13)).unwrap();
-    assert_eq!(arg(slow, "arg00"), "--m=slow", "{slow}");
-    let stats: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(seeded.join("stats.json")).unwrap()).unwrap();
-    let pair = ts.iter().find(|t| exit_code(t) == Some(14)).unwrap();
-    assert_eq!(arg(pair, "arg00"), "-vw", "{pair}");
-    // -v, -w, -w 1, --verbose, --width, --width 1, --z, --mode, --mode 1,
-    // --m=fast, --m=slow; the pairs -vw 1, --z -v, --m=fast -v, --m=slow -v
-    // (--mode 1 -v finds no third argument); the negatives -w -1,
-    // --width -1, --mode -1.
-    assert_eq!(stats["option_seeds"], 18, "{stats}");
-    // The negatives come last: at twice the budget their seeds run too.
-    let longer = dir.join("longer");
-    exec(
-        &bc,
-        &longer,
-        true,
-        &["--max-instructions", "80000", "--option-seeds"],
-        &args,
-    );
-    let longer_tests = tests(&longer);
-    let negative = longer_tests
-        .iter()
-        .find(|t| exit_code(t) == Some(15))
-        .expect("exit 15 through -w -1");
-    assert_eq!(arg(negative, "arg01"), "-1", "{negative}");
-    assert!(stats["seeding_s"].as_f64().is_some(), "{stats}");
-    assert_eq!(stats["seeds_dropped"], 0, "{stats}");
-    assert!(
-        stats["seed_objects_extended"].as_u64().unwrap() >= 7,
-        "{stats}"
-    );
-    replays_natively("options.c", &dir, &seeded, ts.len());
-}
-
-/// A seeded path that covers nothing new for `SEED_STALL_INSTRUCTIONS`
-/// (`-f`, a long spin) is released to the search, so the next seed (`-q`)
-/// runs before the spin ends and before seeding's share of the budget.
-#[test]
-fn a_stalled_seed_path_gives_the_other_seeds_their_turn() {
-    let dir = scratch("posix-seed-stall");
-    let bc = program("stall.c", &dir);
-    let out = dir.join("out");
-    let budget = ["--max-instructions", "12000000", "--option-seeds"];
-    exec(&bc, &out, true, &budget, &["--sym-args", "0", "1", "2"]);
-    let ts = tests(&out);
-    let codes: std::collections::BTreeSet<i64> = ts.iter().filter_map(exit_code).collect();
-    assert!(codes.contains(&10), "the seed -q did not run: {codes:?}");
-    let stats: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
-    // -f and -q (the pair -qf does not fit a 2-byte argument).
-    assert_eq!(stats["option_seeds"], 2, "{stats}");
-    assert_eq!(stats["seed_paths_stalled"], 1, "{stats}");
-    // Seeding ended when the seeds did: the stall (500,000 instructions)
-    // and -q, well before its share of the budget (a quarter: 3,000,000).
-    let seeding = stats["seeding_instructions"].as_u64().unwrap();
-    assert!((500_000..1_000_000).contains(&seeding), "{stats}");
-    replays_natively("stall.c", &dir, &out, ts.len());
 }

@@ -34,44 +34,30 @@ impl Executor<'_> {
     pub(crate) fn terminate(&mut self, mut st: State, t: Termination) {
         self.cap.forget(st.id);
         self.why.fixed.remove(&st.id);
+        if let Termination::Early(reason) = t {
+            self.stats.paths_early += 1;
+            if self.has_untested_cover(&st) {
+                self.write_early_test(st, reason);
+            } else {
+                self.ptree.remove(st.ptree_node);
+            }
+            return;
+        }
+        // Every other end completes the path.
+        self.ptree.remove(st.ptree_node);
+        self.stats.paths_completed += 1;
+        let covered_new = self.has_untested_cover(&st);
+        let wanted = self.config.emit_all || covered_new;
         let outcome = match t {
-            Termination::Early(reason) => {
-                self.stats.paths_early += 1;
-                if self.has_untested_cover(&st) {
-                    self.write_early_test(st, reason);
-                } else {
-                    self.ptree.remove(st.ptree_node);
-                }
-                return;
-            }
-            Termination::Silent => {
-                self.ptree.remove(st.ptree_node);
-                self.stats.paths_completed += 1;
-                return;
-            }
-            Termination::Blocked(why) => {
-                self.ptree.remove(st.ptree_node);
-                self.stats.paths_completed += 1;
-                if !(self.config.emit_all || self.has_untested_cover(&st)) {
-                    return;
-                }
-                // A native run waits there too: its replay expects the timeout.
-                TestOutcome::Early {
-                    reason: format!("blocked: {why}"),
-                    no_end_within: Some(0),
-                }
-            }
-            Termination::Exit(code) => {
-                self.ptree.remove(st.ptree_node);
-                self.stats.paths_completed += 1;
-                if !(self.config.emit_all || self.has_untested_cover(&st)) {
-                    return;
-                }
-                TestOutcome::Exit { code: code & 0xff }
-            }
+            Termination::Early(_) | Termination::Silent => return,
+            Termination::Blocked(_) | Termination::Exit(_) if !wanted => return,
+            // A native run waits there too: its replay expects the timeout.
+            Termination::Blocked(why) => TestOutcome::Early {
+                reason: format!("blocked: {why}"),
+                no_end_within: Some(0),
+            },
+            Termination::Exit(code) => TestOutcome::Exit { code: code & 0xff },
             Termination::Error(kind, message) => {
-                self.ptree.remove(st.ptree_node);
-                self.stats.paths_completed += 1;
                 if kind == ErrorKind::Solver {
                     self.stats.solver_failures += 1;
                 }
@@ -89,7 +75,6 @@ impl Executor<'_> {
                 outcome
             }
         };
-        let covered_new = self.has_untested_cover(&st);
         let Some((ktest, model)) = self.solve_test(&mut st) else {
             self.stats.tests_unsolved += 1;
             self.warn_once("could not solve a path condition for its test; test skipped".into());
