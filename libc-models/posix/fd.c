@@ -10,9 +10,36 @@
 #include <unistd.h>
 #include "model.h"
 
-exe_file *__symtest_new_file(const char *name, size_t size)
+/* Enters a named file in the table: at its end, or in the slot of a name
+ * gone (unlink, rename; a descriptor holds the file itself). */
+static int add_entry(exe_file *f)
 {
 	exe_env *e = &__symtest_env;
+	if (e->n_files < MAX_FILES) {
+		e->files[e->n_files++] = f;
+		return 0;
+	}
+	for (unsigned i = 0; i < e->n_files; i++)
+		if (!e->files[i]->name) {
+			e->files[i] = f;
+			return 0;
+		}
+	return -ENOSPC;
+}
+
+static int table_full(void)
+{
+	exe_env *e = &__symtest_env;
+	if (e->n_files < MAX_FILES)
+		return 0;
+	for (unsigned i = 0; i < e->n_files; i++)
+		if (!e->files[i]->name)
+			return 0;
+	return 1;
+}
+
+exe_file *__symtest_new_file(const char *name, size_t size)
+{
 	static unsigned long next_ino = 0x1000;
 	exe_file *f = calloc(1, sizeof *f);
 	f->ino = next_ino++;
@@ -22,8 +49,11 @@ exe_file *__symtest_new_file(const char *name, size_t size)
 	}
 	f->size = f->cap = size;
 	f->data = malloc(size ? size : 1);
-	if (name && e->n_files < MAX_FILES)
-		e->files[e->n_files++] = f;
+	if (name) {
+		add_entry(f);
+		f->meta = META_NLINK;
+		f->nlink = 1;
+	}
 	return f;
 }
 
@@ -42,9 +72,9 @@ static int alloc_fd(int min)
 	return -1;
 }
 
-/* Symbolic file names are single letters, as in KLEE; a symbolic path forks
- * here, once per file it may name. */
-static exe_file *find_file(const char *path)
+/* The table entry of a name: symbolic file names are single letters, as in
+ * KLEE; a symbolic path forks here, once per file it may name. */
+static exe_file *find_entry(const char *path)
 {
 	exe_env *e = &__symtest_env;
 	for (unsigned i = 0; i < e->n_files; i++) {
@@ -58,6 +88,17 @@ static exe_file *find_file(const char *path)
 			return e->files[i];
 	}
 	return 0;
+}
+
+/* The file an entry names (a link() made entry names another's file). */
+static exe_file *resolve(exe_file *f)
+{
+	return f && f->link ? f->link : f;
+}
+
+static exe_file *find_file(const char *path)
+{
+	return resolve(find_entry(path));
 }
 
 /* A host path must be concrete: symbolic bytes take one value (recorded as a
@@ -135,9 +176,69 @@ static exe_file *existing_file(const char *path, long *err)
 	return f ? f : host_file(path, err);
 }
 
+/* The entry of a name: the model's (symbolic, created, linked) or a host
+ * file's; NULL with *err (-ENOENT, ...) when there is none. */
+static exe_file *existing_entry(const char *path, long *err)
+{
+	exe_file *f = find_entry(path);
+	return f ? f : host_file(path, err);
+}
+
+/* A new name needs its directory: 0 when the directory part of `path` names
+ * one (no directory part: the working directory), else -ENOENT or -ENOTDIR,
+ * as natively (rename or open(O_CREAT) into a directory that is not there).
+ * The model has no directories of its own: the working directory, and the
+ * host's. */
+static long parent_dir(const char *path)
+{
+	char p[512];
+	long r = concrete_path(path, p, sizeof p);
+	if (r < 0)
+		return r;
+	size_t end = strlen(p);
+	while (end > 0 && p[end - 1] != '/')
+		end--;
+	while (end > 1 && p[end - 1] == '/')
+		end--;
+	if (end == 0 || (end == 1 && p[0] == '/'))
+		return 0;
+	p[end] = 0;
+	if (!strcmp(p, ".") || !strcmp(p, ".."))
+		return 0;
+	long err = 0;
+	exe_file *d = existing_file(p, &err);
+	if (!d)
+		return err;
+	return d->is_dir ? 0 : -ENOTDIR;
+}
+
+/* A concrete copy of a path (a new name). */
+static char *name_copy(const char *path, long *err)
+{
+	char p[512];
+	*err = concrete_path(path, p, sizeof p);
+	if (*err < 0)
+		return 0;
+	char *n = malloc(strlen(p) + 1);
+	strcpy(n, p);
+	return n;
+}
+
+/* A file the program creates: empty, its permission bits `mode` less the
+ * umask, owned by the model's user, its times the model's clock, one name. */
+static exe_file *created_file(const char *name, int mode)
+{
+	exe_file *f = __symtest_new_file(name, 0);
+	f->writable = 1;
+	f->meta = META_NLINK | META_MODE | META_UID | META_GID | META_ATIME | META_MTIME;
+	f->nlink = 1;
+	f->mode = (mode_t)mode & 07777 & ~(mode_t)MODEL_UMASK;
+	f->atime.tv_sec = f->mtime.tv_sec = MODEL_TIME;
+	return f;
+}
+
 long __symtest_open(int dirfd, const char *path, int flags, int mode)
 {
-	(void)mode;
 	/* Every call counts, whatever its fate (as the replay shim counts them). */
 	if (__symtest_should_fail(FC_OPEN))
 		return -ENOENT;
@@ -156,6 +257,8 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 		f = host_file(path, &err);
 		if (f) {
 			/* checked below: host files are read-only */
+			if ((flags & O_CREAT) && (flags & O_EXCL))
+				return -EEXIST;
 		} else if (err != -ENOENT) {
 			return err;
 		} else if (flags & O_CREAT) {
@@ -163,8 +266,12 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 			long r = concrete_path(path, p, sizeof p);
 			if (r < 0)
 				return r;
-			f = __symtest_new_file(p, 0);
-			f->writable = 1;
+			r = parent_dir(p);
+			if (r < 0)
+				return r;
+			if (table_full())
+				return -ENOSPC;
+			f = created_file(p, mode);
 		} else {
 			return -ENOENT;
 		}
@@ -324,40 +431,62 @@ static void fill_stat(exe_file *f, struct stat *st, int kind)
 {
 	if (f && f->st) {
 		*st = *f->st;
-		if (!f->writable && f != __symtest_env.sym_stdout)
+		if (f->host)
 			return;
-		st->st_size = (off_t)f->size;
-		return;
-	}
-	memset(st, 0, sizeof *st);
-	/* A pipe (stdout, stderr, pipe()) is on device 0; a file the model made on MODEL_DEV. */
-	st->st_ino = kind == FD_SINK ? 1000 : 1001;
-	if (f) {
-		st->st_dev = MODEL_DEV;
-		st->st_ino = f->ino;
-	}
-	st->st_nlink = 1;
-	st->st_blksize = 4096;
-	if (kind == FD_INOTIFY) {
-		/* An anonymous inode, as Linux shows an inotify instance. */
-		st->st_mode = 0600;
-		return;
-	}
-	if (kind == FD_SINK || kind == FD_PIPE_R || kind == FD_PIPE_W) {
-		/* stdout and stderr are pipes, as in a native run of the suite,
-		 * whose runner captures them through pipes (gnulib's isapipe:
-		 * tail watches such an output for its reader going away). */
-		st->st_mode = S_IFIFO | 0600;
 	} else {
+		memset(st, 0, sizeof *st);
+		/* A pipe (stdout, stderr, pipe()) is on device 0; a file the model made on MODEL_DEV. */
+		st->st_ino = kind == FD_SINK ? 1000 : 1001;
+		if (f) {
+			st->st_dev = MODEL_DEV;
+			st->st_ino = f->ino;
+		}
+		st->st_nlink = 1;
+		st->st_blksize = 4096;
+		if (kind == FD_INOTIFY) {
+			/* An anonymous inode, as Linux shows an inotify instance. */
+			st->st_mode = 0600;
+			return;
+		}
+		if (kind == FD_SINK || kind == FD_PIPE_R || kind == FD_PIPE_W) {
+			/* stdout and stderr are pipes, as in a native run of the suite,
+			 * whose runner captures them through pipes (gnulib's isapipe:
+			 * tail watches such an output for its reader going away). */
+			st->st_mode = S_IFIFO | 0600;
+			return;
+		}
 		st->st_mode = S_IFREG | 0644;
-		st->st_size = f ? (off_t)f->size : 0;
 	}
+	if (!f)
+		return;
+	/* A file of the model (symbolic or created): its size as written or
+	 * truncated, in 4 KiB blocks (a symbolic file's stat says the same of
+	 * its initial size), and what the program set (chmod, chown, utimensat,
+	 * link, unlink). */
+	st->st_size = (off_t)f->size;
+	st->st_blocks = (blkcnt_t)((f->size + 4095) / 4096 * 8);
+	if (f->meta & META_NLINK)
+		st->st_nlink = (nlink_t)f->nlink;
+	if (f->meta & META_MODE)
+		st->st_mode = (st->st_mode & S_IFMT) | f->mode;
+	if (f->meta & META_UID)
+		st->st_uid = f->uid;
+	if (f->meta & META_GID)
+		st->st_gid = f->gid;
+	if (f->meta & META_ATIME)
+		st->st_atim = f->atime;
+	if (f->meta & META_MTIME)
+		st->st_mtim = f->mtime;
+	/* The change time stays the model's clock, which never moves. */
+	st->st_ctim.tv_sec = MODEL_TIME;
+	st->st_ctim.tv_nsec = 0;
 }
 
 long __symtest_fstat(int fd, struct stat *st)
 {
+	/* The stat class fails with ENOENT, as the replay shim fails it. */
 	if (__symtest_should_fail(FC_STAT))
-		return -EIO;
+		return -ENOENT;
 	exe_fd *d = get_fd(fd);
 	if (!d)
 		return -EBADF;
@@ -401,6 +530,14 @@ long __symtest_access(const char *path, int mode, int counted)
 		return err;
 	if ((mode & W_OK) && f->host && !f->is_dir)
 		return -EACCES; /* host files are read-only */
+	/* The model's user is root: it may execute a regular file of the model
+	 * when some execute bit is set, as natively. */
+	if ((mode & X_OK) && !f->host && !f->is_dir) {
+		struct stat st;
+		fill_stat(f, &st, FD_FILE);
+		if (!(st.st_mode & 0111))
+			return -EACCES;
+	}
 	return 0;
 }
 
@@ -623,34 +760,268 @@ long __symtest_pipe(int *fds, int flags)
 
 long __symtest_unlink(int dirfd, const char *path)
 {
+	if (!path)
+		return -EFAULT;
 	if (dirfd != AT_FDCWD && path[0] != '/')
 		return -ENOSYS;
-	exe_file *f = find_file(path);
-	if (!f) {
-		long err = 0;
-		f = host_file(path, &err);
-		return f ? -EACCES : err;
-	}
+	if (!path[0])
+		return -ENOENT;
+	long err = 0;
+	exe_file *f = existing_entry(path, &err);
+	if (!f)
+		return err;
 	if (f->host)
-		return -EACCES;
+		return f->is_dir ? -EISDIR : -EACCES;
 	f->name = 0;
+	exe_file *file = resolve(f);
+	if (file->nlink > 0)
+		file->nlink--;
+	return 0;
+}
+
+/* ftruncate/truncate: a file of the model grows (with zero bytes) or shrinks. */
+static long resize(exe_file *f, long len)
+{
+	if (len < 0)
+		return -EINVAL;
+	if (grow(f, (size_t)len))
+		return -ENOSPC;
+	if ((size_t)len > f->size)
+		memset(f->data + f->size, 0, (size_t)len - f->size);
+	f->size = (size_t)len;
 	return 0;
 }
 
 long __symtest_ftruncate(int fd, long len)
 {
 	exe_fd *d = get_fd(fd);
-	if (!d || d->kind != FD_FILE)
+	if (!d)
 		return -EBADF;
-	if (len < 0)
+	/* Linux: EINVAL for a descriptor not open for writing or not a regular file. */
+	if (d->kind != FD_FILE || (d->flags & O_ACCMODE) == O_RDONLY || !d->file || d->file->is_dir)
 		return -EINVAL;
-	exe_file *f = d->file;
-	if (!f->writable)
+	if (d->file->host)
 		return -EACCES;
-	if (grow(f, (size_t)len))
+	return resize(d->file, len);
+}
+
+long __symtest_truncate(const char *path, long len)
+{
+	if (!path)
+		return -EFAULT;
+	if (!path[0])
+		return -ENOENT;
+	long err = 0;
+	exe_file *f = existing_file(path, &err);
+	if (!f)
+		return err;
+	if (f->is_dir)
+		return -EISDIR;
+	if (f->host)
+		return -EACCES; /* host files are read-only */
+	return resize(f, len);
+}
+
+/* The model's files and the host's are on different devices (MODEL_DEV
+ * and the host's, as stat says): renaming or linking between them fails
+ * with EXDEV, as natively across file systems. */
+long __symtest_rename(int olddirfd, const char *old, int newdirfd, const char *new, unsigned flags)
+{
+	enum { NOREPLACE = 1, EXCHANGE = 2 };
+	if (!old || !new)
+		return -EFAULT;
+	if ((flags & ~(unsigned)(NOREPLACE | EXCHANGE)) || flags == (NOREPLACE | EXCHANGE))
+		return -EINVAL;
+	if ((olddirfd != AT_FDCWD && old[0] != '/') || (newdirfd != AT_FDCWD && new[0] != '/'))
+		return -ENOSYS;
+	if (!old[0] || !new[0])
+		return -ENOENT;
+	long err = 0;
+	exe_file *src = existing_entry(old, &err);
+	if (!src)
+		return err;
+	err = parent_dir(new);
+	if (err < 0)
+		return err;
+	exe_file *dst = existing_entry(new, &err);
+	if (!dst && err != -ENOENT)
+		return err;
+	if (!dst && (flags & EXCHANGE))
+		return -ENOENT;
+	if (dst && (flags & NOREPLACE))
+		return -EEXIST;
+	if (!src->host && dst && dst->is_dir)
+		return -EISDIR; /* a file over a (host) directory */
+	if (src->host || (dst && dst->host))
+		return -EXDEV;
+	if (dst && resolve(dst) == resolve(src))
+		return 0; /* two names of one file: nothing happens */
+	if (dst && (flags & EXCHANGE)) {
+		char *n = src->name;
+		src->name = dst->name;
+		dst->name = n;
+		return 0;
+	}
+	char *name = name_copy(new, &err);
+	if (!name)
+		return err;
+	if (dst) {
+		/* The file the new name had loses it (its descriptors keep it). */
+		dst->name = 0;
+		if (resolve(dst)->nlink > 0)
+			resolve(dst)->nlink--;
+	}
+	src->name = name;
+	return 0;
+}
+
+long __symtest_link(int olddirfd, const char *old, int newdirfd, const char *new, int flags)
+{
+	if (!old || !new)
+		return -EFAULT;
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((olddirfd != AT_FDCWD && old[0] != '/') || (newdirfd != AT_FDCWD && new[0] != '/'))
+		return -ENOSYS;
+	if (!old[0] || !new[0])
+		return -ENOENT;
+	long err = 0;
+	exe_file *src = existing_file(old, &err);
+	if (!src)
+		return err;
+	err = parent_dir(new);
+	if (err < 0)
+		return err;
+	exe_file *dst = existing_entry(new, &err);
+	if (dst)
+		return -EEXIST;
+	if (err != -ENOENT)
+		return err;
+	if (src->is_dir)
+		return -EPERM;
+	if (src->host)
+		return -EXDEV;
+	if (table_full())
 		return -ENOSPC;
-	if ((size_t)len > f->size)
-		memset(f->data + f->size, 0, (size_t)len - f->size);
-	f->size = (size_t)len;
+	char *name = name_copy(new, &err);
+	if (!name)
+		return err;
+	exe_file *alias = calloc(1, sizeof *alias);
+	alias->name = name;
+	alias->link = src;
+	add_entry(alias);
+	src->nlink++;
+	return 0;
+}
+
+/* The file chmod, chown or utimensat act on: the descriptor's with a NULL
+ * path (or "" and AT_EMPTY_PATH), else the path's. NULL with *err; a
+ * descriptor without a file of the model (a pipe, stdout) gives NULL with
+ * *err 0: nothing to record, success. */
+static exe_file *meta_target(int fd, const char *path, int flags, long *err)
+{
+	*err = 0;
+	if (!path || (!path[0] && (flags & AT_EMPTY_PATH))) {
+		exe_fd *d = get_fd(fd);
+		if (!d) {
+			*err = -EBADF;
+			return 0;
+		}
+		if (d->kind != FD_FILE || !d->file)
+			return 0;
+		return d->file;
+	}
+	if (fd != AT_FDCWD && path[0] != '/') {
+		*err = -ENOSYS;
+		return 0;
+	}
+	if (!path[0]) {
+		*err = -ENOENT;
+		return 0;
+	}
+	exe_file *f = existing_file(path, err);
+	if (!f && !*err)
+		*err = -ENOENT;
+	return f;
+}
+
+/* Host files are someone else's (read-only copies): changing their
+ * metadata fails with EPERM. */
+long __symtest_chmod(int fd, const char *path, mode_t mode)
+{
+	long err;
+	exe_file *f = meta_target(fd, path, 0, &err);
+	if (!f)
+		return err;
+	if (f->host)
+		return -EPERM;
+	f->meta |= META_MODE;
+	f->mode = mode & 07777;
+	return 0;
+}
+
+long __symtest_chown(int fd, const char *path, uid_t uid, gid_t gid, int flags)
+{
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	long err;
+	exe_file *f = meta_target(fd, path, flags, &err);
+	if (!f)
+		return err;
+	if (f->host)
+		return -EPERM;
+	if (uid != (uid_t)-1) {
+		f->meta |= META_UID;
+		f->uid = uid;
+	}
+	if (gid != (gid_t)-1) {
+		f->meta |= META_GID;
+		f->gid = gid;
+	}
+	/* Linux clears set-user-ID (and set-group-ID with group execute) of a
+	 * file whose owner changes, even for root. */
+	if (!f->is_dir) {
+		struct stat st;
+		fill_stat(f, &st, FD_FILE);
+		mode_t m = st.st_mode & 07777;
+		/* Without a branch: the bits may be symbolic (S_IXGRP << 7 is S_ISGID). */
+		mode_t kill = S_ISUID | ((m & S_IXGRP) << 7);
+		f->meta |= META_MODE;
+		f->mode = m & ~kill;
+	}
+	return 0;
+}
+
+long __symtest_utimens(int fd, const char *path, const struct timespec *times, int flags)
+{
+	enum { NOW = (1L << 30) - 1, OMIT = (1L << 30) - 2 };
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (!path && flags)
+		return -EINVAL;
+	for (int i = 0; times && i < 2; i++)
+		if (times[i].tv_nsec != NOW && times[i].tv_nsec != OMIT &&
+		    (times[i].tv_nsec < 0 || times[i].tv_nsec > 999999999))
+			return -EINVAL;
+	long err;
+	exe_file *f = meta_target(fd, path, flags, &err);
+	if (!f)
+		return err;
+	if (f->host)
+		return -EPERM;
+	for (int i = 0; i < 2; i++) {
+		struct timespec t = { MODEL_TIME, 0 };
+		if (times && times[i].tv_nsec == OMIT)
+			continue;
+		if (times && times[i].tv_nsec != NOW)
+			t = times[i];
+		if (i == 0) {
+			f->meta |= META_ATIME;
+			f->atime = t;
+		} else {
+			f->meta |= META_MTIME;
+			f->mtime = t;
+		}
+	}
 	return 0;
 }

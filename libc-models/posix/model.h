@@ -22,7 +22,25 @@ typedef struct exe_file {
 	int is_dir;
 	int special;         /* a host device, FIFO or socket: stat only */
 	unsigned long ino;   /* its inode number on MODEL_DEV (not a host file) */
+	/* A second name made by link(): this entry only carries the name, the
+	 * file is `link` (find_file resolves it). */
+	struct exe_file *link;
+	/* What the program set (chmod, chown, utimensat, link/unlink) or what a
+	 * file it created starts with; stat reports it over `st` (META_*). */
+	unsigned meta;
+	int nlink;           /* its names (META_NLINK) */
+	mode_t mode;         /* permission bits (META_MODE) */
+	uid_t uid;           /* META_UID */
+	gid_t gid;           /* META_GID */
+	struct timespec atime, mtime; /* META_ATIME, META_MTIME */
 } exe_file;
+
+enum { META_NLINK = 1, META_MODE = 2, META_UID = 4, META_GID = 8, META_ATIME = 16, META_MTIME = 32 };
+
+/* The model's clock (every clock reads it; the times of the files it makes). */
+#define MODEL_TIME 1700000000L
+/* The model's umask (what umask() returns). */
+#define MODEL_UMASK 022
 
 /* The device of the model's own files (symbolic and created ones), each with
  * an inode number of its own: no host file, terminal or pipe shares one with
@@ -86,6 +104,16 @@ long __symtest_inotify_rm_watch(int fd, int wd);
 long __symtest_pipe(int *fds, int flags);
 long __symtest_unlink(int dirfd, const char *path);
 long __symtest_ftruncate(int fd, long len);
+/* truncate(path, len) */
+long __symtest_truncate(const char *path, long len);
+/* renameat2 (flags: RENAME_NOREPLACE, RENAME_EXCHANGE) */
+long __symtest_rename(int olddirfd, const char *old, int newdirfd, const char *new, unsigned flags);
+long __symtest_link(int olddirfd, const char *old, int newdirfd, const char *new, int flags);
+/* chmod, chown, utimensat of a path (dirfd AT_FDCWD or an absolute path)
+ * or, with a NULL path, of the descriptor fd. owner: uid/gid (-1: kept). */
+long __symtest_chmod(int fd, const char *path, mode_t mode);
+long __symtest_chown(int fd, const char *path, uid_t uid, gid_t gid, int flags);
+long __symtest_utimens(int fd, const char *path, const struct timespec *times, int flags);
 exe_file *__symtest_new_file(const char *name, size_t size);
 
 /* Engine calls (special functions). */

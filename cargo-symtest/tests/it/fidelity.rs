@@ -583,3 +583,207 @@ fn fionread_on_stdin_counts_the_bytes_left() {
     assert!(!said("no FIONREAD"), "{tests:#?}");
     assert!(said("pending 4\nthen 3"), "{tests:#?}");
 }
+
+/// The arguments `tests/posix/zfile.c` is explored with: its mode, its file
+/// operand `A` (4 symbolic bytes), one failing system call per path.
+const ZFILE_ARGS: &[&str] = &[
+    "--sym-arg",
+    "1",
+    "A",
+    "--sym-files",
+    "1",
+    "4",
+    "--max-fail",
+    "1",
+];
+
+/// What zfile writes to `A.z` for the input `a`: 'Z', then each byte xor 0x20.
+fn zfile_output(a: &[u8]) -> Vec<u8> {
+    std::iter::once(b'Z')
+        .chain(a.iter().map(|b| b ^ 0x20))
+        .collect()
+}
+
+fn ktest_object(t: &symtest_ktest::KTest, name: &str) -> Vec<u8> {
+    t.objects
+        .iter()
+        .find(|o| o.name == name)
+        .unwrap_or_else(|| panic!("no object {name}"))
+        .bytes
+        .clone()
+}
+
+/// A program that replaces its input by a new file, as gzip, bzip2, xz and
+/// compress do (`tests/posix/zfile.c`): `A.z` created with O_EXCL, A's mode,
+/// owner and times copied to it (fchmod, fchown, futimens) and checked with
+/// stat, `A` unlinked; or a temporary name renamed over a reserved `A.z`; or
+/// `A` linked to `A.orig` first. The model makes those calls succeed as the
+/// kernel does (they failed with ENOSYS, so every path took the failure path
+/// that natively exits 0), so every path, also with a read, write, open,
+/// close or stat failing (`--max-fail 1`) and the partial output removed
+/// after it, ends natively as in the engine, and the native run leaves `A.z`
+/// holding the transformed bytes of the test's `A`.
+#[test]
+fn a_program_replacing_its_input_by_a_new_file_replays_natively() {
+    let dir = scratch("fidelity-zfile");
+    let src = workspace().join("tests/posix/zfile.c");
+    let bc = cc_bitcode(&src, &dir);
+    let out = dir.join("out");
+    let o = posix_exec(&bc, &out, &["--emit-all"], ZFILE_ARGS);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("unmodelled"), "{stderr}");
+    let prog = native_build(&src, &dir, &[]);
+    let r = symtest(&[
+        "replay",
+        "--timeout",
+        "2",
+        "--keep-dirs",
+        "--native",
+        prog.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    let replayed = String::from_utf8_lossy(&r.stdout).into_owned();
+    assert!(
+        r.status.success() && replayed.contains(" passed, 0 failed, 0 not compared"),
+        "{}",
+        shown(&r)
+    );
+    let mut modes_done = std::collections::BTreeSet::new();
+    let mut cleaned_up = 0;
+    for line in replayed.lines().filter(|l| l.contains("(kept ")) {
+        let ktest = PathBuf::from(line.split(": ").next().unwrap());
+        let kept = PathBuf::from(line.rsplit("(kept ").next().unwrap().trim_end_matches(')'));
+        let t = symtest_ktest::KTest::read_from(&ktest).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(ktest.with_extension("json")).unwrap())
+                .unwrap();
+        let a = ktest_object(&t, "A-data");
+        let mode = ktest_object(&t, "arg00")[0];
+        let cwd = kept.join("cwd");
+        let mut files: Vec<String> = std::fs::read_dir(&cwd)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let what = format!("{}: {json} left {files:?}", ktest.display());
+        match json["outcome"]["exit"]["code"].as_i64() {
+            Some(0) => {
+                let want: &[&str] = if mode == b'k' {
+                    &["A.orig", "A.z"]
+                } else {
+                    &["A.z"]
+                };
+                assert_eq!(files, want, "{what}");
+                let z = std::fs::read(cwd.join("A.z")).unwrap();
+                assert_eq!(z, zfile_output(&a), "{what}");
+                if mode == b'k' {
+                    assert_eq!(std::fs::read(cwd.join("A.orig")).unwrap(), a, "{what}");
+                }
+                if json["stdout"] == "A -> A.z\n" {
+                    modes_done.insert(if b"rk".contains(&mode) { mode } else { b'-' });
+                }
+            }
+            Some(1) => {
+                assert!(!files.iter().any(|f| f == "A.z.tmp"), "{what}");
+                if files.iter().any(|f| f == "A") {
+                    assert_eq!(files, ["A"], "{what}");
+                }
+                let s = json["stdout"].as_str().unwrap_or("");
+                if s.contains("write output failed") || s.contains("close output failed") {
+                    cleaned_up += 1;
+                }
+            }
+            _ => assert_eq!(files, ["A"], "{what}"),
+        }
+        std::fs::remove_dir_all(&kept).unwrap();
+    }
+    // The success path of every mode: direct, rename ('r'), link ('k').
+    assert_eq!(
+        modes_done,
+        [b'-', b'k', b'r'].into_iter().collect(),
+        "{replayed}"
+    );
+    // The output removed after a failure once it existed (natively too).
+    assert!(cleaned_up >= 2, "{replayed}");
+}
+
+/// The same program as a project's target (`cargo symtest`): no native
+/// disagreement, no line the engine claims that the kept tests do not
+/// execute natively, and the emitted suite passes on the unmodified program
+/// (built as the pipeline builds it, against musl, each kept test's failure
+/// injected); the files its successful tests leave, as the suite recorded
+/// them, are `A.z` with the transformed bytes of the test's `A`.
+#[test]
+fn a_program_replacing_its_input_keeps_native_tests_and_a_passing_suite() {
+    use crate::project::{make, report, reports, run_in, text};
+    let dir = scratch("project-zfile");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(
+        workspace().join("tests/posix/zfile.c"),
+        dir.join("src/zfile.c"),
+    )
+    .unwrap();
+    let args: Vec<String> = ZFILE_ARGS.iter().map(|a| format!("{a:?}")).collect();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        format!(
+            "[[target]]\nname = \"zfile\"\nkind = \"program\"\nsources = [\"src/zfile.c\"]\nargs = [{}]\nmax-time = 30\n",
+            args.join(", ")
+        ),
+    )
+    .unwrap();
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "zfile");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    assert_eq!(r["claimed_not_executed"], 0, "{r:#}");
+    assert_eq!(r["bugs"], serde_json::json!([]), "{r:#}");
+    assert!(
+        r["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["outcome"] == "exit 0"),
+        "{r:#}"
+    );
+    let suite = dir.join("tests/symtest/zfile");
+    let o = make(&suite, &["test"]);
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains(" passed, 0 failed"),
+        "{}",
+        text(&o)
+    );
+    let list = std::process::Command::new(suite.join("symtest_suite"))
+        .arg("--list")
+        .current_dir(&suite)
+        .output()
+        .unwrap();
+    let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    let vectors = symtest_project::vectors::parse_tests_c(
+        &std::fs::read_to_string(suite.join("symtest_tests.c")).unwrap(),
+    );
+    assert_eq!(names.len(), vectors.len(), "{names:?}");
+    let mut successes = 0;
+    for (name, objects) in names.iter().zip(&vectors) {
+        let expected = suite.join("expected").join(name);
+        let status = std::fs::read_to_string(expected.join("status")).unwrap();
+        if status.trim() != "exit 0" {
+            continue;
+        }
+        let files = std::fs::read_to_string(expected.join("files.txt")).unwrap();
+        let files: Vec<&str> = files.lines().collect();
+        assert!(
+            files.contains(&"A.z") && !files.contains(&"A"),
+            "{name}: {files:?}"
+        );
+        let a = &objects.iter().find(|(n, _)| n == "A-data").unwrap().1;
+        let z = std::fs::read(expected.join("files/A.z")).unwrap();
+        assert_eq!(z, zfile_output(a), "{name}");
+        successes += 1;
+    }
+    assert!(successes > 0, "{names:?}");
+}
