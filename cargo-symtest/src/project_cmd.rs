@@ -166,6 +166,9 @@ pub fn list(s: SelectArgs) -> Result<u8> {
             return Ok(symtest_project::EXIT_BAD_INPUT);
         }
     };
+    let build_root = symtest_project::run::locations(&project, None, None)
+        .ok()
+        .map(|(_, b)| b);
     for t in &project.targets {
         let mut files: Vec<String> = t
             .sources
@@ -180,6 +183,15 @@ pub fn list(s: SelectArgs) -> Result<u8> {
                 b.written,
                 b.command.join(" ")
             ));
+            // What the last capture made of it.
+            files.push(
+                build_root
+                    .as_deref()
+                    .and_then(|br| {
+                        symtest_project::from_build::module_summary(&project.root, br, t)
+                    })
+                    .map_or("(module: not captured yet)".into(), |m| format!("({m})")),
+            );
         }
         println!(
             "{}\t{}\t{}{}:{}\t{}",

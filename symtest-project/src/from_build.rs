@@ -170,6 +170,93 @@ pub fn produced(root: &Path, build_root: &Path, command: &[String]) -> Result<Pr
     })
 }
 
+/// What a target's module lacks that exploring it needs: `main` (a
+/// program), any function (a library); with the inputs that had no bitcode.
+fn lacking_code(m: &Manifest, output: &Output, kind: Kind) -> Option<String> {
+    output.bitcode.as_ref()?;
+    let lacks = if kind == Kind::Program && output.kind == "executable" {
+        output.main_from.is_none().then_some("has no `main`")
+    } else {
+        (output.module_functions == Some(0)).then_some("defines no function")
+    }?;
+    let mut without: Vec<String> = output.missing_bitcode.clone();
+    for input in &output.inputs {
+        if let Some(lib) = m.outputs.iter().find(|o| &o.output == input) {
+            if lib.bitcode.is_none() || !lib.missing_bitcode.is_empty() {
+                without.push(format!(
+                    "{input} ({})",
+                    if lib.bitcode.is_none() {
+                        "no member has bitcode".to_string()
+                    } else {
+                        format!("no bitcode for {}", lib.missing_bitcode.join(", "))
+                    }
+                ));
+            }
+        }
+    }
+    Some(if without.is_empty() {
+        format!(
+            "{lacks}: none of the code the linker put into it defines one (its objects: {})",
+            if output.carried.is_empty() {
+                output.inputs.join(", ")
+            } else {
+                output.carried.join(", ")
+            }
+        )
+    } else {
+        format!(
+            "{lacks}: the objects or archives without bitcode are {} (assembly, C++ or a \
+             compile clang-19 refused)",
+            without.join(", ")
+        )
+    })
+}
+
+/// What `cargo symtest list` says of a build target's module, from the
+/// last capture of its build (None: not captured yet).
+pub fn module_summary(root: &Path, build_root: &Path, t: &Target) -> Option<String> {
+    let spec = t.build.as_ref()?;
+    let manifest = [true, false].iter().find_map(|&musl| {
+        let p = capture_dir(build_root, &spec.command, musl).join("manifest.json");
+        let text = std::fs::read_to_string(p).ok()?;
+        serde_json::from_str::<serde_json::Value>(&text).ok()
+    })?;
+    let wanted = match &spec.artifact {
+        Artifact::Binary(p) | Artifact::Library(p) => relative(p, root),
+    };
+    let outputs = manifest["outputs"].as_array()?;
+    let o = outputs
+        .iter()
+        .find(|o| o["output"].as_str().map(Path::new) == Some(wanted.as_path()))
+        .or_else(|| {
+            outputs.iter().find(|o| {
+                o["output"]
+                    .as_str()
+                    .is_some_and(|n| Path::new(n).ends_with(&spec.written))
+            })
+        })?;
+    let functions = o["module_functions"]
+        .as_u64()
+        .map_or("?".to_string(), |n| n.to_string());
+    let mut text = format!("module: {functions} functions");
+    if o["kind"] == "executable" {
+        match o["main_from"].as_str() {
+            Some(src) => text.push_str(&format!(", main from {src}")),
+            None => text.push_str(", no main"),
+        }
+    }
+    if let Some(missing) = o["missing_functions"].as_array().filter(|m| !m.is_empty()) {
+        text.push_str(&format!(
+            ", {} functions of the linked file missing",
+            missing.len()
+        ));
+    }
+    if let Some(why) = o["gone"].as_str() {
+        text.push_str(&format!(", output gone: {why}"));
+    }
+    Some(text)
+}
+
 /// The message for an output the build did not produce.
 fn not_produced(t: &Target, spec: &BuildSpec, kind: &str, produced: &[&Output]) -> Error {
     let list = if produced.is_empty() {
@@ -267,6 +354,32 @@ fn resolve(
             )))
         }
     };
+    let place = format!(
+        "{}:{}: key `{}`",
+        t.config_file.display(),
+        spec.line,
+        spec.key()
+    );
+    if let Some(why) = &output.gone {
+        return Err(Error::BadInput(format!(
+            "{place}: `{}` is not there when the build `{}` ends: {why} (target `{}`)",
+            output.output,
+            spec.command.join(" "),
+            t.name
+        )));
+    }
+    if let Some(missing) = lacking_code(m, output, t.kind) {
+        return Err(Error::BadInput(format!(
+            "{place}: the module of `{}` {missing}; not explored (target `{}`){}",
+            output.output,
+            t.name,
+            m.warnings
+                .iter()
+                .filter(|w| w.starts_with(&format!("{}:", output.output)))
+                .map(|w| format!("\n  {w}"))
+                .collect::<String>()
+        )));
+    }
     let Some(bc) = &output.bitcode else {
         let why: Vec<&String> = m
             .warnings
@@ -294,12 +407,35 @@ fn resolve(
                 .map(|(_, syms)| syms.defined);
             // The libraries of the project, each rebuilt from what a linker
             // takes of it (a shared library's objects as a static one).
+            // A program that names what the linker put into it (its section)
+            // takes the members of static libraries it names whole, as the
+            // linker did (`main` pulled by the startup files, a member
+            // linked through --whole-archive); of those libraries only the
+            // members without bitcode stay in an archive.
+            let named = !output.carried.is_empty();
             for input in &output.inputs {
                 let lib = m.outputs.iter().find(|o| {
                     &o.output == input && matches!(o.kind, "static-library" | "shared-library")
                 });
                 if let Some(lib) = lib {
                     let path = root.join(&lib.output);
+                    if named && lib.kind == "static-library" {
+                        let objects: Vec<PathBuf> = lib
+                            .missing_bitcode
+                            .iter()
+                            .map(|o| root.join(o))
+                            .filter(|o| o.is_file())
+                            .collect();
+                        if !objects.is_empty() && !native.archives.iter().any(|a| a.path == path) {
+                            native.archives.push(Archive {
+                                path,
+                                members: Vec::new(),
+                                objects,
+                            });
+                            native.archive_links.push(native.archives.len() - 1);
+                        }
+                        continue;
+                    }
                     let i = match native.archives.iter().position(|a| a.path == path) {
                         Some(i) => i,
                         None => {
@@ -314,7 +450,7 @@ fn resolve(
             }
             // The objects linked whole (those inside partial links and
             // copies included); objects without bitcode as the build made them.
-            for object in &output.objects {
+            for object in output.objects.iter().chain(&output.from_libraries) {
                 native.units.extend(unit_of(root, m, object));
             }
             for object in &output.missing_bitcode {

@@ -317,18 +317,30 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
     let of = |kind: &str| -> Vec<&Output> {
         m.outputs
             .iter()
-            .filter(|o| o.kind == kind && o.bitcode.is_some())
+            .filter(|o| o.kind == kind && o.bitcode.is_some() && o.gone.is_none())
             .collect()
     };
-    let execs = of("executable");
+    let execs: Vec<&Output> = of("executable")
+        .into_iter()
+        .filter(|o| o.main_from.is_some())
+        .collect();
     let statics = of("static-library");
     let shared = of("shared-library");
     let mut left_out: Vec<(String, String)> = Vec::new();
-    for o in m.outputs.iter().filter(|o| o.bitcode.is_none()) {
-        left_out.push((
-            o.output.clone(),
-            "no bitcode (see the capture's warnings)".into(),
-        ));
+    for o in &m.outputs {
+        if let Some(why) = &o.gone {
+            left_out.push((o.output.clone(), why.clone()));
+        } else if o.bitcode.is_none() {
+            left_out.push((
+                o.output.clone(),
+                "no bitcode (see the capture's warnings)".into(),
+            ));
+        } else if o.kind == "executable" && o.main_from.is_none() {
+            left_out.push((
+                o.output.clone(),
+                "its module has no `main` (see the capture's warnings)".into(),
+            ));
+        }
     }
     for l in &m.left_out {
         left_out.push((l.output.clone(), l.why.clone()));

@@ -342,7 +342,8 @@ fn init_from_build_writes_one_target_per_executable() {
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
         lines[0].starts_with("wordcount\tprogram\tsymtest.toml:")
-            && lines[0].ends_with("binary = \"app/wordcount\" from `make`"),
+            && lines[0].contains("binary = \"app/wordcount\" from `make` (module: ")
+            && lines[0].ends_with("main from app/main.c)"),
         "{out}"
     );
     let o = symtest_in(&dir, &["--max-time", "10", "--no-emit"]);
@@ -529,7 +530,7 @@ fn init_from_build_lists_what_the_build_installs() {
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
         lines[0].starts_with("multitool\tprogram\t")
-            && lines[0].ends_with("binary = \"multi_unstripped\" from `make`"),
+            && lines[0].contains("binary = \"multi_unstripped\" from `make` (module: "),
         "{out}"
     );
     // Nothing was installed anywhere but the temporary DESTDIR.
@@ -570,7 +571,7 @@ fn init_from_build_without_install_lists_what_the_build_left_untouched() {
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
         lines[0].starts_with("multi\tprogram\t")
-            && lines[0].ends_with("binary = \"multi\" from `make`"),
+            && lines[0].contains("binary = \"multi\" from `make` (module: "),
         "{out}"
     );
 }

@@ -122,12 +122,19 @@ fn make_project_with_a_static_library_in_a_subdirectory() {
         serde_json::json!(["app/main.o", "lib/libtok.a"])
     );
     assert_eq!(app["bitcode"], "app/wordcount.bc");
-    // The archive resolved as a linker would: needed functions only.
+    // What the linker took of the archive: the members that define what
+    // the program calls, whole (checksum.o's unused function with them, as
+    // in the linked program), and nothing else.
     let syms = defined(&dir.join("symtest-out/capture/app/wordcount.bc"));
-    for f in ["main", "tok_split", "tok_checksum"] {
+    for f in ["main", "tok_split", "tok_checksum", "tok_unused"] {
         assert!(syms.iter().any(|s| s == f), "{f} missing: {syms:?}");
     }
-    assert!(!syms.iter().any(|s| s == "tok_unused"), "{syms:?}");
+    assert_eq!(
+        app["from_libraries"],
+        serde_json::json!(["lib/tokens.o", "lib/checksum.o"])
+    );
+    assert_eq!(app["main_from"], "app/main.c");
+    assert_eq!(app["complete"], true, "{app:#}");
     // compile_commands.json: one entry per translation unit, as clang tools read it.
     let cc: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("symtest-out/capture/compile_commands.json")).unwrap(),

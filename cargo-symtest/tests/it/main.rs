@@ -14,6 +14,7 @@ mod host_files;
 mod ir_completeness;
 mod klee_compat;
 mod limits;
+mod linked;
 mod loading;
 mod native_replay;
 mod option_seeds;

@@ -37,6 +37,27 @@ pub struct Output {
     /// The objects the output file itself names as carrying bitcode (its
     /// `.symtest_bc` section: what a stripped or renamed copy of it names too).
     pub carried: Vec<String>,
+    /// The members of static libraries the linker took (the output names
+    /// them: pulled by the startup files' reference to `main`, by `-u`,
+    /// `--whole-archive`, a linker script): linked whole into the module
+    /// too; the native builds take them from their archive.
+    pub from_libraries: Vec<String>,
+    /// The object whose code defines `main` (an executable's module).
+    pub main_from: Option<String>,
+    /// Functions the module defines.
+    pub module_functions: Option<u64>,
+    /// Functions the linked file defines (`nm`) that the project's files
+    /// define (the rest come from the system: startup files, libgcc).
+    pub native_functions: Option<u64>,
+    /// Of those, the ones the module lacks, each with the file defining it.
+    pub missing_functions: Vec<super::completeness::MissingFunction>,
+    /// The module defines every function of the project the linked file
+    /// has (None: the file is gone, or could not be compared).
+    pub complete: Option<bool>,
+    /// Why the output is not there when the build ends (deleted, replaced,
+    /// not executable): no target names it. None: it is there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gone: Option<String>,
     /// The GNU build-id of an executable or shared library.
     pub build_id: Option<String>,
 }

@@ -22,6 +22,7 @@
 pub mod assemble;
 pub mod bitcode;
 pub mod carry;
+pub mod completeness;
 pub mod elf;
 pub mod identity;
 pub mod linkcache;

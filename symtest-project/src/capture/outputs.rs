@@ -5,6 +5,7 @@
 //! and shared libraries of the project it links, as a linker resolves them.
 
 use super::assemble::{defined_symbols, llvm_link, undefined_symbols, LeftOut, Output};
+use super::completeness;
 use super::linkcache::LinkCache;
 use super::log::{normalize, Record};
 use super::parts::Logged;
@@ -138,7 +139,15 @@ impl Builder<'_> {
             carried: objects.clone(),
             objects,
             build_id: None,
+            from_libraries: Vec::new(),
+            main_from: None,
+            module_functions: None,
+            native_functions: None,
+            missing_functions: Vec::new(),
+            complete: None,
+            gone: None,
         };
+        out.gone = why_gone(archive, false, None);
         let mut module = None;
         match self.dest_for(archive) {
             Some(target) if !bcs.is_empty() => {
@@ -146,6 +155,13 @@ impl Builder<'_> {
                 match llvm_link(&bcs, &[], &target, self.cache) {
                     Ok(()) => {
                         out.bitcode = Some(rel(self.dest, &target));
+                        out.module_functions = completeness::count_functions(&target);
+                        if out.module_functions == Some(0) {
+                            self.warnings.push(format!(
+                                "{}: its module defines no function (its members hold data only)",
+                                out.output
+                            ));
+                        }
                         module = Some(target);
                     }
                     Err(e) => self
@@ -224,7 +240,12 @@ impl Builder<'_> {
         None
     }
 
-    /// An executable or shared library; its module.
+    /// An executable or shared library; its module: the objects the output
+    /// names (its section: exactly what the linker put into it, the members
+    /// it took from archives included), then the inputs' objects that name
+    /// nothing; then, `--only-needed`, the modules of the project's shared
+    /// libraries it links (and of its static libraries only for an output
+    /// that names nothing, where what a linker takes must be worked out).
     fn link(&mut self, output: &Path) -> Result<Option<PathBuf>> {
         if let Some(m) = self.modules.get(output) {
             return Ok(m.clone());
@@ -243,10 +264,6 @@ impl Builder<'_> {
         else {
             return Ok(None);
         };
-        let mut search: Vec<PathBuf> = vec![cwd.clone()];
-        let mut whole: Vec<PathBuf> = Vec::new();
-        let mut libraries: Vec<PathBuf> = Vec::new();
-        let mut taken_from_libraries: BTreeSet<PathBuf> = BTreeSet::new();
         let mut out = Output {
             output: rel(self.root, output),
             kind: if *shared {
@@ -263,8 +280,106 @@ impl Builder<'_> {
             objects: Vec::new(),
             carried: carried.iter().map(|o| rel(self.root, o)).collect(),
             build_id: build_id.clone(),
+            from_libraries: Vec::new(),
+            main_from: None,
+            module_functions: None,
+            native_functions: None,
+            missing_functions: Vec::new(),
+            complete: None,
+            gone: None,
         };
-        let mut missing_objects = Vec::new();
+        out.gone = why_gone(output, !*shared, build_id.as_deref());
+        let read = self.read_inputs(cwd, inputs, &mut out)?;
+        // What the output names, in link order: the truth of what the
+        // linker linked. Objects of the inputs that name nothing (a failed
+        // objcopy) are linked whole after them.
+        let named: Vec<PathBuf> = dedup(
+            carried
+                .iter()
+                .filter(|o| self.logged.bitcode_of(o).is_some())
+                .cloned(),
+        );
+        let mut whole: Vec<PathBuf> = read.whole.clone();
+        let mut from_libraries: Vec<PathBuf> = Vec::new();
+        for o in &named {
+            if whole.contains(o) {
+                continue;
+            }
+            if read.taken_from_libraries.contains(o) {
+                from_libraries.push(o.clone());
+            } else {
+                // Objects the build deleted after the link (as libtool does
+                // with the members it extracts): the output names them.
+                whole.push(o.clone());
+            }
+        }
+        let mut libraries = read.shared_modules.clone();
+        if named.is_empty() {
+            libraries.extend(read.static_modules.iter().cloned());
+        }
+        let linked: Vec<PathBuf> = whole.iter().chain(&from_libraries).cloned().collect();
+        out.sources = linked.iter().filter_map(|o| self.source_of(o)).collect();
+        out.objects = whole.iter().map(|o| rel(self.root, o)).collect();
+        out.from_libraries = from_libraries.iter().map(|o| rel(self.root, o)).collect();
+        let bcs: Vec<PathBuf> = linked
+            .iter()
+            .filter_map(|o| self.logged.bitcode_of(o))
+            .collect();
+        let mut module = None;
+        match self.dest_for(output) {
+            Some(target) if !bcs.is_empty() => {
+                std::fs::create_dir_all(target.parent().expect("has a parent"))?;
+                match llvm_link(&bcs, &libraries, &target, self.cache) {
+                    Ok(()) => {
+                        out.bitcode = Some(rel(self.dest, &target));
+                        if !read.missing_objects.is_empty() {
+                            let undefined = undefined_symbols(&target);
+                            let mut left: BTreeSet<String> = BTreeSet::new();
+                            for m in &read.missing_objects {
+                                left.extend(defined_symbols(m).intersection(&undefined).cloned());
+                            }
+                            out.undefined_from_missing = left.into_iter().collect();
+                        }
+                        self.check_module(output, &target, &linked, &bcs, &read, &mut out);
+                        module = Some(target);
+                    }
+                    Err(e) => self
+                        .warnings
+                        .push(format!("{}: llvm-link failed: {e}", out.output)),
+                }
+            }
+            Some(_) => self
+                .warnings
+                .push(format!("{}: no input has bitcode", out.output)),
+            None => {}
+        }
+        if !out.missing_bitcode.is_empty() {
+            self.warnings.push(format!(
+                "{}: no bitcode for {} (assembly, C++ or a failed compile); {}",
+                out.output,
+                out.missing_bitcode.join(", "),
+                if out.undefined_from_missing.is_empty() {
+                    "the module does not call into them".to_string()
+                } else {
+                    format!(
+                        "the module calls {} which they define (undefined in the bitcode)",
+                        out.undefined_from_missing.join(", ")
+                    )
+                }
+            ));
+        }
+        self.modules.insert(output.to_path_buf(), module.clone());
+        self.library_objects.insert(output.to_path_buf(), linked);
+        self.links.insert(output.to_path_buf(), out);
+        Ok(module)
+    }
+
+    /// Reads a link's command line: its objects (with the contents of
+    /// partial links and copies), the libraries of the project it names, and
+    /// what has no bitcode. Fills `out`'s inputs and external libraries.
+    fn read_inputs(&mut self, cwd: &Path, inputs: &[String], out: &mut Output) -> Result<Read> {
+        let mut search: Vec<PathBuf> = vec![cwd.to_path_buf()];
+        let mut r = Read::default();
         let mut i = 0;
         while i < inputs.len() {
             let a = &inputs[i];
@@ -302,9 +417,18 @@ impl Builder<'_> {
             match self.library(&path)? {
                 Some((lib, module)) => {
                     out.inputs.push(rel(self.root, &lib));
-                    libraries.extend(module);
-                    if let Some(objs) = self.library_objects.get(&lib) {
-                        taken_from_libraries.extend(objs.iter().cloned());
+                    r.files.push(lib.clone());
+                    let is_shared = matches!(
+                        self.logged.links.get(&lib),
+                        Some(Record::Link { shared: true, .. })
+                    );
+                    if is_shared {
+                        r.shared_modules.extend(module);
+                    } else {
+                        r.static_modules.extend(module);
+                        if let Some(objs) = self.library_objects.get(&lib) {
+                            r.taken_from_libraries.extend(objs.iter().cloned());
+                        }
                     }
                 }
                 None if written.starts_with("-l")
@@ -316,86 +440,140 @@ impl Builder<'_> {
                 }
                 None => {
                     out.inputs.push(rel(self.root, &path));
+                    r.files.push(path.clone());
                     let parts = self.logged.parts(&path);
                     if parts.is_empty() {
                         out.missing_bitcode.push(rel(self.root, &path));
-                        missing_objects.push(path);
+                        r.missing_objects.push(path);
                         continue;
                     }
                     for o in parts.with_bitcode {
-                        if !whole.contains(&o) {
-                            whole.push(o);
+                        if !r.whole.contains(&o) {
+                            r.whole.push(o);
                         }
                     }
                     for o in parts.without {
                         out.missing_bitcode.push(rel(self.root, &o));
-                        missing_objects.push(o);
+                        r.missing_objects.push(o);
                     }
                 }
             }
         }
-        // What the output itself names that its inputs do not explain
-        // (objects the build deleted after the link, as libtool does with
-        // the members it extracts): linked whole too.
-        for o in carried {
-            if !whole.contains(o)
-                && !taken_from_libraries.contains(o)
-                && self.logged.bitcode_of(o).is_some()
-            {
-                whole.push(o.clone());
-            }
+        Ok(r)
+    }
+
+    /// Where `main` comes from, and the module against the linked file's
+    /// symbol table: a function of the project the file has and the module
+    /// lacks is a warning naming the file that defines it.
+    fn check_module(
+        &mut self,
+        output: &Path,
+        module: &Path,
+        linked: &[PathBuf],
+        bcs: &[PathBuf],
+        read: &Read,
+        out: &mut Output,
+    ) {
+        if out.kind == "executable" {
+            let with_bc: Vec<&PathBuf> = linked
+                .iter()
+                .filter(|o| self.logged.bitcode_of(o).is_some())
+                .collect();
+            out.main_from = completeness::defines_main(bcs)
+                .and_then(|i| with_bc.get(i))
+                .map(|o| self.source_of(o).unwrap_or_else(|| rel(self.root, o)));
         }
-        out.sources = whole.iter().filter_map(|o| self.source_of(o)).collect();
-        out.objects = whole.iter().map(|o| rel(self.root, o)).collect();
-        let bcs: Vec<PathBuf> = whole
-            .iter()
-            .filter_map(|o| self.logged.bitcode_of(o))
-            .collect();
-        let mut module = None;
-        match self.dest_for(output) {
-            Some(target) if !bcs.is_empty() => {
-                std::fs::create_dir_all(target.parent().expect("has a parent"))?;
-                match llvm_link(&bcs, &libraries, &target, self.cache) {
-                    Ok(()) => {
-                        out.bitcode = Some(rel(self.dest, &target));
-                        if !missing_objects.is_empty() {
-                            let undefined = undefined_symbols(&target);
-                            let mut left: BTreeSet<String> = BTreeSet::new();
-                            for m in &missing_objects {
-                                left.extend(defined_symbols(m).intersection(&undefined).cloned());
-                            }
-                            out.undefined_from_missing = left.into_iter().collect();
-                        }
-                        module = Some(target);
+        let mut files: Vec<PathBuf> = read.files.clone();
+        files.extend(linked.iter().cloned());
+        files.extend(read.missing_objects.iter().cloned());
+        match completeness::compare(output, module, &dedup(files.into_iter())) {
+            Some(c) => {
+                out.module_functions = Some(c.module_functions);
+                out.native_functions = Some(c.native_functions);
+                out.complete = Some(c.missing.is_empty());
+                if !c.missing.is_empty() {
+                    let mut by_file: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+                    for m in &c.missing {
+                        by_file.entry(&m.object).or_default().push(&m.symbol);
                     }
-                    Err(e) => self
-                        .warnings
-                        .push(format!("{}: llvm-link failed: {e}", out.output)),
+                    self.warnings.push(format!(
+                        "{}: its module lacks {} of the {} function(s) the linked file has \
+                         from the project: {}",
+                        out.output,
+                        c.missing.len(),
+                        c.native_functions,
+                        by_file
+                            .iter()
+                            .map(|(f, syms)| format!(
+                                "{} ({})",
+                                rel(self.root, Path::new(f)),
+                                syms.join(", ")
+                            ))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ));
                 }
+                out.missing_functions = c.missing;
             }
-            Some(_) => self
-                .warnings
-                .push(format!("{}: no input has bitcode", out.output)),
-            None => {}
+            None => out.module_functions = completeness::count_functions(module),
         }
-        if !out.missing_bitcode.is_empty() {
+        if out.kind == "executable" && out.main_from.is_none() {
             self.warnings.push(format!(
-                "{}: no bitcode for {} (assembly, C++ or a failed compile); {}",
+                "{}: its module has no `main`{}",
                 out.output,
-                out.missing_bitcode.join(", "),
-                if out.undefined_from_missing.is_empty() {
-                    "the module does not call into them".to_string()
+                if out.missing_bitcode.is_empty() {
+                    String::new()
                 } else {
-                    format!(
-                        "the module calls {} which they define (undefined in the bitcode)",
-                        out.undefined_from_missing.join(", ")
-                    )
+                    format!(" (no bitcode for {})", out.missing_bitcode.join(", "))
                 }
             ));
         }
-        self.modules.insert(output.to_path_buf(), module.clone());
-        self.library_objects.insert(output.to_path_buf(), whole);
-        self.links.insert(output.to_path_buf(), out);
-        Ok(module)
     }
+}
+
+/// What a link's command line names.
+#[derive(Default)]
+struct Read {
+    /// Objects linked whole, in link order.
+    whole: Vec<PathBuf>,
+    /// The members of the project's static libraries it names.
+    taken_from_libraries: BTreeSet<PathBuf>,
+    /// Modules of the project's static and shared libraries it names.
+    static_modules: Vec<PathBuf>,
+    shared_modules: Vec<PathBuf>,
+    /// Objects without bitcode.
+    missing_objects: Vec<PathBuf>,
+    /// The project's files it names (objects, partial links, libraries).
+    files: Vec<PathBuf>,
+}
+
+/// Why the output at `path` is not what the build made when the build ends:
+/// deleted (a link probe, a configure test, a temporary file), replaced by
+/// another file, or (an executable) without the permission to run it.
+fn why_gone(path: &Path, executable: bool, build_id: Option<&str>) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Some(
+            "deleted by the build after it was made (a link probe, a configure test or a \
+             temporary file)"
+                .into(),
+        );
+    };
+    if !meta.is_file() {
+        return Some("not a file when the build ends".into());
+    }
+    if let Some(id) = build_id {
+        if super::carry::build_id(path).as_deref() != Some(id) {
+            return Some("replaced after it was linked (the file there is another one)".into());
+        }
+    }
+    if executable && meta.permissions().mode() & 0o111 == 0 {
+        return Some("not executable when the build ends".into());
+    }
+    None
+}
+
+fn dedup(items: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut seen = BTreeSet::new();
+    items.filter(|p| seen.insert(p.clone())).collect()
 }
