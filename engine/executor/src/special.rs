@@ -672,7 +672,7 @@ impl Executor<'_> {
             ));
         };
         let obj = entry.object.clone();
-        if addr + size > obj.end() {
+        if addr.checked_add(size).is_none_or(|end| end > obj.end()) {
             return Err(Stop::error(
                 ErrorKind::User,
                 "make_symbolic beyond the end of the object",

@@ -321,20 +321,11 @@ impl<'m> Executor<'m> {
         let new = self.malloc(st, ctx, &Value::from_u64(64, n), false)?;
         let new_base = new.as_concrete().map_or(0, |b| b.to_u64());
         if new_base != 0 {
-            let keep = old_size.min(n) as usize;
-            let contents = st.memory.get(addr).expect("found").contents.clone();
-            for i in 0..keep {
-                if i % crate::budget::LONG_OP_CHECK_EVERY == crate::budget::LONG_OP_CHECK_EVERY - 1
-                {
-                    let what = format!("while realloc copied {keep} bytes");
-                    if let Some(r) = self.long_op_limit(&what) {
-                        return Err(self.stop_in_long_op(st, r));
-                    }
-                }
-                let b = contents.read(&mut self.pool, i, 1);
-                let c = st.memory.contents_mut(new_base).expect("allocated");
-                c.write(&mut self.pool, i, 1, &b);
-            }
+            // Chunk by chunk (raw bytes where concrete), the run's limits
+            // checked between chunks.
+            let keep = old_size.min(n);
+            let zero = Value::from_u64(64, 0);
+            self.copy_range(st, (addr, &zero), (new_base, &zero), keep, "realloc's copy")?;
             st.memory.mark_freed(addr);
         }
         Ok(new)

@@ -32,13 +32,18 @@ struct PtrError {
     prefer: Option<ExprId>,
 }
 
+/// What runs on each state where an access is valid: the state, the step's
+/// context, the object's base and the 64-bit offset into it.
+pub(crate) type AccessFn<'a, 'm> =
+    dyn FnMut(&mut Executor<'m>, &mut State, &mut StepCtx, u64, &Value) -> Exec<()> + 'a;
+
 /// One object a pointer resolved to, with the in-bounds condition.
 struct Target {
     base: u64,
     in_bounds: Value,
 }
 
-impl Executor<'_> {
+impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn exec_alloca(
         &mut self,
@@ -214,19 +219,36 @@ impl Executor<'_> {
         access: Access,
         f: &mut dyn FnMut(&mut Self, &mut State, u64, &Value) -> Exec<()>,
     ) -> Exec<()> {
+        self.with_resolved_ctx(st, ctx, ptr, bytes, access, &mut |ex, s, _, base, off| {
+            f(ex, s, base, off)
+        })
+    }
+
+    /// [`Executor::with_resolved`] whose `access` also gets the step's
+    /// context, so that it can resolve another pointer in each state it runs
+    /// on (a copy's destination, in every state its source resolved in).
+    pub(crate) fn with_resolved_ctx(
+        &mut self,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        ptr: &Value,
+        bytes: u64,
+        access: Access,
+        f: &mut AccessFn<'_, 'm>,
+    ) -> Exec<()> {
         if let Value::Concrete(b) = ptr {
             let addr = b.to_u64();
             let base = self.check_concrete(st, addr, bytes, access)?;
             let off = Value::from_u64(64, addr - base);
             self.check_terminated(st, ctx, base, &off, bytes)?;
-            return f(self, st, base, &off);
+            return f(self, st, ctx, base, &off);
         }
         if let Value::Symbolic(e) = ptr {
             if let Some(addr) = self.digest_address(st, *e) {
                 let base = self.check_concrete(st, addr, bytes, access)?;
                 let off = Value::from_u64(64, addr - base);
                 self.check_terminated(st, ctx, base, &off, bytes)?;
-                return f(self, st, base, &off);
+                return f(self, st, ctx, base, &off);
             }
         }
         let (targets, error) = self.resolve_symbolic(st, ptr, bytes)?;
@@ -276,7 +298,7 @@ impl Executor<'_> {
         ptr: &Value,
         bytes: u64,
         access: Access,
-        f: &mut dyn FnMut(&mut Self, &mut State, u64, &Value) -> Exec<()>,
+        f: &mut AccessFn<'_, 'm>,
     ) -> Exec<()> {
         if access == Access::Write && st.memory.get(base).is_some_and(|e| e.contents.read_only) {
             return Err(Stop::error(
@@ -318,7 +340,7 @@ impl Executor<'_> {
             }
         }
         self.check_terminated(st, ctx, base, &off, bytes)?;
-        f(self, st, base, &off)
+        f(self, st, ctx, base, &off)
     }
 
     /// Does `e` contain an if-then-else (looking at no more than a few
@@ -369,7 +391,9 @@ impl Executor<'_> {
                 use_after_free_message(&obj.kind, &obj.name(self.module)),
             ));
         }
-        if addr + bytes > obj.end() {
+        // `addr + bytes` may not fit in 64 bits (a length the program chose):
+        // past the end all the same, never a wrap-around.
+        if addr.checked_add(bytes).is_none_or(|end| end > obj.end()) {
             let what = if access == Access::Read {
                 "read"
             } else {

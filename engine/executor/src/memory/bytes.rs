@@ -22,6 +22,10 @@ pub const SPARSE_MIN: usize = 16 << 20;
 
 type Page = Rc<[u8; PAGE]>;
 
+/// A page of zeros to compare with (a `memcmp`, not a loop per byte: a
+/// `memset` of a very large object compares millions of pages).
+static ZEROS: [u8; PAGE] = [0; PAGE];
+
 thread_local! {
     static ZERO_PAGE: Page = Rc::new([0; PAGE]);
 }
@@ -178,7 +182,7 @@ impl Bytes {
                             }
                         }
                         // Zeros into a page never written: nothing to store.
-                        None if part.iter().all(|&b| b == 0) => {}
+                        None if *part == ZEROS[..k] => {}
                         None => {
                             let mut page = [0u8; PAGE];
                             page[o..o + k].copy_from_slice(part);

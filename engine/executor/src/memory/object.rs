@@ -120,6 +120,18 @@ pub struct ObjectState {
     pub freed: bool,
 }
 
+/// Bytes read out of an object for a copy ([`ObjectState::read_run`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ByteRun {
+    /// Every byte concrete.
+    Concrete(Vec<u8>),
+    /// One 8-bit value per byte.
+    Values(Vec<Value>),
+}
+
+/// Bytes [`ObjectState::fill`] writes at a time.
+const FILL_BUF: usize = 4096;
+
 /// Most offsets a symbolic access may be at for it to be an `ite` over
 /// them instead of a read from the flushed object
 /// ([`ObjectState::read_symbolic`]).
@@ -171,7 +183,9 @@ impl ObjectState {
         Value::from_u64(8, self.concrete.get(off) as u64)
     }
 
-    /// Reads `n` bytes at a concrete offset as a little-endian value of `8 * n` bits.
+    /// Reads `n` bytes at a concrete offset as a little-endian value of `8 * n` bits
+    /// (`n` as a load's: a copy of a length the program chose goes through
+    /// [`ObjectState::read_run`] chunk by chunk).
     pub fn read(&self, pool: &mut ExprPool, off: usize, n: usize) -> Value {
         let fast = self.flushed.is_none() && !self.symbolic.any_in(off, n);
         if fast {
@@ -206,7 +220,9 @@ impl ObjectState {
         }
     }
 
-    /// Writes a value of `8 * n` bits little-endian at a concrete offset.
+    /// Writes a value of `8 * n` bits little-endian at a concrete offset (`n`
+    /// as a store's: long fills and copies use [`ObjectState::fill`] and
+    /// [`ObjectState::write_run`]).
     pub fn write(&mut self, pool: &mut ExprPool, off: usize, n: usize, v: &Value) {
         if let (Value::Concrete(b), None) = (v, self.flushed) {
             if n <= 8 {
@@ -221,6 +237,56 @@ impl ObjectState {
         for i in 0..n {
             let byte = Ops::extract(pool, v, (i * 8) as u32, 8);
             self.set_byte(pool, off + i, byte);
+        }
+    }
+
+    /// Sets the `n` bytes at concrete offset `off` to `byte` (an 8-bit
+    /// value) without building an `8 * n`-bit value: a `memset`'s length is
+    /// the program's, and a value is at most `u32::MAX` bits wide.
+    pub fn fill(&mut self, pool: &mut ExprPool, off: usize, n: usize, byte: &Value) {
+        if let (Value::Concrete(b), None) = (byte, self.flushed) {
+            let buf = [b.to_u64() as u8; FILL_BUF];
+            let mut k = 0;
+            while k < n {
+                let m = FILL_BUF.min(n - k);
+                self.concrete.write(off + k, &buf[..m]);
+                k += m;
+            }
+            self.symbolic.remove_range(off, n);
+            return;
+        }
+        for i in 0..n {
+            self.set_byte(pool, off + i, byte.clone());
+        }
+    }
+
+    /// The `n` bytes at concrete offset `off` for a copy: raw when all are
+    /// concrete, else one 8-bit value each (never one `8 * n`-bit value,
+    /// whose bytes would each be extracted again).
+    pub fn read_run(&self, pool: &mut ExprPool, off: usize, n: usize) -> ByteRun {
+        if let Some(b) = self.concrete_bytes(off, n) {
+            return ByteRun::Concrete(b.into_owned());
+        }
+        ByteRun::Values((0..n).map(|i| self.byte(pool, off + i)).collect())
+    }
+
+    /// Writes bytes [`ObjectState::read_run`] read at concrete offset `off`.
+    pub fn write_run(&mut self, pool: &mut ExprPool, off: usize, run: &ByteRun) {
+        match run {
+            ByteRun::Concrete(b) if self.flushed.is_none() => {
+                self.concrete.write(off, b);
+                self.symbolic.remove_range(off, b.len());
+            }
+            ByteRun::Concrete(b) => {
+                for (i, &x) in b.iter().enumerate() {
+                    self.set_byte(pool, off + i, Value::from_u64(8, u64::from(x)));
+                }
+            }
+            ByteRun::Values(vs) => {
+                for (i, v) in vs.iter().enumerate() {
+                    self.set_byte(pool, off + i, v.clone());
+                }
+            }
         }
     }
 

@@ -204,3 +204,139 @@ fn copies_of_a_read_only_table_flush_into_one_array() {
     other[5] ^= 1;
     assert_ne!(read(&mut pool, &other, true), a);
 }
+
+/// The byte of `o` at `off` if concrete.
+fn concrete_at(pool: &mut ExprPool, o: &ObjectState, off: usize) -> Option<u64> {
+    o.read(pool, off, 1).as_concrete().map(Bits::to_u64)
+}
+
+/// `fill` sets every byte of its range and no other, concrete or symbolic,
+/// in small, paged and flushed objects, and a concrete fill replaces the
+/// symbolic bytes it covers.
+#[test]
+fn fill_sets_exactly_its_range() {
+    let mut pool = ExprPool::new();
+    let arr = pool.new_array("x", 1);
+    let root = pool.array(arr);
+    let z = pool.const_u64(32, 0);
+    let x = pool.select(root, z);
+    for size in [64usize, 5000, 3 << 20] {
+        let mut o = ObjectState::new(size);
+        o.write(&mut pool, 9, 1, &Value::Symbolic(x));
+        let (off, n) = (7, size - 20);
+        o.fill(&mut pool, off, n, &Value::from_u64(8, 0x5a));
+        for k in [0, off - 1, off, 9, size / 2, off + n - 1, off + n, size - 1] {
+            let want = if (off..off + n).contains(&k) { 0x5a } else { 0 };
+            assert_eq!(
+                concrete_at(&mut pool, &o, k),
+                Some(want),
+                "size {size}, byte {k}"
+            );
+        }
+        assert!(o.is_concrete(), "the fill replaced the symbolic byte");
+        o.fill(&mut pool, 3, 5, &Value::Symbolic(x));
+        for k in 3..8 {
+            assert_eq!(o.read(&mut pool, k, 1), Value::Symbolic(x), "byte {k}");
+        }
+        assert_eq!(concrete_at(&mut pool, &o, 8), Some(0x5a));
+        assert_eq!(concrete_at(&mut pool, &o, 2), Some(0));
+    }
+    // A flushed object: a store per byte, read back at constant offsets.
+    let mut o = ObjectState::new(32);
+    let off = pool.zext(x, 32);
+    o.write_symbolic(&mut pool, "buf", off, 1, &Value::from_u64(8, 1));
+    assert!(o.flushed.is_some());
+    o.fill(&mut pool, 4, 10, &Value::from_u64(8, 0xee));
+    let mut m = Assignment::new();
+    m.set(arr, vec![20]);
+    for k in 0..32usize {
+        let e = o.read(&mut pool, k, 1).expr(&mut pool);
+        let want = match k {
+            4..=13 => 0xee,
+            20 => 1,
+            _ => 0,
+        };
+        assert_eq!(pool.eval(e, &m).to_u64(), want, "byte {k}");
+    }
+}
+
+/// A fill longer than a value can be wide (more than 2^29 bytes, the
+/// `memset` of the report) on a very large object: zeros store nothing,
+/// other bytes store only the pages they touch.
+#[test]
+fn fills_beyond_a_value_s_width_on_very_large_objects() {
+    let mut pool = ExprPool::new();
+    let size = (1usize << 29) + 3 * PAGE + 5;
+    let mut o = ObjectState::new(size);
+    assert!(!o.allows_symbolic_offsets(), "a sparse object");
+    o.write(&mut pool, size - 1, 1, &Value::from_u64(8, 7));
+    o.fill(&mut pool, 1, size - 1, &Value::from_u64(8, 0));
+    assert_eq!(concrete_at(&mut pool, &o, size - 1), Some(0));
+    let mut pages = 0;
+    o.footprint(&mut |_, _| {
+        pages += 1;
+        true
+    });
+    assert_eq!(pages, 1, "only the page written before the fill");
+    let (off, n) = (size - 2 * PAGE - 3, 2 * PAGE);
+    o.fill(&mut pool, off, n, &Value::from_u64(8, 0x71));
+    for (k, want) in [(off - 1, 0), (off, 0x71), (off + n - 1, 0x71), (off + n, 0)] {
+        assert_eq!(concrete_at(&mut pool, &o, k), Some(want), "byte {k}");
+    }
+}
+
+/// `read_run` and `write_run` move concrete, symbolic and flushed bytes
+/// one by one, as a read and write of the whole value would.
+#[test]
+fn runs_move_every_kind_of_byte() {
+    let mut pool = ExprPool::new();
+    let arr = pool.new_array("x", 2);
+    let root = pool.array(arr);
+    let bytes: Vec<ExprId> = (0..2)
+        .map(|i| {
+            let idx = pool.const_u64(32, i);
+            pool.select(root, idx)
+        })
+        .collect();
+    let mut src = ObjectState::with_bytes((0..40u8).collect());
+    let all = src.read_run(&mut pool, 2, 30);
+    assert_eq!(all, ByteRun::Concrete((2..32u8).collect()));
+    src.write(&mut pool, 10, 1, &Value::Symbolic(bytes[0]));
+    let run = src.read_run(&mut pool, 8, 4);
+    let want: Vec<Value> = vec![
+        Value::from_u64(8, 8),
+        Value::from_u64(8, 9),
+        Value::Symbolic(bytes[0]),
+        Value::from_u64(8, 11),
+    ];
+    assert_eq!(run, ByteRun::Values(want.clone()));
+    // Into a plain object: the same bytes; a later concrete run replaces them.
+    let mut dst = ObjectState::new(600);
+    dst.write_run(&mut pool, 500, &run);
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(dst.read(&mut pool, 500 + i, 1), *w);
+    }
+    dst.write_run(&mut pool, 500, &all);
+    assert!(dst.is_concrete());
+    assert_eq!(concrete_at(&mut pool, &dst, 502), Some(4));
+    // Into and out of a flushed object.
+    let off = pool.zext(bytes[1], 32);
+    let mut flushed = ObjectState::new(16);
+    flushed.write_symbolic(&mut pool, "f", off, 1, &Value::from_u64(8, 0xcc));
+    flushed.write_run(&mut pool, 0, &run);
+    flushed.write_run(&mut pool, 4, &ByteRun::Concrete(vec![1, 2]));
+    let back = flushed.read_run(&mut pool, 0, 8);
+    let ByteRun::Values(back) = back else {
+        panic!("a flushed object's bytes are values")
+    };
+    let mut m = Assignment::new();
+    m.set(arr, vec![0x77, 7]);
+    let got: Vec<u64> = back
+        .iter()
+        .map(|v| {
+            let e = v.expr(&mut pool);
+            pool.eval(e, &m).to_u64()
+        })
+        .collect();
+    assert_eq!(got, [8, 9, 0x77, 11, 1, 2, 0, 0xcc]);
+}
