@@ -513,3 +513,54 @@ fn argv0_is_the_program_name_in_the_engine_and_natively() {
     assert!(text.contains(" 0 failed"), "{text}");
     assert!(!text.contains("MISMATCH"), "{text}");
 }
+
+/// Global constructors run before main and destructors at exit, after the
+/// atexit handlers, in the engine as natively (`tests/programs/
+/// misc_ctor_dtor_output.c`): with atexit linked (the destructors are
+/// registered with it) and without (`exit` runs them), on a return from
+/// main and on `exit(2)`; every test's stdout is the native one.
+#[test]
+fn global_constructors_and_destructors_run_as_natively() {
+    let src = workspace().join("tests/programs/misc_ctor_dtor_output.c");
+    let handlers = "atexit handler from main\natexit handler from a constructor\n";
+    for (name, defines) in [
+        ("with_atexit", &[][..]),
+        ("no_atexit", &["-DNO_ATEXIT"][..]),
+    ] {
+        let dir = scratch(&format!("native_structors_{name}"));
+        let bc = dir.join("prog.bc");
+        let mut cc = vec!["cc"];
+        cc.extend_from_slice(defines);
+        cc.extend([src.to_str().unwrap(), "-o", bc.to_str().unwrap()]);
+        let o = symtest(&cc);
+        assert!(o.status.success(), "{}", shown(&o));
+        let out = dir.join("out");
+        posix_exec(&bc, &out, &[], &["--sym-args", "0", "1", "1"]);
+        let mut stdouts = std::collections::BTreeSet::new();
+        for e in std::fs::read_dir(&out).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "json") && p.to_string_lossy().contains("test") {
+                let v: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+                stdouts.insert(v["stdout"].as_str().unwrap_or("").to_string());
+            }
+        }
+        let expected: std::collections::BTreeSet<String> = ["main 1\n", "main 2\n"]
+            .iter()
+            .map(|m| {
+                format!(
+                    "constructor 101\nconstructor 102\n{m}{}destructor 102\ndestructor 101\n",
+                    if defines.is_empty() { handlers } else { "" }
+                )
+            })
+            .collect();
+        assert_eq!(stdouts, expected, "{name}");
+        let prog = native_build(&src, &dir, defines);
+        let (code, text) = replay(&dir, &prog, &[&out], &[]);
+        assert_eq!(code, 0, "{name}: {text}");
+        assert!(
+            text.contains("2 passed, 0 failed, 0 not compared"),
+            "{name}: {text}"
+        );
+    }
+}

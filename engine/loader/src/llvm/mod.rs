@@ -1,5 +1,6 @@
 //! Safe wrappers over LLVM. `unsafe` code of the crate is confined to this module
-//! (`mod.rs`, `value.rs`, `prepare.rs`); the crate root denies it everywhere else.
+//! (`mod.rs`, `value.rs`, `prepare.rs`, `structors.rs`); the crate root denies it
+//! everywhere else.
 //!
 //! The rule (see the crate documentation): **inkwell where it is safe, raw llvm-sys
 //! where it is not.** inkwell owns the context, the memory buffer, the parsed module
@@ -49,6 +50,7 @@ pub(crate) use llvm_sys::LLVMOpcode as Opcode;
 pub(crate) use value::{VKind, Val};
 
 pub(crate) mod prepare;
+mod structors;
 mod value;
 
 /// Copies a C string that LLVM owns (may be null).

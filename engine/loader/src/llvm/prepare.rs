@@ -10,12 +10,15 @@
 //!   floating-point intrinsics (`llvm.experimental.constrained.*`, from code built
 //!   with `FENV_ACCESS ON`) their plain instructions (the engine's floating-point
 //!   environment is the default one);
+//! * `main` is made to run the global constructors first and the destructors at
+//!   exit (`structors.rs`);
 //! * if any instruction still produces a vector, LLVM's `scalarizer` pass splits
 //!   vector arithmetic, comparisons, selects, casts and phis into per-element scalar
 //!   instructions (optimised code is auto-vectorised even without `-march`).
 //!
-//! Modules without vector instructions (all `-O0` code, typically) are untouched, so
-//! their instruction counts match `llvm-dis`.
+//! Modules without vector instructions (all `-O0` code, typically) and without
+//! global constructors or destructors are untouched, so their instruction counts
+//! match `llvm-dis`.
 
 use std::ffi::CString;
 
@@ -173,6 +176,7 @@ fn rewrite_of(inst: Val<'_>) -> Option<Rewrite> {
 
 /// Applies the rewrites described in the module documentation.
 pub(crate) fn prepare(llvm: &mut Llvm<'_>) {
+    super::structors::inject(llvm);
     let mut rewrites = Vec::new();
     let mut has_vectors = false;
     for f in llvm.functions() {

@@ -8,3 +8,4 @@ mod globals;
 mod misc;
 mod optimized;
 mod smoke;
+mod structors;

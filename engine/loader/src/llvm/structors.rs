@@ -1,0 +1,364 @@
+//! Global constructors and destructors (`@llvm.global_ctors`,
+//! `@llvm.global_dtors`: C's `__attribute__((constructor))` and
+//! `((destructor))`), which natively the C runtime runs around `main`. As KLEE
+//! injects calls of them into its entry function, the loader adds code that runs
+//! them to the module:
+//!
+//! * `main` starts by calling `__symtest_global_init(argc, argv, envp)`, which
+//!   only on its first call (a hidden flag: a recursive `main` does not run them
+//!   again) runs the constructors in ascending priority, equal priorities in
+//!   array order (their `data` field is ignored, as for C). Whatever the engine
+//!   starts in (`main`, or the POSIX runtime's entry, which sets up argv and the
+//!   files and then calls `main`), they run once, before `main`'s body.
+//! * The destructors are run by `__symtest_global_dtors` (at most once), in the
+//!   reverse of that order, at `exit` after the handlers registered with
+//!   `atexit`, as glibc does: when the module defines `exit` and `atexit` (musl
+//!   linked in), it is registered with `atexit` before the constructors run (a
+//!   handler a constructor registers then runs before it, as natively); when it
+//!   defines `exit` but not `atexit` (so no handler exists), `exit` starts by
+//!   calling it; when `exit` is the engine's own, it is called before each call
+//!   of `exit`. A return from the first `main` call is `exit(status)` when the
+//!   module defines `exit` (the handlers and destructors run, stdio is flushed,
+//!   as natively after `main` returns), else calls it directly.
+//!
+//! Modules without constructors and destructors, or without a `main` defined, are
+//! left as they are. Raw llvm-sys throughout, for the reasons given in `prepare`.
+
+use llvm_sys::core::*;
+use llvm_sys::debuginfo::{LLVMDIBuilderCreateDebugLocation, LLVMInstructionGetDebugLoc};
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMLinkage;
+
+use super::{Llvm, Opcode, Ty, TyKind, VKind, Val};
+
+/// How the call of a constructor or destructor gets each argument.
+#[derive(Clone, Copy)]
+enum Arg<'m> {
+    /// Parameter `i` of `__symtest_global_init` (main's argc, argv, envp: what
+    /// glibc passes to the functions of `.init_array`).
+    Init(u32),
+    /// A zero of this type.
+    Zero(Ty<'m>),
+}
+
+/// A function to call: the function and how each argument is made.
+struct Structor<'m> {
+    f: Val<'m>,
+    ty: Ty<'m>,
+    args: Vec<Arg<'m>>,
+}
+
+/// The function a structor entry names (through aliases and pointer casts).
+fn function_of(v: Val<'_>, depth: u32) -> Option<Val<'_>> {
+    if depth > 8 {
+        return None;
+    }
+    match v.kind() {
+        VKind::Function => Some(v),
+        VKind::GlobalAlias => function_of(v.aliasee()?, depth + 1),
+        VKind::ConstExpr
+            if matches!(
+                v.opcode(),
+                Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast)
+            ) =>
+        {
+            function_of(v.operand(0)?, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// The argument kinds a call can be given a zero of.
+fn zeroable(t: Ty<'_>) -> bool {
+    matches!(
+        t.kind(),
+        TyKind::Half
+            | TyKind::BFloat
+            | TyKind::Float
+            | TyKind::Double
+            | TyKind::X86Fp80
+            | TyKind::Fp128
+            | TyKind::Int(_)
+            | TyKind::Pointer
+            | TyKind::Struct
+            | TyKind::Array
+            | TyKind::Vector
+    )
+}
+
+/// The call plan of function `f`; with `main_args`, `(i32, ptr, ptr)` leading
+/// parameters get main's arguments.
+fn structor(f: Val<'_>, main_args: bool) -> Option<Structor<'_>> {
+    let ty = f.global_value_type()?;
+    let (params, _, _) = ty.signature()?;
+    let expect = [TyKind::Int(32), TyKind::Pointer, TyKind::Pointer];
+    let mut args = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        if !zeroable(*p) {
+            return None;
+        }
+        let from_main = main_args && expect.get(i) == Some(&p.kind());
+        args.push(if from_main {
+            Arg::Init(i as u32)
+        } else {
+            Arg::Zero(*p)
+        });
+    }
+    Some(Structor { f, ty, args })
+}
+
+/// The functions of `@name` (`llvm.global_ctors` or `llvm.global_dtors`), in
+/// ascending priority, equal priorities in array order; null entries skipped.
+fn structors<'m>(llvm: &'m Llvm<'_>, name: &str, main_args: bool) -> Vec<Structor<'m>> {
+    let Some(init) = llvm
+        .globals()
+        .into_iter()
+        .find(|g| g.name() == name)
+        .and_then(|g| g.initializer())
+    else {
+        return Vec::new();
+    };
+    // `zeroinitializer` (no entries) is not a `ConstArray`.
+    if init.kind() != VKind::ConstArray {
+        return Vec::new();
+    }
+    let n = init.ty().map_or(0, |t| t.len()).min(u64::from(u32::MAX));
+    let mut list: Vec<(u64, Structor<'m>)> = (0..n as u32)
+        .filter_map(|i| {
+            let entry = init.aggregate_element(i)?;
+            let priority = entry.aggregate_element(0)?.const_int_u64()?;
+            let f = function_of(entry.aggregate_element(1)?, 0)?;
+            Some((priority, structor(f, main_args)?))
+        })
+        .collect();
+    list.sort_by_key(|(p, _)| *p); // stable: equal priorities keep array order
+    list.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Adds the calls described in the module documentation.
+pub(crate) fn inject(llvm: &Llvm<'_>) {
+    let ctors = structors(llvm, "llvm.global_ctors", true);
+    let mut dtors = structors(llvm, "llvm.global_dtors", false);
+    if ctors.is_empty() && dtors.is_empty() {
+        return;
+    }
+    dtors.reverse();
+    let functions = llvm.functions();
+    let named = |n: &str| functions.iter().copied().find(|f| f.name() == n);
+    let defined = |n: &str| named(n).filter(|f| !f.is_declaration());
+    let Some(main) = defined("main") else {
+        return;
+    };
+    let Some((main_params, main_ret, _)) = main.global_value_type().and_then(|t| t.signature())
+    else {
+        return;
+    };
+    let main_returns_int = main_ret.kind() == TyKind::Int(32);
+    let fn_of = |f: Val<'_>, params: &[TyKind], ret: TyKind| {
+        f.global_value_type()
+            .and_then(|t| t.signature())
+            .is_some_and(|(p, r, _)| {
+                r.kind() == ret && p.iter().map(|t| t.kind()).eq(params.iter().copied())
+            })
+    };
+    // `exit(int)` defined in the module (a libc), and `atexit(void (*)(void))`.
+    let exit = defined("exit").filter(|f| fn_of(*f, &[TyKind::Int(32)], TyKind::Void));
+    let atexit = defined("atexit")
+        .filter(|f| fn_of(*f, &[TyKind::Pointer], TyKind::Int(32)))
+        .filter(|_| exit.is_some());
+    // Where the destructors run at `exit` when `atexit` cannot register them:
+    // at the start of the module's `exit`, or before each call of the engine's.
+    let mut dtor_sites = Vec::new();
+    if !dtors.is_empty() && atexit.is_none() {
+        match exit {
+            Some(e) => dtor_sites.extend(
+                e.blocks()
+                    .first()
+                    .and_then(|b| b.instructions().first().copied()),
+            ),
+            None => {
+                if let Some(e) = named("exit") {
+                    for f in &functions {
+                        for b in f.blocks() {
+                            dtor_sites.extend(b.instructions().into_iter().filter(|i| {
+                                i.opcode() == Some(Opcode::LLVMCall) && i.called_value() == Some(e)
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let main_blocks = main.blocks();
+    let Some(main_start) = main_blocks.first().and_then(|b| {
+        b.instructions()
+            .into_iter()
+            .find(|i| i.opcode() != Some(Opcode::LLVMAlloca))
+    }) else {
+        return;
+    };
+    let main_rets: Vec<Val<'_>> = if dtors.is_empty() {
+        Vec::new()
+    } else {
+        main_blocks
+            .iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| i.opcode() == Some(Opcode::LLVMRet))
+            .collect()
+    };
+    let main_sp = main.subprogram();
+    let main_line = main_sp.and_then(|s| s.subprogram_line()).unwrap_or(0);
+    let main_arg_kinds = [TyKind::Int(32), TyKind::Pointer, TyKind::Pointer];
+    let main_args: Vec<Option<Val<'_>>> = (0..3)
+        .map(|i| {
+            let p = main.params().get(i).copied()?;
+            (main_params.get(i)?.kind() == main_arg_kinds[i]).then_some(p)
+        })
+        .collect();
+
+    let ctx = llvm.raw_context();
+    let m = llvm.raw_module();
+    // SAFETY: the builder and every type, global and function are created in the
+    // module's context; the builder is positioned at the end of blocks it just
+    // appended, or before live instructions of the module (collected above; none
+    // is erased). Each call is built with its callee's own function type and one
+    // argument of the matching type per parameter (`structor` checked the kinds
+    // zeroes are made of; `Init` arguments are of `init`'s parameter types,
+    // which `structor` matched); `exit` and `atexit` were checked to have the
+    // signatures they are called with. Debug locations are those of the
+    // instruction built before, or a new one in main's `DISubprogram`.
+    unsafe {
+        let b = LLVMCreateBuilderInContext(ctx);
+        let empty = c"".as_ptr();
+        let void = LLVMVoidTypeInContext(ctx);
+        let i1 = LLVMInt1TypeInContext(ctx);
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let ptr = LLVMPointerTypeInContext(ctx, 0);
+        let internal_fn = |name: &std::ffi::CStr, ret, params: &mut [LLVMTypeRef]| {
+            let ty = LLVMFunctionType(ret, params.as_mut_ptr(), params.len() as u32, 0);
+            let f = LLVMAddFunction(m, name.as_ptr(), ty);
+            LLVMSetLinkage(f, LLVMLinkage::LLVMInternalLinkage);
+            (f, ty)
+        };
+        // `entry: br flag, again, first; first: flag = true` (builder left in
+        // `first`); returns `again`.
+        let once = |f: LLVMValueRef, name: &std::ffi::CStr| {
+            let flag = LLVMAddGlobal(m, i1, name.as_ptr());
+            LLVMSetLinkage(flag, LLVMLinkage::LLVMInternalLinkage);
+            LLVMSetInitializer(flag, LLVMConstInt(i1, 0, 0));
+            let entry = LLVMAppendBasicBlockInContext(ctx, f, c"entry".as_ptr());
+            let first = LLVMAppendBasicBlockInContext(ctx, f, c"first".as_ptr());
+            let again = LLVMAppendBasicBlockInContext(ctx, f, c"again".as_ptr());
+            LLVMPositionBuilderAtEnd(b, entry);
+            let done = LLVMBuildLoad2(b, i1, flag, empty);
+            LLVMBuildCondBr(b, done, again, first);
+            LLVMPositionBuilderAtEnd(b, first);
+            LLVMBuildStore(b, LLVMConstInt(i1, 1, 0), flag);
+            again
+        };
+        let call = |s: &Structor<'_>, init: LLVMValueRef| {
+            let mut args: Vec<LLVMValueRef> = s
+                .args
+                .iter()
+                .map(|a| match *a {
+                    Arg::Init(i) => LLVMGetParam(init, i),
+                    Arg::Zero(t) => LLVMConstNull(t.raw),
+                })
+                .collect();
+            let n = args.len() as u32;
+            LLVMBuildCall2(b, s.ty.raw, s.f.raw(), args.as_mut_ptr(), n, empty);
+        };
+
+        // The destructors, at most once.
+        let mut run_dtors = None;
+        if !dtors.is_empty() {
+            let (f, ty) = internal_fn(c"__symtest_global_dtors", void, &mut []);
+            let again = once(f, c"__symtest_global_dtors_done");
+            for d in &dtors {
+                call(d, f);
+            }
+            LLVMBuildRetVoid(b);
+            LLVMPositionBuilderAtEnd(b, again);
+            LLVMBuildRetVoid(b);
+            run_dtors = Some((f, ty));
+        }
+
+        // `i1 __symtest_global_init(argc, argv, envp)`: true on its first call.
+        let (init, init_ty) = internal_fn(c"__symtest_global_init", i1, &mut [i32t, ptr, ptr]);
+        let again = once(init, c"__symtest_global_init_done");
+        if let (Some(a), Some((run, _))) = (atexit, run_dtors) {
+            let aty = a
+                .global_value_type()
+                .map_or(std::ptr::null_mut(), |t| t.raw);
+            let mut args = [run];
+            LLVMBuildCall2(b, aty, a.raw(), args.as_mut_ptr(), 1, empty);
+        }
+        for c in &ctors {
+            call(c, init);
+        }
+        LLVMBuildRet(b, LLVMConstInt(i1, 1, 0));
+        LLVMPositionBuilderAtEnd(b, again);
+        LLVMBuildRet(b, LLVMConstInt(i1, 0, 0));
+
+        // The call at main's start, located at main's line.
+        LLVMPositionBuilderBefore(b, main_start.raw());
+        let loc = match main_sp {
+            Some(sp) => {
+                LLVMDIBuilderCreateDebugLocation(ctx, main_line, 0, sp.raw, std::ptr::null_mut())
+            }
+            None => std::ptr::null_mut(),
+        };
+        LLVMSetCurrentDebugLocation2(b, loc);
+        let init_params = [i32t, ptr, ptr];
+        let mut args: Vec<LLVMValueRef> = main_args
+            .iter()
+            .zip(init_params)
+            .map(|(a, t)| a.map_or_else(|| LLVMConstNull(t), |a| a.raw()))
+            .collect();
+        let first = LLVMBuildCall2(b, init_ty, init, args.as_mut_ptr(), 3, empty);
+
+        if let Some((run, run_ty)) = run_dtors {
+            // `void __symtest_main_returns(i1 first, i32 status)`.
+            let (ret_fn, ret_ty) = internal_fn(c"__symtest_main_returns", void, &mut [i1, i32t]);
+            let entry = LLVMAppendBasicBlockInContext(ctx, ret_fn, c"entry".as_ptr());
+            let end = LLVMAppendBasicBlockInContext(ctx, ret_fn, c"end".as_ptr());
+            let back = LLVMAppendBasicBlockInContext(ctx, ret_fn, c"back".as_ptr());
+            LLVMPositionBuilderAtEnd(b, entry);
+            LLVMSetCurrentDebugLocation2(b, std::ptr::null_mut());
+            LLVMBuildCondBr(b, LLVMGetParam(ret_fn, 0), end, back);
+            LLVMPositionBuilderAtEnd(b, end);
+            match exit.filter(|_| main_returns_int) {
+                Some(e) => {
+                    let ety = e
+                        .global_value_type()
+                        .map_or(std::ptr::null_mut(), |t| t.raw);
+                    let mut args = [LLVMGetParam(ret_fn, 1)];
+                    LLVMBuildCall2(b, ety, e.raw(), args.as_mut_ptr(), 1, empty);
+                    LLVMBuildUnreachable(b);
+                }
+                None => {
+                    LLVMBuildCall2(b, run_ty, run, std::ptr::null_mut(), 0, empty);
+                    LLVMBuildRetVoid(b);
+                }
+            }
+            LLVMPositionBuilderAtEnd(b, back);
+            LLVMBuildRetVoid(b);
+            for r in &main_rets {
+                LLVMPositionBuilderBefore(b, r.raw());
+                LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(r.raw()));
+                let status = match r.operand(0) {
+                    Some(v) if main_returns_int => v.raw(),
+                    _ => LLVMConstInt(i32t, 0, 0),
+                };
+                let mut args = [first, status];
+                LLVMBuildCall2(b, ret_ty, ret_fn, args.as_mut_ptr(), 2, empty);
+            }
+            for site in &dtor_sites {
+                LLVMPositionBuilderBefore(b, site.raw());
+                LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(site.raw()));
+                LLVMBuildCall2(b, run_ty, run, std::ptr::null_mut(), 0, empty);
+            }
+        }
+        LLVMDisposeBuilder(b);
+    }
+}
