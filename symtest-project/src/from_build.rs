@@ -234,6 +234,13 @@ pub fn module_summary(root: &Path, build_root: &Path, t: &Target) -> Option<Stri
                     .as_str()
                     .is_some_and(|n| Path::new(n).ends_with(&spec.written))
             })
+        })
+        .or_else(|| {
+            // A copy (stripped, renamed): the output with its build-id.
+            let id = crate::capture::carry::build_id(&root.join(&wanted))?;
+            outputs
+                .iter()
+                .find(|o| o["build_id"].as_str() == Some(id.as_str()))
         })?;
     let functions = o["module_functions"]
         .as_u64()
@@ -245,11 +252,13 @@ pub fn module_summary(root: &Path, build_root: &Path, t: &Target) -> Option<Stri
             None => text.push_str(", no main"),
         }
     }
-    if let Some(missing) = o["missing_functions"].as_array().filter(|m| !m.is_empty()) {
-        text.push_str(&format!(
-            ", {} functions of the linked file missing",
-            missing.len()
-        ));
+    let missing = o["missing_functions"].as_array().map_or(0, |m| {
+        m.iter()
+            .filter(|f| f["compiled_differently"] != true)
+            .count()
+    });
+    if missing > 0 {
+        text.push_str(&format!(", {missing} functions of the linked file missing"));
     }
     if let Some(why) = o["gone"].as_str() {
         text.push_str(&format!(", output gone: {why}"));
@@ -362,7 +371,7 @@ fn resolve(
     );
     if let Some(why) = &output.gone {
         return Err(Error::BadInput(format!(
-            "{place}: `{}` is not there when the build `{}` ends: {why} (target `{}`)",
+            "{place}: `{}` cannot be tested after the build `{}`: {why} (target `{}`)",
             output.output,
             spec.command.join(" "),
             t.name
@@ -407,41 +416,24 @@ fn resolve(
                 .map(|(_, syms)| syms.defined);
             // The libraries of the project, each rebuilt from what a linker
             // takes of it (a shared library's objects as a static one).
-            // A program that names what the linker put into it (its section)
-            // takes the members of static libraries it names whole, as the
-            // linker did (`main` pulled by the startup files, a member
-            // linked through --whole-archive); of those libraries only the
-            // members without bitcode stay in an archive.
-            let named = !output.carried.is_empty();
+            // The archive members the output names are linked whole, as
+            // the linker did; of each library, the other members the module
+            // took something from stay in an archive.
+            let whole: BTreeSet<&String> = output.from_libraries.iter().collect();
             for input in &output.inputs {
                 let lib = m.outputs.iter().find(|o| {
                     &o.output == input && matches!(o.kind, "static-library" | "shared-library")
                 });
                 if let Some(lib) = lib {
                     let path = root.join(&lib.output);
-                    if named && lib.kind == "static-library" {
-                        let objects: Vec<PathBuf> = lib
-                            .missing_bitcode
-                            .iter()
-                            .map(|o| root.join(o))
-                            .filter(|o| o.is_file())
-                            .collect();
-                        if !objects.is_empty() && !native.archives.iter().any(|a| a.path == path) {
-                            native.archives.push(Archive {
-                                path,
-                                members: Vec::new(),
-                                objects,
-                            });
-                            native.archive_links.push(native.archives.len() - 1);
-                        }
-                        continue;
-                    }
                     let i = match native.archives.iter().position(|a| a.path == path) {
                         Some(i) => i,
                         None => {
-                            native
-                                .archives
-                                .push(archive(root, dir, m, lib, needed.as_ref()));
+                            let a = archive(root, dir, m, lib, needed.as_ref(), &whole);
+                            if a.members.is_empty() && a.objects.is_empty() {
+                                continue;
+                            }
+                            native.archives.push(a);
                             native.archives.len() - 1
                         }
                     };
@@ -467,7 +459,9 @@ fn resolve(
                 .iter()
                 .map(|s| units::harness_unit(t, s))
                 .collect();
-            native.archives.push(archive(root, dir, m, output, None));
+            native
+                .archives
+                .push(archive(root, dir, m, output, None, &BTreeSet::new()));
             native.archive_links.push(0);
             // What a shared library was linked with (`-lonig` for libjq.so).
             native.libs = output.external_libraries.clone();
@@ -505,13 +499,14 @@ fn unit_of(root: &Path, m: &Manifest, object: &str) -> Option<Unit> {
 /// define one of them, then those that define a symbol a taken member leaves
 /// undefined, until no more are taken (the module was linked function by
 /// function, a native link takes whole members). Members without bitcode are
-/// kept.
+/// kept; those in `linked_whole` (compiled as the program's own units) are not.
 fn archive(
     root: &Path,
     dir: &Path,
     m: &Manifest,
     lib: &Output,
     needed: Option<&BTreeSet<String>>,
+    linked_whole: &BTreeSet<&String>,
 ) -> Archive {
     let mut a = Archive {
         path: root.join(&lib.output),
@@ -542,7 +537,7 @@ fn archive(
             (Some(taken), Some(bc)) => taken.contains(&bc),
             _ => true,
         };
-        if !wanted {
+        if !wanted || linked_whole.contains(member) {
             continue;
         }
         // A member without bitcode (assembly, a failed compile) is linked

@@ -54,8 +54,9 @@ pub struct Output {
     /// The module defines every function of the project the linked file
     /// has (None: the file is gone, or could not be compared).
     pub complete: Option<bool>,
-    /// Why the output is not there when the build ends (deleted, replaced,
-    /// not executable): no target names it. None: it is there.
+    /// Why no target can name the output: not there when the build ends
+    /// (deleted, replaced, not executable), or an empty archive. None: it
+    /// is there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gone: Option<String>,
     /// The GNU build-id of an executable or shared library.

@@ -16,6 +16,11 @@ pub struct MissingFunction {
     pub symbol: String,
     /// The project's file that defines it (`dir/x.o`, `lib.a[x.o]`).
     pub object: String,
+    /// The object that defines it is in the module, but its bitcode does
+    /// not define it: the bitcode compile (against musl's headers, where
+    /// `#ifdef __GLIBC__` code differs) made other code of the same source,
+    /// not a link that left code out.
+    pub compiled_differently: bool,
 }
 
 /// The comparison of one output with its module.
@@ -132,7 +137,13 @@ fn keeping_access_time<T>(path: &Path, f: impl FnOnce() -> T) -> T {
 /// the project's files the link read (objects, partial links, archives, the
 /// objects the file names): what defines a function of the project.
 /// None when either side cannot be read (the file is gone, nm is missing).
-pub fn compare(linked: &Path, module: &Path, project_files: &[PathBuf]) -> Option<Completeness> {
+/// `linked_objects` are the objects whose bitcode the module holds.
+pub fn compare(
+    linked: &Path,
+    module: &Path,
+    project_files: &[PathBuf],
+    linked_objects: &[PathBuf],
+) -> Option<Completeness> {
     let native: BTreeSet<String> = parse(
         &keeping_access_time(linked, || {
             run(Command::new("nm")
@@ -168,6 +179,7 @@ pub fn compare(linked: &Path, module: &Path, project_files: &[PathBuf]) -> Optio
         .map(|(name, file)| MissingFunction {
             symbol: name.clone(),
             object: file.clone(),
+            compiled_differently: in_module(file, linked_objects),
         })
         .collect();
     Some(Completeness {
@@ -175,6 +187,21 @@ pub fn compare(linked: &Path, module: &Path, project_files: &[PathBuf]) -> Optio
         native_functions: owner.len() as u64,
         missing,
     })
+}
+
+/// Whether the file `nm` named (`dir/x.o`, `dir/lib.a[x.o]`) is one of the
+/// objects the module holds: the same path, or an archive's member of the
+/// name of an object in the archive's directory tree.
+fn in_module(file: &str, linked_objects: &[PathBuf]) -> bool {
+    match file.strip_suffix(']').and_then(|f| f.split_once('[')) {
+        Some((archive, member)) => {
+            let dir = Path::new(archive).parent().unwrap_or(Path::new(""));
+            linked_objects
+                .iter()
+                .any(|o| o.starts_with(dir) && o.file_name().is_some_and(|n| n == member))
+        }
+        None => linked_objects.iter().any(|o| o == Path::new(file)),
+    }
 }
 
 #[cfg(test)]
@@ -198,5 +225,19 @@ mod tests {
                 ("h".to_string(), "a.o".to_string())
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod member_tests {
+    use super::*;
+
+    #[test]
+    fn an_archive_member_is_in_the_module_by_its_name_under_the_archive() {
+        let linked = [PathBuf::from("/p/libbb/sysconf.o"), PathBuf::from("/p/a.o")];
+        assert!(in_module("/p/libbb/lib.a[sysconf.o]", &linked));
+        assert!(!in_module("/p/other/lib.a[sysconf.o]", &linked));
+        assert!(in_module("/p/a.o", &linked));
+        assert!(!in_module("/p/b.o", &linked));
     }
 }

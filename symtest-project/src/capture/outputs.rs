@@ -169,6 +169,7 @@ impl Builder<'_> {
                         .push(format!("{}: llvm-link failed: {e}", out.output)),
                 }
             }
+            Some(_) if out.inputs.is_empty() => out.gone = Some("an empty archive".into()),
             Some(_) => self
                 .warnings
                 .push(format!("{}: no member has bitcode", out.output)),
@@ -243,9 +244,9 @@ impl Builder<'_> {
     /// An executable or shared library; its module: the objects the output
     /// names (its section: exactly what the linker put into it, the members
     /// it took from archives included), then the inputs' objects that name
-    /// nothing; then, `--only-needed`, the modules of the project's shared
-    /// libraries it links (and of its static libraries only for an output
-    /// that names nothing, where what a linker takes must be worked out).
+    /// nothing; then, `--only-needed`, the modules of the project's static
+    /// and shared libraries it links, in link order (for an output that
+    /// names nothing, that is how what a linker takes is worked out).
     fn link(&mut self, output: &Path) -> Result<Option<PathBuf>> {
         if let Some(m) = self.modules.get(output) {
             return Ok(m.clone());
@@ -313,10 +314,12 @@ impl Builder<'_> {
                 whole.push(o.clone());
             }
         }
+        // Then what the project's libraries define that the module still
+        // lacks: nothing for code compiled as the build compiled it, but
+        // clang-19 against musl's headers may call what GCC against glibc's
+        // did not (a helper another compiler inlines).
         let mut libraries = read.shared_modules.clone();
-        if named.is_empty() {
-            libraries.extend(read.static_modules.iter().cloned());
-        }
+        libraries.extend(read.static_modules.iter().cloned());
         let linked: Vec<PathBuf> = whole.iter().chain(&from_libraries).cloned().collect();
         out.sources = linked.iter().filter_map(|o| self.source_of(o)).collect();
         out.objects = whole.iter().map(|o| rel(self.root, o)).collect();
@@ -483,24 +486,31 @@ impl Builder<'_> {
                 .and_then(|i| with_bc.get(i))
                 .map(|o| self.source_of(o).unwrap_or_else(|| rel(self.root, o)));
         }
-        let mut files: Vec<PathBuf> = read.files.clone();
-        files.extend(linked.iter().cloned());
+        // Objects first: a function is named after the object that defines
+        // it rather than the archive member or partial link holding it.
+        let mut files: Vec<PathBuf> = linked.to_vec();
         files.extend(read.missing_objects.iter().cloned());
-        match completeness::compare(output, module, &dedup(files.into_iter())) {
+        files.extend(read.files.iter().cloned());
+        match completeness::compare(output, module, &dedup(files.into_iter()), linked) {
             Some(c) => {
                 out.module_functions = Some(c.module_functions);
                 out.native_functions = Some(c.native_functions);
-                out.complete = Some(c.missing.is_empty());
-                if !c.missing.is_empty() {
+                let not_linked: Vec<&completeness::MissingFunction> = c
+                    .missing
+                    .iter()
+                    .filter(|m| !m.compiled_differently)
+                    .collect();
+                out.complete = Some(not_linked.is_empty());
+                if !not_linked.is_empty() {
                     let mut by_file: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-                    for m in &c.missing {
+                    for m in &not_linked {
                         by_file.entry(&m.object).or_default().push(&m.symbol);
                     }
                     self.warnings.push(format!(
                         "{}: its module lacks {} of the {} function(s) the linked file has \
                          from the project: {}",
                         out.output,
-                        c.missing.len(),
+                        not_linked.len(),
                         c.native_functions,
                         by_file
                             .iter()
