@@ -6,7 +6,8 @@
 //! Two rules, the first that applies:
 //! - **What the project installs.** For a build with an install step (`make
 //!   install` whose dry run honours `DESTDIR`, `cmake --install`, `ninja
-//!   install`), the install runs into a temporary `DESTDIR`; the programs are
+//!   install`, `meson install --destdir`), the install runs into a temporary
+//!   `DESTDIR`; the programs are
 //!   the installed files that are (copies of) executables the build linked,
 //!   each named as installed (a program installed under several names is a
 //!   multi-call program: the names are its tools); the libraries, the
@@ -130,9 +131,33 @@ fn install_for(root: &Path, build: &[String], destdir: &Path) -> Option<Install>
                 })
         }
         "ninja" => {
+            let dir = args
+                .iter()
+                .position(|a| a == "-C")
+                .and_then(|i| args.get(i + 1))
+                .cloned();
+            // A Meson build: `meson install --destdir` (ninja's dry run of
+            // `install` only names `meson install`, never DESTDIR).
+            let build_dir = root.join(dir.as_deref().unwrap_or("."));
+            if build_dir.join("meson-private").is_dir() {
+                return Some(Install {
+                    command: vec![
+                        "meson".into(),
+                        "install".into(),
+                        "-C".into(),
+                        build_dir.display().to_string(),
+                        "--no-rebuild".into(),
+                        "--quiet".into(),
+                        "--destdir".into(),
+                        dest.clone(),
+                    ],
+                    env: Vec::new(),
+                    dry_run: None,
+                });
+            }
             let mut command = vec![prog.clone()];
-            if let Some(i) = args.iter().position(|a| a == "-C") {
-                command.extend(args[i..].iter().take(2).cloned());
+            if let Some(d) = &dir {
+                command.extend(["-C".to_string(), d.clone()]);
             }
             let mut dry = command.clone();
             dry.push("-n".into());

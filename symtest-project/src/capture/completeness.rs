@@ -119,6 +119,53 @@ pub fn defines_main(bitcode: &[PathBuf]) -> Option<usize> {
         })
 }
 
+/// The functions a C program gets from the system rather than from its
+/// code: the startup files' (a program of an empty `main` linked by `cc`),
+/// libgcc's and libc_nonshared's. Worked out once.
+fn system_functions() -> &'static BTreeSet<String> {
+    static SYSTEM: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    SYSTEM.get_or_init(|| {
+        let mut out = BTreeSet::new();
+        let dir = std::env::temp_dir().join(format!("symtest-crt-{}", std::process::id()));
+        if std::fs::create_dir_all(&dir).is_err() {
+            return out;
+        }
+        let src = dir.join("empty.c");
+        let exe = dir.join("empty");
+        let mut files = Vec::new();
+        if std::fs::write(&src, "int main(void) { return 0; }\n").is_ok()
+            && Command::new("cc")
+                .arg(&src)
+                .arg("-o")
+                .arg(&exe)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        {
+            files.push(exe.clone());
+        }
+        for q in [
+            "-print-libgcc-file-name",
+            "-print-file-name=libc_nonshared.a",
+        ] {
+            if let Some(p) = run(Command::new("cc").arg(q)) {
+                let p = PathBuf::from(p.trim());
+                if p.is_absolute() && p.is_file() {
+                    files.push(p);
+                }
+            }
+        }
+        for f in &files {
+            if let Some(text) = run(Command::new("nm").args(["--defined-only", "-P"]).arg(f)) {
+                // Archives print a member header line (`x.o:`), skipped by
+                // the parser as a line without a type.
+                out.extend(parse(&text, false).into_iter().map(|(n, _)| n));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        out
+    })
+}
+
 /// Runs `f`, which reads the file at `path`, and gives the file back the
 /// access time it had: `init --from-build` tells the programs the build ran
 /// from those it left untouched by that time.
@@ -173,18 +220,33 @@ pub fn compare(
             }
         }
     }
-    let missing: Vec<MissingFunction> = owner
+    // The project's functions: those a file of the project defines, and
+    // those no file left defines (an object the build deleted: a compile
+    // and link in one step) that are not the system's.
+    let system = system_functions();
+    let project: Vec<&String> = native
         .iter()
-        .filter(|(name, _)| !module_defs.contains(*name))
-        .map(|(name, file)| MissingFunction {
-            symbol: name.clone(),
-            object: file.clone(),
-            compiled_differently: in_module(file, linked_objects),
+        .filter(|n| owner.contains_key(*n) || !system.contains(*n))
+        .collect();
+    let missing: Vec<MissingFunction> = project
+        .iter()
+        .filter(|name| !module_defs.contains(**name))
+        .map(|name| match owner.get(*name) {
+            Some(file) => MissingFunction {
+                symbol: (*name).clone(),
+                object: file.clone(),
+                compiled_differently: in_module(file, linked_objects),
+            },
+            None => MissingFunction {
+                symbol: (*name).clone(),
+                object: "(no file of the project left defines it)".into(),
+                compiled_differently: false,
+            },
         })
         .collect();
     Some(Completeness {
         module_functions: module_count,
-        native_functions: owner.len() as u64,
+        native_functions: project.len() as u64,
         missing,
     })
 }

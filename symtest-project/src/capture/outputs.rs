@@ -420,14 +420,16 @@ impl Builder<'_> {
             match self.library(&path)? {
                 Some((lib, module)) => {
                     out.inputs.push(rel(self.root, &lib));
-                    r.files.push(lib.clone());
                     let is_shared = matches!(
                         self.logged.links.get(&lib),
                         Some(Record::Link { shared: true, .. })
                     );
                     if is_shared {
+                        // Its functions are its own file's, not the
+                        // program's (and it has startup code of its own).
                         r.shared_modules.extend(module);
                     } else {
+                        r.files.push(lib.clone());
                         r.static_modules.extend(module);
                         if let Some(objs) = self.library_objects.get(&lib) {
                             r.taken_from_libraries.extend(objs.iter().cloned());
