@@ -5,7 +5,7 @@
 use crate::{paths, util};
 use anyhow::{bail, Context, Result};
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `~/.cache/symtest/<unpacked>-src`: the source of `package` at `version`
@@ -28,6 +28,203 @@ pub fn fetch_upstream(
     fetch_with(package, version, unpacked, marker, true)
 }
 
+/// A private apt configuration for bookworm's `main` sources: its own
+/// sources list and lists directory under the cache, updated once.
+pub struct Apt {
+    dir: PathBuf,
+    sources: PathBuf,
+    lists: PathBuf,
+}
+
+/// The source index an [`Apt`] fetched.
+pub struct Index {
+    /// The `Sources` file, decompressed.
+    pub text: String,
+    /// The release's `Date` and `Version` (from `InRelease`).
+    pub date: String,
+    pub version: String,
+}
+
+impl Apt {
+    /// A fresh configuration in `~/.cache/symtest/apt-src-<tag>-<pid>`
+    /// (private to this process: concurrent runs must not share apt's
+    /// lists), after `apt-get update`.
+    pub fn new(tag: &str) -> Result<Apt> {
+        let dir = paths::cache_dir().join(format!("apt-src-{tag}-{}", std::process::id()));
+        let lists = dir.join("lists");
+        fs::create_dir_all(lists.join("partial"))?;
+        let sources = dir.join("sources.list");
+        fs::write(
+            &sources,
+            "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] \
+             http://deb.debian.org/debian bookworm main\n",
+        )?;
+        let apt = Apt {
+            dir,
+            sources,
+            lists,
+        };
+        let mut update = apt.command();
+        update.arg("update");
+        util::run_logged(&mut update, &apt.dir.join("update.log")).with_context(|| {
+            format!("fetching the Debian source index for {tag} (is deb.debian.org reachable?)")
+        })?;
+        Ok(apt)
+    }
+
+    /// `apt-get` with this configuration.
+    fn command(&self) -> Command {
+        let mut c = Command::new("apt-get");
+        c.arg("-o")
+            .arg(format!("Dir::Etc::SourceList={}", self.sources.display()))
+            .arg("-o")
+            .arg("Dir::Etc::SourceParts=-")
+            .arg("-o")
+            .arg(format!("Dir::State::Lists={}", self.lists.display()))
+            .arg("-o")
+            .arg("APT::Sandbox::User=root");
+        c
+    }
+
+    /// The `Sources` index the update fetched, decompressed with apt's own
+    /// helper, and its release's date and version.
+    pub fn index(&self) -> Result<Index> {
+        let mut sources = None;
+        let mut release = None;
+        for e in fs::read_dir(&self.lists)?.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.contains("_main_source_Sources") {
+                sources = Some(e.path());
+            } else if name.ends_with("_InRelease") || name.ends_with("_Release") {
+                release = Some(e.path());
+            }
+        }
+        let sources = sources.context("apt-get update fetched no Sources index")?;
+        let out = Command::new("/usr/lib/apt/apt-helper")
+            .arg("cat-file")
+            .arg(&sources)
+            .output()
+            .context("running /usr/lib/apt/apt-helper cat-file")?;
+        if !out.status.success() {
+            bail!(
+                "apt-helper cat-file {} failed: {}",
+                sources.display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let rel = release
+            .map(|r| fs::read_to_string(r).unwrap_or_default())
+            .unwrap_or_default();
+        let field = |k: &str| {
+            rel.lines()
+                .find_map(|l| l.strip_prefix(k))
+                .map(|v| v.trim().to_string())
+                .unwrap_or_default()
+        };
+        Ok(Index {
+            text,
+            date: field("Date:"),
+            version: field("Version:"),
+        })
+    }
+
+    /// `apt-get source PACKAGE=VERSION` in a fresh directory under this
+    /// configuration's: the directory it unpacked and the `.dsc` beside it.
+    pub fn source(&self, package: &str, version: &str) -> Result<(PathBuf, PathBuf)> {
+        let fetch = self.dir.join(format!("fetch-{package}"));
+        if fetch.exists() {
+            fs::remove_dir_all(&fetch)?;
+        }
+        fs::create_dir_all(&fetch)?;
+        let mut source = self.command();
+        source
+            .arg("source")
+            .arg(format!("{package}={version}"))
+            .current_dir(&fetch);
+        util::run_logged(&mut source, &self.dir.join(format!("source-{package}.log")))
+            .with_context(|| format!("`apt-get source {package}={version}` failed"))?;
+        let mut dirs = Vec::new();
+        let mut dsc = None;
+        for e in fs::read_dir(&fetch)?.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "dsc") {
+                dsc = Some(p);
+            }
+        }
+        match (dirs.as_slice(), dsc) {
+            ([d], Some(dsc)) => Ok((d.clone(), dsc)),
+            _ => bail!(
+                "apt-get source {package}={version} unpacked {} directories (expected one, \
+                 beside a .dsc)",
+                dirs.len()
+            ),
+        }
+    }
+
+    /// Removes the configuration (its lists and fetches).
+    pub fn finish(self) {
+        fs::remove_dir_all(&self.dir).ok();
+    }
+}
+
+/// A source package of the corpus, cached: `~/.cache/symtest/corpus/src/
+/// <package>_<version>/` holds the unpacked `tree/` and its `source.dsc`.
+pub struct Cached {
+    pub tree: PathBuf,
+    pub dsc: PathBuf,
+}
+
+/// Where [`fetch_cached`] keeps `package` at `version`.
+pub fn cached_dir(package: &str, version: &str) -> PathBuf {
+    paths::cache_dir()
+        .join("corpus")
+        .join("src")
+        .join(format!("{package}_{}", version.replace(':', "%3a")))
+}
+
+/// The cached source of `package` at `version`, fetched with `apt` (a new
+/// [`Apt`] when `None`) unless the cache has it.
+pub fn fetch_cached(apt: Option<&Apt>, package: &str, version: &str) -> Result<Cached> {
+    let dir = cached_dir(package, version);
+    let cached = Cached {
+        tree: dir.join("tree"),
+        dsc: dir.join("source.dsc"),
+    };
+    if dir.join(".complete").exists() {
+        return Ok(cached);
+    }
+    let Some(apt) = apt else {
+        let own = Apt::new(package)?;
+        let got = fetch_cached(Some(&own), package, version);
+        own.finish();
+        return got;
+    };
+    let (tree, dsc) = apt.source(package, version)?;
+    if dir.exists() {
+        fs::remove_dir_all(&dir)?;
+    }
+    fs::create_dir_all(&dir)?;
+    fs::copy(&dsc, &cached.dsc)?;
+    move_dir(&tree, &cached.tree)?;
+    fs::write(dir.join(".complete"), "")?;
+    if let Some(parent) = tree.parent() {
+        fs::remove_dir_all(parent).ok();
+    }
+    Ok(cached)
+}
+
+/// Renames `from` to `to`, or copies it where the two are on different file
+/// systems.
+fn move_dir(from: &Path, to: &Path) -> Result<()> {
+    if fs::rename(from, to).is_ok() {
+        return Ok(());
+    }
+    util::run(Command::new("cp").arg("-a").arg(from).arg(to))
+}
+
 fn fetch_with(
     package: &str,
     version: &str,
@@ -39,39 +236,13 @@ fn fetch_with(
     if dir.join(marker).exists() {
         return Ok(dir);
     }
-    // Private to this process: concurrent setups must not share apt's lists.
-    let apt = paths::cache_dir().join(format!("apt-src-{package}-{}", std::process::id()));
-    let lists = apt.join("lists");
-    fs::create_dir_all(lists.join("partial"))?;
-    let sources = apt.join("sources.list");
-    fs::write(
-        &sources,
-        "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] \
-         http://deb.debian.org/debian bookworm main\n",
-    )?;
-    let opts = |c: &mut Command| {
-        c.arg("-o")
-            .arg(format!("Dir::Etc::SourceList={}", sources.display()))
-            .arg("-o")
-            .arg("Dir::Etc::SourceParts=-")
-            .arg("-o")
-            .arg(format!("Dir::State::Lists={}", lists.display()))
-            .arg("-o")
-            .arg("APT::Sandbox::User=root");
-    };
-    let mut update = Command::new("apt-get");
-    opts(&mut update);
-    update.arg("update");
-    util::run_logged(&mut update, &apt.join("update.log")).with_context(|| {
-        format!("fetching the Debian source index for {package} (is deb.debian.org reachable?)")
-    })?;
-    let fetch = apt.join("fetch");
+    let apt = Apt::new(package)?;
+    let fetch = apt.dir.join("fetch");
     if fetch.exists() {
         fs::remove_dir_all(&fetch)?;
     }
     fs::create_dir_all(&fetch)?;
-    let mut source = Command::new("apt-get");
-    opts(&mut source);
+    let mut source = apt.command();
     source.arg("source");
     if tar_only {
         source.arg("--tar-only");
@@ -79,7 +250,7 @@ fn fetch_with(
     source
         .arg(format!("{package}={version}"))
         .current_dir(&fetch);
-    util::run_logged(&mut source, &apt.join("source.log"))
+    util::run_logged(&mut source, &apt.dir.join("source.log"))
         .with_context(|| format!("`apt-get source {package}` failed (dpkg-dev installed?)"))?;
     if tar_only {
         for e in fs::read_dir(&fetch)?.flatten() {
@@ -101,6 +272,6 @@ fn fetch_with(
             bail!("could not move the {package} source into {}", dir.display());
         }
     }
-    fs::remove_dir_all(&apt).ok();
+    apt.finish();
     Ok(dir)
 }

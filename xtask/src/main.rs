@@ -42,6 +42,13 @@ commands:
   bench projects [--only a,b] [--budget S] [--out DIR] [--no-plain]
           setup, then eight Debian source packages captured with their own builds,
           `init --from-build`, every listed target run -> target/bench/projects/
+  bench projects --select
+          apply tests/bench/corpus/RULE.md: write tests/bench/corpus/corpus.toml, walk.tsv
+  bench projects --corpus [--only a,b] [--shard K/N] [--fresh] [--budget S]
+                 [--package-timeout S] [--out DIR]
+          every corpus package (30 s per program), resumable -> target/bench/corpus/
+  bench projects --quick
+          one small corpus package end to end, checked (part of `cargo xtask test`)
   fuzz [--count N] [--seed S]
           setup, then mutants of bitcode, .ktest files and symtest.toml (N of each,
           default 500) through the release binary: no signal, panic or hang, documented

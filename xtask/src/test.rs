@@ -1,4 +1,5 @@
-//! `cargo xtask test`: the whole test suite, as CI runs it.
+//! `cargo xtask test`: the whole test suite, as CI runs it, then the quick
+//! subset of the corpus benchmark (`bench projects --quick`).
 
 use crate::{paths, setup, util};
 use anyhow::Result;
@@ -33,5 +34,8 @@ pub fn run(args: &[String]) -> Result<()> {
             .args(["test", "--workspace"])
             .current_dir(&root),
     )?;
+    // A quick subset of the corpus of real packages: one small package of
+    // the corpus, end to end, with no panic, crash or native disagreement.
+    crate::bench::run(&["projects".into(), "--quick".into()])?;
     Ok(())
 }

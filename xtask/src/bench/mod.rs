@@ -20,9 +20,10 @@
 //! (universalmutator's mutants of the demo's wc and of ten coreutils
 //! utilities, beside coreutils' own tests; see [`mutation`]).
 //!
-//! `cargo xtask bench projects`: eight Debian source packages captured with
-//! their own builds, `init --from-build` and every listed target run (see
-//! [`projects`]).
+//! `cargo xtask bench projects`: Debian source packages captured with their
+//! own builds, `init --from-build` and every listed target run: the eight of
+//! the hand recipes, or (`--corpus`) the corpus chosen by the written rule of
+//! `tests/bench/corpus/RULE.md` (see [`projects`]).
 //!
 //! `cargo xtask bench fp` (also at the end of `bench solver`): time per
 //! floating-point query against integer queries of the same shape (see
@@ -56,7 +57,10 @@ pub const USAGE: &str =
        cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]
        cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] [--seed S] [--budget SECONDS] [--out DIR]
        cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]
-       cargo xtask bench projects [--only a,b] [--budget SECONDS] [--out DIR] [--no-plain]";
+       cargo xtask bench projects [--only a,b] [--budget SECONDS] [--out DIR] [--no-plain]
+       cargo xtask bench projects --corpus [--only a,b] [--shard K/N] [--fresh] [--budget SECONDS]
+                                  [--package-timeout SECONDS] [--out DIR]
+       cargo xtask bench projects --select | --quick";
 
 /// An option's value as a number in `lo..=hi`, or the message saying why not
 /// (the benchmark adds its usage).

@@ -17,84 +17,52 @@
 //!
 //! Writes `projects.md` and `projects.json` into the output directory
 //! (default `target/bench/projects/`).
+//!
+//! `--select` applies the corpus rule of `tests/bench/corpus/RULE.md` and
+//! writes `tests/bench/corpus/corpus.toml` ([`corpus`]); `--corpus` runs every
+//! package of it (the eight above by their recipes, the others by the generic
+//! recipe of their build system, [`generic`]), each package's row written to
+//! `<out>/<package>/result.json` as soon as it finishes, so a rerun resumes
+//! ([`runner`]); `--quick` runs one small corpus package end to end.
 
+mod bounded;
+mod content;
+mod corpus;
+mod generic;
+mod options;
 mod recipes;
 mod report;
+mod runner;
 
 use crate::{debsrc, paths, setup, util};
 use anyhow::{bail, Context, Result};
+use bounded::{key_line, run_logged_until, wait_bounded, TimedOut};
+pub use options::{Mode, Options};
 use recipes::Recipe;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
 pub const DEFAULT_BUDGET_S: f64 = 10.0;
+/// The per-program budget of corpus runs.
+pub const CORPUS_BUDGET_S: f64 = 30.0;
+/// The wall-clock cap of one corpus package.
+pub const PACKAGE_TIMEOUT_S: f64 = 900.0;
 
-pub struct Options {
-    pub only: Vec<String>,
-    pub budget_s: f64,
-    pub out: Option<PathBuf>,
-    pub plain: bool,
-}
-
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let names: Vec<&str> = recipes::all().iter().map(|r| r.name).collect();
-        let mut o = Options {
-            only: Vec::new(),
-            budget_s: DEFAULT_BUDGET_S,
-            out: None,
-            plain: true,
-        };
-        let usage = |m: String| -> anyhow::Error {
-            util::UsageError(format!(
-                "{m}\nusage: cargo xtask bench projects [--only a,b] [--budget SECONDS] \
-                 [--out DIR] [--no-plain]"
-            ))
-            .into()
-        };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            match a.as_str() {
-                "--no-plain" => o.plain = false,
-                "--budget" => {
-                    let v = it
-                        .next()
-                        .ok_or_else(|| usage("--budget needs SECONDS".into()))?;
-                    o.budget_s = v
-                        .parse()
-                        .ok()
-                        .filter(|b: &f64| b.is_finite() && *b > 0.0 && *b <= 86_400.0)
-                        .ok_or_else(|| usage(format!("--budget: `{v}` is not 0 < S <= 86400")))?;
-                }
-                "--only" => {
-                    let v = it
-                        .next()
-                        .ok_or_else(|| usage("--only needs a list".into()))?;
-                    for p in v.split(',').filter(|p| !p.is_empty()) {
-                        if !names.contains(&p) {
-                            return Err(usage(format!(
-                                "--only: `{p}` is not one of the projects ({})",
-                                names.join(" ")
-                            )));
-                        }
-                        o.only.push(p.to_string());
-                    }
-                }
-                "--out" => {
-                    o.out = Some(PathBuf::from(
-                        it.next().ok_or_else(|| usage("--out needs DIR".into()))?,
-                    ))
-                }
-                other => return Err(usage(format!("unknown option `{other}`"))),
-            }
-        }
-        Ok(o)
-    }
+/// How complete a program's module is (the capture's `manifest.json`: the
+/// functions its module defines against those of the linked file).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct Completeness {
+    pub module_functions: Option<u64>,
+    pub native_functions: Option<u64>,
+    /// `symbol (object)` of each function the module lacks.
+    pub missing: Vec<String>,
+    pub main_from: Option<String>,
+    pub complete: Option<bool>,
 }
 
 /// One target of a project's run.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct TargetResult {
     pub name: String,
     pub kind: String,
@@ -114,10 +82,28 @@ pub struct TargetResult {
     /// The budget it ran with (three times the benchmark's when loading the
     /// module alone took longer than that).
     pub budget_s: f64,
+    /// The first line of the report's message (why it failed).
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Tests whose native run disagreed with the engine in the coverage run.
+    #[serde(default)]
+    pub native_disagreements: u64,
+    /// The engine or the pipeline panicked on it (`panicked at` in its
+    /// message or in an event about it).
+    #[serde(default)]
+    pub panic: bool,
+    /// The engine failed other than by panicking or by loading past the
+    /// budget (a signal, an exit code, out of memory): how.
+    #[serde(default)]
+    pub crash: Option<String>,
+    /// The module's completeness, for a program (`None`: the manifest does
+    /// not describe its binary).
+    #[serde(default)]
+    pub module: Option<Completeness>,
 }
 
 /// One project's figures.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ProjectResult {
     pub name: String,
     pub version: String,
@@ -140,8 +126,20 @@ pub struct ProjectResult {
     pub targets: Vec<TargetResult>,
 }
 
+impl ProjectResult {
+    fn new(r: &Recipe) -> ProjectResult {
+        ProjectResult {
+            name: r.name.into(),
+            version: r.version.into(),
+            how: r.how.into(),
+            ..Default::default()
+        }
+    }
+}
+
 /// `dpkg-buildflags`'s CFLAGS, CPPFLAGS and LDFLAGS under the recipe's
-/// maintainer options, plus sqlite3's own.
+/// maintainer options, plus sqlite3's own, and `DEB_BUILD_OPTIONS` for a
+/// build through `debian/rules`.
 fn build_env(r: &Recipe, tree: &Path) -> Vec<(String, String)> {
     let get = |what: &str| {
         Command::new("dpkg-buildflags")
@@ -158,6 +156,7 @@ fn build_env(r: &Recipe, tree: &Path) -> Vec<(String, String)> {
         ("CPPFLAGS".into(), get("CPPFLAGS")),
         ("LDFLAGS".into(), get("LDFLAGS")),
         ("SQLITE_CFLAGS".into(), recipes::sqlite_cflags().to_string()),
+        ("DEB_BUILD_OPTIONS".into(), "nocheck parallel=2".into()),
     ]
 }
 
@@ -177,7 +176,13 @@ fn words(r: &Recipe, tree: &Path) -> Vec<String> {
 }
 
 /// A fresh copy of `src` at `tree`, configured; the time configuring took.
-fn prepared(r: &Recipe, src: &Path, tree: &Path, log: &Path) -> Result<f64> {
+fn prepared(
+    r: &Recipe,
+    src: &Path,
+    tree: &Path,
+    log: &Path,
+    deadline: Option<Instant>,
+) -> Result<f64> {
     if tree.exists() {
         std::fs::remove_dir_all(tree)?;
     }
@@ -189,13 +194,14 @@ fn prepared(r: &Recipe, src: &Path, tree: &Path, log: &Path) -> Result<f64> {
     }
     let t = Instant::now();
     let script = r.prepare.replace("{tree}", &tree.display().to_string());
-    util::run_logged(
+    run_logged_until(
         Command::new("sh")
             .arg("-c")
             .arg(&script)
             .envs(build_env(r, tree))
             .current_dir(tree),
         log,
+        deadline,
     )
     .with_context(|| format!("configuring {}", r.name))?;
     Ok(t.elapsed().as_secs_f64())
@@ -353,88 +359,199 @@ fn unsupported(bin: &Path, module: &Path) -> Option<u64> {
         .and_then(|n| n.trim().parse().ok())
 }
 
-fn run_project(bin: &Path, r: &Recipe, work: &Path, o: &Options) -> Result<ProjectResult> {
-    let src = fetch(r)?;
-    let dir = work.join(r.name);
-    std::fs::create_dir_all(&dir)?;
-    let plain_build_s = if o.plain {
+/// How one project runs: the binary, its directory under the output, the
+/// budget per target, whether to build plainly first, the wall-clock cap.
+pub struct Run<'a> {
+    pub bin: &'a Path,
+    pub dir: PathBuf,
+    pub budget_s: f64,
+    pub plain: bool,
+    pub deadline: Option<Instant>,
+}
+
+/// The step a project is at (for the row of one that fails).
+pub type Step = &'static str;
+
+/// A target's message in a line: its first, and the error under it when the
+/// first only introduces it (`native coverage build failed:`).
+fn message_line(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("").trim();
+    let key = key_line(message);
+    if first.ends_with(':') && key != first {
+        format!("{first} {key}")
+    } else {
+        first.to_string()
+    }
+}
+
+/// How the engine failed on a target, when it is a crash: not a panic and
+/// not a module whose loading took the budget.
+fn crash_of(status: &str, message: &str) -> Option<String> {
+    if status != "engine-failed"
+        || message.contains("panicked at")
+        || message.contains("did not finish within")
+    {
+        return None;
+    }
+    Some(
+        message
+            .lines()
+            .next()
+            .unwrap_or("engine failed")
+            .trim_end_matches(':')
+            .to_string(),
+    )
+}
+
+/// The completeness figures of the manifest's executable `binary`.
+fn completeness(m: &serde_json::Value, binary: &str) -> Option<Completeness> {
+    let o = m["outputs"]
+        .as_array()?
+        .iter()
+        .find(|o| o["output"] == binary && o["kind"] == "executable")?;
+    Some(Completeness {
+        module_functions: o["module_functions"].as_u64(),
+        native_functions: o["native_functions"].as_u64(),
+        missing: o["missing_functions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| {
+                format!(
+                    "{} ({})",
+                    f["symbol"].as_str().unwrap_or("?"),
+                    f["object"].as_str().unwrap_or("?")
+                )
+            })
+            .collect(),
+        main_from: o["main_from"].as_str().map(str::to_string),
+        complete: o["complete"].as_bool(),
+    })
+}
+
+/// Configures, captures and runs one project into `p`, step by step (`step`
+/// names the one it is at, so a failure can be placed). The tree is
+/// `<dir>/tree`.
+fn run_project(
+    x: &Run,
+    r: &Recipe,
+    src: &Path,
+    p: &mut ProjectResult,
+    step: &mut Step,
+) -> Result<()> {
+    let dir = &x.dir;
+    std::fs::create_dir_all(dir)?;
+    if x.plain {
+        *step = "plain build";
         let plain = dir.join("plain");
-        prepared(r, &src, &plain, &dir.join("configure-plain.log"))?;
+        prepared(r, src, &plain, &dir.join("configure-plain.log"), x.deadline)?;
         let build = words(r, &plain);
         let t = Instant::now();
-        util::run_logged(
+        run_logged_until(
             Command::new(&build[0])
                 .args(&build[1..])
                 .envs(build_env(r, &plain))
                 .current_dir(&plain),
             &dir.join("build-plain.log"),
+            x.deadline,
         )
         .with_context(|| format!("the plain build of {}", r.name))?;
-        let s = t.elapsed().as_secs_f64();
+        p.plain_build_s = Some(t.elapsed().as_secs_f64());
         std::fs::remove_dir_all(&plain)?;
-        Some(s)
-    } else {
-        None
-    };
+    }
+    *step = "configure";
     let tree = dir.join("tree");
-    let configure_s = prepared(r, &src, &tree, &dir.join("configure.log"))?;
+    p.configure_s = prepared(r, src, &tree, &dir.join("configure.log"), x.deadline)?;
+    *step = "capture";
     let build = words(r, &tree);
     let t = Instant::now();
-    util::run_logged(
-        Command::new(bin)
+    let captured = run_logged_until(
+        Command::new(x.bin)
             .args(["init", "--from-build", "--"])
             .args(&build)
             .envs(build_env(r, &tree))
             .current_dir(&tree),
         &dir.join("init.log"),
+        x.deadline,
     )
-    .with_context(|| format!("cargo symtest init --from-build on {}", r.name))?;
-    let capture_s = t.elapsed().as_secs_f64();
+    .with_context(|| format!("cargo symtest init --from-build on {}", r.name));
+    p.capture_s = t.elapsed().as_secs_f64();
+    captured?;
+    *step = "listing";
     let config_path = tree.join("symtest.toml");
     let mut config = std::fs::read_to_string(&config_path)?;
     let (programs, libraries, left_out, rule) = listed(&config)?;
-    check_listing(r, &programs, &left_out)?;
-    config.push_str(&add_harnesses(r, &tree, &build)?);
-    std::fs::write(&config_path, &config)?;
+    p.rule = rule;
+    p.programs = programs.iter().map(|(n, _)| n.clone()).collect();
+    p.libraries = libraries;
+    p.left_out = left_out;
     let m = manifest(&tree)?;
     let count = |key: &str, pred: &dyn Fn(&serde_json::Value) -> bool| -> u64 {
         m[key]
             .as_array()
             .map_or(0, |a| a.iter().filter(|x| pred(x)).count() as u64)
     };
+    p.compiles = count("compiles", &|_| true);
+    p.compiles_with_bitcode = count("compiles", &|c| c["bitcode"].is_string());
+    p.outputs = count("outputs", &|_| true);
+    p.outputs_with_bitcode = count("outputs", &|x| x["bitcode"].is_string());
+    p.dropped_flags = m["dropped_flags"].clone();
+    check_listing(r, &programs, &p.left_out)?;
+    if programs.is_empty() && r.harnesses.is_empty() {
+        bail!(
+            "init --from-build listed no program ({} output(s) with bitcode, {} left out{})",
+            p.outputs_with_bitcode,
+            p.left_out.len(),
+            if p.libraries.is_empty() {
+                String::new()
+            } else {
+                format!("; libraries: {}", p.libraries.join(", "))
+            }
+        );
+    }
+    config.push_str(&add_harnesses(r, &tree, &build)?);
+    std::fs::write(&config_path, &config)?;
+    *step = "run";
     let t = Instant::now();
-    let (mut reports, mut differs) = pipeline(bin, r, &tree, &dir, o.budget_s, None)?;
+    let mut run = pipeline(x, r, &tree, x.budget_s, None)?;
     // A module whose loading alone takes the budget on this machine (loading
     // counts against --max-time) runs again, alone, with three times it.
     let mut budgets: std::collections::BTreeMap<String, f64> = Default::default();
-    for rep in reports.clone() {
+    for rep in run.reports.clone() {
+        if run.timed_out {
+            break;
+        }
         let name = rep["name"].as_str().unwrap_or("").to_string();
         let slow_load = rep["message"]
             .as_str()
             .is_some_and(|m| m.contains("did not finish within --max-time"));
         if rep["status"] == "engine-failed" && slow_load {
-            let budget = 3.0 * o.budget_s;
-            let (again, d) = pipeline(bin, r, &tree, &dir, budget, Some(&name))?;
-            if let Some(a) = again.into_iter().find(|x| x["name"] == name.as_str()) {
-                reports.retain(|x| x["name"] != name.as_str());
-                reports.push(a);
-                differs.extend(d);
+            let budget = 3.0 * x.budget_s;
+            let again = pipeline(x, r, &tree, budget, Some(&name))?;
+            run.timed_out |= again.timed_out;
+            run.panics.extend(again.panics);
+            if let Some(a) = again
+                .reports
+                .into_iter()
+                .find(|x| x["name"] == name.as_str())
+            {
+                run.reports.retain(|x| x["name"] != name.as_str());
+                run.reports.push(a);
+                run.differs.extend(again.differs);
                 budgets.insert(name, budget);
             }
         }
     }
-    let run_s = t.elapsed().as_secs_f64();
-    let mut targets = Vec::new();
-    for t in &reports {
+    p.run_s = t.elapsed().as_secs_f64();
+    for t in &run.reports {
         let name = t["name"].as_str().unwrap_or("").to_string();
         let module = tree
             .join("symtest-out/.build")
             .join(&name)
             .join("bc")
             .join(format!("{name}.bc"));
-        let artifact = programs
-            .iter()
-            .find(|(n, _)| *n == name)
+        let program = programs.iter().find(|(n, _)| *n == name);
+        let artifact = program
             .map(|(_, b)| b.clone())
             .or_else(|| {
                 r.harnesses
@@ -444,14 +561,16 @@ fn run_project(bin: &Path, r: &Recipe, work: &Path, o: &Options) -> Result<Proje
             })
             .unwrap_or_default();
         let pair = |v: &serde_json::Value| (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0));
-        targets.push(TargetResult {
+        let status = t["status"].as_str().unwrap_or("").to_string();
+        let message = t["message"].as_str().unwrap_or("");
+        p.targets.push(TargetResult {
             kind: t["kind"].as_str().unwrap_or("").into(),
+            module: program.and_then(|(_, b)| completeness(&m, b)),
             artifact,
-            status: t["status"].as_str().unwrap_or("").into(),
             paths: t["paths"].as_u64().unwrap_or(0),
             tests_written: t["tests_written"].as_u64().unwrap_or(0),
             tests_kept: t["tests_kept"].as_u64().unwrap_or(0),
-            replay_differs: differs.get(&name).copied().unwrap_or(0),
+            replay_differs: run.differs.get(&name).copied().unwrap_or(0),
             unconfirmed: t["unconfirmed"].as_array().map_or(0, |a| a.len() as u64),
             bugs: t["bugs"]
                 .as_array()
@@ -468,50 +587,57 @@ fn run_project(bin: &Path, r: &Recipe, work: &Path, o: &Options) -> Result<Proje
                 })
                 .collect(),
             lines: pair(&t["lines"]),
-            unsupported: unsupported(bin, &module),
-            budget_s: budgets.get(&name).copied().unwrap_or(o.budget_s),
+            unsupported: unsupported(x.bin, &module),
+            budget_s: budgets.get(&name).copied().unwrap_or(x.budget_s),
+            message: (!message.is_empty()).then(|| message_line(message)),
+            native_disagreements: t["native_disagreements"]
+                .as_array()
+                .map_or(0, |a| a.len() as u64),
+            panic: message.contains("panicked at") || run.panics.contains(&name),
+            crash: crash_of(&status, message),
+            status,
             name,
         });
     }
-    Ok(ProjectResult {
-        name: r.name.into(),
-        version: r.version.into(),
-        how: r.how.into(),
-        configure_s,
-        plain_build_s,
-        capture_s,
-        run_s,
-        compiles: count("compiles", &|_| true),
-        compiles_with_bitcode: count("compiles", &|c| c["bitcode"].is_string()),
-        outputs: count("outputs", &|_| true),
-        outputs_with_bitcode: count("outputs", &|x| x["bitcode"].is_string()),
-        dropped_flags: m["dropped_flags"].clone(),
-        rule,
-        programs: programs.iter().map(|(n, _)| n.clone()).collect(),
-        libraries,
-        left_out,
-        targets,
-    })
+    if run.timed_out {
+        return Err(TimedOut {
+            what: format!(
+                "`cargo symtest` ({} of {} target(s) finished)",
+                p.targets.len(),
+                programs.len() + r.harnesses.len()
+            ),
+        }
+        .into());
+    }
+    if let Some(code) = run.failed {
+        bail!(
+            "cargo symtest on {} exited {code} (see {})",
+            r.name,
+            dir.join("run.stderr").display()
+        );
+    }
+    Ok(())
 }
 
-/// `cargo symtest --max-time BUDGET --jobs 1` on the tree (one target with
-/// `only`): the targets' reports in order, and per target the number of kept
-/// tests whose native replay differs from the engine's outcome.
-type Reports = (
-    Vec<serde_json::Value>,
-    std::collections::BTreeMap<String, u64>,
-);
+/// What `cargo symtest --max-time BUDGET --jobs 1` did on the tree (one
+/// target with `only`): the targets' reports in order, per target the number
+/// of kept tests whose native replay differs from the engine's outcome, the
+/// targets an event reported a panic on, whether the wall-clock cap stopped
+/// it, and its exit status when it failed (neither 0 nor 1).
+struct Reports {
+    reports: Vec<serde_json::Value>,
+    differs: std::collections::BTreeMap<String, u64>,
+    panics: Vec<String>,
+    timed_out: bool,
+    failed: Option<String>,
+}
 
-fn pipeline(
-    bin: &Path,
-    r: &Recipe,
-    tree: &Path,
-    dir: &Path,
-    budget: f64,
-    only: Option<&str>,
-) -> Result<Reports> {
+fn pipeline(x: &Run, r: &Recipe, tree: &Path, budget: f64, only: Option<&str>) -> Result<Reports> {
+    let dir = &x.dir;
     let tag = only.map_or(String::new(), |n| format!("-{n}"));
-    let mut cmd = Command::new(bin);
+    let events_path = dir.join(format!("run{tag}-events.jsonl"));
+    let stderr_path = dir.join(format!("run{tag}.stderr"));
+    let mut cmd = Command::new(x.bin);
     // One target at a time: each has the machine for its budget (a native
     // build beside it slowed a big module's loading past 10 s).
     cmd.args(["--max-time", &budget.to_string(), "--jobs", "1"])
@@ -519,45 +645,74 @@ fn pipeline(
     if let Some(n) = only {
         cmd.args(["--target", n]);
     }
-    let run = cmd
-        .envs(build_env(r, tree))
+    cmd.envs(build_env(r, tree))
         .current_dir(tree)
-        .output()
+        .stdout(std::fs::File::create(&events_path)?)
+        .stderr(std::fs::File::create(&stderr_path)?);
+    eprintln!(
+        "$ {}  (events: {})",
+        util::display(&cmd),
+        events_path.display()
+    );
+    let status = wait_bounded(&mut cmd, x.deadline)
         .with_context(|| format!("cargo symtest on {}", r.name))?;
-    std::fs::write(dir.join(format!("run{tag}-events.jsonl")), &run.stdout)?;
-    std::fs::write(dir.join(format!("run{tag}.stderr")), &run.stderr)?;
-    if !matches!(run.status.code(), Some(0 | 1)) {
-        bail!(
-            "cargo symtest on {} exited {} (see {})",
-            r.name,
-            run.status,
-            dir.join(format!("run{tag}.stderr")).display()
-        );
-    }
-    let mut differs: std::collections::BTreeMap<String, u64> = Default::default();
-    let mut reports = Vec::new();
-    for line in String::from_utf8_lossy(&run.stdout).lines() {
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    let failed = match status {
+        Some(s) if matches!(s.code(), Some(0 | 1)) => None,
+        Some(s) => Some(format!(
+            "{s}{}",
+            stderr
+                .lines()
+                .find(|l| l.contains("panicked at"))
+                .map(|l| format!(" ({})", l.trim()))
+                .unwrap_or_default()
+        )),
+        None => None,
+    };
+    let mut out = Reports {
+        reports: Vec::new(),
+        differs: Default::default(),
+        panics: Vec::new(),
+        timed_out: status.is_none(),
+        failed,
+    };
+    let events = std::fs::read(&events_path)?;
+    for line in String::from_utf8_lossy(&events).lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
+        let target = v["target"].as_str().unwrap_or("").to_string();
+        let text = v["text"].as_str().unwrap_or("");
+        // A kept test whose native run, recorded for the suite, differs from
+        // the engine's outcome.
         if v["event"] == "message"
-            && v["text"]
-                .as_str()
-                .is_some_and(|t| t.starts_with("native replay differs"))
+            && (text.starts_with("native run disagrees with the engine when recorded")
+                || text.starts_with("native replay differs"))
         {
-            *differs
-                .entry(v["target"].as_str().unwrap_or("").into())
-                .or_default() += 1;
+            *out.differs.entry(target.clone()).or_default() += 1;
+        }
+        if text.contains("panicked at") && !target.is_empty() {
+            out.panics.push(target);
         }
         if v["event"] == "target-finished" {
-            reports.push(v["report"].clone());
+            out.reports.push(v["report"].clone());
         }
     }
-    Ok((reports, differs))
+    Ok(out)
 }
 
-/// Runs the benchmark; writes `projects.md` and `projects.json`.
-pub fn run(o: &Options) -> Result<Vec<ProjectResult>> {
+/// Runs the benchmark in `o.mode`.
+pub fn run(o: &Options) -> Result<()> {
+    match o.mode {
+        Mode::Select => corpus::select(&|r| fetch(r)),
+        Mode::Corpus => runner::run(o).map(|_| ()),
+        Mode::Quick => runner::quick(),
+        Mode::Recipes => run_recipes(o).map(|_| ()),
+    }
+}
+
+/// The eight hand recipes; writes `projects.md` and `projects.json`.
+fn run_recipes(o: &Options) -> Result<Vec<ProjectResult>> {
     setup::ensure()?;
     setup::ensure_these(setup::PROJECT_PACKAGES)?;
     let root = paths::workspace_root();
@@ -575,8 +730,17 @@ pub fn run(o: &Options) -> Result<Vec<ProjectResult>> {
             continue;
         }
         eprintln!("bench projects: {} {}", r.name, r.version);
-        match run_project(&bin, &r, &work, o) {
-            Ok(p) => results.push(p),
+        let x = Run {
+            bin: &bin,
+            dir: work.join(r.name),
+            budget_s: o.budget_s,
+            plain: o.plain,
+            deadline: None,
+        };
+        let mut p = ProjectResult::new(&r);
+        let mut step = "fetch";
+        match fetch(&r).and_then(|src| run_project(&x, &r, &src, &mut p, &mut step)) {
+            Ok(()) => results.push(p),
             Err(e) => {
                 eprintln!("bench projects: {} failed: {e:#}", r.name);
                 failures.push(format!("{}: {e:#}", r.name));
@@ -647,11 +811,39 @@ binary = \".libs/sqlite3\"\n\
     }
 
     #[test]
+    fn engine_failures_are_told_apart() {
+        let native = "native coverage build failed:\n`make` failed:\n\
+                      /usr/bin/ld: x.o: in function `f':\n\
+                      x.c:7: undefined reference to `g'\nmake: *** [Makefile:97: s] Error 1";
+        assert_eq!(
+            message_line(native),
+            "native coverage build failed: x.c:7: undefined reference to `g'"
+        );
+        assert_eq!(message_line("the engine failed"), "the engine failed");
+        let segv = "the engine was killed by signal 11 (SIGSEGV: crashed):\nlast words";
+        assert_eq!(
+            crash_of("engine-failed", segv).as_deref(),
+            Some("the engine was killed by signal 11 (SIGSEGV: crashed)")
+        );
+        assert_eq!(crash_of("ok", segv), None);
+        let panic = "the engine exited with code 101:\nthread 'main' panicked at src/x.rs:1:1";
+        assert_eq!(crash_of("engine-failed", panic), None);
+        let slow = "error: loading `x` did not finish within --max-time 5";
+        assert_eq!(crash_of("engine-failed", slow), None);
+    }
+
+    #[test]
     fn options_are_checked() {
         assert!(Options::parse(&["--only".into(), "zlib,jq".into()]).is_ok());
         assert!(Options::parse(&["--only".into(), "coreutils".into()]).is_err());
         assert!(Options::parse(&["--budget".into(), "0".into()]).is_err());
         assert!(!Options::parse(&["--no-plain".into()]).unwrap().plain);
+        let corpus = Options::parse(&["--corpus".into(), "--only".into(), "flog".into()]).unwrap();
+        assert_eq!(corpus.mode, Mode::Corpus);
+        assert_eq!(corpus.budget_s, CORPUS_BUDGET_S);
+        assert!(Options::parse(&["--shard".into(), "1/2".into()]).is_err());
+        assert!(Options::parse(&["--corpus".into(), "--shard".into(), "3/2".into()]).is_err());
+        assert!(Options::parse(&["--corpus".into(), "--shard".into(), "2/2".into()]).is_ok());
         // Every recipe's harness exists.
         let dir = paths::workspace_root().join("tests/bench/projects");
         for r in recipes::all() {

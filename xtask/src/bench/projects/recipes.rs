@@ -16,32 +16,32 @@ pub struct Harness {
     pub include: &'static [&'static str],
 }
 
-pub struct Recipe {
-    pub name: &'static str,
+pub struct Recipe<'a> {
+    pub name: &'a str,
     /// The Debian source package and version (bookworm).
-    pub package: &'static str,
-    pub version: &'static str,
+    pub package: &'a str,
+    pub version: &'a str,
     /// The directory `apt-get source` unpacks, and a file that proves it.
-    pub unpacked: &'static str,
-    pub marker: &'static str,
+    pub unpacked: &'a str,
+    pub marker: &'a str,
     /// Debian's packaging of this version is not on the mirror (its
     /// `.debian.tar.xz` answers 404): the upstream tarball alone
     /// (`apt-get source --tar-only`), built as its README says.
     pub upstream_only: bool,
     /// Where the configuration comes from.
-    pub how: &'static str,
+    pub how: &'a str,
     /// `DEB_BUILD_MAINT_OPTIONS` of its rules: CFLAGS, CPPFLAGS and LDFLAGS
     /// are `dpkg-buildflags`'s under it, in the environment of every step.
-    pub maint_options: &'static str,
+    pub maint_options: &'a str,
     /// Shell commands that configure the tree before the build (`{tree}` is
     /// the tree's absolute path).
-    pub prepare: &'static str,
+    pub prepare: &'a str,
     /// The build command `init --from-build` captures (`{tree}` as above).
-    pub build: &'static [&'static str],
-    pub harnesses: &'static [Harness],
+    pub build: &'a [&'a str],
+    pub harnesses: &'a [Harness],
     /// Outputs the build makes that are not programs for its users
     /// (generators it runs, tests, examples): `init` must leave them out.
-    pub not_programs: &'static [&'static str],
+    pub not_programs: &'a [&'a str],
 }
 
 const SQLITE_CFLAGS: &str = "-O2 -fno-strict-aliasing -DSQLITE_SECURE_DELETE \
@@ -53,7 +53,7 @@ const SQLITE_CFLAGS: &str = "-O2 -fno-strict-aliasing -DSQLITE_SECURE_DELETE \
     -DSQLITE_USE_URI=1 -DSQLITE_MAX_SCHEMA_RETRY=25 -DSQLITE_ENABLE_PREUPDATE_HOOK \
     -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_STMTVTAB -DSQLITE_MAX_VARIABLE_NUMBER=250000";
 
-pub fn all() -> Vec<Recipe> {
+pub fn all() -> Vec<Recipe<'static>> {
     vec![
         Recipe {
             name: "toybox",

@@ -1,6 +1,8 @@
 //! `projects.md` and `projects.json` of `cargo xtask bench projects`.
 
-use super::{Options, ProjectResult};
+use super::corpus::Member;
+use super::runner::Row;
+use super::{Options, ProjectResult, TargetResult};
 use anyhow::Result;
 use std::fmt::Write;
 use std::path::Path;
@@ -182,6 +184,365 @@ pub fn write(
     println!("{md}");
     eprintln!(
         "bench projects: report in {}",
+        work.join("projects.md").display()
+    );
+    Ok(())
+}
+
+/// A number of seconds, or "-".
+fn secs(s: Option<f64>) -> String {
+    s.map_or("-".into(), |s| format!("{s:.0} s"))
+}
+
+/// The engine's panics and crashes on a row's targets.
+fn panics_crashes(r: &Row) -> (usize, usize) {
+    (
+        r.project.targets.iter().filter(|t| t.panic).count(),
+        r.project
+            .targets
+            .iter()
+            .filter(|t| t.crash.is_some())
+            .count(),
+    )
+}
+
+/// The row's outcome as the table shows it.
+fn outcome(r: &Row) -> String {
+    match r.outcome.as_str() {
+        "ok" => "ok".into(),
+        "timed out" => format!("timed out at {} after {:.0} s", r.step, r.wall_s),
+        _ => format!(
+            "failed at {}: {}",
+            r.step,
+            r.reason
+                .lines()
+                .next()
+                .unwrap_or("")
+                .replace('|', "\\|")
+                .chars()
+                .take(200)
+                .collect::<String>()
+        ),
+    }
+}
+
+/// Installed programs, listed programs and how many of those were installed.
+fn installed_listed(r: &Row) -> (String, String) {
+    let listed = r.project.programs.len();
+    match &r.installed {
+        Some(i) => {
+            let matched = r.project.programs.iter().filter(|p| i.contains(p)).count();
+            (
+                i.len().to_string(),
+                format!("{listed} ({matched} installed)"),
+            )
+        }
+        None => ("-".into(), listed.to_string()),
+    }
+}
+
+/// Complete modules of the listed programs: "complete/with figures", or "-".
+fn complete_modules(r: &Row) -> String {
+    let with: Vec<bool> = r
+        .project
+        .targets
+        .iter()
+        .filter_map(|t| t.module.as_ref()?.complete)
+        .collect();
+    if with.is_empty() {
+        "-".into()
+    } else {
+        format!("{}/{}", with.iter().filter(|c| **c).count(), with.len())
+    }
+}
+
+/// The corpus report: the summary line, one row per package (every member
+/// of the corpus: those without a result as "not run"), one per target.
+pub fn corpus_markdown(
+    members: &[Member],
+    rows: &[Option<Row>],
+    o: &Options,
+    total_s: f64,
+) -> String {
+    let mut s = String::new();
+    let present: Vec<&Row> = rows.iter().flatten().collect();
+    let ok = present.iter().filter(|r| r.ok()).count();
+    let timed = present.iter().filter(|r| r.outcome == "timed out").count();
+    let mut failed_at: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in present.iter().filter(|r| r.outcome == "failed") {
+        *failed_at.entry(r.step.as_str()).or_default() += 1;
+    }
+    let targets: Vec<&TargetResult> = present
+        .iter()
+        .flat_map(|r| r.project.targets.iter())
+        .collect();
+    let listed: usize = present.iter().map(|r| r.project.programs.len()).sum();
+    let installed: usize = present
+        .iter()
+        .filter_map(|r| r.installed.as_ref().map(Vec::len))
+        .sum();
+    let (panics, crashes) = present
+        .iter()
+        .map(|r| panics_crashes(r))
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let kept: u64 = targets.iter().map(|t| t.tests_kept).sum();
+    let differs: u64 = targets.iter().map(|t| t.replay_differs).sum();
+    let disagreements: u64 = targets.iter().map(|t| t.native_disagreements).sum();
+    let bugs: usize = targets.iter().map(|t| t.bugs.len()).sum();
+    let unconfirmed: u64 = targets.iter().map(|t| t.unconfirmed).sum();
+    let (lc, lt) = targets
+        .iter()
+        .fold((0, 0), |(c, t), x| (c + x.lines.0, t + x.lines.1));
+    let _ = writeln!(
+        s,
+        "**Summary**: {} packages ({} sampled by tests/bench/corpus/RULE.md, {} fixed), {} with \
+         a result: {ok} ran end to end, {} failed{}, {timed} timed out; {} programs listed \
+         ({installed} installed by the packages' own installs), {} targets run, {kept} kept \
+         tests, {differs} kept tests whose native replay differs, {disagreements} native \
+         disagreements over all tests written, lines {} ({lc}/{lt}), {bugs} bugs \
+         confirmed natively (+{unconfirmed} not reproduced); **{panics} panics, {crashes} engine \
+         crashes**. `cargo xtask bench projects --corpus`, {} s per program, {:.0} s per package \
+         at most; this invocation {:.0} s.\n",
+        members.len(),
+        members.iter().filter(|m| !m.hand).count(),
+        members.iter().filter(|m| m.hand).count(),
+        present.len(),
+        failed_at.values().sum::<usize>(),
+        if failed_at.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({})",
+                failed_at
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
+        listed,
+        targets.len(),
+        pct(lc, lt),
+        o.budget_s,
+        o.package_timeout_s,
+        total_s
+    );
+    let _ = writeln!(
+        s,
+        "| rank | package | build | C lines | outcome | build-deps | configure | capture | \
+         installed programs | listed (installed) | complete modules | targets | paths | kept \
+         tests | replay differs / native disagreements | lines | bugs (+not reproduced) | \
+         panics | crashes |"
+    );
+    let _ = writeln!(
+        s,
+        "|---:|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for (m, r) in members.iter().zip(rows) {
+        let name = format!(
+            "{} {}{}",
+            m.name,
+            m.version,
+            if m.hand {
+                " (fixed)"
+            } else if m.reserve {
+                " (reserve)"
+            } else {
+                ""
+            }
+        );
+        let Some(r) = r else {
+            let _ = writeln!(
+                s,
+                "| {} | {name} | {} | {} | not run yet | | | | | | | | | | | | | | |",
+                m.rank, m.build_system, m.c_lines
+            );
+            continue;
+        };
+        let t = &r.project.targets;
+        let (c, tl) = t
+            .iter()
+            .fold((0, 0), |(c, tl), x| (c + x.lines.0, tl + x.lines.1));
+        let (inst, list) = installed_listed(r);
+        let (pn, cr) = panics_crashes(r);
+        let ran = r.project.capture_s > 0.0;
+        let _ = writeln!(
+            s,
+            "| {} | {name} | {} | {} | {} | {} | {} | {} | {inst} | {list} | {} | {} | {} | {} | {} / {} | {} | {} (+{}) | {pn} | {cr} |",
+            m.rank,
+            m.build_system,
+            m.c_lines,
+            outcome(r),
+            match (r.deps_installed, r.deps_s) {
+                (Some(n), Some(d)) => format!("{n} ({d:.0} s)"),
+                (None, Some(d)) => format!("failed ({d:.0} s)"),
+                _ => "-".into(),
+            },
+            if ran { secs(Some(r.project.configure_s)) } else { "-".into() },
+            if ran { secs(Some(r.project.capture_s)) } else { "-".into() },
+            complete_modules(r),
+            t.len(),
+            t.iter().map(|x| x.paths).sum::<u64>(),
+            t.iter().map(|x| x.tests_kept).sum::<u64>(),
+            t.iter().map(|x| x.replay_differs).sum::<u64>(),
+            t.iter().map(|x| x.native_disagreements).sum::<u64>(),
+            if tl == 0 {
+                "-".to_string()
+            } else {
+                format!("{} ({c}/{tl})", pct(c, tl))
+            },
+            t.iter().map(|x| x.bugs.len()).sum::<usize>(),
+            t.iter().map(|x| x.unconfirmed).sum::<u64>(),
+        );
+    }
+    let _ = writeln!(s, "\nPer target:\n");
+    let _ = writeln!(
+        s,
+        "| package | target | kind | status | module functions (module/native, missing) | \
+         main from | paths | tests kept/written | replay differs | native disagreements | \
+         lines | bugs | panic, crash or failure |"
+    );
+    let _ = writeln!(
+        s,
+        "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---|"
+    );
+    for r in &present {
+        for t in &r.project.targets {
+            let module = t.module.as_ref().map_or("-".to_string(), |m| {
+                format!(
+                    "{}/{}{}{}",
+                    m.module_functions.map_or("-".into(), |n| n.to_string()),
+                    m.native_functions.map_or("-".into(), |n| n.to_string()),
+                    match m.complete {
+                        Some(true) => ", complete".to_string(),
+                        Some(false) => format!(
+                            ", {} missing{}",
+                            m.missing.len(),
+                            m.missing
+                                .first()
+                                .map(|f| format!(
+                                    ": {f}{}",
+                                    if m.missing.len() > 1 { ", ..." } else { "" }
+                                ))
+                                .unwrap_or_default()
+                        ),
+                        None => String::new(),
+                    },
+                    ""
+                )
+            });
+            let _ = writeln!(
+                s,
+                "| {} | {}{} | {} | {} | {module} | {} | {} | {}/{} | {} | {} | {} ({}/{}) | {} | {} |",
+                r.package,
+                t.name,
+                if t.budget_s == o.budget_s {
+                    String::new()
+                } else {
+                    format!(" ({} s)", t.budget_s)
+                },
+                t.kind,
+                t.status,
+                t.module
+                    .as_ref()
+                    .and_then(|m| m.main_from.clone())
+                    .map_or("-".into(), |m| format!("`{m}`")),
+                t.paths,
+                t.tests_kept,
+                t.tests_written,
+                t.replay_differs,
+                t.native_disagreements,
+                pct(t.lines.0, t.lines.1),
+                t.lines.0,
+                t.lines.1,
+                if t.bugs.is_empty() {
+                    "-".into()
+                } else {
+                    t.bugs.join("; ")
+                },
+                if t.panic {
+                    format!("panic: {}", t.message.as_deref().unwrap_or(""))
+                } else if let Some(c) = &t.crash {
+                    format!("crash: {c}")
+                } else if let Some(m) = t.message.as_ref().filter(|_| t.status != "ok") {
+                    m.replace('|', "\\|").chars().take(300).collect()
+                } else {
+                    "-".into()
+                }
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nHow each was built, what it installed and what failed:\n"
+    );
+    for r in &present {
+        let _ = writeln!(
+            s,
+            "- **{}** ({}): {}. Programs: {}. Installed: {}{}.",
+            r.package,
+            r.build_system,
+            r.project.how.trim_end_matches('.'),
+            if r.project.rule.is_empty() {
+                "-".to_string()
+            } else {
+                r.project.rule.trim_end_matches('.').to_string()
+            },
+            r.install_note,
+            r.installed
+                .as_ref()
+                .map(|i| {
+                    let not_listed: Vec<&String> = i
+                        .iter()
+                        .filter(|p| !r.project.programs.contains(p))
+                        .collect();
+                    if not_listed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " (installed, not listed: {})",
+                            not_listed
+                                .iter()
+                                .map(|p| p.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    }
+                })
+                .unwrap_or_default()
+        );
+        if !r.ok() {
+            for l in r.reason.lines() {
+                let _ = writeln!(s, "  > {l}");
+            }
+        }
+    }
+    s
+}
+
+/// Writes `projects.md` and `projects.json` of a corpus run.
+pub fn write_corpus(
+    work: &Path,
+    members: &[Member],
+    rows: &[Option<Row>],
+    o: &Options,
+    total_s: f64,
+) -> Result<()> {
+    let md = corpus_markdown(members, rows, o, total_s);
+    std::fs::write(work.join("projects.md"), &md)?;
+    std::fs::write(
+        work.join("projects.json"),
+        serde_json::to_string_pretty(&serde_json::json!({
+            "budget_s": o.budget_s,
+            "package_timeout_s": o.package_timeout_s,
+            "total_s": total_s,
+            "members": members,
+            "rows": rows,
+        }))?,
+    )?;
+    println!("{md}");
+    eprintln!(
+        "bench projects --corpus: report in {}",
         work.join("projects.md").display()
     );
     Ok(())
