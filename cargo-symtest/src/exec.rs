@@ -52,7 +52,7 @@ pub struct ExecArgs {
     /// with --max-time at most a tenth of it (at least 1 s), and a quarter as
     /// long again at each place in the program where a query already reached
     /// its limit (at least 50 ms). A query cut short follows the path's model
-    /// (see README).
+    /// (see docs/exec.md).
     #[arg(long, value_name = "TIME", default_value = "10", value_parser = crate::klee_compat::parse_span)]
     pub max_solver_time: f64,
     /// A branch on a value at least this many operations deep in the inputs
@@ -234,7 +234,7 @@ pub struct ExecArgs {
     /// (sqrt, pow, abs, toupper, ...) natively on concretized arguments,
     /// recorded as constraints; `all` also calls any other function the host's
     /// C library exports, in a child process, with concretized arguments (see
-    /// README). Given explicitly, as KLEE's option, `--libc=auto` links no libc:
+    /// docs/exec.md). Given explicitly, as KLEE's option, `--libc=auto` links no libc:
     /// the functions the program does not define are external calls.
     #[arg(long, value_name = "MODE")]
     pub external_calls: Option<String>,

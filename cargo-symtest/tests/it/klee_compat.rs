@@ -1,5 +1,5 @@
 //! KLEE compatibility of `cargo symtest exec`: KLEE's command line (every row
-//! of README.md's option table does what the table says), `--max-time` with
+//! of docs/klee.md's option table does what the table says), `--max-time` with
 //! slow queries, the options that change what is written, and harness
 //! assumptions through the whole pipeline (summary, SARIF, baseline).
 
@@ -98,12 +98,12 @@ fn value_for(opt: &str, out: &Path) -> Option<String> {
     })
 }
 
-/// The rows of README.md's KLEE option table: (option, what symtest does).
+/// The rows of docs/klee.md's KLEE option table: (option, what symtest does).
 fn readme_table() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(workspace().join("docs/klee.md")).unwrap();
     let start = readme
         .find("| KLEE option | symtest |")
-        .expect("README.md has the KLEE option table");
+        .expect("docs/klee.md has the KLEE option table");
     readme[start..]
         .lines()
         .skip(2)
