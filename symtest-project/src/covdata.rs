@@ -17,7 +17,7 @@
 
 use crate::toolchain::tool;
 use serde::Deserialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -278,6 +278,255 @@ pub fn export(
     parse_export(&text)
 }
 
+/// What a binary's coverage mapping says of its functions, whatever runs:
+/// read once per build (one `llvm-cov export` under an empty profile) so
+/// that each test's export can name only the files the functions it ran
+/// touch and leave out the list of functions (both of which cost more than
+/// the rest on a large program: busybox's 563 files and 19,000 functions
+/// made 16 MB of JSON per test). Each test's function counts then come from
+/// its profile ([`profile_counts`]): the count llvm-cov gives a function is
+/// its first region's, clang's entry counter, the profile's `Function count`.
+#[derive(Debug, Default)]
+pub struct FunctionMap {
+    /// The records of the export, in its order.
+    records: Vec<MappedFunction>,
+    /// A profile's name of a function -> its records: the export's name,
+    /// and `<first file>:<name>` for a name llvm-cov stripped of that prefix.
+    by_name: HashMap<String, Vec<usize>>,
+    /// Each file's records whose body is in it, in the export's order (as
+    /// [`parse_export`] attaches them).
+    by_file: HashMap<String, Vec<usize>>,
+}
+
+#[derive(Debug)]
+struct MappedFunction {
+    /// Without the `file:` prefix of a static function.
+    bare: String,
+    /// Every file its regions lie in (expansions, included code).
+    files: Vec<String>,
+    /// The line its body ends on, when the body is in its first file.
+    end: Option<u32>,
+}
+
+/// One test's profile resolved against a [`FunctionMap`]: the files whose
+/// coverage its functions can change, and the count of each function that ran.
+#[derive(Debug, Default)]
+pub struct Selection {
+    /// The files (as the coverage mapping names them) any function with a
+    /// non-zero counter has a region in; every other file's lines and
+    /// branches all count zero.
+    pub files: BTreeSet<String>,
+    /// Record -> the function's count; records absent ran 0 times.
+    counts: HashMap<usize, u64>,
+}
+
+impl FunctionMap {
+    /// The functions of `binary`'s coverage mapping. `scratch` is a directory
+    /// for the empty profile; `source` any one file, so that the export's
+    /// files (which are not needed) stay small.
+    pub fn read(binary: &Path, scratch: &Path, source: &Path) -> Result<FunctionMap, String> {
+        let text = scratch.join("empty.proftext");
+        let profile = scratch.join("empty.profdata");
+        std::fs::write(&text, "").map_err(|e| format!("writing {}: {e}", text.display()))?;
+        output(
+            Command::new(llvm_profdata())
+                .args(["merge", "-o"])
+                .arg(&profile)
+                .arg(&text),
+            "llvm-profdata-19 merge",
+        )?;
+        let json = output(
+            Command::new(llvm_cov())
+                .args(["export", "-format=text", "-skip-expansions"])
+                .arg(binary)
+                .arg(format!("-instr-profile={}", profile.display()))
+                .arg(source),
+            "llvm-cov-19 export",
+        );
+        let _ = std::fs::remove_file(&text);
+        let _ = std::fs::remove_file(&profile);
+        FunctionMap::parse(&json?)
+    }
+
+    /// The map of an export's `functions` (any profile: its counts are not read).
+    pub fn parse(json: &[u8]) -> Result<FunctionMap, String> {
+        let e: Export =
+            serde_json::from_slice(json).map_err(|e| format!("reading llvm-cov's export: {e}"))?;
+        let mut map = FunctionMap::default();
+        for f in e.data.iter().flat_map(|d| &d.functions) {
+            let i = map.records.len();
+            let first = f.filenames.first();
+            let body = f.regions.first();
+            // As `parse_export`: a body in the function's first file.
+            let end = match (first, body) {
+                (Some(_), Some(b)) if b.get(5) == Some(&0) => b.get(2).map(|&e| e as u32),
+                _ => None,
+            };
+            let mut files: Vec<String> = Vec::new();
+            for name in &f.filenames {
+                if !files.contains(name) {
+                    files.push(name.clone());
+                }
+            }
+            map.by_name.entry(f.name.clone()).or_default().push(i);
+            if let Some(first) = first {
+                if end.is_some() {
+                    map.by_file.entry(first.clone()).or_default().push(i);
+                }
+                // llvm-cov strips a static function's `file:` prefix when it
+                // is the function's first file; the profile keeps it.
+                let prefixed = format!("{first}:{}", f.name);
+                if !f.name.starts_with(&format!("{first}:")) {
+                    map.by_name.entry(prefixed).or_default().push(i);
+                }
+            }
+            map.records.push(MappedFunction {
+                bare: f.name.rsplit(':').next().unwrap_or(&f.name).to_string(),
+                files,
+                end,
+            });
+        }
+        Ok(map)
+    }
+
+    /// Every file a function has a region in.
+    pub fn files(&self) -> BTreeSet<&str> {
+        self.records
+            .iter()
+            .flat_map(|r| r.files.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// The files and counts of a profile's functions (`counts`, from
+    /// [`profile_counts`]); `None` when a function cannot be told apart: a
+    /// name the mapping does not hold, or holds for several functions, or
+    /// one the profile holds twice. The caller then reads everything.
+    pub fn select(&self, counts: &[(String, u64)]) -> Option<Selection> {
+        let mut sel = Selection::default();
+        for (name, count) in counts {
+            let [i] = self.by_name.get(name)?.as_slice() else {
+                return None;
+            };
+            if sel.counts.insert(*i, *count).is_some() {
+                return None;
+            }
+            sel.files.extend(self.records[*i].files.iter().cloned());
+        }
+        Some(sel)
+    }
+
+    /// Gives the files of an export made with `-skip-functions` what
+    /// [`parse_export`] reads from the functions of a full one: each
+    /// function's body end and count, under `sel`.
+    pub fn attach(&self, files: &mut [ExportFile], sel: &Selection) {
+        for file in files {
+            let Some(records) = self.by_file.get(&file.filename) else {
+                continue;
+            };
+            for &i in records {
+                let r = &self.records[i];
+                let count = sel.counts.get(&i).copied().unwrap_or(0);
+                if let Some(end) = r.end {
+                    file.function_ends.push((end, count));
+                    file.function_counts.push((r.bare.clone(), count));
+                }
+            }
+        }
+    }
+}
+
+/// Each function of an indexed profile and its count (`llvm-profdata show
+/// --all-functions`: the first counter of a function of clang's
+/// instrumentation, its entry). A sparse profile holds only the functions
+/// that ran.
+pub fn profile_counts(profdata: &Path) -> Result<Vec<(String, u64)>, String> {
+    let text = output(
+        Command::new(llvm_profdata())
+            .args(["show", "--all-functions"])
+            .arg(profdata),
+        "llvm-profdata-19 show",
+    )?;
+    parse_profile_counts(&String::from_utf8_lossy(&text))
+}
+
+fn parse_profile_counts(text: &str) -> Result<Vec<(String, u64)>, String> {
+    let mut out: Vec<(String, u64)> = Vec::new();
+    let mut name: Option<&str> = None;
+    for l in text.lines() {
+        if let Some(rest) = l.strip_prefix("    ") {
+            if let Some(c) = rest.strip_prefix("Function count: ") {
+                let c = c
+                    .trim()
+                    .parse()
+                    .map_err(|e| format!("llvm-profdata show: `{l}`: {e}"))?;
+                let n = name.take().ok_or_else(|| {
+                    format!("llvm-profdata show: a count without a function: `{l}`")
+                })?;
+                out.push((n.to_string(), c));
+            }
+        } else if let Some(n) = l.strip_prefix("  ").and_then(|r| r.strip_suffix(':')) {
+            if name.is_some() {
+                return Err(format!(
+                    "llvm-profdata show: no count for `{}`",
+                    name.unwrap_or_default()
+                ));
+            }
+            name = Some(n);
+        } else if !l.starts_with(' ') && name.is_some() {
+            break;
+        }
+    }
+    if let Some(n) = name {
+        return Err(format!("llvm-profdata show: no count for `{n}`"));
+    }
+    Ok(out)
+}
+
+/// [`export`] of only the files of `sel` (names of `sources`, as the build
+/// knows them: `selected`), without the functions, which `map` gives back.
+/// `None` when llvm-cov finds a function whose profile does not match its
+/// mapping (it leaves such a function out: the map cannot tell which).
+/// One thread: the caller runs several.
+pub fn export_selected(
+    binary: &Path,
+    profdata: &Path,
+    selected: &[&Path],
+    map: &FunctionMap,
+    sel: &Selection,
+) -> Result<Option<Vec<ExportFile>>, String> {
+    if selected.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
+    let o = Command::new(llvm_cov())
+        .args([
+            "export",
+            "-format=text",
+            "-skip-expansions",
+            "-skip-functions",
+            "-num-threads=1",
+        ])
+        .arg(binary)
+        .arg(format!("-instr-profile={}", profdata.display()))
+        .args(selected)
+        .output()
+        .map_err(|e| {
+            format!("cannot run llvm-cov-19 export (install LLVM 19: `cargo xtask setup`): {e}")
+        })?;
+    if !o.status.success() {
+        return Err(format!(
+            "llvm-cov-19 export failed ({}):\n{}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim_end()
+        ));
+    }
+    if String::from_utf8_lossy(&o.stderr).contains("mismatched data") {
+        return Ok(None);
+    }
+    let mut files = parse_export(&o.stdout)?;
+    map.attach(&mut files, sel);
+    Ok(Some(files))
+}
+
 pub fn parse_export(text: &[u8]) -> Result<Vec<ExportFile>, String> {
     let e: Export =
         serde_json::from_slice(text).map_err(|e| format!("reading llvm-cov's export: {e}"))?;
@@ -445,6 +694,69 @@ mod tests {
         assert_eq!(fc.lines[&473], 3);
         // Without the notes' function lines the use's line reads 0.
         assert_eq!(f.coverage(&g.lines).lines[&473], 0);
+    }
+
+    #[test]
+    fn profile_counts_by_function() {
+        let text = "Counters:\n  main:\n    Hash: 0x0000000000000001\n    Counters: 3\n    Function count: 1\n  a.c:helper:\n    Hash: 0x00000000000000ff\n    Counters: 2\n    Function count: 4\nInstrumentation level: Front-end\nFunctions shown: 2\n";
+        assert_eq!(
+            parse_profile_counts(text).unwrap(),
+            [("main".to_string(), 1), ("a.c:helper".to_string(), 4)]
+        );
+        // IR instrumentation has no entry count: not read.
+        assert!(
+            parse_profile_counts("Counters:\n  f:\n    Hash: 0x1\n    Counters: 1\n  g:\n")
+                .is_err()
+        );
+    }
+
+    /// The files of the functions that ran, each function's body end and
+    /// count; a name the map cannot place gives up.
+    #[test]
+    fn a_profile_selects_the_files_of_its_functions() {
+        let json = r#"{"data":[{"files":[],"functions":[
+            {"name":"main","count":0,"filenames":["/p/a.c","/p/m.h"],"regions":[[3,1,9,2,0,0,0,0]]},
+            {"name":"a.c:twice","count":0,"filenames":["/p/h.h"],"regions":[[1,30,5,2,0,0,0,0]]},
+            {"name":"b.c:twice","count":0,"filenames":["/p/h.h"],"regions":[[1,30,5,2,0,0,0,0]]},
+            {"name":"helper","count":0,"filenames":["/p/c.c","/p/b.c"],"regions":[[2,1,4,2,0,0,0,0]]},
+            {"name":"b","count":0,"filenames":["/p/b.c"],"regions":[[3,1,7,2,0,0,0,0]]},
+            {"name":"dup","count":0,"filenames":["/p/b.c"],"regions":[[8,1,9,2,0,0,0,0]]},
+            {"name":"dup","count":0,"filenames":["/p/a.c"],"regions":[[11,1,12,2,0,0,0,0]]}
+        ]}]}"#;
+        let map = FunctionMap::parse(json.as_bytes()).unwrap();
+        let counts = |v: &[(&str, u64)]| -> Vec<(String, u64)> {
+            v.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+        };
+        let sel = map
+            .select(&counts(&[("main", 1), ("b.c:twice", 2)]))
+            .unwrap();
+        assert_eq!(
+            sel.files.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["/p/a.c", "/p/h.h", "/p/m.h"]
+        );
+        // A file another includes is its includer's too.
+        let sel = map.select(&counts(&[("/p/c.c:helper", 1)])).unwrap();
+        assert_eq!(
+            sel.files.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["/p/b.c", "/p/c.c"]
+        );
+        let sel = map.select(&counts(&[("b.c:twice", 2)])).unwrap();
+        let mut files = vec![ExportFile {
+            filename: "/p/h.h".into(),
+            segments: Vec::new(),
+            branches: Vec::new(),
+            function_ends: Vec::new(),
+            function_counts: Vec::new(),
+        }];
+        map.attach(&mut files, &sel);
+        assert_eq!(files[0].function_ends, [(5, 0), (5, 2)]);
+        assert_eq!(
+            files[0].function_counts,
+            [("twice".to_string(), 0), ("twice".to_string(), 2)]
+        );
+        assert!(map.select(&counts(&[("nosuch", 1)])).is_none());
+        assert!(map.select(&counts(&[("dup", 1)])).is_none());
+        assert!(map.select(&counts(&[("b", 1), ("b", 2)])).is_none());
     }
 
     /// `if (x) die(); free(p);` where `x` held: the `die` line counts, the

@@ -20,8 +20,9 @@ use std::process::Command;
 pub type RunCoverage = Vec<(PathBuf, FileCoverage)>;
 
 /// [`NativeBuild::per_test_coverage`]: the runner's output (each test's
-/// verdict), each test's coverage, and how long the runs and the reading of
-/// their profiles took (seconds).
+/// verdict), each test's coverage (of the sources it ran code of: another
+/// source has no line or branch it covers), and how long the runs and the
+/// reading of their profiles took (seconds).
 pub struct PerTest {
     pub output: String,
     pub coverage: Vec<RunCoverage>,
@@ -112,27 +113,7 @@ pub fn build(
         .into_iter()
         .map(|(source, o)| (source, obj.join(o)))
         .collect();
-    let gcov = covdata::gcov_lines(&objects)?;
-    let function_starts = gcov.iter().map(|g| g.function_starts.clone()).collect();
-    let sources: Vec<(PathBuf, BTreeSet<u32>)> = objects
-        .into_iter()
-        .map(|(s, _)| s)
-        .zip(gcov.into_iter().map(|g| g.lines))
-        .collect();
-    let mut index = HashMap::new();
-    for (i, (src, _)) in sources.iter().enumerate().rev() {
-        index.insert(covdata::normalized(src), i);
-        if let Ok(c) = src.canonicalize() {
-            index.insert(c, i);
-        }
-    }
-    Ok(NativeBuild {
-        dir: obj.clone(),
-        exe: obj.join("symtest_suite"),
-        sources,
-        function_starts,
-        index,
-    })
+    NativeBuild::of_objects(&obj, obj.join("symtest_suite"), objects)
 }
 
 /// The runner's verdict on one test in the output of [`NativeBuild::run_tests`]:
@@ -145,6 +126,46 @@ pub fn verdict_of<'a>(runner_output: &'a str, name: &str) -> Option<&'a str> {
 }
 
 impl NativeBuild {
+    /// The build in `dir` whose runner is `exe`, of the `(source, object)`
+    /// pairs of the target's translation units (their gcov notes beside the
+    /// objects).
+    fn of_objects(
+        dir: &Path,
+        exe: PathBuf,
+        objects: Vec<(PathBuf, PathBuf)>,
+    ) -> Result<NativeBuild, String> {
+        let gcov = covdata::gcov_lines(&objects)?;
+        let function_starts = gcov.iter().map(|g| g.function_starts.clone()).collect();
+        let sources: Vec<(PathBuf, BTreeSet<u32>)> = objects
+            .into_iter()
+            .map(|(s, _)| s)
+            .zip(gcov.into_iter().map(|g| g.lines))
+            .collect();
+        let mut index = HashMap::new();
+        for (i, (src, _)) in sources.iter().enumerate().rev() {
+            index.insert(covdata::normalized(src), i);
+            if let Ok(c) = src.canonicalize() {
+                index.insert(c, i);
+            }
+        }
+        Ok(NativeBuild {
+            dir: dir.to_path_buf(),
+            exe,
+            sources,
+            function_starts,
+            index,
+        })
+    }
+
+    /// The position in `sources` of a file as the coverage mapping names it.
+    fn unit_of(&self, filename: &str) -> Option<usize> {
+        let name = covdata::normalized(Path::new(filename));
+        self.index
+            .get(&name)
+            .or_else(|| name.canonicalize().ok().and_then(|c| self.index.get(&c)))
+            .copied()
+    }
+
     /// Where the coverage run writes each test's profile.
     fn profiles(&self) -> PathBuf {
         self.dir.join("profiles")
@@ -208,7 +229,9 @@ impl NativeBuild {
     /// The coverage of each named test on its own: one run of the runner,
     /// each test's child writing its own profile (kept for
     /// [`NativeBuild::coverage_of`]), then each profile read back (on `jobs`
-    /// threads). Also the runner's output: each test's verdict.
+    /// threads), only the sources its functions touch (those are all it can
+    /// cover: another source is left out of its coverage). Also the runner's
+    /// output: each test's verdict.
     pub fn per_test_coverage(
         &self,
         names: &[&str],
@@ -220,13 +243,24 @@ impl NativeBuild {
         let output = self.run(names, timeout_s, &profiles)?;
         let run_s = started.elapsed().as_secs_f64();
         let started = std::time::Instant::now();
+        // The functions of the binary, once: each test's export then reads
+        // only the files its functions touch. Without them (llvm-cov could
+        // not say), every test reads every file.
+        let selector = self.selector(&profiles).ok();
         let one = |name: &str| -> Result<RunCoverage, String> {
             let raw = profiles.join(format!("{name}.profraw"));
             if !raw.is_file() {
                 // No profile (the test did not run the program): nothing covered.
                 return Ok(Vec::new());
             }
-            self.coverage_from(&[raw], &profiles.join(format!("{name}.profdata")))
+            let profdata = profiles.join(format!("{name}.profdata"));
+            covdata::merge(&[raw], &profdata)?;
+            if let Some(selector) = &selector {
+                if let Some(cov) = self.selected_coverage(selector, &profdata)? {
+                    return Ok(cov);
+                }
+            }
+            self.coverage_of_profile(&profdata)
         };
         let jobs = jobs.max(1);
         let chunks: Vec<Vec<(usize, &str)>> = (0..jobs)
@@ -314,17 +348,22 @@ impl NativeBuild {
     /// The coverage of the target's sources under the merge of `raws`.
     fn coverage_from(&self, raws: &[PathBuf], merged: &Path) -> Result<RunCoverage, String> {
         covdata::merge(raws, merged)?;
+        self.coverage_of_profile(merged)
+    }
+
+    /// The coverage of every target source under the indexed profile `profdata`.
+    fn coverage_of_profile(&self, profdata: &Path) -> Result<RunCoverage, String> {
         let sources: Vec<&Path> = self.sources.iter().map(|(s, _)| s.as_path()).collect();
-        let files = covdata::export(&self.exe, merged, &sources)?;
+        let files = covdata::export(&self.exe, profdata, &sources)?;
+        Ok(self.run_coverage(&files))
+    }
+
+    /// The coverage of the target's sources among `files`, in their order.
+    fn run_coverage(&self, files: &[covdata::ExportFile]) -> RunCoverage {
         let mut out = Vec::new();
         let mut seen = vec![false; self.sources.len()];
-        for f in &files {
-            let name = covdata::normalized(Path::new(&f.filename));
-            let unit = self
-                .index
-                .get(&name)
-                .or_else(|| name.canonicalize().ok().and_then(|c| self.index.get(&c)));
-            if let Some(&i) = unit {
+        for f in files {
+            if let Some(i) = self.unit_of(&f.filename) {
                 if !std::mem::replace(&mut seen[i], true) {
                     let (src, lines) = &self.sources[i];
                     out.push((
@@ -334,8 +373,59 @@ impl NativeBuild {
                 }
             }
         }
-        Ok(out)
+        out
     }
+
+    /// The binary's functions and the source each file of its coverage
+    /// mapping is (`scratch`: a directory for a temporary profile).
+    fn selector(&self, scratch: &Path) -> Result<Selector, String> {
+        let Some((first, _)) = self.sources.first() else {
+            return Err("no sources".into());
+        };
+        let map = covdata::FunctionMap::read(&self.exe, scratch, first)?;
+        let units = map
+            .files()
+            .into_iter()
+            .filter_map(|f| Some((f.to_string(), self.unit_of(f)?)))
+            .collect();
+        Ok(Selector { map, units })
+    }
+
+    /// The coverage of the sources the functions that ran under `profdata`
+    /// touch, the same as [`NativeBuild::coverage_of_profile`]'s for them (a
+    /// source no such function touches covers nothing, and is left out);
+    /// `None` when the profile's functions cannot all be told apart.
+    fn selected_coverage(
+        &self,
+        selector: &Selector,
+        profdata: &Path,
+    ) -> Result<Option<RunCoverage>, String> {
+        // A profile `llvm-profdata show` does not list as expected: read everything.
+        let Ok(counts) = covdata::profile_counts(profdata) else {
+            return Ok(None);
+        };
+        let Some(sel) = selector.map.select(&counts) else {
+            return Ok(None);
+        };
+        let units: BTreeSet<usize> = sel
+            .files
+            .iter()
+            .filter_map(|f| selector.units.get(f).copied())
+            .collect();
+        let selected: Vec<&Path> = units
+            .into_iter()
+            .map(|i| self.sources[i].0.as_path())
+            .collect();
+        let files = covdata::export_selected(&self.exe, profdata, &selected, &selector.map, &sel)?;
+        Ok(files.map(|files| self.run_coverage(&files)))
+    }
+}
+
+/// [`NativeBuild::selected_coverage`]'s view of the binary: its functions,
+/// and the target source each file of its coverage mapping is.
+struct Selector {
+    map: covdata::FunctionMap,
+    units: HashMap<String, usize>,
 }
 
 #[cfg(test)]
@@ -348,5 +438,142 @@ mod verdict_tests {
             .unwrap()
             .starts_with("FAILED: BUG still present"));
         assert_eq!(super::verdict_of(out, "test00001"), None);
+    }
+}
+
+/// Each test's export limited to the files its functions touch, on a real
+/// build: the same coverage as the export of every file.
+#[cfg(test)]
+mod selection_tests {
+    use super::*;
+
+    fn cc(args: &[&str], dir: &Path) {
+        let o = Command::new(crate::toolchain::clang())
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+
+    fn covered(c: &RunCoverage) -> BTreeSet<(PathBuf, u32, u32)> {
+        let mut s = BTreeSet::new();
+        for (src, fc) in c {
+            s.extend(
+                fc.covered_lines()
+                    .into_iter()
+                    .map(|l| (src.clone(), l, u32::MAX)),
+            );
+            s.extend(
+                fc.taken_branches()
+                    .into_iter()
+                    .map(|(l, b)| (src.clone(), l, b)),
+            );
+        }
+        s
+    }
+
+    #[test]
+    fn a_test_reads_only_the_files_it_ran_with_the_same_coverage() {
+        let dir = std::env::temp_dir().join(format!("symtest-select-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let dir = dir.canonicalize().unwrap();
+        // a.c: main, a static inline function of a header, a function a
+        // macro defines; b.c: a function only some runs call, and c.c, a
+        // file b.c includes (its code is b.c's unit's).
+        std::fs::write(
+            dir.join("h.h"),
+            "static inline int twice(int x) {\n  if (x > 100)\n    return x;\n  return 2 * x;\n}\nint b(int);\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("a.c"),
+            "#include \"h.h\"\n#define DEFINE(name) static int name(int v) { return v ? v + 1 : 0; }\nDEFINE(inc)\nint main(int argc, char **argv) {\n  (void)argv;\n  int r = twice(argc);\n  if (argc > 2)\n    r += b(argc);\n  return inc(r) & 0;\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("c.c"),
+            "static int helper(int x) {\n  return x > 3 ? x - 3 : x;\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("b.c"),
+            "#include \"h.h\"\n#include \"c.c\"\nint b(int x) {\n  if (x > 5)\n    return helper(x);\n  return twice(x) + helper(x);\n}\n",
+        )
+        .unwrap();
+        let obj_dir = dir.join("obj");
+        std::fs::create_dir_all(&obj_dir).unwrap();
+        let flags = [
+            "-O0",
+            "-fprofile-instr-generate",
+            "-fcoverage-mapping",
+            "-ftest-coverage",
+            "-c",
+        ];
+        for u in ["a", "b"] {
+            // Absolute names, from another directory, as the suite's
+            // Makefile gives them (gcov's notes name them so).
+            let mut args = flags.to_vec();
+            let src = dir.join(format!("{u}.c")).display().to_string();
+            let obj = format!("{u}.o");
+            args.extend([src.as_str(), "-o", obj.as_str()]);
+            cc(&args, &obj_dir);
+        }
+        cc(
+            &["-fprofile-instr-generate", "a.o", "b.o", "-o", "prog"],
+            &obj_dir,
+        );
+        let nb = NativeBuild::of_objects(
+            &obj_dir,
+            obj_dir.join("prog"),
+            vec![
+                (dir.join("a.c"), obj_dir.join("a.o")),
+                (dir.join("b.c"), obj_dir.join("b.o")),
+            ],
+        )
+        .unwrap();
+        let selector = nb.selector(&dir).unwrap();
+        let mut runs = Vec::new();
+        for (name, args) in [("one", &[][..]), ("three", &["x", "y"][..])] {
+            let raw = dir.join(format!("{name}.profraw"));
+            let st = Command::new(obj_dir.join("prog"))
+                .args(args)
+                .env("LLVM_PROFILE_FILE", &raw)
+                .status()
+                .unwrap();
+            assert!(st.success());
+            let profdata = dir.join(format!("{name}.profdata"));
+            covdata::merge(&[raw], &profdata).unwrap();
+            let full = nb.coverage_of_profile(&profdata).unwrap();
+            let selected = nb.selected_coverage(&selector, &profdata).unwrap().unwrap();
+            assert_eq!(covered(&full), covered(&selected), "{name}");
+            // A file read is read whole, as the full export reads it.
+            for (src, fc) in &selected {
+                let (_, f) = full.iter().find(|(s, _)| s == src).unwrap();
+                assert_eq!(fc.lines, f.lines, "{name}: {}", src.display());
+                assert_eq!(fc.branches, f.branches, "{name}: {}", src.display());
+            }
+            runs.push((full, selected));
+        }
+        let files =
+            |c: &RunCoverage| -> Vec<PathBuf> { c.iter().map(|(s, _)| s.clone()).collect() };
+        // Without arguments b.c runs nothing: only a.c is read, and the full
+        // export covers nothing of b.c.
+        let (full, selected) = &runs[0];
+        assert_eq!(files(full), [dir.join("a.c"), dir.join("b.c")]);
+        assert_eq!(files(selected), [dir.join("a.c")]);
+        assert!(full[1].1.covered_lines().is_empty());
+        let a = &selected[0].1;
+        // The line of the macro's use counts the function it defines; the
+        // header's function counts in the header, not here.
+        assert!(a.covered_lines().contains(&3), "{:?}", a.lines);
+        assert!(a.covered_lines().contains(&9));
+        assert!(!a.covered_lines().contains(&8));
+        // With three arguments b.c (and the c.c it includes) runs too.
+        let (full, selected) = &runs[1];
+        assert_eq!(files(selected), [dir.join("a.c"), dir.join("b.c")]);
+        assert!(!full[1].1.covered_lines().is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
