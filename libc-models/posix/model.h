@@ -142,4 +142,17 @@ void __symtest_terminated(const char *s);
  * path ends there with a test whose native run is expected to time out. */
 void __symtest_blocked(const char *why) __attribute__((__noreturn__));
 
+/* Shared by fd.c (the descriptor table and the files) and files.c (what is
+ * done to files by name: remove, truncate, rename, link, mode, owner, times). */
+int __symtest_add_entry(exe_file *f);
+int __symtest_table_full(void);
+exe_fd *__symtest_get_fd(int fd);
+exe_file *__symtest_resolve(exe_file *f);
+exe_file *__symtest_existing_file(const char *path, long *err);
+exe_file *__symtest_existing_entry(const char *path, long *err);
+long __symtest_parent_dir(const char *path);
+char *__symtest_name_copy(const char *path, long *err);
+int __symtest_grow(exe_file *f, size_t need);
+void __symtest_fill_stat(exe_file *f, struct stat *st, int kind);
+
 #endif
