@@ -72,21 +72,30 @@ long __symtest_truncate(const char *path, long len)
 	return resize(f, len);
 }
 
+/* What rename and link check of their two paths (after their flags, as the
+ * kernel does) before looking either up; 0 when both can be looked up. */
+static long two_paths(int olddirfd, const char *old, int newdirfd, const char *new)
+{
+	if (!old || !new)
+		return -EFAULT;
+	if ((olddirfd != AT_FDCWD && old[0] != '/') || (newdirfd != AT_FDCWD && new[0] != '/'))
+		return -ENOSYS;
+	if (!old[0] || !new[0])
+		return -ENOENT;
+	return 0;
+}
+
 /* The model's files and the host's are on different devices (MODEL_DEV
  * and the host's, as stat says): renaming or linking between them fails
  * with EXDEV, as natively across file systems. */
 long __symtest_rename(int olddirfd, const char *old, int newdirfd, const char *new, unsigned flags)
 {
 	enum { NOREPLACE = 1, EXCHANGE = 2 };
-	if (!old || !new)
-		return -EFAULT;
 	if ((flags & ~(unsigned)(NOREPLACE | EXCHANGE)) || flags == (NOREPLACE | EXCHANGE))
 		return -EINVAL;
-	if ((olddirfd != AT_FDCWD && old[0] != '/') || (newdirfd != AT_FDCWD && new[0] != '/'))
-		return -ENOSYS;
-	if (!old[0] || !new[0])
-		return -ENOENT;
-	long err = 0;
+	long err = two_paths(olddirfd, old, newdirfd, new);
+	if (err)
+		return err;
 	exe_file *src = __symtest_existing_entry(old, &err);
 	if (!src)
 		return err;
@@ -127,15 +136,11 @@ long __symtest_rename(int olddirfd, const char *old, int newdirfd, const char *n
 
 long __symtest_link(int olddirfd, const char *old, int newdirfd, const char *new, int flags)
 {
-	if (!old || !new)
-		return -EFAULT;
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((olddirfd != AT_FDCWD && old[0] != '/') || (newdirfd != AT_FDCWD && new[0] != '/'))
-		return -ENOSYS;
-	if (!old[0] || !new[0])
-		return -ENOENT;
-	long err = 0;
+	long err = two_paths(olddirfd, old, newdirfd, new);
+	if (err)
+		return err;
 	exe_file *src = __symtest_existing_file(old, &err);
 	if (!src)
 		return err;

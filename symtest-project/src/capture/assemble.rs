@@ -63,6 +63,32 @@ pub struct Output {
     pub build_id: Option<String>,
 }
 
+impl Output {
+    /// An output of `kind` at `output` of which nothing is known yet.
+    pub fn new(output: String, kind: &'static str) -> Output {
+        Output {
+            output,
+            kind,
+            bitcode: None,
+            inputs: Vec::new(),
+            sources: Vec::new(),
+            external_libraries: Vec::new(),
+            missing_bitcode: Vec::new(),
+            undefined_from_missing: Vec::new(),
+            objects: Vec::new(),
+            carried: Vec::new(),
+            from_libraries: Vec::new(),
+            main_from: None,
+            module_functions: None,
+            native_functions: None,
+            missing_functions: Vec::new(),
+            complete: None,
+            gone: None,
+            build_id: None,
+        }
+    }
+}
+
 /// A link that is not an output of the build, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct LeftOut {

@@ -124,30 +124,18 @@ impl Builder<'_> {
             None => objects.clone(),
         };
         let mut out = Output {
-            output: rel(self.root, archive),
-            kind: "static-library",
-            bitcode: None,
             inputs,
             sources: parts
                 .with_bitcode
                 .iter()
                 .filter_map(|o| self.source_of(o))
                 .collect(),
-            external_libraries: Vec::new(),
             missing_bitcode: parts.without.iter().map(|m| rel(self.root, m)).collect(),
-            undefined_from_missing: Vec::new(),
             carried: objects.clone(),
             objects,
-            build_id: None,
-            from_libraries: Vec::new(),
-            main_from: None,
-            module_functions: None,
-            native_functions: None,
-            missing_functions: Vec::new(),
-            complete: None,
-            gone: None,
+            gone: why_gone(archive, false, None),
+            ..Output::new(rel(self.root, archive), "static-library")
         };
-        out.gone = why_gone(archive, false, None);
         let mut module = None;
         match self.dest_for(archive) {
             Some(target) if !bcs.is_empty() => {
@@ -265,31 +253,17 @@ impl Builder<'_> {
         else {
             return Ok(None);
         };
+        let kind = if *shared {
+            "shared-library"
+        } else {
+            "executable"
+        };
         let mut out = Output {
-            output: rel(self.root, output),
-            kind: if *shared {
-                "shared-library"
-            } else {
-                "executable"
-            },
-            bitcode: None,
-            inputs: Vec::new(),
-            sources: Vec::new(),
-            external_libraries: Vec::new(),
-            missing_bitcode: Vec::new(),
-            undefined_from_missing: Vec::new(),
-            objects: Vec::new(),
             carried: carried.iter().map(|o| rel(self.root, o)).collect(),
             build_id: build_id.clone(),
-            from_libraries: Vec::new(),
-            main_from: None,
-            module_functions: None,
-            native_functions: None,
-            missing_functions: Vec::new(),
-            complete: None,
-            gone: None,
+            gone: why_gone(output, !*shared, build_id.as_deref()),
+            ..Output::new(rel(self.root, output), kind)
         };
-        out.gone = why_gone(output, !*shared, build_id.as_deref());
         let read = self.read_inputs(cwd, inputs, &mut out)?;
         // What the output names, in link order: the truth of what the
         // linker linked. Objects of the inputs that name nothing (a failed
