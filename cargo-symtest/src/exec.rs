@@ -362,7 +362,7 @@ impl EventSink for Sink {
                     if let TestOutcome::Error(r) = &t.outcome {
                         if r.kind.is_bug() {
                             self.bug_tests
-                                .push((name.clone(), r.kind.suffix().to_string()));
+                                .push((name.clone(), r.kind.as_str().to_string()));
                         }
                         if !self.quiet {
                             self.say(&format!(

@@ -50,7 +50,7 @@ fn exit_kind(name: &str) -> Result<Vec<ErrorKind>, String> {
         _ => {
             return Err(format!(
                 "--exit-on-error-type: unknown kind `{name}` (symtest's: {}; KLEE's: Ptr, Free, Abort, Assert, Overflow, ReadOnly, ReportError, User, Execution, External, Model, BadVectorAccess, InvalidBuiltin)",
-                ErrorKind::ALL.map(|k| k.suffix()).join(", ")
+                ErrorKind::ALL.map(ErrorKind::as_str).join(", ")
             ))
         }
     };

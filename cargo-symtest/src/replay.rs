@@ -15,7 +15,6 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
@@ -42,103 +41,9 @@ pub const NATIVE_FLAGS: &[&str] = &[
     "-fno-omit-frame-pointer",
 ];
 
-/// The kinds of errors the engine reports (KLEE's termination classes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ErrorKind {
-    /// Invalid memory access: out of bounds, null, use after free.
-    Ptr,
-    /// Invalid free: double free, free of a non-heap or interior pointer.
-    Free,
-    /// Division or remainder by zero.
-    Div,
-    /// Signed overflow, overlong or negative shift, negation overflow.
-    Overflow,
-    /// A failed assertion (`assert`, `klee_assert`, `symtest_assert`).
-    Assert,
-    /// `abort()` / `klee_abort()`.
-    Abort,
-    /// Write to read-only memory (string literals, const globals).
-    ReadOnly,
-    /// A user-reported error (`symtest_report_error`, `klee_report_error`).
-    User,
-    /// An execution error of the engine (unsupported construct, ...).
-    Exec,
-    /// A call to an external function that failed or does not exist.
-    External,
-    /// An error inside an environment model.
-    Model,
-    /// The solver failed or timed out.
-    Solver,
-}
-
-impl ErrorKind {
-    pub const ALL: [ErrorKind; 12] = [
-        ErrorKind::Ptr,
-        ErrorKind::Free,
-        ErrorKind::Div,
-        ErrorKind::Overflow,
-        ErrorKind::Assert,
-        ErrorKind::Abort,
-        ErrorKind::ReadOnly,
-        ErrorKind::User,
-        ErrorKind::Exec,
-        ErrorKind::External,
-        ErrorKind::Model,
-        ErrorKind::Solver,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::Ptr => "ptr",
-            ErrorKind::Free => "free",
-            ErrorKind::Div => "div",
-            ErrorKind::Overflow => "overflow",
-            ErrorKind::Assert => "assert",
-            ErrorKind::Abort => "abort",
-            ErrorKind::ReadOnly => "readonly",
-            ErrorKind::User => "user",
-            ErrorKind::Exec => "exec",
-            ErrorKind::External => "external",
-            ErrorKind::Model => "model",
-            ErrorKind::Solver => "solver",
-        }
-    }
-}
-
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Returned by `ErrorKind::from_str` for an unknown name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownErrorKind(pub String);
-
-impl fmt::Display for UnknownErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown error kind '{}' (expected one of: {})",
-            self.0,
-            ErrorKind::ALL.map(ErrorKind::as_str).join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownErrorKind {}
-
-impl FromStr for ErrorKind {
-    type Err = UnknownErrorKind;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let t = s.trim();
-        ErrorKind::ALL
-            .into_iter()
-            .find(|k| k.as_str().eq_ignore_ascii_case(t))
-            .ok_or_else(|| UnknownErrorKind(s.to_string()))
-    }
-}
+/// The kinds of errors the engine reports: the engine's own type, so a
+/// recorded outcome and a native one compare directly.
+pub use symtest_executor::ErrorKind;
 
 /// How a replayed (or symbolically executed) run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

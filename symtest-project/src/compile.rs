@@ -2,20 +2,28 @@
 
 use crate::config::Kind;
 use crate::discovery::Target;
-use crate::toolchain::tool;
+use crate::toolchain::{tool, BITCODE_FLAGS};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Flags every bitcode compile gets (then UBSan checks, include dirs, defines, cflags).
-pub const BITCODE_FLAGS: &[&str] = &[
-    "-emit-llvm",
-    "-c",
-    "-g",
-    "-O0",
-    "-Xclang",
-    "-disable-O0-optnone",
-    "-fno-sanitize-recover=all",
-];
+/// Flags every bitcode compile of a target's sources gets (then its UBSan
+/// checks, include dirs, defines, cflags): [`BITCODE_FLAGS`], the flags of
+/// every bitcode build, with two differences on purpose:
+/// - `-c`, right after `-emit-llvm`: each source compiles to its own module,
+///   linked after (`cargo symtest cc` and the capture wrappers add `-c`
+///   themselves, when the command they wrap compiles only);
+/// - no `-fsanitize=` list: the target's own `sanitize` (symtest.toml, by
+///   default the same checks) follows instead, and none when it is empty.
+pub fn bitcode_flags() -> Vec<&'static str> {
+    let mut flags: Vec<&'static str> = BITCODE_FLAGS
+        .iter()
+        .copied()
+        .filter(|f| !f.starts_with("-fsanitize="))
+        .collect();
+    debug_assert_eq!(flags.first(), Some(&"-emit-llvm"));
+    flags.insert(1, "-c");
+    flags
+}
 
 /// Why a target did not compile: the command and clang's own diagnostics.
 #[derive(Debug)]
@@ -96,7 +104,7 @@ fn link_sources(
             .map_or("src".into(), |s| s.to_string_lossy().into_owned());
         let out = dir.join(format!("{i:02}_{stem}.bc"));
         let mut cmd = Command::new(&clang);
-        cmd.args(BITCODE_FLAGS);
+        cmd.args(bitcode_flags());
         if !t.sanitize.is_empty() {
             cmd.arg(format!("-fsanitize={}", t.sanitize.join(",")));
         }
@@ -155,5 +163,27 @@ fn run(mut cmd: Command) -> Result<(), CompileError> {
             command,
             diagnostics: format!("cannot run the compiler: {e} (run `cargo xtask setup`)"),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_compiles_get_the_bitcode_flags_with_c_and_without_their_checks() {
+        // The list a target's compile has always had, in its order.
+        assert_eq!(
+            bitcode_flags(),
+            [
+                "-emit-llvm",
+                "-c",
+                "-g",
+                "-O0",
+                "-Xclang",
+                "-disable-O0-optnone",
+                "-fno-sanitize-recover=all",
+            ]
+        );
     }
 }

@@ -32,16 +32,16 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
 /// (131,072, the most `execve` passes, so the most native replay could): the
 /// engine proves an argument free of NUL one byte and one query at a time,
 /// each query carrying a model of the whole argument, so memory grows with
-/// the square of the length, outside what the memory cap samples (measured on
-/// `wc` with `--max-memory 400`: 16,384 bytes 316 MiB, 32,768 bytes 1.1 GiB,
-/// 131,071 bytes over 24 GiB; 4,096 bytes, three arguments: 95 MiB).
+/// the square of the length, outside what the memory cap samples: a few
+/// arguments of 4,096 bytes take about 100 MiB, a few times longer already
+/// gigabytes.
 pub const MAX_SYM_ARG_LEN: u64 = 4096;
 
 /// The most bytes all symbolic arguments may have together (each with its
 /// NUL): a model of every argument travels with each query about one, so
 /// the solver's memory grows with the square of the total, in transients
-/// inside single queries that no limit samples (measured on `wc`: 16
-/// arguments of 4,096 bytes peak at 372 MiB, 100 of 4,096 at 2.1 GiB).
+/// inside single queries that no limit samples: this total keeps the peak
+/// to a few hundred MiB.
 pub const MAX_SYM_ARG_BYTES: u64 = 65_536;
 
 /// The most bytes a symbolic file or stdin may have: the POSIX model's limit

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// Flags of every bitcode build (TOOLCHAIN.md, the README): what `cargo
-/// symtest cc` and the capture wrappers give clang-19.
+/// symtest cc` and the capture wrappers give clang-19, and, with `-c` and a
+/// target's own checks for the `-fsanitize=` list, a target's compile
+/// ([`crate::compile::bitcode_flags`]).
 pub const BITCODE_FLAGS: &[&str] = &[
     "-emit-llvm",
     "-g",

@@ -25,6 +25,8 @@ commands:
   setup   install the system packages symtest needs (root), build Bitwuzla and the
           musl bitcode runtime (both cached)
   test    setup, then cargo fmt --check, clippy -D warnings and the whole test suite
+  tidy    report what the repository checks do not enforce: the non-test functions
+          over 100 lines (a report, never a failure)
   demo    setup, then run symtest on the bundled example (tests/demo/)
   bench [--quick] [--budget S] [--only A,B] [--out DIR]
           setup, then symtest vs random testing on tests/bench/suite/ (paper §5):
@@ -79,6 +81,7 @@ fn run(args: &[String]) -> Result<()> {
         "demo" => demo::run(rest),
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
+        "tidy" => tidy::run(rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -156,7 +156,7 @@ impl Executor<'_> {
                     }
                     Termination::Error(kind, msg) => Err(NotCompleted::Abandoned(format!(
                         "its end is beyond the engine ({}: {msg})",
-                        kind.suffix()
+                        kind.as_str()
                     ))),
                     Termination::Silent => Err(NotCompleted::Abandoned("it ended silently".into())),
                     Termination::Early(why) => Err(NotCompleted::Abandoned(why)),

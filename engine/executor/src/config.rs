@@ -83,12 +83,13 @@ pub const DEFAULT_DIRECTED_SHARE: f64 = 0.7;
 /// Default of `Config::library_forks`.
 pub const DEFAULT_LIBRARY_FORKS: u64 = 128;
 
-/// Default of `Config::digest_depth` (see `ExprPool::depth`). Measured on
-/// GNU coreutils (8-10 s runs): head, printf, od, tail, sort, nl, fmt, join,
-/// tac, tr and cut branch on nothing 40 deep; MD5's output is over 200 deep,
-/// `sum`'s and `cksum`'s checksums and `seq`'s floating point 40-100. At
-/// 30 s, 60 against no limit: md5sum 736 -> 776 lines covered, ptx 2,717 ->
-/// 2,753, seq 642 -> 683, sum unchanged; at 40 seq fell to 586.
+/// Default of `Config::digest_depth` (see `ExprPool::depth`). Parsing and
+/// text processing branch on conditions far shallower than this; a hash's
+/// output is hundreds deep, checksums and floating-point arithmetic tens to
+/// a hundred. Not forking on the deepest conditions, whose queries are the
+/// costliest and rarely lead anywhere new, leaves time for the rest of the
+/// program; a much lower limit also stops the shallower arithmetic from
+/// forking, and code behind it goes uncovered.
 pub const DEFAULT_DIGEST_DEPTH: u32 = 60;
 
 /// Everything that steers one exploration.
@@ -191,8 +192,8 @@ pub struct Config {
     pub check_div_zero: bool,
     /// `strcmp`, `strncmp`, `memcmp` and `bcmp` with concrete pointers and
     /// length computed as one expression instead of forking at every byte
-    /// (inst/strcmp.rs; off by default: on coreutils it changed which
-    /// options a 60-s run reaches more than how many, see BENCHMARKS run 18).
+    /// (inst/strcmp.rs; off by default: it changes which options a run
+    /// reaches more than how many, so it is no default gain).
     pub summarize_comparisons: bool,
     /// KLEE's `--emit-all-errors`: a test for every error path, not only the
     /// first one per (kind, source line).

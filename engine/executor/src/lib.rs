@@ -55,7 +55,7 @@ pub use environment::PROGRAM_ENVIRONMENT;
 pub use rss::CountingAllocator;
 pub use special::undefined_functions;
 pub use stats::{MemoryCensus, Stats};
-pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome};
+pub use termination::{ErrorKind, ErrorReport, StackEntry, TestOutcome, UnknownErrorKind};
 pub use why::{BranchWhy, LineWhy, Reason, WhyReport};
 
 use symtest_ktest::KTest;

@@ -26,9 +26,9 @@
 use crate::config::Seed;
 use symtest_ir::{Body, Callee, ConstId, Constant, GlobalId, GlobalInit, Module, Op, Operand, Reg};
 
-/// At most this many option seeds (the longest option tables of GNU
-/// coreutils give about 70 singles and 40 on a file; head needs 168 for
-/// all of its kinds, tail's pairs are cut).
+/// At most this many option seeds: room for every single option of a long
+/// option table, alone and on a file, and for its `-1` arguments; the pairs,
+/// which come last and grow with the square of the table, are cut first.
 pub const MAX_OPTION_SEEDS: usize = 200;
 
 /// An option the program declares: how it is written (`-n`, `--lines`, a

@@ -135,8 +135,9 @@ impl Executor<'_> {
 /// A path following a seed that runs this many instructions without
 /// covering new code (`tail -f` waiting for its file to grow) stops being
 /// followed first: it goes on as an ordinary path, and the other seeds and
-/// the search get their turn. (At 2,000,000, tail's seeds following stdin
-/// spent all of seeding's 15 s before `tail -f A` ran.)
+/// the search get their turn. (Much higher, a few seeds that loop without
+/// covering anything can take all of seeding's share of the budget before
+/// the other seeds run.)
 pub const SEED_STALL_INSTRUCTIONS: u64 = 500_000;
 
 /// The share of the budget (`--max-time`, `--max-instructions`) paths

@@ -1,24 +1,32 @@
 //! How a path ends: its outcome is data, never an `Err`.
 
-use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
 
-/// Error kinds, each with its `.err` file suffix (KLEE's `testN.<kind>.err`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Serialize)]
+use serde::{Deserialize, Serialize};
+
+/// Error kinds (KLEE's termination classes), each with its `.err` file suffix
+/// (KLEE's `testN.<kind>.err`), which is also its name in the JSON files and on
+/// the command line: [`ErrorKind::as_str`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ErrorKind {
-    /// Out-of-bounds access, null dereference, use after free.
+    /// Invalid memory access: out of bounds, null dereference, use after free.
     Ptr,
-    /// Double free, invalid free.
+    /// Invalid free: double free, free of a non-heap or interior pointer.
     Free,
     /// Division or remainder by zero.
     Div,
-    /// Integer overflow and oversized shifts (UBSan checks).
+    /// Integer overflow and oversized shifts (UBSan checks): signed overflow,
+    /// overlong or negative shift, negation overflow.
     Overflow,
+    /// A failed assertion (`assert`, `klee_assert`, `symtest_assert`).
     Assert,
+    /// `abort()` / `klee_abort()`.
     Abort,
-    /// Write to read-only memory.
+    /// Write to read-only memory (string literals, const globals).
     ReadOnly,
-    /// `symtest_report_error`.
+    /// A user-reported error (`symtest_report_error`, `klee_report_error`).
     User,
     /// The engine could not execute something (unsupported instruction, …).
     Exec,
@@ -31,7 +39,9 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    pub fn suffix(self) -> &'static str {
+    /// The kind's name: the `.err` file suffix, its JSON form (serde) and
+    /// its [`Display`](fmt::Display) form.
+    pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Ptr => "ptr",
             ErrorKind::Free => "free",
@@ -48,8 +58,10 @@ impl ErrorKind {
         }
     }
 
+    /// The kind named exactly `s` (as [`ErrorKind::as_str`] gives it). The
+    /// [`FromStr`] parse is lenient instead: it trims and ignores case.
     pub fn parse(s: &str) -> Option<ErrorKind> {
-        ErrorKind::ALL.iter().copied().find(|k| k.suffix() == s)
+        ErrorKind::ALL.iter().copied().find(|k| k.as_str() == s)
     }
 
     pub const ALL: [ErrorKind; 12] = [
@@ -73,6 +85,42 @@ impl ErrorKind {
             self,
             ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver
         )
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Returned by `ErrorKind::from_str` for an unknown name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownErrorKind(pub String);
+
+impl fmt::Display for UnknownErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown error kind '{}' (expected one of: {})",
+            self.0,
+            ErrorKind::ALL.map(ErrorKind::as_str).join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownErrorKind {}
+
+/// Lenient: surrounding whitespace and case are ignored (`"ReadOnly"` is
+/// [`ErrorKind::ReadOnly`]); [`ErrorKind::parse`] is the exact match.
+impl FromStr for ErrorKind {
+    type Err = UnknownErrorKind;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        ErrorKind::ALL
+            .into_iter()
+            .find(|k| k.as_str().eq_ignore_ascii_case(t))
+            .ok_or_else(|| UnknownErrorKind(s.to_string()))
     }
 }
 
@@ -103,7 +151,7 @@ impl ErrorReport {
     pub fn file_suffix(&self) -> String {
         match &self.suffix {
             Some(s) => s.clone(),
-            None => format!("{}.err", self.kind.suffix()),
+            None => format!("{}.err", self.kind.as_str()),
         }
     }
 

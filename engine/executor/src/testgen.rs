@@ -65,7 +65,7 @@ impl Executor<'_> {
                     *self
                         .stats
                         .paths_ended_by_engine_limit
-                        .entry(kind.suffix().to_string())
+                        .entry(kind.as_str().to_string())
                         .or_default() += 1;
                 }
                 let (outcome, new) = self.error_outcome(&mut st, kind, message);
@@ -180,7 +180,7 @@ impl Executor<'_> {
         if emit && self.config.exit_on_error.contains(&kind) && self.halt_requested.is_none() {
             self.halt_requested = Some(format!(
                 "--exit-on-error: {} error at {file}:{line}",
-                kind.suffix()
+                kind.as_str()
             ));
         }
         let report = ErrorReport {

@@ -31,8 +31,8 @@
 //!   `V <= N`; again the callback can stop early.
 //! * Both walks stop after a given number of visited nodes: a cache asks
 //!   for a bounded search (a superset walk over a tree of long path
-//!   conditions visited 2,000 nodes per query on `wc`, for a hit on 3% of
-//!   them).
+//!   conditions can visit thousands of nodes per query, for a hit on few
+//!   of them).
 //!
 //! Walks use an explicit stack (no recursion depth limit for long sets).
 

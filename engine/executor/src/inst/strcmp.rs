@@ -1,8 +1,8 @@
 //! The C library's byte-string comparisons (`strcmp`, `strncmp`, `memcmp`,
 //! `bcmp`) computed as one expression instead of run byte by byte, under
 //! `--summarize-comparisons` (`Config::summarize_comparisons`; off by
-//! default: on coreutils at 60 s it moved which options a run reaches more
-//! than how much it covers, BENCHMARKS run 18).
+//! default: it changes which options a run reaches more than how much it
+//! covers).
 //!
 //! Run by the library's loop, a comparison of a symbolic string with a
 //! constant forks at every byte: `strcmp(arg, "help")` leaves one path per
@@ -23,7 +23,7 @@
 //! bytes concrete at every position read (a symbolic string against a
 //! constant, as option and keyword matching do; two symbolic strings, as a
 //! sort compares lines, give chains that cost the solver more than the forks
-//! they save: sort ran half its instructions in 60 s). Otherwise the call is
+//! they save). Otherwise the call is
 //! an ordinary one, and the library's code makes the engine's checks (an
 //! out-of-bounds read, a read past a symbolic argument's terminator). The
 //! string functions never read past the first NUL of either string, so the
