@@ -69,6 +69,44 @@ static long do_clock_gettime(struct timespec *ts)
 	return 0;
 }
 
+/* What the model's world has none of: other processes (fork, vfork, clone,
+ * clone3: a path is one process, and the model runs no other program), a
+ * network (socket, socketpair) and directory listings (getdents, getdents64:
+ * the engine reads host files, not host directories). These calls fail with
+ * ENOSYS, and so do they in every native run of a test, which makes them
+ * fail the same way (libc-models/replay/symtest_fail.c, `symtest_world`):
+ * natively a shell's command would otherwise run, `ip` would list the host's
+ * interfaces and `ls` its directory, where the engine saw a failure. */
+static long no_such_world(long n)
+{
+	switch (n) {
+	case SYS_socket:
+	case SYS_socketpair:
+		__symtest_model_warning("the model has no network: socket and socketpair fail with ENOSYS, in the engine and natively");
+		break;
+	case SYS_getdents:
+	case SYS_getdents64:
+		__symtest_model_warning("the model lists no directory: getdents fails with ENOSYS, in the engine and natively");
+		break;
+	default:
+		__symtest_model_warning("the model runs one process: fork, vfork and clone fail with ENOSYS, in the engine and natively");
+	}
+	return -ENOSYS;
+}
+
+/* execve: the model runs no other program, and neither does a native run of
+ * a test (symtest_fail.c): the call fails as the kernel's would for a path
+ * that names no file (ENOENT, ENOTDIR, ...), and with EACCES for one that
+ * does, as on a file system mounted noexec. The check is not a `stat` of a
+ * --max-fail class: the native run's is not counted either. */
+static long do_execve(const char *path)
+{
+	if (!path)
+		return -EFAULT;
+	long r = __symtest_access(path, 0 /* F_OK */, 0);
+	return r < 0 ? r : -EACCES;
+}
+
 static const char *syscall_name(long n)
 {
 	switch (n) {
@@ -84,7 +122,7 @@ static const char *syscall_name(long n)
 	N(sched_getaffinity) N(memfd_create) N(mkdirat)
 	N(symlinkat) N(epoll_create1) N(eventfd2) N(utimes) N(utime) N(futimesat)
 	N(pselect6) N(chroot) N(mount) N(umount2)
-	N(fchdir) N(getdents) N(mknod) N(mknodat) N(copy_file_range)
+	N(fchdir) N(getdents) N(mknod) N(mknodat) N(copy_file_range) N(execveat)
 #undef N
 	}
 	return 0;
@@ -387,6 +425,19 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 		f->f_namelen = 255;
 		return 0;
 	}
+	case SYS_fork:
+	case SYS_vfork:
+	case SYS_clone:
+#ifdef SYS_clone3
+	case SYS_clone3:
+#endif
+	case SYS_socket:
+	case SYS_socketpair:
+	case SYS_getdents:
+	case SYS_getdents64:
+		return no_such_world(n);
+	case SYS_execve:
+		return do_execve((const char *)a);
 	case SYS_getrandom: {
 		/* Deterministic "randomness". */
 		memset((void *)a, 0x5a, (size_t)b);

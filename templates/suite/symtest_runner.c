@@ -86,6 +86,15 @@ int symtest_fail_arm(const char *spec, const char *log_path);
 #define SYMTEST_INJECT 0
 #endif
 
+/* symtest_fail.c: the POSIX model's world for a whole program, armed right
+ * before its main (x86_64 Linux; elsewhere it returns -1 and the program runs
+ * in the host's): no other process or program (fork and clone fail with
+ * ENOSYS, execve with ENOENT or EACCES), no network (socket: ENOSYS), no
+ * directory listing (getdents: ENOSYS), no host device opened (EACCES) and
+ * /proc's files empty, as the engine had it, so that a shell's command, `ip`
+ * or `top` end as they did there instead of in the host's world. */
+int symtest_world_arm(void);
+
 #define MISMATCH_EXIT SYMTEST_MISMATCH_EXIT
 #define USER_ERROR_EXIT SYMTEST_USER_ERROR_EXIT
 
@@ -376,6 +385,7 @@ static void run_injected(char **args) {
   arm_timeout((unsigned)atoi(args[1]));
   fixed_environment();
   set_program_name();
+  symtest_world_arm();
   if (symtest_fail_arm(spec, args[3]) != 0) {
     fputs("symtest: cannot arm the failure shim\n", stderr);
     exit(MISMATCH_EXIT);
@@ -438,6 +448,8 @@ static void run_child(const struct symtest_case *c, unsigned timeout_ms, const c
   arm_timeout(timeout_ms);
   fixed_environment();
   set_program_name();
+  if (symtest_target_is_program)
+    symtest_world_arm();
   errno = 0; /* as at a program's start: what the runner did before is not the program's */
   exit(symtest_target_main(argc, argv, environ));
 }

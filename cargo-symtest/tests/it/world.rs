@@ -1,0 +1,177 @@
+//! The POSIX model's world, natively: what the model has none of (other
+//! processes and programs, a network, directory listings, the host's devices
+//! and /proc's contents) fails or reads empty in the engine and in every
+//! native run of a test alike (`libc-models/replay/symtest_fail.c`'s world
+//! filter, armed by the replay shim and by the emitted suite's runner), so
+//! each path's outcome replays: busybox's `sh`, `ip`, `top`, `rdev` and `beep`
+//! disagreed natively, running commands and reading the host's interfaces,
+//! processes, devices and /proc where the engine saw a failure.
+
+use crate::native_replay::native_build;
+use crate::support::*;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// `replay --native --json` of `out` on `prog`: (summary, per-test objects).
+fn replay(prog: &Path, out: &Path) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let r = std::process::Command::new(bin())
+        .args(["replay", "--json", "--timeout", "5", "--native"])
+        .arg(prog)
+        .arg(out)
+        .output()
+        .unwrap();
+    let mut summary = serde_json::Value::Null;
+    let mut runs = Vec::new();
+    for line in String::from_utf8_lossy(&r.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["summary"].is_null() {
+            runs.push(v);
+        } else {
+            summary = v["summary"].clone();
+        }
+    }
+    (summary, runs)
+}
+
+/// The tests' records of an output directory, by name.
+fn tests(out: &Path) -> Vec<serde_json::Value> {
+    let mut files: Vec<_> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json")
+                && p.file_name().unwrap().to_string_lossy().starts_with("test")
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
+        .collect()
+}
+
+/// Explores `tests/posix/<name>.c` with every path's test (`--emit-all`),
+/// replays them all natively and requires every one to agree; returns
+/// (stdin byte, exit code, stdout) of each test.
+fn explore_and_replay(name: &str, args: &[&str]) -> Vec<(u8, i64, String)> {
+    let dir = scratch(&format!("world-{name}"));
+    let src = workspace().join(format!("tests/posix/{name}.c"));
+    let bc = cc_bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &["--emit-all"], args);
+    let prog = native_build(&src, &dir, &[]);
+    let (summary, runs) = replay(&prog, &out);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    assert_eq!(summary["passed"].as_u64(), Some(runs.len() as u64), "{runs:#?}");
+    tests(&out)
+        .iter()
+        .map(|t| {
+            let stdin = t["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == "stdin")
+                .and_then(|o| o["hex"].as_str())
+                .map_or(0, |h| u8::from_str_radix(&h[..2], 16).unwrap());
+            let code = t["outcome"]["exit"]["code"].as_i64().unwrap_or(-1);
+            (stdin, code, t["stdout"].as_str().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+fn path_of(paths: &[(u8, i64, String)], c: u8) -> (i64, String) {
+    let p = paths
+        .iter()
+        .find(|p| p.0 == c)
+        .unwrap_or_else(|| panic!("no path read {:?}: {paths:#?}", c as char));
+    (p.1, p.2.clone())
+}
+
+/// A shell's command (fork, then execve) and env's (execve): the model runs
+/// one process and no other program, and natively neither runs: fork fails
+/// with ENOSYS (the shell's "can't fork", exit 2, where natively the child
+/// ran), execve with ENOENT for a missing program (127) and EACCES for one
+/// there is (126, where natively /bin/sh ran).
+#[test]
+fn a_command_runs_neither_in_the_engine_nor_natively() {
+    let paths = explore_and_replay("spawn", &["--sym-files", "1", "1", "--sym-stdin", "1"]);
+    assert_eq!(path_of(&paths, b's'), (2, "cannot fork: errno 38\n".into()));
+    assert_eq!(path_of(&paths, b'S'), (126, "cannot run /bin/sh: errno 13\n".into()));
+    assert_eq!(path_of(&paths, b'n').0, 127);
+    assert_eq!(path_of(&paths, b'p').0, 127);
+    assert_eq!(path_of(&paths, b'A'), (126, "cannot run A: errno 13\n".into()));
+}
+
+/// `ip`, `nc` and `tc` open a socket first: the model has no network, and
+/// natively no socket opens either (ENOSYS), rather than the host's.
+#[test]
+fn no_socket_opens_in_the_engine_nor_natively() {
+    let paths = explore_and_replay("sockets", &["--sym-stdin", "1"]);
+    let codes: BTreeSet<i64> = paths.iter().map(|p| p.1).collect();
+    assert_eq!(codes, [1].into_iter().collect(), "{paths:#?}");
+    assert_eq!(path_of(&paths, b'n').1, "socket: errno 38\n");
+}
+
+/// `top` lists /proc, `rdev` /dev: the engine reads no host directory, and
+/// natively none is read either (getdents: ENOSYS), so /proc shows no
+/// process in both.
+#[test]
+fn directories_list_nothing_in_the_engine_nor_natively() {
+    let paths = explore_and_replay("listdir", &["--sym-stdin", "1"]);
+    assert_eq!(path_of(&paths, b'p'), (0, "/proc: 0 entries, errno 38\n".into()));
+    assert_eq!(path_of(&paths, b'd'), (0, "/dev: 0 entries, errno 38\n".into()));
+    let codes: BTreeSet<i64> = paths.iter().map(|p| p.1).collect();
+    assert_eq!(codes, [0].into_iter().collect(), "{paths:#?}");
+}
+
+/// The host's devices do not open (EACCES; /dev/null does, empty), a file of
+/// /proc reads as empty and opens read-only, in the engine and natively
+/// (`beep` opened the host's console natively; `top` read its /proc/stat).
+#[test]
+fn host_devices_and_proc_files_are_the_models_natively() {
+    let paths = explore_and_replay("devices", &["--sym-stdin", "1"]);
+    assert_eq!(path_of(&paths, b'z'), (1, "/dev/zero: errno 13\n".into()));
+    assert_eq!(path_of(&paths, b'c'), (1, "/dev/console: errno 13\n".into()));
+    assert_eq!(path_of(&paths, b'n'), (2, "/dev/null: read 0\n".into()));
+    assert_eq!(path_of(&paths, b's'), (2, "/proc/stat: read 0\n".into()));
+    assert_eq!(
+        path_of(&paths, b'h'),
+        (1, "/proc/sys/kernel/hostname: errno 13\n".into())
+    );
+}
+
+/// The same programs as a project's targets (`cargo symtest`): the emitted
+/// suite (clang, AddressSanitizer, glibc) runs every test in the model's
+/// world too, so no kept test disagrees with its native run.
+#[test]
+fn a_projects_native_suite_runs_in_the_models_world() {
+    use crate::project::{report, reports, run_in, text};
+    let dir = scratch("project-world");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let mut toml = String::new();
+    for (name, args) in [
+        ("spawn", r#""--sym-files", "1", "1", "--sym-stdin", "1""#),
+        ("sockets", r#""--sym-stdin", "1""#),
+        ("listdir", r#""--sym-stdin", "1""#),
+        ("devices", r#""--sym-stdin", "1""#),
+    ] {
+        std::fs::copy(
+            workspace().join(format!("tests/posix/{name}.c")),
+            dir.join(format!("src/{name}.c")),
+        )
+        .unwrap();
+        toml.push_str(&format!(
+            "[[target]]\nname = \"{name}\"\nkind = \"program\"\nsources = [\"src/{name}.c\"]\nargs = [{args}]\nmax-time = 10\n\n"
+        ));
+    }
+    std::fs::write(dir.join("symtest.toml"), toml).unwrap();
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    for name in ["spawn", "sockets", "listdir", "devices"] {
+        let r = report(&rs, name);
+        assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+        assert_eq!(r["claimed_not_executed"], 0, "{r:#}");
+    }
+}
