@@ -452,6 +452,21 @@ fn resolve(
                 }
             }
             native.libs = output.external_libraries.clone();
+            // A shared library of the project is linked as an archive of its
+            // objects: what it was linked with comes along (`-ljpeg`).
+            for input in &output.inputs {
+                if let Some(lib) = m
+                    .outputs
+                    .iter()
+                    .find(|o| &o.output == input && o.kind == "shared-library")
+                {
+                    for l in &lib.external_libraries {
+                        if !native.libs.contains(l) {
+                            native.libs.push(l.clone());
+                        }
+                    }
+                }
+            }
         }
         Artifact::Library(_) => {
             native.units = t
@@ -518,11 +533,17 @@ fn archive(
         c.bitcode.as_ref().map(|b| dir.join(b))
     };
     // Its objects with bitcode (the contents of partial links and nested
-    // archives included), then its objects without.
-    let members: Vec<&String> = if lib.objects.is_empty() {
+    // archives included, and for a shared library the members of static
+    // libraries its linker took: a Meson library's `--whole-archive`d
+    // helper libraries), then its objects without.
+    let members: Vec<&String> = if lib.objects.is_empty() && lib.from_libraries.is_empty() {
         lib.inputs.iter().collect()
     } else {
-        lib.objects.iter().chain(&lib.missing_bitcode).collect()
+        lib.objects
+            .iter()
+            .chain(&lib.from_libraries)
+            .chain(&lib.missing_bitcode)
+            .collect()
     };
     let members_bc: Vec<PathBuf> = members.iter().filter_map(|m| bitcode(m)).collect();
     let table: Option<BTreeMap<PathBuf, Symbols>> = needed

@@ -412,7 +412,7 @@ impl Builder<'_> {
                 }
                 None if written.starts_with("-l")
                     || a.ends_with(".a")
-                    || a.contains(".so")
+                    || is_shared_name(a)
                     || self.logged.is_archive(&path) =>
                 {
                     out.external_libraries.push(written)
@@ -559,7 +559,35 @@ fn why_gone(path: &Path, executable: bool, build_id: Option<&str>) -> Option<Str
     None
 }
 
+/// Whether a link input names a shared library by its file name
+/// (`libz.so`, `libz.so.1.2.13`), not an object in a directory whose name has
+/// `.so` in it (Meson's `libfoo.so.1.2.p/foo.c.o`).
+fn is_shared_name(input: &str) -> bool {
+    let name = Path::new(input)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.ends_with(".so") || name.contains(".so.")
+}
+
 fn dedup(items: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
     let mut seen = BTreeSet::new();
     items.filter(|p| seen.insert(p.clone())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_shared_name;
+
+    #[test]
+    fn a_shared_library_is_named_by_its_file_name() {
+        assert!(is_shared_name("libz.so"));
+        assert!(is_shared_name("/usr/lib/libz.so.1.2.13"));
+        assert!(is_shared_name("../lib/libfoo.so.1"));
+        assert!(!is_shared_name(
+            "gdk-pixbuf/libgdk_pixbuf-2.0.so.0.4200.10.p/gdk-pixbuf.c.o"
+        ));
+        assert!(!is_shared_name("main.o"));
+        assert!(!is_shared_name("libsoap.a"));
+    }
 }
