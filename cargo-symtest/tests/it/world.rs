@@ -63,7 +63,11 @@ fn explore_and_replay(name: &str, args: &[&str]) -> Vec<(u8, i64, String)> {
     let (summary, runs) = replay(&prog, &out);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
-    assert_eq!(summary["passed"].as_u64(), Some(runs.len() as u64), "{runs:#?}");
+    assert_eq!(
+        summary["passed"].as_u64(),
+        Some(runs.len() as u64),
+        "{runs:#?}"
+    );
     tests(&out)
         .iter()
         .map(|t| {
@@ -97,10 +101,16 @@ fn path_of(paths: &[(u8, i64, String)], c: u8) -> (i64, String) {
 fn a_command_runs_neither_in_the_engine_nor_natively() {
     let paths = explore_and_replay("spawn", &["--sym-files", "1", "1", "--sym-stdin", "1"]);
     assert_eq!(path_of(&paths, b's'), (2, "cannot fork: errno 38\n".into()));
-    assert_eq!(path_of(&paths, b'S'), (126, "cannot run /bin/sh: errno 13\n".into()));
+    assert_eq!(
+        path_of(&paths, b'S'),
+        (126, "cannot run /bin/sh: errno 13\n".into())
+    );
     assert_eq!(path_of(&paths, b'n').0, 127);
     assert_eq!(path_of(&paths, b'p').0, 127);
-    assert_eq!(path_of(&paths, b'A'), (126, "cannot run A: errno 13\n".into()));
+    assert_eq!(
+        path_of(&paths, b'A'),
+        (126, "cannot run A: errno 13\n".into())
+    );
 }
 
 /// `ip`, `nc` and `tc` open a socket first: the model has no network, and
@@ -119,8 +129,14 @@ fn no_socket_opens_in_the_engine_nor_natively() {
 #[test]
 fn directories_list_nothing_in_the_engine_nor_natively() {
     let paths = explore_and_replay("listdir", &["--sym-stdin", "1"]);
-    assert_eq!(path_of(&paths, b'p'), (0, "/proc: 0 entries, errno 38\n".into()));
-    assert_eq!(path_of(&paths, b'd'), (0, "/dev: 0 entries, errno 38\n".into()));
+    assert_eq!(
+        path_of(&paths, b'p'),
+        (0, "/proc: 0 entries, errno 38\n".into())
+    );
+    assert_eq!(
+        path_of(&paths, b'd'),
+        (0, "/dev: 0 entries, errno 38\n".into())
+    );
     let codes: BTreeSet<i64> = paths.iter().map(|p| p.1).collect();
     assert_eq!(codes, [0].into_iter().collect(), "{paths:#?}");
 }
@@ -132,7 +148,10 @@ fn directories_list_nothing_in_the_engine_nor_natively() {
 fn host_devices_and_proc_files_are_the_models_natively() {
     let paths = explore_and_replay("devices", &["--sym-stdin", "1"]);
     assert_eq!(path_of(&paths, b'z'), (1, "/dev/zero: errno 13\n".into()));
-    assert_eq!(path_of(&paths, b'c'), (1, "/dev/console: errno 13\n".into()));
+    assert_eq!(
+        path_of(&paths, b'c'),
+        (1, "/dev/console: errno 13\n".into())
+    );
     assert_eq!(path_of(&paths, b'n'), (2, "/dev/null: read 0\n".into()));
     assert_eq!(path_of(&paths, b's'), (2, "/proc/stat: read 0\n".into()));
     assert_eq!(
