@@ -62,6 +62,15 @@ pub fn recipe(build_system: &str, tree: &Path) -> Generic {
             prepare: "make defconfig".into(),
             build: make,
         },
+        // A hand-written configure script (not Autoconf's) comes first, as
+        // its README would say.
+        "make" if is_executable(&tree.join("configure")) => Generic {
+            how: "generic Makefile recipe with the tree's own configure script: \
+                  `./configure --prefix=/usr`, `make -j2`"
+                .into(),
+            prepare: "./configure --prefix=/usr".into(),
+            build: make,
+        },
         "make" => Generic {
             how: "generic Makefile recipe: `make -j2`".into(),
             prepare: String::new(),
@@ -75,6 +84,11 @@ pub fn recipe(build_system: &str, tree: &Path) -> Generic {
             build: vec!["debian/rules".into(), "build-arch".into()],
         },
     }
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The install of a build into `DESTDIR`: (command, environment, a dry run
