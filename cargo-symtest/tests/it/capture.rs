@@ -460,3 +460,33 @@ fn kbuild_partial_links_thin_archive_and_a_stripped_copy() {
     assert!(errors.contains(&("ptr".to_string(), 26)), "{errors:?}");
     assert!(!errors.iter().any(|(k, _)| k == "exec"), "{errors:?}");
 }
+
+/// A source that gets `PATH_MAX` from glibc's <dirent.h> alone (musl's
+/// headers define it only in <limits.h>) still gets bitcode against musl's
+/// headers: <limits.h> is included for it, and the manifest records it.
+#[test]
+fn a_limit_that_glibc_headers_bring_along_compiles_against_musl() {
+    let dir = scratch("capture-limits");
+    std::fs::write(
+        dir.join("m.c"),
+        "#include <dirent.h>\n#include <stdio.h>\n\
+         int main(void) { char p[PATH_MAX]; p[0] = 0; return puts(p) < 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("Makefile"), "m: m.c\n\t$(CC) -O2 -o $@ m.c\n").unwrap();
+    let o = Command::new(bin())
+        .args(["capture", "--musl", "--", "make"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", shown(&o));
+    let m = manifest(&dir);
+    let c = &m["compiles"][0];
+    assert!(c["bitcode"].is_string(), "{c:#}");
+    assert_eq!(
+        c["added_flags"],
+        serde_json::json!(["-includelimits.h"]),
+        "{c:#}"
+    );
+    assert_eq!(output(&m, "m")["main_from"], "m.c");
+}

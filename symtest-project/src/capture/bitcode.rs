@@ -20,6 +20,18 @@ use std::process::Command;
 /// multiarch directory).
 const SYSTEM_INCLUDE: &[&str] = &["/usr/include", "/usr/include/x86_64-linux-gnu"];
 
+/// Names of <limits.h> that glibc's other headers define as well.
+const LIMITS_NAMES: &[&str] = &[
+    "PATH_MAX",
+    "NAME_MAX",
+    "PIPE_BUF",
+    "ARG_MAX",
+    "LINE_MAX",
+    "HOST_NAME_MAX",
+    "LOGIN_NAME_MAX",
+    "IOV_MAX",
+];
+
 /// glibc's <sys/cdefs.h> declaration macros, empty (what they expand to in C
 /// for a compiler that needs none of their attributes).
 const GLIBC_CDEFS: &[&str] = &[
@@ -122,6 +134,16 @@ pub fn compile(
             .any(|d| stderr.contains(&format!("'{}'", cdefs_name(d))))
         {
             more.extend(GLIBC_CDEFS.iter().map(|d| d.to_string()));
+        }
+        // glibc's headers bring <limits.h>'s names along with others
+        // (<dirent.h> gives PATH_MAX); musl's do not: a source that relies on
+        // it gets the header included.
+        if base.iter().any(|a| a == "-nostdinc")
+            && LIMITS_NAMES
+                .iter()
+                .any(|n| stderr.contains(&format!("undeclared identifier '{n}'")))
+        {
+            more.push("-includelimits.h".to_string());
         }
         more.retain(|a| !o.added.contains(a));
         if more.is_empty() {
