@@ -334,8 +334,9 @@ pub fn assemble(
     }
     if !dropped_flags.is_empty() {
         warnings.push(format!(
-            "flags clang-19 does not take, dropped from the bitcode compiles (the build's own \
-             compiles keep them): {}",
+            "flags dropped from the bitcode compiles (clang-19 does not take them, or they \
+             name a system include directory, which musl's headers must come before; the \
+             build's own compiles keep them): {}",
             dropped_flags
                 .iter()
                 .map(|(f, n)| format!("{f} ({n} compile{})", if *n == 1 { "" } else { "s" }))

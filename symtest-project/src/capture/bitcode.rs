@@ -78,6 +78,9 @@ pub fn compile(
 ) -> Outcome {
     let mut flags: Vec<OsString> = flags.to_vec();
     let mut o = Outcome::default();
+    if base.iter().any(|a| a == "-nostdinc") {
+        o.dropped = drop_system_include_dirs(&mut flags);
+    }
     for _ in 0..=MAX_RETRIES {
         let mut cmd = Command::new(crate::toolchain::clang());
         cmd.args(base)
@@ -152,6 +155,50 @@ pub fn compile(
         o.added.extend(more);
     }
     o
+}
+
+/// Removes `-I`/`-isystem` of the system's include directories (`-I/usr/include/`,
+/// as pkg-config writes for some libraries): GCC ignores them, since it
+/// searches those directories in their place anyway, but against musl's
+/// headers they would put glibc's `stdio.h` before musl's. The words
+/// removed, each as one flag.
+fn drop_system_include_dirs(flags: &mut Vec<OsString>) -> Vec<String> {
+    let system = |d: &str| {
+        let d = d.trim_end_matches('/');
+        SYSTEM_INCLUDE.contains(&d) || d == "/usr/local/include"
+    };
+    let mut dropped = Vec::new();
+    let mut i = 0;
+    while i < flags.len() {
+        let f = flags[i].to_string_lossy().into_owned();
+        let (opt, joined) = if let Some(d) = f.strip_prefix("-isystem") {
+            ("-isystem", d.to_string())
+        } else if let Some(d) = f.strip_prefix("-I") {
+            ("-I", d.to_string())
+        } else {
+            i += 1;
+            continue;
+        };
+        let (dir, words) = if joined.is_empty() {
+            match flags.get(i + 1) {
+                Some(d) => (d.to_string_lossy().into_owned(), 2),
+                None => break,
+            }
+        } else {
+            (joined, 1)
+        };
+        if system(&dir) {
+            flags.drain(i..i + words);
+            if words == 1 {
+                dropped.push(f);
+            } else {
+                dropped.push(format!("{opt}{dir}"));
+            }
+        } else {
+            i += words;
+        }
+    }
+    dropped
 }
 
 /// The quoted words of clang's error lines (`'-malign-data=abi'`).
@@ -307,6 +354,17 @@ mod tests {
                 "__nonnull"
             ]
         );
+    }
+
+    #[test]
+    fn system_include_directories_are_not_searched_before_musl() {
+        let mut f: Vec<OsString> = ["-I.", "-I/usr/include/", "-I", "/usr/include", "-Iinc"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        let dropped = drop_system_include_dirs(&mut f);
+        assert_eq!(dropped, ["-I/usr/include/", "-I/usr/include"]);
+        assert_eq!(f, [OsString::from("-I."), OsString::from("-Iinc")]);
     }
 
     #[test]
