@@ -150,7 +150,7 @@ fn main() -> ExitCode {
         None => project_cmd::run(cli.project),
         Some(Command::List(a)) => project_cmd::list(a),
         Some(Command::Init(a)) => init::run(a),
-        Some(Command::Exec(a)) => exec::run(*a, &notes),
+        Some(Command::Exec(a)) => with_engine_stack(|| exec::run(*a, &notes)),
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Replay(a)) => replay_cmd::run(a),
         Some(Command::Inspect(a)) => inspect::run(a),
@@ -165,4 +165,24 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
+}
+
+/// The stack reserved for the engine's thread. Its walks over expressions
+/// recurse as deep as the expressions are (a long chain of symbolic
+/// arithmetic in a real program's loop), past the main thread's 8 MiB: the
+/// stack is reserved, not committed, so only the pages used count.
+const ENGINE_STACK: usize = 1 << 30;
+
+/// Runs `f` (the engine) on a thread with [`ENGINE_STACK`] of stack.
+fn with_engine_stack(f: impl FnOnce() -> anyhow::Result<u8> + Send) -> anyhow::Result<u8> {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .name("engine".into())
+            .stack_size(ENGINE_STACK)
+            .spawn_scoped(s, f)
+        {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(e) => Err(anyhow::anyhow!("cannot start the engine's thread: {e}")),
+        }
+    })
 }
