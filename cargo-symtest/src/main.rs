@@ -150,7 +150,10 @@ fn main() -> ExitCode {
         None => project_cmd::run(cli.project),
         Some(Command::List(a)) => project_cmd::list(a),
         Some(Command::Init(a)) => init::run(a),
-        Some(Command::Exec(a)) => with_engine_stack(|| exec::run(*a, &notes)),
+        Some(Command::Exec(a)) => {
+            let stack = engine_stack(a.max_memory);
+            with_engine_stack(stack, || exec::run(*a, &notes))
+        }
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Replay(a)) => replay_cmd::run(a),
         Some(Command::Inspect(a)) => inspect::run(a),
@@ -169,16 +172,24 @@ fn main() -> ExitCode {
 
 /// The stack reserved for the engine's thread. Its walks over expressions
 /// recurse as deep as the expressions are (a long chain of symbolic
-/// arithmetic in a real program's loop), past the main thread's 8 MiB: the
-/// stack is reserved, not committed, so only the pages used count.
-const ENGINE_STACK: usize = 1 << 30;
+/// arithmetic in a real program's loop), past the main thread's 8 MiB. The
+/// stack is reserved, not committed (only the pages used count as memory),
+/// but it is address space, which `--max-memory` limits while the program
+/// loads: an eighth of it, from 16 MiB to 1 GiB (256 MiB by default).
+fn engine_stack(max_memory_mib: u64) -> usize {
+    let bytes = max_memory_mib.saturating_mul(1 << 20) / 8;
+    bytes.clamp(16 << 20, 1 << 30) as usize
+}
 
-/// Runs `f` (the engine) on a thread with [`ENGINE_STACK`] of stack.
-fn with_engine_stack(f: impl FnOnce() -> anyhow::Result<u8> + Send) -> anyhow::Result<u8> {
+/// Runs `f` (the engine) on a thread with `stack` bytes of stack.
+fn with_engine_stack(
+    stack: usize,
+    f: impl FnOnce() -> anyhow::Result<u8> + Send,
+) -> anyhow::Result<u8> {
     std::thread::scope(|s| {
         match std::thread::Builder::new()
             .name("engine".into())
-            .stack_size(ENGINE_STACK)
+            .stack_size(stack)
             .spawn_scoped(s, f)
         {
             Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
