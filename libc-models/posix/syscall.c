@@ -6,7 +6,9 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 #include <sys/uio.h>
@@ -71,8 +73,10 @@ static long do_clock_gettime(struct timespec *ts)
 
 /* What the model's world has none of: other processes (fork, vfork, clone,
  * clone3: a path is one process, and the model runs no other program), a
- * network (socket, socketpair) and directory listings (getdents, getdents64:
- * the engine reads host files, not host directories). These calls fail with
+ * network (socket, socketpair), directory listings (getdents, getdents64:
+ * the engine reads host files, not host directories) and copies the kernel
+ * makes between descriptors (splice, tee, vmsplice, sendfile,
+ * copy_file_range: programs fall back to read and write, or fail). These calls fail with
  * ENOSYS, and so do they in every native run of a test, which makes them
  * fail the same way (libc-models/replay/symtest_fail.c, `symtest_world`):
  * natively a shell's command would otherwise run, `ip` would list the host's
@@ -88,10 +92,57 @@ static long no_such_world(long n)
 	case SYS_getdents64:
 		__symtest_model_warning("the model lists no directory: getdents fails with ENOSYS, in the engine and natively");
 		break;
+	case SYS_splice:
+	case SYS_tee:
+	case SYS_vmsplice:
+	case SYS_sendfile:
+	case SYS_copy_file_range:
+		__symtest_model_warning("the model copies between descriptors only through the program's own reads and writes: splice, tee, vmsplice, sendfile and copy_file_range fail with ENOSYS, in the engine and natively");
+		break;
 	default:
 		__symtest_model_warning("the model runs one process: fork, vfork and clone fail with ENOSYS, in the engine and natively");
 	}
 	return -ENOSYS;
+}
+
+/* select and pselect6 answer as poll does (every descriptor ready but an
+ * inotify instance; none ready and no timeout: the path is blocked): a set
+ * keeps the descriptors ready for it, and the exceptional set is emptied. */
+static long do_select(int n, fd_set *rd, fd_set *wr, fd_set *ex, long timeout_ms)
+{
+	if (n < 0 || n > FD_SETSIZE)
+		return -EINVAL;
+	struct pollfd fds[FD_SETSIZE];
+	unsigned long k = 0;
+	for (int fd = 0; fd < n; fd++) {
+		short ev = (rd && FD_ISSET(fd, rd) ? POLLIN : 0) | (wr && FD_ISSET(fd, wr) ? POLLOUT : 0);
+		if (!ev && !(ex && FD_ISSET(fd, ex)))
+			continue;
+		fds[k].fd = fd;
+		fds[k].events = ev;
+		fds[k].revents = 0;
+		k++;
+	}
+	long ready = k ? __symtest_poll(fds, k, timeout_ms) : 0;
+	if (!k && timeout_ms < 0)
+		__symtest_blocked("select without a timeout on no descriptor");
+	if (ready < 0)
+		return ready;
+	for (unsigned long i = 0; i < k; i++)
+		if (fds[i].revents & POLLNVAL)
+			return -EBADF;
+	long count = 0;
+	for (unsigned long i = 0; i < k; i++) {
+		int fd = fds[i].fd;
+		if (rd && FD_ISSET(fd, rd) && !(fds[i].revents & POLLIN))
+			FD_CLR(fd, rd);
+		if (wr && FD_ISSET(fd, wr) && !(fds[i].revents & POLLOUT))
+			FD_CLR(fd, wr);
+		if (ex)
+			FD_CLR(fd, ex);
+		count += (rd && FD_ISSET(fd, rd)) + (wr && FD_ISSET(fd, wr));
+	}
+	return count;
 }
 
 /* execve: the model runs no other program, and neither does a native run of
@@ -114,15 +165,15 @@ static const char *syscall_name(long n)
 	N(socket) N(connect) N(accept) N(bind) N(listen) N(sendto) N(recvfrom)
 	N(fork) N(vfork) N(clone) N(execve) N(wait4) N(kill) N(tkill) N(tgkill)
 	N(mkdir) N(rmdir) N(symlink)
-	N(getdents64) N(select) N(nanosleep) N(alarm) N(mprotect)
+	N(getdents64) N(nanosleep) N(alarm) N(mprotect)
 	N(mremap) N(msync) N(madvise) N(shmget) N(setitimer) N(getitimer)
-	N(sendfile) N(flock) N(fsync) N(statfs) N(fstatfs)
+	N(flock) N(fsync) N(statfs) N(fstatfs)
 	N(getrusage) N(sysinfo) N(times) N(ptrace) N(setuid) N(setgid) N(setsid)
 	N(getrandom) N(getgroups) N(statx) N(prlimit64) N(getrlimit) N(setrlimit) N(futex)
 	N(sched_getaffinity) N(memfd_create) N(mkdirat)
 	N(symlinkat) N(epoll_create1) N(eventfd2) N(utimes) N(utime) N(futimesat)
-	N(pselect6) N(chroot) N(mount) N(umount2)
-	N(fchdir) N(getdents) N(mknod) N(mknodat) N(copy_file_range) N(execveat)
+	N(chroot) N(mount) N(umount2)
+	N(fchdir) N(getdents) N(mknod) N(mknodat) N(execveat)
 #undef N
 	}
 	return 0;
@@ -233,6 +284,16 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 		const struct timespec *ts = (const struct timespec *)c;
 		long ms = !ts ? -1 : ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
 		return __symtest_poll((struct pollfd *)a, (unsigned long)b, ms < 0 ? 0 : ms);
+	}
+	case SYS_select: {
+		const long *tv = (const long *)e;
+		long ms = !tv ? -1 : tv[0] * 1000 + tv[1] / 1000;
+		return do_select((int)a, (fd_set *)b, (fd_set *)c, (fd_set *)d, ms < -1 ? 0 : ms);
+	}
+	case SYS_pselect6: {
+		const struct timespec *ts = (const struct timespec *)e;
+		long ms = !ts ? -1 : ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+		return do_select((int)a, (fd_set *)b, (fd_set *)c, (fd_set *)d, ms < -1 ? 0 : ms);
 	}
 	case SYS_inotify_init:
 		return __symtest_inotify_init(0);
@@ -435,6 +496,11 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 	case SYS_socketpair:
 	case SYS_getdents:
 	case SYS_getdents64:
+	case SYS_splice:
+	case SYS_tee:
+	case SYS_vmsplice:
+	case SYS_sendfile:
+	case SYS_copy_file_range:
 		return no_such_world(n);
 	case SYS_execve:
 		return do_execve((const char *)a);

@@ -149,7 +149,7 @@ __asm__(".text\n"
 /* x86_64 system call numbers */
 enum {
   NR_read = 0, NR_write = 1, NR_open = 2, NR_close = 3, NR_stat = 4,
-  NR_fstat = 5, NR_lstat = 6, NR_lseek = 8, NR_rt_sigaction = 13,
+  NR_fstat = 5, NR_lstat = 6, NR_lseek = 8, NR_rt_sigaction = 13, NR_rt_sigprocmask = 14,
   NR_pread64 = 17, NR_pwrite64 = 18, NR_readv = 19, NR_writev = 20,
   NR_access = 21, NR_dup = 32, NR_dup2 = 33, NR_fcntl = 72, NR_getcwd = 79,
   NR_creat = 85, NR_prctl = 157, NR_openat = 257, NR_newfstatat = 262,
@@ -159,7 +159,9 @@ enum {
   /* the model's world (install_world) */
   NR_clone = 56, NR_fork = 57, NR_vfork = 58, NR_execve = 59, NR_socket = 41,
   NR_socketpair = 53, NR_getdents = 78, NR_getdents64 = 217, NR_execveat = 322,
-  NR_clone3 = 435, NR_openat2 = 437, NR_fstatfs = 138, NR_memfd_create = 319
+  NR_clone3 = 435, NR_openat2 = 437, NR_fstatfs = 138, NR_memfd_create = 319,
+  NR_sendfile = 40, NR_splice = 275, NR_tee = 276, NR_vmsplice = 278,
+  NR_copy_file_range = 326
 };
 
 /* ---- classes ------------------------------------------------------------ */
@@ -282,10 +284,21 @@ static void log_failure(int cls, long k, const char *name) {
 
 /* ---- the SIGSYS handler ------------------------------------------------- */
 
+struct kernel_sigaction {
+  void *handler;
+  unsigned long flags;
+  void (*restorer)(void);
+  unsigned long mask;
+};
+
+
 /* Offsets into the kernel's ucontext (x86_64): uc_mcontext at 40, then the
  * general registers r8..r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip. */
 enum { G_R8 = 0, G_R9 = 1, G_R10 = 2, G_RDI = 8, G_RSI = 9, G_RDX = 12, G_RAX = 13 };
 #define UC_GREGS_OFFSET 40
+/* The kernel's ucontext: uc_sigmask (the mask restored when the handler
+ * returns) after uc_mcontext's 256 bytes. */
+#define UC_SIGMASK_OFFSET 296
 /* siginfo for SIGSYS: si_syscall at offset 24. */
 #define SI_SYSCALL_OFFSET 24
 
@@ -397,12 +410,58 @@ static const struct sysinfo_entry *lookup(int nr) {
   return 0;
 }
 
+/* SIGSYS stays ours (install_world traps the program's rt_sigaction and
+ * rt_sigprocmask): a program that ignores SIGSYS (pv does, for msgget), sets
+ * its own handler or blocks every signal would otherwise be killed by the
+ * next trapped call. Its disposition of SIGSYS is kept here and reported back
+ * to it; a mask it sets never blocks SIGSYS (nor SIGKILL and SIGSTOP, as the
+ * kernel says). */
+static struct kernel_sigaction program_sigsys;
+#define SIGSYS_BIT (1UL << (31 - 1))
+
+static long keep_sigsys(int nr, long a1, long a2, long a3, void *ucontext) {
+  if (nr == NR_rt_sigaction) {
+    struct kernel_sigaction *act = (struct kernel_sigaction *)a2;
+    struct kernel_sigaction *old = (struct kernel_sigaction *)a3;
+    struct kernel_sigaction next = act ? *act : program_sigsys;
+    if (old)
+      *old = program_sigsys;
+    program_sigsys = next;
+    return 0;
+  }
+  uint64_t *mask = (uint64_t *)((char *)ucontext + UC_SIGMASK_OFFSET);
+  uint64_t current = *mask;
+  if (a2) {
+    uint64_t set = *(const uint64_t *)a2, next;
+    if (a1 == 0 /* SIG_BLOCK */)
+      next = current | set;
+    else if (a1 == 1 /* SIG_UNBLOCK */)
+      next = current & ~set;
+    else if (a1 == 2 /* SIG_SETMASK */)
+      next = set;
+    else
+      return -22; /* EINVAL */
+    if (a3)
+      *(uint64_t *)a3 = current;
+    *mask = next & ~(SIGSYS_BIT | (1UL << (9 - 1)) | (1UL << (19 - 1)));
+    return 0;
+  }
+  if (a3)
+    *(uint64_t *)a3 = current;
+  return 0;
+}
+
 static void on_sigsys(int sig, void *info, void *ucontext) {
   (void)sig;
   int nr = *(int *)((char *)info + SI_SYSCALL_OFFSET);
   uint64_t *g = (uint64_t *)((char *)ucontext + UC_GREGS_OFFSET);
   long a1 = (long)g[G_RDI], a2 = (long)g[G_RSI], a3 = (long)g[G_RDX];
   long a4 = (long)g[G_R10], a5 = (long)g[G_R8], a6 = (long)g[G_R9];
+  if ((nr == NR_rt_sigaction && a1 == 31 /* SIGSYS */ && a4 == 8) ||
+      (nr == NR_rt_sigprocmask && a4 == 8)) {
+    g[G_RAX] = (uint64_t)keep_sigsys(nr, a1, a2, a3, ucontext);
+    return;
+  }
   if (fixed_clock >= 0 &&
       (nr == NR_clock_gettime || nr == NR_gettimeofday || nr == NR_time)) {
     long *out = (long *)(nr == NR_clock_gettime ? a2 : a1);
@@ -501,13 +560,6 @@ static void parse_spec(const char *s) {
   }
 }
 
-struct kernel_sigaction {
-  void *handler;
-  unsigned long flags;
-  void (*restorer)(void);
-  unsigned long mask;
-};
-
 #define ADD(stmt) (prog[len++] = (struct sock_filter)stmt)
 
 /* The SIGSYS handler (once). Every other signal waits while it runs: a
@@ -602,7 +654,9 @@ static int libc_text(uint64_t *lo, uint64_t *hi) {
  * no other process (fork, vfork, clone and clone3 fail with ENOSYS), no other
  * program (execve fails: ENOENT for a path naming no file, else EACCES;
  * execveat ENOSYS), no network (socket, socketpair: ENOSYS), no directory
- * listing (getdents: ENOSYS), and open answers as world_open says. What the
+ * listing (getdents: ENOSYS), no copy made by the kernel between
+ * descriptors (splice, tee, vmsplice, sendfile, copy_file_range: ENOSYS), and
+ * open answers as world_open says. What the
  * engine saw fail fails natively the same way, rather than running a
  * command, listing the host's interfaces, processes or directories, or
  * reading its devices and /proc.
@@ -622,8 +676,10 @@ static int install_world(void) {
 
   static const int enosys[] = {NR_fork,     NR_vfork,     NR_clone,    NR_clone3,
                                NR_execveat, NR_socket,    NR_socketpair, NR_getdents,
-                               NR_getdents64, NR_openat2};
-  static const int trapped[] = {NR_execve, NR_open, NR_openat, NR_creat};
+                               NR_getdents64, NR_openat2,   NR_sendfile,   NR_splice,
+                               NR_tee,      NR_vmsplice,  NR_copy_file_range};
+  static const int trapped[] = {NR_execve, NR_open, NR_openat, NR_creat, NR_rt_sigaction,
+                                NR_rt_sigprocmask};
   enum { L_ALLOW, L_TRAP, L_ENOSYS, L_IN, L_HI, L_NR, L_COUNT, NEXT = -1 };
   struct sock_filter prog[64];
   int jt[64], jf[64];

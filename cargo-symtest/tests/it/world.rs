@@ -194,3 +194,20 @@ fn a_projects_native_suite_runs_in_the_models_world() {
         assert_eq!(r["claimed_not_executed"], 0, "{r:#}");
     }
 }
+
+/// A program that ignores SIGSYS, sets its own handler for it or blocks
+/// every signal (pv ignores it), then opens and copies a file: every path
+/// replays natively (the world filter keeps SIGSYS its own, reporting the
+/// program's disposition back to it), and sendfile fails with ENOSYS in both
+/// (the model has no copy made by the kernel), so the copy falls back to read.
+#[test]
+fn a_program_that_takes_sigsys_for_itself_still_runs_in_the_models_world() {
+    let paths = explore_and_replay("sigsys", &["--sym-files", "1", "4", "--sym-stdin", "1"]);
+    for c in [b'i', b'h', b'b', 0] {
+        assert_eq!(
+            path_of(&paths, c),
+            (0, "sendfile: errno 38, read 4 byte(s)\n".into()),
+            "{paths:#?}"
+        );
+    }
+}
