@@ -120,7 +120,8 @@ pub fn defines_main(bitcode: &[PathBuf]) -> Option<usize> {
 }
 
 /// The functions a C program gets from the system rather than from its
-/// code: the startup files' (a program of an empty `main` linked by `cc`),
+/// code: the startup files' (a program of an empty `main` linked by `cc`,
+/// with and without `-no-pie`),
 /// libgcc's and libc_nonshared's. Worked out once.
 fn system_functions() -> &'static BTreeSet<String> {
     static SYSTEM: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
@@ -131,17 +132,23 @@ fn system_functions() -> &'static BTreeSet<String> {
             return out;
         }
         let src = dir.join("empty.c");
-        let exe = dir.join("empty");
         let mut files = Vec::new();
-        if std::fs::write(&src, "int main(void) { return 0; }\n").is_ok()
-            && Command::new("cc")
-                .arg(&src)
-                .arg("-o")
-                .arg(&exe)
-                .output()
-                .is_ok_and(|o| o.status.success())
-        {
-            files.push(exe.clone());
+        if std::fs::write(&src, "int main(void) { return 0; }\n").is_ok() {
+            // The startup files of a position-independent program and of
+            // one that is not (crt1.o's _dl_relocate_static_pie).
+            for (name, flags) in [("empty", &[][..]), ("empty-no-pie", &["-no-pie"][..])] {
+                let exe = dir.join(name);
+                if Command::new("cc")
+                    .args(flags)
+                    .arg(&src)
+                    .arg("-o")
+                    .arg(&exe)
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+                {
+                    files.push(exe);
+                }
+            }
         }
         for q in [
             "-print-libgcc-file-name",
