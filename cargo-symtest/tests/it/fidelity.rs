@@ -7,53 +7,11 @@ use crate::native_replay::native_build;
 use crate::support::*;
 use std::path::{Path, PathBuf};
 
-/// `replay --native --json` of `out` on `prog`: (summary, per-test objects).
-fn replay_json(
-    prog: &Path,
-    out: &Path,
-    extra: &[&str],
-) -> (serde_json::Value, Vec<serde_json::Value>) {
-    let r = std::process::Command::new(bin())
-        .args(["replay", "--json", "--timeout", "2"])
-        .args(extra)
-        .arg("--native")
-        .arg(prog)
-        .arg(out)
-        .output()
-        .unwrap();
-    let mut summary = serde_json::Value::Null;
-    let mut tests = Vec::new();
-    for line in String::from_utf8_lossy(&r.stdout).lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        if v["summary"].is_null() {
-            tests.push(v);
-        } else {
-            summary = v["summary"].clone();
-        }
-    }
-    (summary, tests)
-}
-
 /// Does some test's recorded stdout contain `what`?
 fn some_test_printed(out: &Path, what: &str) -> bool {
     test_jsons(out)
         .iter()
         .any(|t| t["stdout"].as_str().is_some_and(|s| s.contains(what)))
-}
-
-fn test_jsons(out: &Path) -> Vec<serde_json::Value> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "json") && p.to_string_lossy().contains("test")
-        })
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
-        .collect()
 }
 
 /// Paths still running when the instruction budget ends are run to their end
@@ -92,7 +50,7 @@ fn halted_paths_are_run_to_their_end() {
         "the endless loop was not recorded as not ending: {tests:#?}"
     );
     let prog = native_build(&src, &dir, &[]);
-    let (summary, runs) = replay_json(&prog, &out, &[]);
+    let (summary, runs) = replay_json(&prog, &out, 2, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
     assert!(runs.iter().any(|r| r["timed_out"] == true), "{runs:#?}");
@@ -110,7 +68,7 @@ fn halted_paths_are_run_to_their_end() {
         ],
         &["--sym-stdin", "1"],
     );
-    let (summary, _) = replay_json(&prog, &out0, &[]);
+    let (summary, _) = replay_json(&prog, &out0, 2, &[]);
     assert!(summary["not_compared"].as_u64().unwrap() > 0, "{summary}");
 }
 
@@ -130,7 +88,7 @@ fn stdin_is_a_regular_file_in_the_engine_and_natively() {
     // Only the paths of a regular file: never 10, 11 or 12.
     assert_eq!(codes, [0, 1].into_iter().collect(), "{codes:?}");
     let prog = native_build(&src, &dir, &[]);
-    let (summary, runs) = replay_json(&prog, &out, &[]);
+    let (summary, runs) = replay_json(&prog, &out, 2, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
     assert_eq!(
@@ -150,7 +108,7 @@ fn explore_and_replay(name: &str, args: &[&str]) -> Vec<serde_json::Value> {
     let out = dir.join("out");
     posix_exec(&bc, &out, &[], args);
     let prog = native_build(&src, &dir, &[]);
-    let (summary, runs) = replay_json(&prog, &out, &[]);
+    let (summary, runs) = replay_json(&prog, &out, 2, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
     test_jsons(&out)
@@ -245,7 +203,7 @@ fn tests_leaving_through_exit_keep_their_coverage() {
     posix_exec(&bc, &out, &[], &["--sym-stdin", "1"]);
     let exe = native_coverage_build(&src, &dir, "exit_paths");
     let gcov = dir.join("gcov");
-    let (summary, runs) = replay_json(&exe, &out, &["--gcov-dir", gcov.to_str().unwrap()]);
+    let (summary, runs) = replay_json(&exe, &out, 2, &["--gcov-dir", gcov.to_str().unwrap()]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
     assert!(runs.iter().any(|r| r["exit_code"] == 4), "{runs:#?}");
@@ -333,7 +291,7 @@ fn branches_on_a_digest_follow_the_input() {
         serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
     assert!(stats["digest_branches"].as_u64().unwrap() >= 2, "{stats:#}");
     let prog = native_build(&src, &dir, &[]);
-    let (summary, runs) = replay_json(&prog, &out, &[]);
+    let (summary, runs) = replay_json(&prog, &out, 2, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
     let said = |what: &str| some_test_printed(&out, what);
@@ -397,7 +355,7 @@ fn digest_pointers_and_slow_branches_follow_the_input() {
                 .unwrap();
         assert!(stats["digest_branches"].as_u64().unwrap() >= 1, "{stats:#}");
         assert_eq!(stats["paths_completed"], 4, "{name}: {stats:#}");
-        let (summary, runs) = replay_json(&prog, &out, &[]);
+        let (summary, runs) = replay_json(&prog, &out, 2, &[]);
         assert_eq!(summary["failed"], 0, "{runs:#?}");
         assert_eq!(summary["not_compared"], 0, "{runs:#?}");
         let said = |what: &str| some_test_printed(&out, what);
@@ -443,7 +401,7 @@ fn library_code_under_one_call_site_forks_a_bounded_number_of_times() {
                 "limit {limit}: no test printed {what:?}"
             );
         }
-        let (summary, runs) = replay_json(&prog, &out, &[]);
+        let (summary, runs) = replay_json(&prog, &out, 2, &[]);
         assert_eq!(summary["failed"], 0, "{runs:#?}");
         assert_eq!(summary["not_compared"], 0, "{runs:#?}");
         paths.push(stats["paths_completed"].as_u64().unwrap());
@@ -486,7 +444,7 @@ fn library_forks_that_lead_to_new_program_code_are_credited_back() {
         .filter(|n| some_test_printed(&out, &format!("consumed {n}\n")))
         .collect();
     assert!(reached.len() >= 6, "outcomes reached: {reached:?}");
-    let (summary, runs) = replay_json(&prog, &out, &[]);
+    let (summary, runs) = replay_json(&prog, &out, 2, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
 }
@@ -530,7 +488,7 @@ fn symbolic_files_are_distinct_files_as_natively() {
     ] {
         assert!(!some_test_printed(&out, what), "a test printed {what:?}");
     }
-    let (summary, runs) = replay_json(&prog, &out, &[]);
+    let (summary, runs) = replay_json(&prog, &out, 2, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
 }
@@ -561,7 +519,7 @@ fn reading_past_an_arguments_nul_is_an_error_that_replays() {
         e["message"].as_str().unwrap().contains("past the NUL"),
         "{e}"
     );
-    let (summary, runs) = replay_json(&prog, &out, &[]);
+    let (summary, runs) = replay_json(&prog, &out, 2, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
     assert!(

@@ -198,3 +198,49 @@ pub fn shown(o: &Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     )
 }
+
+/// `replay --native --json` of `out` on `prog` with a per-test timeout of
+/// `timeout_s` seconds and `extra` options: (summary, per-test objects).
+pub fn replay_json(
+    prog: &Path,
+    out: &Path,
+    timeout_s: u32,
+    extra: &[&str],
+) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let r = Command::new(bin())
+        .args(["replay", "--json", "--timeout", &timeout_s.to_string()])
+        .args(extra)
+        .arg("--native")
+        .arg(prog)
+        .arg(out)
+        .output()
+        .unwrap();
+    let mut summary = serde_json::Value::Null;
+    let mut tests = Vec::new();
+    for line in String::from_utf8_lossy(&r.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["summary"].is_null() {
+            tests.push(v);
+        } else {
+            summary = v["summary"].clone();
+        }
+    }
+    (summary, tests)
+}
+
+/// The records (`testNNNNNN.json`) of an output directory, in name order.
+pub fn test_jsons(out: &Path) -> Vec<serde_json::Value> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json")
+                && p.file_name().unwrap().to_string_lossy().starts_with("test")
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
+        .collect()
+}

@@ -10,45 +10,6 @@
 use crate::native_replay::native_build;
 use crate::support::*;
 use std::collections::BTreeSet;
-use std::path::Path;
-
-/// `replay --native --json` of `out` on `prog`: (summary, per-test objects).
-fn replay(prog: &Path, out: &Path) -> (serde_json::Value, Vec<serde_json::Value>) {
-    let r = std::process::Command::new(bin())
-        .args(["replay", "--json", "--timeout", "5", "--native"])
-        .arg(prog)
-        .arg(out)
-        .output()
-        .unwrap();
-    let mut summary = serde_json::Value::Null;
-    let mut runs = Vec::new();
-    for line in String::from_utf8_lossy(&r.stdout).lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        if v["summary"].is_null() {
-            runs.push(v);
-        } else {
-            summary = v["summary"].clone();
-        }
-    }
-    (summary, runs)
-}
-
-/// The tests' records of an output directory, by name.
-fn tests(out: &Path) -> Vec<serde_json::Value> {
-    let mut files: Vec<_> = std::fs::read_dir(out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "json")
-                && p.file_name().unwrap().to_string_lossy().starts_with("test")
-        })
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
-        .collect()
-}
 
 /// Explores `tests/posix/<name>.c` with every path's test (`--emit-all`),
 /// replays them all natively and requires every one to agree; returns
@@ -60,7 +21,7 @@ fn explore_and_replay(name: &str, args: &[&str]) -> Vec<(u8, i64, String)> {
     let out = dir.join("out");
     posix_exec(&bc, &out, &["--emit-all"], args);
     let prog = native_build(&src, &dir, &[]);
-    let (summary, runs) = replay(&prog, &out);
+    let (summary, runs) = replay_json(&prog, &out, 5, &[]);
     assert_eq!(summary["failed"], 0, "{runs:#?}");
     assert_eq!(summary["not_compared"], 0, "{runs:#?}");
     assert_eq!(
@@ -68,7 +29,7 @@ fn explore_and_replay(name: &str, args: &[&str]) -> Vec<(u8, i64, String)> {
         Some(runs.len() as u64),
         "{runs:#?}"
     );
-    tests(&out)
+    test_jsons(&out)
         .iter()
         .map(|t| {
             let stdin = t["objects"]
