@@ -77,20 +77,21 @@ fn run(cmd: &mut Command) -> Option<String> {
         .then(|| String::from_utf8_lossy(&o.stdout).into_owned())
 }
 
-/// The functions a bitcode module defines (None if llvm-nm cannot read it).
-pub fn module_functions(module: &Path) -> Option<BTreeSet<String>> {
+/// The functions a bitcode module defines, by name, and the number of its
+/// function definitions (statics of the same name counted each); None if
+/// llvm-nm cannot read it.
+fn module_functions(module: &Path) -> Option<(BTreeSet<String>, u64)> {
     let text = run(Command::new("llvm-nm-19")
         .args(["--defined-only", "-P"])
         .arg(module))?;
-    Some(parse(&text, false).into_iter().map(|(n, _)| n).collect())
+    let defs = parse(&text, false);
+    let count = defs.len() as u64;
+    Some((defs.into_iter().map(|(n, _)| n).collect(), count))
 }
 
 /// The number of function definitions in a bitcode module.
 pub fn count_functions(module: &Path) -> Option<u64> {
-    let text = run(Command::new("llvm-nm-19")
-        .args(["--defined-only", "-P"])
-        .arg(module))?;
-    Some(parse(&text, false).len() as u64)
+    module_functions(module).map(|(_, n)| n)
 }
 
 /// Which of `bitcode` (each the bitcode of an object) defines an external
@@ -209,8 +210,7 @@ pub fn compare(
     .into_iter()
     .map(|(n, _)| n)
     .collect();
-    let module_defs = module_functions(module)?;
-    let module_count = count_functions(module)?;
+    let (module_defs, module_count) = module_functions(module)?;
     let files: Vec<&PathBuf> = project_files.iter().filter(|f| f.is_file()).collect();
     // The project's definition of each function the file has (the first
     // file that defines it).
