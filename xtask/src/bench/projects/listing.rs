@@ -51,11 +51,18 @@ pub(super) fn listed(config: &str) -> Result<Listed> {
                 .collect()
         })
         .unwrap_or_default();
-    let libraries = config
+    // Those proposed in comments (a harness to write) and the library
+    // targets listed.
+    let mut libraries: Vec<String> = config
         .lines()
         .filter_map(|l| l.strip_prefix("# library = "))
         .map(|l| l.trim_matches('"').to_string())
         .collect();
+    for (_, l) in library_targets(config)? {
+        if !libraries.contains(&l) {
+            libraries.push(l);
+        }
+    }
     let mut left_out = Vec::new();
     let mut in_left = false;
     for l in config.lines() {
@@ -76,6 +83,26 @@ pub(super) fn listed(config: &str) -> Result<Listed> {
         .unwrap_or("")
         .to_string();
     Ok((programs, libraries, left_out, rule))
+}
+
+/// The library targets (`kind = "library"`) of the config: (name, library).
+pub(super) fn library_targets(config: &str) -> Result<Vec<(String, String)>> {
+    let doc: toml::Value = toml::from_str(config).context("parsing the symtest.toml init wrote")?;
+    Ok(doc
+        .get("target")
+        .and_then(|t| t.as_array())
+        .map(|ts| {
+            ts.iter()
+                .filter(|t| t.get("kind").and_then(|k| k.as_str()) == Some("library"))
+                .filter_map(|t| {
+                    Some((
+                        t.get("name")?.as_str()?.to_string(),
+                        t.get("library")?.as_str()?.to_string(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 /// Fails if `init` listed a program it must not have: a build-time helper,

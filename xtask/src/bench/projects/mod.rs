@@ -34,22 +34,26 @@ mod options;
 mod recipes;
 mod report;
 mod runner;
+mod suite;
 
 use crate::{debsrc, paths, setup, util};
 use anyhow::{bail, Context, Result};
 use bounded::{key_line, run_logged_until, wait_bounded, TimedOut};
-use listing::{add_harnesses, check_listing, listed, manifest};
+use listing::{add_harnesses, check_listing, library_targets, listed, manifest};
 pub use options::{Mode, Options};
 use recipes::Recipe;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub const DEFAULT_BUDGET_S: f64 = 10.0;
 /// The per-program budget of corpus runs.
 pub const CORPUS_BUDGET_S: f64 = 30.0;
 /// The wall-clock cap of one corpus package.
 pub const PACKAGE_TIMEOUT_S: f64 = 900.0;
+/// The emitted suites of one project are run within this many seconds,
+/// after the project's run (a cap of their own, beyond the package's).
+pub const SUITES_TIMEOUT_S: f64 = 900.0;
 
 /// How complete a program's module is (the capture's `manifest.json`: the
 /// functions its module defines against those of the linked file).
@@ -102,6 +106,34 @@ pub struct TargetResult {
     /// not describe its binary).
     #[serde(default)]
     pub module: Option<Completeness>,
+    /// Where `cargo symtest` emitted the target's regression suite.
+    #[serde(default)]
+    pub suite_dir: Option<String>,
+    /// Its run on the unmodified program (`make -C <suite_dir> test`): the
+    /// runner's closing line "N passed, M failed" (`None`: it did not get
+    /// there, `suite_note` says why).
+    #[serde(default)]
+    pub suite_passed: Option<u64>,
+    #[serde(default)]
+    pub suite_failed: Option<u64>,
+    /// Of the failed tests, those that document a bug still present (they
+    /// fail by design until the bug is fixed).
+    #[serde(default)]
+    pub suite_bugs: Option<u64>,
+    /// Why the suite did not run or finish, or its first failure that does
+    /// not document a bug.
+    #[serde(default)]
+    pub suite_note: Option<String>,
+    #[serde(default)]
+    pub suite_s: Option<f64>,
+}
+
+impl TargetResult {
+    /// Whether its suite ran and every test passed but those that document
+    /// a bug still present.
+    pub fn suite_passes(&self) -> bool {
+        matches!((self.suite_failed, self.suite_bugs), (Some(f), Some(b)) if f == b)
+    }
 }
 
 /// One project's figures.
@@ -123,6 +155,11 @@ pub struct ProjectResult {
     pub rule: String,
     pub programs: Vec<String>,
     pub libraries: Vec<String>,
+    /// The completeness of each listed library's module, where the capture's
+    /// manifest compares it with the linked file (a shared library; an
+    /// archive has no linked file): (library, figures).
+    #[serde(default)]
+    pub library_modules: Vec<(String, Completeness)>,
     /// (output, why) for what `init` left out.
     pub left_out: Vec<(String, String)>,
     pub targets: Vec<TargetResult>,
@@ -239,6 +276,21 @@ pub struct Run<'a> {
 /// The step a project is at (for the row of one that fails).
 pub type Step = &'static str;
 
+/// A capture that listed libraries and no program: nothing for the
+/// benchmark to run until `init --from-build` lists library targets.
+#[derive(Debug)]
+pub struct LibraryOnly {
+    pub what: String,
+}
+
+impl std::fmt::Display for LibraryOnly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for LibraryOnly {}
+
 /// A target's message in a line: its first, and the error under it when the
 /// first only introduces it (`native coverage build failed:`).
 fn message_line(message: &str) -> String {
@@ -270,12 +322,13 @@ fn crash_of(status: &str, message: &str) -> Option<String> {
     )
 }
 
-/// The completeness figures of the manifest's executable `binary`.
-fn completeness(m: &serde_json::Value, binary: &str) -> Option<Completeness> {
+/// The completeness figures of the manifest's output `output` (a program
+/// or a library).
+fn completeness(m: &serde_json::Value, output: &str) -> Option<Completeness> {
     let o = m["outputs"]
         .as_array()?
         .iter()
-        .find(|o| o["output"] == binary && o["kind"] == "executable")?;
+        .find(|o| o["output"] == output)?;
     Some(Completeness {
         module_functions: o["module_functions"].as_u64(),
         native_functions: o["native_functions"].as_u64(),
@@ -363,9 +416,18 @@ fn run_project(
     p.outputs = count("outputs", &|_| true);
     p.outputs_with_bitcode = count("outputs", &|x| x["bitcode"].is_string());
     p.dropped_flags = m["dropped_flags"].clone();
+    let lib_targets = library_targets(&config)?;
+    p.library_modules = p
+        .libraries
+        .iter()
+        .filter_map(|l| {
+            let c = completeness(&m, l).filter(|c| c.complete.is_some())?;
+            Some((l.clone(), c))
+        })
+        .collect();
     check_listing(r, &programs, &p.left_out)?;
-    if programs.is_empty() && r.harnesses.is_empty() {
-        bail!(
+    if programs.is_empty() && r.harnesses.is_empty() && lib_targets.is_empty() {
+        let what = format!(
             "init --from-build listed no program ({} output(s) with bitcode, {} left out{})",
             p.outputs_with_bitcode,
             p.left_out.len(),
@@ -375,6 +437,10 @@ fn run_project(
                 format!("; libraries: {}", p.libraries.join(", "))
             }
         );
+        if p.libraries.is_empty() {
+            bail!("{what}");
+        }
+        return Err(LibraryOnly { what }.into());
     }
     config.push_str(&add_harnesses(r, &tree, &build)?);
     std::fs::write(&config_path, &config)?;
@@ -418,7 +484,9 @@ fn run_project(
             .join("bc")
             .join(format!("{name}.bc"));
         let program = programs.iter().find(|(n, _)| *n == name);
+        let library = lib_targets.iter().find(|(n, _)| *n == name);
         let artifact = program
+            .or(library)
             .map(|(_, b)| b.clone())
             .or_else(|| {
                 r.harnesses
@@ -432,7 +500,7 @@ fn run_project(
         let message = t["message"].as_str().unwrap_or("");
         p.targets.push(TargetResult {
             kind: t["kind"].as_str().unwrap_or("").into(),
-            module: program.and_then(|(_, b)| completeness(&m, b)),
+            module: program.or(library).and_then(|(_, b)| completeness(&m, b)),
             artifact,
             paths: t["paths"].as_u64().unwrap_or(0),
             tests_written: t["tests_written"].as_u64().unwrap_or(0),
@@ -462,9 +530,35 @@ fn run_project(
                 .map_or(0, |a| a.len() as u64),
             panic: message.contains("panicked at") || run.panics.contains(&name),
             crash: crash_of(&status, message),
+            suite_dir: t["suite_dir"].as_str().map(str::to_string),
+            suite_passed: None,
+            suite_failed: None,
+            suite_bugs: None,
+            suite_note: None,
+            suite_s: None,
             status,
             name,
         });
+    }
+    // Each emitted suite on the unmodified program (issue #46), within a
+    // cap of its own.
+    let until = Instant::now() + Duration::from_secs_f64(SUITES_TIMEOUT_S);
+    for t in &mut p.targets {
+        let Some(d) = t.suite_dir.clone() else {
+            t.suite_note = Some("no suite (the report names no suite directory)".into());
+            continue;
+        };
+        eprintln!("$ make -C {d} test");
+        let s = suite::run(
+            Path::new(&d),
+            &dir.join(format!("suite-{}.log", t.name)),
+            until,
+        );
+        t.suite_passed = s.passed;
+        t.suite_failed = s.failed;
+        t.suite_bugs = s.bugs;
+        t.suite_note = s.note;
+        t.suite_s = Some(s.seconds);
     }
     if run.timed_out {
         return Err(TimedOut {

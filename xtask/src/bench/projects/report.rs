@@ -211,6 +211,14 @@ fn outcome(r: &Row) -> String {
     match r.outcome.as_str() {
         "ok" => "ok".into(),
         "timed out" => format!("timed out at {} after {:.0} s", r.step, r.wall_s),
+        "library only" => format!(
+            "library only: {}",
+            if r.project.libraries.is_empty() {
+                "-".to_string()
+            } else {
+                r.project.libraries.join(", ")
+            }
+        ),
         _ => format!(
             "failed at {}: {}",
             r.step,
@@ -241,19 +249,77 @@ fn installed_listed(r: &Row) -> (String, String) {
     }
 }
 
-/// Complete modules of the listed programs: "complete/with figures", or "-".
+/// Complete modules of the targets run and, apart, of the listed libraries
+/// the manifest has figures for: "complete/with figures", or "-".
 fn complete_modules(r: &Row) -> String {
-    let with: Vec<bool> = r
+    let count = |with: &[bool]| format!("{}/{}", with.iter().filter(|c| **c).count(), with.len());
+    let targets: Vec<bool> = r
         .project
         .targets
         .iter()
         .filter_map(|t| t.module.as_ref()?.complete)
         .collect();
-    if with.is_empty() {
-        "-".into()
-    } else {
-        format!("{}/{}", with.iter().filter(|c| **c).count(), with.len())
+    let libraries: Vec<bool> = r
+        .project
+        .library_modules
+        .iter()
+        .filter_map(|(_, c)| c.complete)
+        .collect();
+    match (targets.is_empty(), libraries.is_empty()) {
+        (true, true) => "-".into(),
+        (false, true) => count(&targets),
+        (true, false) => format!("libraries {}", count(&libraries)),
+        (false, false) => format!("{}, libraries {}", count(&targets), count(&libraries)),
     }
+}
+
+/// The suite figures of targets: (suites that ran and pass but for tests
+/// documenting bugs, suites that ran, tests passed, tests failed, failed
+/// tests documenting a bug still present, suites that did not run).
+pub fn suite_totals<'t>(targets: impl Iterator<Item = &'t TargetResult>) -> [u64; 6] {
+    let mut s = [0u64; 6];
+    for t in targets {
+        match (t.suite_passed, t.suite_failed) {
+            (Some(p), Some(f)) => {
+                s[0] += t.suite_passes() as u64;
+                s[1] += 1;
+                s[2] += p;
+                s[3] += f;
+                s[4] += t.suite_bugs.unwrap_or(0);
+            }
+            _ => s[5] += 1,
+        }
+    }
+    s
+}
+
+/// A row's or a target's suites in a cell: "passed/failed (bugs)", with
+/// those that did not run.
+fn suite_cell(s: [u64; 6]) -> String {
+    if s[1] == 0 && s[5] == 0 {
+        return "-".into();
+    }
+    let mut c = if s[1] == 0 {
+        String::new()
+    } else {
+        format!(
+            "{}/{}{}",
+            s[2],
+            s[3],
+            if s[4] > 0 {
+                format!(" ({} bug)", s[4])
+            } else {
+                String::new()
+            }
+        )
+    };
+    if s[5] > 0 {
+        if !c.is_empty() {
+            c.push_str(", ");
+        }
+        let _ = write!(c, "{} not run", s[5]);
+    }
+    c
 }
 
 /// The corpus report: the summary line, one row per package (every member
@@ -268,6 +334,10 @@ pub fn corpus_markdown(
     let present: Vec<&Row> = rows.iter().flatten().collect();
     let ok = present.iter().filter(|r| r.ok()).count();
     let timed = present.iter().filter(|r| r.outcome == "timed out").count();
+    let library_only = present
+        .iter()
+        .filter(|r| r.outcome == "library only")
+        .count();
     let mut failed_at: std::collections::BTreeMap<&str, usize> = Default::default();
     for r in present.iter().filter(|r| r.outcome == "failed") {
         *failed_at.entry(r.step.as_str()).or_default() += 1;
@@ -293,16 +363,27 @@ pub fn corpus_markdown(
     let (lc, lt) = targets
         .iter()
         .fold((0, 0), |(c, t), x| (c + x.lines.0, t + x.lines.1));
+    let suites = suite_totals(targets.iter().copied());
+    let library_modules: Vec<bool> = present
+        .iter()
+        .flat_map(|r| r.project.library_modules.iter())
+        .filter_map(|(_, c)| c.complete)
+        .collect();
     let _ = writeln!(
         s,
         "**Summary**: {} packages ({} sampled by tests/bench/corpus/RULE.md, {} fixed), {} with \
-         a result: {ok} ran end to end, {} failed{}, {timed} timed out; {} programs listed \
+         a result: {ok} ran end to end, {library_only} library only (capture worked, libraries \
+         listed, no program), {} failed{}, {timed} timed out; {} programs listed \
          ({installed} installed by the packages' own installs), {} targets run, {kept} kept \
          tests, {differs} kept tests whose native replay differs, {disagreements} native \
          disagreements over all tests written, lines {} ({lc}/{lt}), {bugs} bugs \
          confirmed natively (+{unconfirmed} not reproduced); **{panics} panics, {crashes} engine \
-         crashes**. `cargo xtask bench projects --corpus`, {} s per program, {:.0} s per package \
-         at most; this invocation {:.0} s.\n",
+         crashes**. **Emitted suites (`make test` on the unmodified program): {} of {} targets' \
+         suites pass** ({} of those that ran; a test that documents a bug still present fails \
+         by design and is not counted against its suite), {} tests passed, {} failed ({} of \
+         them documenting a bug), {} suites did not run. Library modules complete: {} of {} \
+         listed libraries with figures. `cargo xtask bench projects --corpus`, {} s per \
+         program, {:.0} s per package at most; this invocation {:.0} s.\n",
         members.len(),
         members.iter().filter(|m| !m.hand).count(),
         members.iter().filter(|m| m.hand).count(),
@@ -323,6 +404,15 @@ pub fn corpus_markdown(
         listed,
         targets.len(),
         pct(lc, lt),
+        suites[0],
+        targets.len(),
+        suites[1],
+        suites[2],
+        suites[3],
+        suites[4],
+        suites[5],
+        library_modules.iter().filter(|c| **c).count(),
+        library_modules.len(),
         o.budget_s,
         o.package_timeout_s,
         total_s
@@ -332,11 +422,11 @@ pub fn corpus_markdown(
         "| rank | package | build | C lines | outcome | build-deps | configure | capture | \
          installed programs | listed (installed) | complete modules | targets | paths | kept \
          tests | replay differs / native disagreements | lines | bugs (+not reproduced) | \
-         panics | crashes |"
+         suite tests passed/failed | panics | crashes |"
     );
     let _ = writeln!(
         s,
-        "|---:|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---:|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for (m, r) in members.iter().zip(rows) {
         let name = format!(
@@ -354,7 +444,7 @@ pub fn corpus_markdown(
         let Some(r) = r else {
             let _ = writeln!(
                 s,
-                "| {} | {name} | {} | {} | not run yet | | | | | | | | | | | | | | |",
+                "| {} | {name} | {} | {} | not run yet | | | | | | | | | | | | | | | |",
                 m.rank, m.build_system, m.c_lines
             );
             continue;
@@ -368,7 +458,7 @@ pub fn corpus_markdown(
         let ran = r.project.capture_s > 0.0;
         let _ = writeln!(
             s,
-            "| {} | {name} | {} | {} | {} | {} | {} | {} | {inst} | {list} | {} | {} | {} | {} | {} / {} | {} | {} (+{}) | {pn} | {cr} |",
+            "| {} | {name} | {} | {} | {} | {} | {} | {} | {inst} | {list} | {} | {} | {} | {} | {} / {} | {} | {} (+{}) | {} | {pn} | {cr} |",
             m.rank,
             m.build_system,
             m.c_lines,
@@ -393,6 +483,7 @@ pub fn corpus_markdown(
             },
             t.iter().map(|x| x.bugs.len()).sum::<usize>(),
             t.iter().map(|x| x.unconfirmed).sum::<u64>(),
+            suite_cell(suite_totals(t.iter())),
         );
     }
     let _ = writeln!(s, "\nPer target:\n");
@@ -400,11 +491,12 @@ pub fn corpus_markdown(
         s,
         "| package | target | kind | status | module functions (module/native, missing) | \
          main from | paths | tests kept/written | replay differs | native disagreements | \
-         lines | bugs | panic, crash or failure |"
+         lines | bugs | suite tests passed/failed | suite's first failure (not a bug) or why it \
+         did not run | panic, crash or failure |"
     );
     let _ = writeln!(
         s,
-        "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---|"
+        "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---|---|"
     );
     for r in &present {
         for t in &r.project.targets {
@@ -433,7 +525,7 @@ pub fn corpus_markdown(
             });
             let _ = writeln!(
                 s,
-                "| {} | {}{} | {} | {} | {module} | {} | {} | {}/{} | {} | {} | {} ({}/{}) | {} | {} |",
+                "| {} | {}{} | {} | {} | {module} | {} | {} | {}/{} | {} | {} | {} ({}/{}) | {} | {} | {} | {} |",
                 r.package,
                 t.name,
                 if t.budget_s == o.budget_s {
@@ -460,6 +552,12 @@ pub fn corpus_markdown(
                 } else {
                     t.bugs.join("; ")
                 },
+                suite_cell(suite_totals(std::iter::once(t))),
+                t.suite_note.as_deref().map_or("-".to_string(), |n| n
+                    .replace('|', "\\|")
+                    .chars()
+                    .take(200)
+                    .collect()),
                 if t.panic {
                     format!("panic: {}", t.message.as_deref().unwrap_or(""))
                 } else if let Some(c) = &t.crash {

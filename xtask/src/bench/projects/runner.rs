@@ -10,7 +10,8 @@
 use super::corpus::{self, Member};
 use super::recipes::{self, Recipe};
 use super::{
-    generic, key_line, report, run_logged_until, run_project, ProjectResult, Run, Step, TimedOut,
+    generic, key_line, report, run_logged_until, run_project, LibraryOnly, ProjectResult, Run,
+    Step, TimedOut,
 };
 use crate::{debsrc, paths, setup, util};
 use anyhow::{bail, Result};
@@ -49,7 +50,9 @@ pub struct Row {
     pub rank: u64,
     pub hand: bool,
     pub reserve: bool,
-    /// `ok`, `failed` or `timed out`.
+    /// `ok`, `failed`, `timed out`, or `library only` (the capture worked
+    /// and listed libraries, no program: nothing to run until `init
+    /// --from-build` lists library targets).
     pub outcome: String,
     /// The step that failed or timed out (empty when ok).
     pub step: String,
@@ -164,7 +167,7 @@ fn count_installed(r: &Recipe, tree: &Path, dir: &Path) -> (Option<Vec<String>>,
         return (None, format!("cannot create {}", dest.display()));
     }
     let build = super::words(r, tree);
-    let (command, env, dry) = match generic::install(&build, &dest) {
+    let (command, env, dry) = match generic::install(&build, tree, &dest) {
         Ok(i) => i,
         Err(why) => return (None, why),
     };
@@ -244,7 +247,7 @@ fn run_member(bin: &Path, m: &Member, work: &Path, budget_s: f64, timeout_s: f64
             return row;
         }
     };
-    let g = generic::recipe(&m.build_system, &src);
+    let g = generic::recipe_for(&m.build_system, &src);
     let build_words: Vec<&str> = g.build.iter().map(String::as_str).collect();
     let generic_recipe = Recipe {
         name: &m.name,
@@ -298,6 +301,9 @@ fn fail(row: &mut Row, step: Step, e: &anyhow::Error) {
     row.step = step.to_string();
     if e.downcast_ref::<TimedOut>().is_some() {
         row.outcome = "timed out".into();
+        row.reason = format!("{e}");
+    } else if e.downcast_ref::<LibraryOnly>().is_some() {
+        row.outcome = "library only".into();
         row.reason = format!("{e}");
     } else {
         row.outcome = "failed".into();
@@ -443,7 +449,8 @@ fn quick_member(members: &[Member]) -> Option<&Member> {
 /// The quick subset of the corpus for `cargo xtask test`: one small package
 /// (see [`quick_member`]) fetched, built, captured and every listed program
 /// run for 5 s; fails unless the row ran end to end with no panic, no engine
-/// crash, no native replay difference and no native disagreement.
+/// crash, no native replay difference, no native disagreement, and every
+/// emitted suite passes (but its tests that document a bug still present).
 pub fn quick() -> Result<()> {
     setup::ensure()?;
     let members = corpus::members()?;
@@ -477,13 +484,18 @@ pub fn quick() -> Result<()> {
     }
     eprintln!(
         "bench projects --quick: {}: {} target(s) ok, {} kept test(s), 0 panics, 0 crashes, \
-         0 replay differences",
+         0 replay differences, every suite passes ({} test(s))",
         m.name,
         row.project.targets.len(),
         row.project
             .targets
             .iter()
             .map(|t| t.tests_kept)
+            .sum::<u64>(),
+        row.project
+            .targets
+            .iter()
+            .filter_map(|t| t.suite_passed)
             .sum::<u64>()
     );
     Ok(())
@@ -527,6 +539,15 @@ fn quick_problems(row: &Row) -> Vec<String> {
                 "{}: {} replay difference(s), {} native disagreement(s)",
                 t.name, t.replay_differs, t.native_disagreements
             ));
+        }
+        if !t.suite_passes() {
+            let note = t.suite_note.as_deref().unwrap_or("");
+            p.push(match (t.suite_passed, t.suite_failed) {
+                (Some(n), Some(f)) => {
+                    format!("{}: suite: {n} passed, {f} failed: {note}", t.name)
+                }
+                _ => format!("{}: suite: {note}", t.name),
+            });
         }
     }
     p
@@ -625,9 +646,48 @@ mod tests {
             panic: false,
             crash: Some("the engine was killed by signal 11 (SIGSEGV: crashed)".into()),
             module: None,
+            suite_dir: None,
+            suite_passed: Some(3),
+            suite_failed: Some(1),
+            suite_bugs: Some(1),
+            suite_note: None,
+            suite_s: Some(1.0),
         });
         let p = quick_problems(&row);
         assert_eq!(p.len(), 1, "{p:?}");
         assert!(p[0].contains("engine crash"), "{p:?}");
+        // A suite that fails (other than by a documented bug), or did not run.
+        let t = &mut row.project.targets[0];
+        t.crash = None;
+        t.status = "ok".into();
+        t.suite_failed = Some(2);
+        t.suite_note = Some("test000002: expected exit 1, got exit 0".into());
+        let p = quick_problems(&row);
+        assert_eq!(
+            p,
+            ["a: suite: 3 passed, 2 failed: test000002: expected exit 1, got exit 0"]
+        );
+        let t = &mut row.project.targets[0];
+        (t.suite_passed, t.suite_failed, t.suite_bugs) = (None, None, None);
+        t.suite_note = Some("did not run: x.c:1: fatal error: y.h".into());
+        assert_eq!(
+            quick_problems(&row),
+            ["a: suite: did not run: x.c:1: fatal error: y.h"]
+        );
+    }
+
+    #[test]
+    fn a_library_only_capture_is_not_a_failure() {
+        let mut row = Row::new(&member("a", "cmake", 1, 1, false));
+        let e: anyhow::Error = LibraryOnly {
+            what: "init --from-build listed no program (1 output(s) with bitcode, 0 left out; \
+                   libraries: liba.a)"
+                .into(),
+        }
+        .into();
+        fail(&mut row, "listing", &e);
+        assert_eq!(row.outcome, "library only");
+        assert!(!row.ok());
+        assert!(row.reason.ends_with("libraries: liba.a)"), "{}", row.reason);
     }
 }
