@@ -17,7 +17,9 @@
 //!   renamed one, a libtool wrapper script) that nothing has opened since it
 //!   was written: a generator the build ran, or the input of `strip`/`cp`,
 //!   was opened (its access time is later than its modification time; capture
-//!   itself reads without touching it). Every static library is listed.
+//!   itself reads without touching it, and the times are read before
+//!   symtest's own install attempt, which may run a program and fail).
+//!   Every static library is listed.
 //!
 //! What is left out is named with the reason.
 
@@ -372,6 +374,28 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
     }
     let mut programs = Vec::new();
     let mut libraries = Vec::new();
+    // The second rule's evidence, read before the install attempt below
+    // touches the tree: a `make install` that fails may still have run or
+    // read the programs (a recipe running `./prog --version`), and what it
+    // did is no evidence of what the build ran.
+    let untouched: Vec<(&Output, Option<PathBuf>)> = {
+        let copies = copies_in_tree(root, &execs, capture_dir);
+        execs
+            .iter()
+            .map(|o| {
+                let mut candidates: Vec<PathBuf> = copies
+                    .iter()
+                    .filter(|(_, c)| std::ptr::eq(*c, *o))
+                    .map(|(p, _)| p.clone())
+                    .collect();
+                candidates.push(root.join(&o.output));
+                (
+                    *o,
+                    candidates.into_iter().find(|p| !accessed_since_written(p)),
+                )
+            })
+            .collect()
+    };
     let rule = match install(root, build) {
         Ok((dest, command)) => {
             let files = installed_files(&dest);
@@ -438,21 +462,13 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
             Rule::Installed { command }
         }
         Err(why) => {
-            let copies = copies_in_tree(root, &execs, capture_dir);
-            for o in &execs {
-                let own = root.join(&o.output);
-                let mut candidates: Vec<PathBuf> = copies
-                    .iter()
-                    .filter(|(_, c)| std::ptr::eq(*c, *o))
-                    .map(|(p, _)| p.clone())
-                    .collect();
-                candidates.push(own.clone());
-                match candidates.iter().find(|p| !accessed_since_written(p)) {
+            for (o, untouched) in untouched {
+                match untouched {
                     Some(p) => programs.push(Program {
-                        name: name_of(p),
+                        name: name_of(&p),
                         binary: p
                             .strip_prefix(root)
-                            .unwrap_or(p)
+                            .unwrap_or(&p)
                             .to_string_lossy()
                             .into_owned(),
                         also: Vec::new(),
