@@ -6,9 +6,15 @@
 //!
 //! The state is made concrete under the test's model (registers, memory,
 //! recorded output; the path condition holds under the model and is dropped),
-//! so the run needs no solver. It is abandoned, and the test keeps its early
-//! outcome with the reason, when the path would fork, make new symbolic input,
-//! ask the solver, reach an engine limit, or not end within
+//! so the run needs no solver. Input the program makes on the way (a
+//! `klee_make_symbolic` after the point where the path stopped, the POSIX
+//! model's files when it stopped during their set-up) is the one thing still
+//! symbolic: the run may ask the solver about it (an assumption), and the test
+//! gets those objects, with values that satisfy what the run assumed of them
+//! (`write_early_test_in`), so that a native run finds every object the
+//! program asks for. It is abandoned, and the test keeps its early outcome
+//! with the reason, when the path would fork, ask the solver before making new
+//! input, reach an engine limit, or not end within
 //! `Config::completion_instructions`.
 
 use crate::executor::Executor;
@@ -138,12 +144,11 @@ impl Executor<'_> {
                 }
                 return Err(NotCompleted::Abandoned("its concrete run forked".into()));
             }
-            if st.symbolics.len() != symbolics {
-                return Err(NotCompleted::Abandoned(
-                    "the program made new symbolic input".into(),
-                ));
-            }
-            if self.solver.queries + self.solver.model_answers != queries {
+            // Everything is concrete but the input made since: only that may
+            // need the solver.
+            if st.symbolics.len() == symbolics
+                && self.solver.queries + self.solver.model_answers != queries
+            {
                 return Err(NotCompleted::Abandoned(
                     "its concrete run needed the solver".into(),
                 ));

@@ -97,7 +97,7 @@ impl Executor<'_> {
     }
 
     fn write_early_test_in(&mut self, mut st: State, reason: String, in_tree: bool) {
-        let Some((ktest, model)) = self.solve_test(&mut st) else {
+        let Some((mut ktest, mut model)) = self.solve_test(&mut st) else {
             if in_tree {
                 self.ptree.remove(st.ptree_node);
             }
@@ -105,7 +105,25 @@ impl Executor<'_> {
             self.warn_once("could not solve a path condition for its test; test skipped".into());
             return;
         };
-        let (outcome, completed_after) = match self.complete(&mut st, &model) {
+        let made = st.symbolics.len();
+        let mut completed = self.complete(&mut st, &model);
+        // The input the run to the end made (the only symbolic values left):
+        // its objects join the test, with values that satisfy what the run
+        // assumed of them, so a native run finds every object it asks for.
+        if st.symbolics.len() > made {
+            match self.solve_test(&mut st) {
+                Some((more, m)) => {
+                    ktest.objects.extend(more.objects.into_iter().skip(made));
+                    model = m;
+                }
+                None => {
+                    completed = Err(NotCompleted::Abandoned(
+                        "the input it made could not be solved".into(),
+                    ))
+                }
+            }
+        }
+        let (outcome, completed_after) = match completed {
             Ok(Termination::Exit(code)) => {
                 self.stats.paths_run_to_end += 1;
                 (TestOutcome::Exit { code: code & 0xff }, Some(reason))
