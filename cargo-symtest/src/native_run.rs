@@ -170,8 +170,12 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
             // its NUL crashes, as the engine reports it (no bytes after it).
             .env("SYMTEST_ARG_GUARD", "1")
             // A sanitizer build refuses to start when a library is loaded
-            // before its runtime; the shim intercepts nothing it needs.
-            .env("ASAN_OPTIONS", "verify_asan_link_order=0");
+            // before its runtime; the shim intercepts nothing it needs. An
+            // allocation it cannot grant returns NULL, as the engine's does.
+            .env(
+                "ASAN_OPTIONS",
+                "verify_asan_link_order=0:allocator_may_return_null=1",
+            );
         if !world.failures.is_empty() {
             cmd.env("SYMTEST_FAIL", world.fail_spec())
                 .env("SYMTEST_FAIL_LOG", &log);

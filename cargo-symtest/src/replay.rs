@@ -146,7 +146,12 @@ pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<
         // The engine's fixed environment (the runtime keeps it for main).
         .envs(program_environment())
         .env("SYMTEST_KTEST", &ktest_abs)
-        .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
+        // An allocation the allocator cannot grant returns NULL, as the
+        // engine's does (AddressSanitizer would abort).
+        .env(
+            "ASAN_OPTIONS",
+            "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1",
+        )
         .env("UBSAN_OPTIONS", "print_stacktrace=1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())

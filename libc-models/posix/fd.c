@@ -72,11 +72,27 @@ static int alloc_fd(int min)
 	return -1;
 }
 
+/* A relative path's leading "./" components name the working directory,
+ * where the model's files are: "./A" and ".//A" name the file A (toybox's
+ * `ln A` links A to "./A", which natively exists). Only concrete bytes are
+ * skipped, so a symbolic path forks no more than before. */
+static const char *skip_dot_slash(const char *path)
+{
+	while (!symtest_is_symbolic((unsigned char)path[0]) && path[0] == '.' &&
+	       !symtest_is_symbolic((unsigned char)path[1]) && path[1] == '/') {
+		path += 2;
+		while (!symtest_is_symbolic((unsigned char)path[0]) && path[0] == '/')
+			path++;
+	}
+	return path;
+}
+
 /* The table entry of a name: symbolic file names are single letters, as in
  * KLEE; a symbolic path forks here, once per file it may name. */
 static exe_file *find_entry(const char *path)
 {
 	exe_env *e = &__symtest_env;
+	path = skip_dot_slash(path);
 	for (unsigned i = 0; i < e->n_files; i++) {
 		const char *n = e->files[i]->name;
 		if (!n)
@@ -219,8 +235,9 @@ char *__symtest_name_copy(const char *path, long *err)
 	*err = concrete_path(path, p, sizeof p);
 	if (*err < 0)
 		return 0;
-	char *n = malloc(strlen(p) + 1);
-	strcpy(n, p);
+	const char *name = skip_dot_slash(p);
+	char *n = malloc(strlen(name) + 1);
+	strcpy(n, name);
 	return n;
 }
 
@@ -271,7 +288,7 @@ long __symtest_open(int dirfd, const char *path, int flags, int mode)
 				return r;
 			if (__symtest_table_full())
 				return -ENOSPC;
-			f = created_file(p, mode);
+			f = created_file(skip_dot_slash(p), mode);
 		} else {
 			return -ENOENT;
 		}

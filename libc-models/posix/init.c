@@ -20,6 +20,11 @@ exe_env __symtest_env = {
 
 extern char *__progname, *__progname_full;
 
+/* The C library the tests are replayed with (libc-models/musl/src/internal/
+ * symtest_glibc.h): musl for a program that injects system-call failures,
+ * glibc otherwise, as symtest-project's recipe::libc chooses. */
+extern int __symtest_glibc;
+
 static void usage_error(const char *msg)
 {
 	symtest_report_error("posix-runtime", 0, msg, "user");
@@ -181,6 +186,7 @@ void __symtest_posix_init(int *argcp, char ***argvp)
 		}
 	}
 
+	__symtest_glibc = max_fail == 0;
 	exe_env *e = &__symtest_env;
 	for (unsigned i = 0; i < n_files; i++) {
 		char fname[2] = { (char)('A' + i), 0 };

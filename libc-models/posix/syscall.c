@@ -77,7 +77,11 @@ static long do_clock_gettime(struct timespec *ts)
  * the engine reads host files, not host directories) and copies the kernel
  * makes between descriptors (splice, tee, vmsplice, sendfile,
  * copy_file_range: programs fall back to read and write, or fail). These calls fail with
- * ENOSYS, and so do they in every native run of a test, which makes them
+ * ENOSYS, but socket and socketpair with EAFNOSUPPORT, as on a kernel built
+ * without networking: the C library takes that for "no such service" (musl's
+ * nscd query, behind getgrouplist and initgroups, then reads /etc/group;
+ * ENOSYS made them fail: toybox's `id root` and `su`). So do they fail in
+ * every native run of a test, which makes them
  * fail the same way (libc-models/replay/symtest_fail.c, `symtest_world`):
  * natively a shell's command would otherwise run, `ip` would list the host's
  * interfaces and `ls` its directory, where the engine saw a failure. */
@@ -86,8 +90,8 @@ static long no_such_world(long n)
 	switch (n) {
 	case SYS_socket:
 	case SYS_socketpair:
-		__symtest_model_warning("the model has no network: socket and socketpair fail with ENOSYS, in the engine and natively");
-		break;
+		__symtest_model_warning("the model has no network: socket and socketpair fail with EAFNOSUPPORT, in the engine and natively");
+		return -EAFNOSUPPORT;
 	case SYS_getdents:
 	case SYS_getdents64:
 		__symtest_model_warning("the model lists no directory: getdents fails with ENOSYS, in the engine and natively");
@@ -108,6 +112,93 @@ static long no_such_world(long n)
 /* select and pselect6 answer as poll does (every descriptor ready but an
  * inotify instance; none ready and no timeout: the path is blocked): a set
  * keeps the descriptors ready for it, and the exceptional set is emptied. */
+/* The process's credentials. The model's user is root, in group 0 alone
+ * (`id` prints groups=0(root), as natively for root); root may set them, as
+ * natively (toybox's `su` sets its groups, group and user before running the
+ * shell: ENOSYS ended it with exit 1 where natively it went on). Another user
+ * may only switch among its real, effective and saved ids. */
+#define MODEL_GROUPS_MAX 64
+static struct {
+	int set; /* 0: the starting credentials below */
+	unsigned uid[3], gid[3]; /* real, effective, saved */
+	unsigned n_groups;
+	unsigned groups[MODEL_GROUPS_MAX];
+} cred;
+
+static void cred_init(void)
+{
+	if (cred.set)
+		return;
+	cred.set = 1;
+	cred.n_groups = 1; /* uid, gid: 0; groups[0]: 0 */
+}
+
+/* setresuid/setresgid (-1: unchanged) and the calls built on them. */
+static long set_ids(unsigned *ids, long r, long e, long s)
+{
+	cred_init();
+	long want[3] = {r, e, s};
+	for (int i = 0; i < 3; i++) {
+		if (want[i] == -1 || (unsigned)want[i] == (unsigned)-1 || cred.uid[1] == 0)
+			continue;
+		unsigned v = (unsigned)want[i];
+		if (v != ids[0] && v != ids[1] && v != ids[2])
+			return -EPERM;
+	}
+	for (int i = 0; i < 3; i++)
+		if (want[i] != -1 && (unsigned)want[i] != (unsigned)-1)
+			ids[i] = (unsigned)want[i];
+	return 0;
+}
+
+static long do_setuid(unsigned *ids, unsigned v)
+{
+	cred_init();
+	if (cred.uid[1] == 0) /* privileged: all three */
+		return set_ids(ids, v, v, v);
+	return set_ids(ids, -1, v, -1);
+}
+
+static long do_setgroups(long n, const unsigned *list)
+{
+	cred_init();
+	if (n < 0 || n > 65536)
+		return -EINVAL;
+	if (cred.uid[1] != 0)
+		return -EPERM;
+	if (n > MODEL_GROUPS_MAX) {
+		__symtest_model_warning("setgroups of more than 64 groups: it fails with EINVAL");
+		return -EINVAL;
+	}
+	for (long i = 0; i < n; i++)
+		cred.groups[i] = list[i];
+	cred.n_groups = (unsigned)n;
+	return 0;
+}
+
+static long do_getgroups(long n, unsigned *list)
+{
+	cred_init();
+	if (n == 0)
+		return cred.n_groups;
+	if (n < 0 || (unsigned long)n < cred.n_groups)
+		return -EINVAL;
+	for (unsigned i = 0; i < cred.n_groups; i++)
+		list[i] = cred.groups[i];
+	return cred.n_groups;
+}
+
+static long get_res(const unsigned *ids, unsigned *r, unsigned *e, unsigned *s)
+{
+	cred_init();
+	if (!r || !e || !s)
+		return -EFAULT;
+	*r = ids[0];
+	*e = ids[1];
+	*s = ids[2];
+	return 0;
+}
+
 static long do_select(int n, fd_set *rd, fd_set *wr, fd_set *ex, long timeout_ms)
 {
 	if (n < 0 || n > FD_SETSIZE)
@@ -168,7 +259,7 @@ static const char *syscall_name(long n)
 	N(getdents64) N(nanosleep) N(alarm) N(mprotect)
 	N(mremap) N(msync) N(madvise) N(shmget) N(setitimer) N(getitimer)
 	N(flock) N(fsync) N(statfs) N(fstatfs)
-	N(getrusage) N(sysinfo) N(times) N(ptrace) N(setuid) N(setgid) N(setsid)
+	N(getrusage) N(sysinfo) N(times) N(ptrace) N(setsid)
 	N(getrandom) N(getgroups) N(statx) N(prlimit64) N(getrlimit) N(setrlimit) N(futex)
 	N(sched_getaffinity) N(memfd_create) N(mkdirat)
 	N(symlinkat) N(epoll_create1) N(eventfd2) N(utimes) N(utime) N(futimesat)
@@ -364,19 +455,37 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 	case SYS_getppid:
 		return 1;
 	case SYS_getuid:
+		cred_init();
+		return cred.uid[0];
 	case SYS_geteuid:
+		cred_init();
+		return cred.uid[1];
 	case SYS_getgid:
+		cred_init();
+		return cred.gid[0];
 	case SYS_getegid:
-		return 0;
+		cred_init();
+		return cred.gid[1];
+	case SYS_getresuid:
+		return get_res(cred.uid, (unsigned *)a, (unsigned *)b, (unsigned *)c);
+	case SYS_getresgid:
+		return get_res(cred.gid, (unsigned *)a, (unsigned *)b, (unsigned *)c);
 	case SYS_getgroups:
-		/* The model's user is root, in group 0 alone (`id` prints
-		 * groups=0(root), as natively for root). */
-		if ((int)a == 0)
-			return 1;
-		if ((int)a < 0)
-			return -EINVAL;
-		((unsigned *)b)[0] = 0;
-		return 1;
+		return do_getgroups((int)a, (unsigned *)b);
+	case SYS_setgroups:
+		return do_setgroups((int)a, (const unsigned *)b);
+	case SYS_setuid:
+		return do_setuid(cred.uid, (unsigned)a);
+	case SYS_setgid:
+		return do_setuid(cred.gid, (unsigned)a);
+	case SYS_setreuid:
+		return set_ids(cred.uid, (int)a, (int)b, -1);
+	case SYS_setregid:
+		return set_ids(cred.gid, (int)a, (int)b, -1);
+	case SYS_setresuid:
+		return set_ids(cred.uid, (int)a, (int)b, (int)c);
+	case SYS_setresgid:
+		return set_ids(cred.gid, (int)a, (int)b, (int)c);
 	case SYS_umask:
 		return MODEL_UMASK;
 	case SYS_time: {
@@ -504,6 +613,18 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 		return no_such_world(n);
 	case SYS_execve:
 		return do_execve((const char *)a);
+	case SYS_kill:
+		/* No other process: fork and clone fail, so a signal to another
+		 * process, or to every process (-1), fails with ESRCH, and so it
+		 * does natively (symtest_fail.c traps kill): `pv -d 1` watched
+		 * the host's init natively. Probing the program itself (signal
+		 * 0, to its pid or its group) succeeds; other signals to itself
+		 * are not modelled (as raise's tkill). */
+		if (a != 0 && a != PID)
+			return -ESRCH;
+		if (b == 0)
+			return 0;
+		break;
 	case SYS_getrandom: {
 		/* Deterministic "randomness". */
 		memset((void *)a, 0x5a, (size_t)b);

@@ -39,7 +39,7 @@
  * model does where Linux would let the program reach the host: fork, vfork,
  * clone and clone3 fail with ENOSYS (the model runs one process), execve with
  * ENOENT for a missing file and EACCES for another (no other program runs),
- * socket and socketpair with ENOSYS (no network), getdents with ENOSYS (no
+ * socket and socketpair with EAFNOSUPPORT (no network), getdents with ENOSYS (no
  * directory listing), a host device, FIFO or socket but /dev/null does not
  * open (EACCES), and a file of /proc reads as empty (its size, 0). So a
  * shell's command, `ip`, `top` or `beep` end as they did in the engine.
@@ -161,7 +161,7 @@ enum {
   NR_socketpair = 53, NR_getdents = 78, NR_getdents64 = 217, NR_execveat = 322,
   NR_clone3 = 435, NR_openat2 = 437, NR_fstatfs = 138, NR_memfd_create = 319,
   NR_sendfile = 40, NR_splice = 275, NR_tee = 276, NR_vmsplice = 278,
-  NR_copy_file_range = 326
+  NR_copy_file_range = 326, NR_kill = 62, NR_getpid = 39
 };
 
 /* ---- classes ------------------------------------------------------------ */
@@ -502,6 +502,15 @@ static void on_sigsys(int sig, void *info, void *ucontext) {
     g[G_RAX] = (uint64_t)(r < 0 ? r : -13 /* EACCES */);
     return;
   }
+  if (nr == NR_kill && world_applies(info)) {
+    /* No other process (the model's kill): a signal to another process or
+     * group, or to every process, fails with ESRCH; one to the program's
+     * pid or group (0) goes to the program alone. */
+    long self = symtest_fail_raw(NR_getpid, 0, 0, 0, 0, 0, 0);
+    g[G_RAX] = (uint64_t)(a1 == 0 || a1 == self ? symtest_fail_raw(nr, self, a2, 0, 0, 0, 0)
+                                                : -3 /* ESRCH */);
+    return;
+  }
   if ((nr == NR_open || nr == NR_openat || nr == NR_creat) && world_applies(info))
     r = world_open(nr, a1, a2, a3, a4, a5, a6);
   else
@@ -653,7 +662,8 @@ static int libc_text(uint64_t *lo, uint64_t *hi) {
 /* The model's world for the program (the POSIX model, libc-models/posix):
  * no other process (fork, vfork, clone and clone3 fail with ENOSYS), no other
  * program (execve fails: ENOENT for a path naming no file, else EACCES;
- * execveat ENOSYS), no network (socket, socketpair: ENOSYS), no directory
+ * execveat ENOSYS; kill of another process fails with ESRCH), no network (socket, socketpair: EAFNOSUPPORT, as a kernel
+ * built without networking answers), no directory
  * listing (getdents: ENOSYS), no copy made by the kernel between
  * descriptors (splice, tee, vmsplice, sendfile, copy_file_range: ENOSYS), and
  * open answers as world_open says. What the
@@ -675,12 +685,13 @@ static int install_world(void) {
     die("trampoline straddles a 4 GiB boundary");
 
   static const int enosys[] = {NR_fork,     NR_vfork,     NR_clone,    NR_clone3,
-                               NR_execveat, NR_socket,    NR_socketpair, NR_getdents,
+                               NR_execveat, NR_getdents,
                                NR_getdents64, NR_openat2,   NR_sendfile,   NR_splice,
                                NR_tee,      NR_vmsplice,  NR_copy_file_range};
+  static const int eafnosupport[] = {NR_socket, NR_socketpair};
   static const int trapped[] = {NR_execve, NR_open, NR_openat, NR_creat, NR_rt_sigaction,
-                                NR_rt_sigprocmask};
-  enum { L_ALLOW, L_TRAP, L_ENOSYS, L_IN, L_HI, L_NR, L_COUNT, NEXT = -1 };
+                                NR_rt_sigprocmask, NR_kill};
+  enum { L_ALLOW, L_TRAP, L_ENOSYS, L_EAFNOSUPPORT, L_IN, L_HI, L_NR, L_COUNT, NEXT = -1 };
   struct sock_filter prog[64];
   int jt[64], jf[64];
   unsigned label[L_COUNT], len = 0;
@@ -716,6 +727,8 @@ static int install_world(void) {
   LOAD(offsetof(struct seccomp_data, nr));
   for (size_t i = 0; i < sizeof enosys / sizeof enosys[0]; i++)
     JUMP(BPF_JEQ, (uint32_t)enosys[i], L_ENOSYS, NEXT);
+  for (size_t i = 0; i < sizeof eafnosupport / sizeof eafnosupport[0]; i++)
+    JUMP(BPF_JEQ, (uint32_t)eafnosupport[i], L_EAFNOSUPPORT, NEXT);
   for (size_t i = 0; i < sizeof trapped / sizeof trapped[0]; i++)
     JUMP(BPF_JEQ, (uint32_t)trapped[i], L_TRAP, NEXT);
   label[L_ALLOW] = len;
@@ -724,6 +737,8 @@ static int install_world(void) {
   STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
   label[L_ENOSYS] = len;
   STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 38 /* ENOSYS */);
+  label[L_EAFNOSUPPORT] = len;
+  STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 97 /* EAFNOSUPPORT */);
   for (unsigned i = 0; i < len; i++) {
     if (jt[i] != NEXT)
       prog[i].jt = (uint8_t)(label[jt[i]] - i - 1);

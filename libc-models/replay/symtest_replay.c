@@ -158,8 +158,10 @@ static void *replay_alloc(size_t n) {
 static char *replay_env_path;
 
 /* The environment every program sees under the engine
- * (PROGRAM_ENVIRONMENT in engine/executor/src/environment.rs). */
-static char *const replay_environment[] = {
+ * (PROGRAM_ENVIRONMENT in engine/executor/src/environment.rs). Writable, as a
+ * process's environment strings are (and the engine's): a program may edit a
+ * variable in place, which would fault on string literals. */
+static char replay_environment[][64] = {
     "HOME=/symtest", "PATH=/usr/local/bin:/usr/bin:/bin", "PWD=/symtest"};
 
 /* The program sees the environment it has under the engine: the test's

@@ -98,6 +98,10 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
             Outcome::Exit { code } => ("SYMTEST_EXPECT_EXIT", (*code as u64 & 0xff) as i32),
             Outcome::Error(_) if c.bug => ("SYMTEST_EXPECT_BUG", 0),
             _ if c.test.does_not_end() => ("SYMTEST_EXPECT_NO_END", 0),
+            // Stopped at a limit, or halted by the budget before its end
+            // (and not run to it concretely): no claim on how it ends.
+            _ if c.test.stopped_at_limit().is_some() => ("SYMTEST_EXPECT_STOPPED", 0),
+            Outcome::Early { .. } => ("SYMTEST_EXPECT_STOPPED", 0),
             _ => ("SYMTEST_EXPECT_ANY", 0),
         };
         let objs = if c.test.objects.is_empty() {
@@ -254,6 +258,7 @@ pub fn makefile(
     };
     let checks = crate::recipe::ubsan_checks(target).join(",");
     let text = MAKEFILE_IN
+        .replace("@FILE_MAP@", &file_map(root, suite))
         .replace("@NAME@", &target.name)
         .replace("@BUILD_NOTE@", &note)
         .replace("@LIBC@", crate::recipe::libc(target).as_make())
@@ -263,6 +268,38 @@ pub fn makefile(
         .replace("@LINK@", &link.join(" "))
         .replace("@RULES@", &rules.join("\n"));
     SuiteMakefile { text, objects }
+}
+
+/// `-fmacro-prefix-map` options that make `__FILE__` of a file under `root`
+/// its path from `root` (in the suite's build and in the pipeline's, which
+/// builds it elsewhere): a file is named `$(SUITE_DIR)/../../x.c` from the
+/// suite directory, through the nearest directory it shares with the suite,
+/// so each directory between the suite and `root` maps to its path from
+/// `root`. Shortest prefix first: GCC takes the last matching option, clang
+/// the longest.
+fn file_map(root: &Path, suite: &Path) -> String {
+    use crate::escape::make_shell_word;
+    let mut maps = Vec::new();
+    let mut dir = suite.parent();
+    while let Some(a) = dir {
+        if !a.starts_with(root) {
+            break;
+        }
+        let to = if a == root {
+            String::new()
+        } else {
+            make_shell_word(&format!("{}/", relative(a, root).display()))
+        };
+        // Make drops a prerequisite's leading `./` (`$<` of
+        // `./../x.c` is `../x.c`): both forms.
+        let up = make_shell_word(&relative(a, suite).display().to_string());
+        maps.push(format!("-fmacro-prefix-map=$(SUITE_DIR)/{up}/={to}"));
+        maps.push(format!(
+            "-fmacro-prefix-map=$(patsubst ./%,%,$(SUITE_DIR)/{up}/)={to}"
+        ));
+        dir = a.parent();
+    }
+    maps.join(" ")
 }
 
 /// The CMake snippet of a target with sources (paths relative to `suite`):

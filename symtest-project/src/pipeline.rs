@@ -234,6 +234,7 @@ fn steps(
         );
     }
     r.paths = e.paths();
+    r.paths_stopped_at_limits = e.paths_stopped_at_limits();
     r.halt_reason = e.halt_reason.clone();
     r.tests_written = e.tests.len();
     // 3. minimization over per-test native coverage
@@ -345,6 +346,31 @@ fn steps(
     }
     r.tests = emitted.kept;
     r.not_compared = emitted.not_compared;
+    // A path the engine stopped at one of its limits claims nothing of its
+    // end: its test's native end is not a disagreement, but it is said.
+    r.stopped_at_limits = m
+        .keep
+        .iter()
+        .zip(&r.tests)
+        .filter(|(&i, _)| e.tests[i].stopped_at_limit().is_some())
+        .map(|(_, k)| format!("{}: {}", k.suite_name, k.outcome))
+        .collect();
+    let stopped: u64 = r.paths_stopped_at_limits.values().sum();
+    if stopped > 0 {
+        let kinds: Vec<String> = r
+            .paths_stopped_at_limits
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect();
+        message(
+            Level::Info,
+            format!(
+                "{stopped} path(s) stopped at an engine limit ({}); {} kept test(s) of them are compared natively only with the behaviour the suite recorded",
+                kinds.join(", "),
+                r.stopped_at_limits.len()
+            ),
+        );
+    }
     if let Some(g) = &ctx.gate {
         let names: Vec<String> = r.tests.iter().map(|k| k.suite_name.clone()).collect();
         r.changed_lines = stages::changed_lines(&c, &m, &g.changed, &names);

@@ -75,7 +75,11 @@ pub fn injects_failures(target: &Target) -> bool {
 }
 
 /// The libc of the target's native builds: musl for a program that injects
-/// failures (so they replay exactly), the host's otherwise.
+/// failures (so they replay exactly), the host's otherwise. The engine runs
+/// musl's code either way; where glibc differs in what a program sees
+/// (strtol's errno without digits, atoi's overflow), the POSIX runtime picks
+/// the same libc by the same `--max-fail` rule and the model answers as it
+/// (`libc-models/musl/src/internal/symtest_glibc.h`).
 pub fn libc(target: &Target) -> Libc {
     if injects_failures(target) {
         Libc::Musl

@@ -86,6 +86,15 @@ pub struct TargetReport {
     /// (a trap, another exit code, a vector that no longer fits): the runner's
     /// verdict lines. None of them should exist (one definition of a bug).
     pub native_disagreements: Vec<String>,
+    /// Paths the engine ended at one of its limits, per kind (`external`: a
+    /// call of a function defined nowhere; `exec`, `model`, `solver`), as its
+    /// statistics count them: it claims nothing of how they go on.
+    pub paths_stopped_at_limits: std::collections::BTreeMap<String, u64>,
+    /// Kept tests whose path the engine stopped at one of its limits (their
+    /// verdicts): the native run's end is not compared with the engine, only
+    /// with the behaviour the suite recorded, so they are no native
+    /// disagreement whatever their native end.
+    pub stopped_at_limits: Vec<String>,
     /// The engine overran its budget and the watchdog stopped it: the tests
     /// it wrote are used, its statistics and coverage claim are missing.
     pub engine_overran: bool,
@@ -145,6 +154,8 @@ impl TargetReport {
             claimed_not_executed: 0,
             why: None,
             native_disagreements: Vec::new(),
+            paths_stopped_at_limits: std::collections::BTreeMap::new(),
+            stopped_at_limits: Vec::new(),
             engine_overran: false,
             flaky: Vec::new(),
             not_compared: Vec::new(),

@@ -82,6 +82,20 @@ impl Explored {
             .unwrap_or(0)
     }
 
+    /// Paths the engine ended at one of its limits, per kind
+    /// (`paths_ended_by_engine_limit` of its statistics).
+    pub fn paths_stopped_at_limits(&self) -> std::collections::BTreeMap<String, u64> {
+        self.stats
+            .get("paths_ended_by_engine_limit")
+            .and_then(|v| v.as_object())
+            .map(|o| {
+                o.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), v.as_u64()?)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// The first test of each bug (the minimizer keeps them).
     pub fn bug_representatives(&self) -> Vec<usize> {
         (0..self.bugs.len())

@@ -81,6 +81,18 @@ impl EngineTest {
         )
     }
 
+    /// The engine stopped the path at one of its limits (a call of a function
+    /// defined nowhere, an unsupported instruction, a model's or the
+    /// solver's limit: the kinds of [`NOT_BUGS`]): it claims nothing of how
+    /// the run goes on from there, so a native run's end is not compared
+    /// with the engine (only with the behaviour the suite recorded).
+    pub fn stopped_at_limit(&self) -> Option<&ErrorInfo> {
+        match &self.outcome {
+            Outcome::Error(e) if NOT_BUGS.contains(&e.kind.as_str()) => Some(e),
+            _ => None,
+        }
+    }
+
     pub fn bug(&self) -> Option<&ErrorInfo> {
         match &self.outcome {
             Outcome::Error(e) if !NOT_BUGS.contains(&e.kind.as_str()) => Some(e),

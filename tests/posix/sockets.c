@@ -1,5 +1,6 @@
 /* A socket, as `ip` (netlink), `nc` and `tc` open one first thing: the model
- * has no network, socket fails with ENOSYS, and so it does in a native run
+ * has no network, socket fails with EAFNOSUPPORT (as on a kernel built
+ * without networking), and so it does in a native run
  * of a test, which would otherwise list the host's interfaces (busybox `ip
  * a`: exit 0 natively, 1 in the engine). */
 #include <errno.h>

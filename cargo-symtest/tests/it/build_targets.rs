@@ -576,6 +576,36 @@ fn init_from_build_without_install_lists_what_the_build_left_untouched() {
     );
 }
 
+/// An install step that runs the program (to stamp its version) and then
+/// fails (`tests/fixtures/capture-install-runs`, as binkd's `make install`):
+/// `init --from-build` falls back to what the build left untouched, judged
+/// as the build left it, so the program symtest's own install attempt ran
+/// is still listed.
+#[test]
+fn init_from_build_lists_what_a_failed_install_ran() {
+    let dir = copy_fixture("capture-install-runs", "build-init-install-runs");
+    let o = symtest_in(&dir, &["init", "--from-build", "--", "make"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    // The install attempt ran the program, then failed.
+    let version = std::fs::read_to_string(dir.join(".version")).unwrap();
+    assert_eq!(version, "stamp 1.0\n");
+    let config = std::fs::read_to_string(dir.join("symtest.toml")).unwrap();
+    assert!(config.contains("left untouched after linking"), "{config}");
+    assert!(
+        config.contains("`make install DESTDIR=<tmp>` failed"),
+        "{config}"
+    );
+    let o = symtest_in(&dir, &["list"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("stamp\tprogram\t")
+            && lines[0].contains("binary = \"stamp\" from `make` (module: "),
+        "{out}"
+    );
+}
+
 /// A run in a build environment whose CFLAGS rename the files in debug info
 /// and coverage data, as Debian's do (`-ffile-prefix-map=<tree>=.`): the
 /// pipeline's native build takes the Makefile's flags, not the caller's, so
@@ -618,4 +648,59 @@ fn native_build_ignores_the_callers_cflags() {
     let (c, n) = file_lines(&dir, "sign", "src/sign.c");
     // Every line but `return 2;` (the program always gets one argument).
     assert!(n >= 6 && c + 1 == n, "{c}/{n}");
+}
+
+/// A program whose build links a library it does not make (the system's
+/// zlib, as gdk-pixbuf's tests link glib): the engine stops the path at the
+/// call of a function its module does not define and claims nothing of how
+/// the run goes on, so the native run's end (here an abort after the call) is
+/// no native disagreement; the summary still counts the paths stopped there
+/// and names the kept test, and the emitted suite passes on the unmodified
+/// program, comparing the behaviour it recorded (the abort included).
+#[test]
+fn a_path_stopped_at_an_undefined_function_makes_no_claim_on_its_end() {
+    let dir = copy_fixture("capture-external", "build-external");
+    let o = symtest_in(&dir, &["--max-time", "10"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let r = report(&dir, "prog");
+    assert_eq!(r["native_disagreements"], Value::Array(vec![]), "{r:#}");
+    assert!(
+        r["paths_stopped_at_limits"]["external"].as_u64() >= Some(1),
+        "{r:#}"
+    );
+    let stopped = r["stopped_at_limits"].as_array().unwrap();
+    assert_eq!(stopped.len(), 1, "{r:#}");
+    assert!(
+        stopped[0].as_str().unwrap().contains(
+            "engine stopped the path: external: call of undefined function `zlibVersion`"
+        ),
+        "{r:#}"
+    );
+    // The path that quits before the call is compared with the engine.
+    let outcomes: Vec<&str> = r["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["outcome"].as_str().unwrap())
+        .collect();
+    assert!(outcomes.contains(&"exit 3"), "{r:#}");
+    // The suite records the abort and passes on the unmodified program.
+    let suite = dir.join("tests/symtest/prog");
+    let status = std::fs::read_dir(suite.join("expected"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("status")).ok())
+        .collect::<Vec<_>>();
+    assert!(status.iter().any(|s| s.contains("SIGABRT")), "{status:?}");
+    // Its message names the source by its path from the project's root in
+    // the pipeline's build of the suite and in the emitted one alike.
+    let stderr = std::fs::read_dir(suite.join("expected"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("stderr")).ok())
+        .collect::<String>();
+    assert!(
+        stderr.contains("tests/main.c:") && !stderr.contains(".."),
+        "{stderr}"
+    );
+    let o = make(&suite, &["test"]);
+    assert!(o.status.success(), "{}", shown(&o));
 }

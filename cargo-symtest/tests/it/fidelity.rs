@@ -745,3 +745,135 @@ fn a_program_replacing_its_input_keeps_native_tests_and_a_passing_suite() {
     }
     assert!(successes > 0, "{names:?}");
 }
+
+/// A program that edits its environment's strings in place, as gawk's
+/// `load_environ` does (`tests/posix/env_edit.c`: each `NAME=value` split at
+/// its '=' and the '=' put back; `HOME` upper-cased through `getenv`): the
+/// engine's strings are writable as a process's are, and so are those of
+/// `replay --native` (the process's own environment).
+#[test]
+fn environment_strings_edited_in_place_replay_natively() {
+    let tests = explore_and_replay("env_edit", &["--sym-stdin", "1"]);
+    let codes: std::collections::BTreeSet<i64> = tests
+        .iter()
+        .filter_map(|t| t["outcome"]["exit"]["code"].as_i64())
+        .collect();
+    assert_eq!(codes, [0, 1].into_iter().collect(), "{tests:#?}");
+    assert!(
+        tests.iter().any(|t| t["stdout"]
+            .as_str()
+            .is_some_and(|s| s.contains("HOME is /SYMTEST\n"))),
+        "{tests:#?}"
+    );
+}
+
+/// The same program as a project's target: the emitted suite's runner gives
+/// it writable environment strings (it gave string literals, so every native
+/// run died at the first write: gawk's 83 native disagreements, each a
+/// SIGSEGV in `load_environ` that gawk's handler turned into an abort), so no
+/// native run disagrees and the suite passes.
+#[test]
+fn environment_strings_edited_in_place_pass_the_emitted_suite() {
+    use crate::project::{make, report, reports, run_in, text};
+    let dir = scratch("project-env-edit");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(
+        workspace().join("tests/posix/env_edit.c"),
+        dir.join("src/env_edit.c"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"env_edit\"\nkind = \"program\"\nsources = [\"src/env_edit.c\"]\nargs = [\"--sym-stdin\", \"1\"]\nmax-time = 20\n",
+    )
+    .unwrap();
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "env_edit");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let outcomes: std::collections::BTreeSet<&str> = r["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["outcome"].as_str())
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["exit 0", "exit 1"].into_iter().collect(),
+        "{r:#}"
+    );
+    let o = make(&dir.join("tests/symtest/env_edit"), &["test"]);
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains(" passed, 0 failed"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// Input a program makes after the point where the run halted
+/// (`tests/klee/input_after_halt.c` under `--max-instructions 20`: both
+/// paths stop before their second `klee_int`): each is run to its end, the
+/// input it makes on the way joins its test with a value that satisfies the
+/// run's assumption, and the outcome is the end it reaches. Before, the run
+/// was abandoned at the new input and the test lacked the object, so the
+/// native run ran out of vector (exit 125): a disagreement for every such
+/// test.
+#[test]
+fn input_made_after_a_halt_joins_the_test() {
+    use crate::project::{make, report, reports, run_in, text};
+    let dir = scratch("project-input-after-halt");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(
+        workspace().join("tests/klee/input_after_halt.c"),
+        dir.join("src/late.c"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"late\"\nkind = \"harness\"\nsources = [\"src/late.c\"]\nmax-instructions = 20\nmax-time = 20\n",
+    )
+    .unwrap();
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "late");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let outcomes: std::collections::BTreeSet<&str> = r["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["outcome"].as_str())
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["exit 0", "exit 7"].into_iter().collect(),
+        "{r:#}"
+    );
+    let tests = test_jsons(&dir.join("symtest-out/late"));
+    assert_eq!(tests.len(), 2, "{tests:#?}");
+    for t in &tests {
+        assert!(
+            t["completed_after"]
+                .as_str()
+                .is_some_and(|r| r.contains("--max-instructions")),
+            "{t:#}"
+        );
+        let y = t["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == "y");
+        assert_eq!(
+            y.map(|o| &o["hex"]),
+            Some(&serde_json::json!("07000000")),
+            "{t:#}"
+        );
+    }
+    let o = make(&dir.join("tests/symtest/late"), &["test"]);
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("2 passed, 0 failed"),
+        "{}",
+        text(&o)
+    );
+}

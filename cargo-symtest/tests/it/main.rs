@@ -14,6 +14,7 @@ mod honest;
 mod host_files;
 mod ir_completeness;
 mod klee_compat;
+mod libc_rules;
 mod limits;
 mod linked;
 mod loading;

@@ -75,13 +75,57 @@ fn a_command_runs_neither_in_the_engine_nor_natively() {
 }
 
 /// `ip`, `nc` and `tc` open a socket first: the model has no network, and
-/// natively no socket opens either (ENOSYS), rather than the host's.
+/// natively no socket opens either (EAFNOSUPPORT, as on a kernel without
+/// networking), rather than the host's.
 #[test]
 fn no_socket_opens_in_the_engine_nor_natively() {
     let paths = explore_and_replay("sockets", &["--sym-stdin", "1"]);
     let codes: BTreeSet<i64> = paths.iter().map(|p| p.1).collect();
     assert_eq!(codes, [1].into_iter().collect(), "{paths:#?}");
-    assert_eq!(path_of(&paths, b'n').1, "socket: errno 38\n");
+    assert_eq!(path_of(&paths, b'n').1, "socket: errno 97\n");
+    assert_eq!(path_of(&paths, b'u').1, "socket: errno 97\n");
+}
+
+/// `id root` and `su` (toybox): getgrouplist and initgroups of musl, the
+/// engine's C library, ask nscd over a Unix socket first and read /etc/group
+/// when the socket's address family is not supported; a socket failing with
+/// ENOSYS failed them (`id`: "getgroups", exit 1; `su`: exit 1 where natively
+/// it went on to exec the shell). The model's socket fails as a kernel
+/// without networking does, so both C libraries read /etc/group.
+#[test]
+fn the_group_list_is_read_from_etc_group_in_the_engine_and_natively() {
+    let paths = explore_and_replay("groups", &["--sym-stdin", "1"]);
+    assert_eq!(path_of(&paths, b'g'), (0, "groups of root: found\n".into()));
+    let codes: BTreeSet<i64> = paths.iter().map(|p| p.1).collect();
+    assert_eq!(codes, [0].into_iter().collect(), "{paths:#?}");
+}
+
+/// The model's user is root, which may set its credentials as natively
+/// (toybox's `su`: initgroups, setgid, setuid, then the shell; the calls
+/// failed with ENOSYS in the model, exit 1 where natively it went on).
+#[test]
+fn root_sets_its_credentials_in_the_engine_as_natively() {
+    let paths = explore_and_replay("credentials", &["--sym-stdin", "1"]);
+    assert_eq!(
+        path_of(&paths, b's'),
+        (0, "uid 0 0 0, gid 0, groups from 0\n".into())
+    );
+    assert_eq!(path_of(&paths, b'g'), (0, "groups 1\n".into()));
+}
+
+/// "./A" and ".//A" name the file A of the working directory in the engine
+/// as natively: linking A to "./A" (toybox's `ln A`) fails with EEXIST
+/// (the model took "./A" for a new name: exit 0, natively 1), reading through
+/// the prefix reads A, and a file created as ".//B" is B.
+#[test]
+fn dot_slash_names_the_working_directorys_file() {
+    let paths = explore_and_replay("dot_slash", &["--sym-files", "1", "1", "--sym-stdin", "1"]);
+    assert_eq!(path_of(&paths, b'l'), (1, "link A ./A: errno 17\n".into()));
+    assert_eq!(path_of(&paths, b'r'), (0, "same file\n".into()));
+    assert_eq!(
+        path_of(&paths, b'c'),
+        (0, "B: 120, ./B exclusive: exists\n".into())
+    );
 }
 
 /// `top` lists /proc, `rdev` /dev: the engine reads no host directory, and
