@@ -249,9 +249,10 @@ fn from_build_config(command: &[String], sel: &Selection) -> String {
     }
     if !sel.libraries.is_empty() {
         s.push_str(
-            "\n# Libraries the build makes: test one through a harness (a C file whose\n\
-             # main() calls it with symbolic input, see `cargo symtest init`), then\n\
-             # uncomment its target.\n",
+            "\n# Libraries the build makes: a library whose headers the install step\n\
+             # installs is a `library` target (its harness generated from them);\n\
+             # another is tested through a harness you write (a C file whose main()\n\
+             # calls it with symbolic input, see `cargo symtest init`): uncomment it.\n",
         );
         let lib_names: Vec<String> = sel
             .libraries
@@ -277,6 +278,19 @@ fn from_build_config(command: &[String], sel: &Selection) -> String {
             })
             .collect();
         for (name, l) in target_names(&lib_names).iter().zip(&sel.libraries) {
+            if !l.headers.is_empty() {
+                // Its installed headers are its interface: a library target,
+                // its harness generated from them.
+                let headers: Vec<String> = l.headers.iter().map(|h| toml_string(h)).collect();
+                s.push_str(&format!(
+                    "\n[[target]]\nname = {}\nkind = \"library\"\nbuild = {build}\n\
+                     library = {}\n# the headers `make install` installs\nheaders = [{}]\nmax-time = 60\n",
+                    toml_string(name),
+                    toml_string(&l.path),
+                    headers.join(", ")
+                ));
+                continue;
+            }
             s.push_str(&format!(
                 "\n# [[target]]\n# name = {}\n# kind = \"harness\"\n# build = {build}\n\
                  # library = {}\n# sources = [{}]\n# max-time = 60\n",
@@ -362,14 +376,28 @@ fn from_build(a: &InitArgs, dir: &Path) -> Result<u8> {
         } else {
             format!(": {}", target_names(&names).join(", "))
         },
-        if sel.libraries.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} librar{} for harnesses, commented out",
-                sel.libraries.len(),
-                if sel.libraries.len() == 1 { "y" } else { "ies" }
-            )
+        {
+            let with = sel
+                .libraries
+                .iter()
+                .filter(|l| !l.headers.is_empty())
+                .count();
+            let without = sel.libraries.len() - with;
+            let plural = |n: usize| if n == 1 { "y" } else { "ies" };
+            let mut t = String::new();
+            if with > 0 {
+                t.push_str(&format!(
+                    "; {with} librar{} with its installed headers",
+                    plural(with)
+                ));
+            }
+            if without > 0 {
+                t.push_str(&format!(
+                    "; {without} librar{} for harnesses, commented out",
+                    plural(without)
+                ));
+            }
+            t
         }
     );
     for (o, why) in &sel.left_out {

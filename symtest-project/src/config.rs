@@ -19,6 +19,9 @@ pub enum Kind {
     Harness,
     /// An unmodified `main(argc, argv)` run in the symbolic environment (`args`).
     Program,
+    /// A library tested through a harness generated from its public headers
+    /// (`headers`): every function declared there, with inputs from its types.
+    Library,
 }
 
 impl Kind {
@@ -26,6 +29,7 @@ impl Kind {
         match self {
             Kind::Harness => "harness",
             Kind::Program => "program",
+            Kind::Library => "library",
         }
     }
 }
@@ -76,6 +80,19 @@ pub struct TargetTable {
     /// Where the native regression suite goes (default `tests/symtest/<name>`),
     /// relative to the config file's directory and inside it.
     pub suite_dir: Option<Spanned<String>>,
+    /// `library` only: the public headers (globs), whose functions are tested.
+    pub headers: Option<Spanned<Vec<String>>>,
+    /// `library` only: only the functions whose names match these globs.
+    #[serde(default)]
+    pub functions: Vec<String>,
+    /// `library` only: preconditions per function, C expressions over its
+    /// parameters (`assume = { parse = ["len <= 64", "s != NULL"] }`).
+    #[serde(default)]
+    pub assume: std::collections::BTreeMap<String, Vec<String>>,
+    /// `library` only: the elements of the object a pointer parameter points to.
+    pub pointer_elements: Option<Spanned<u64>>,
+    /// `library` only: how deep pointers inside structures are followed.
+    pub pointer_depth: Option<Spanned<u64>>,
 }
 
 /// The longest time budget accepted anywhere (about 115 days): every duration
@@ -239,6 +256,7 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
             }
         }
         check_build(t, &err)?;
+        check_library(t, &err)?;
         if let Some(d) = &t.suite_dir {
             if let Err(why) = inside_relative(d.get_ref()) {
                 return Err(err(
@@ -334,6 +352,17 @@ fn check_build(
             "library",
             format!("target `{name}` names both `binary` and `library`: one target tests one output"),
         )),
+        (Kind::Library, Some(b), None) => Err(err(
+            b.span(),
+            "binary",
+            format!("a `library` target tests a library: name it with `library` (e.g. library = \"libfoo.a\") (target `{name}`)"),
+        )),
+        (Kind::Library, None, None) => Err(err(
+            build.span(),
+            "library",
+            format!("target `{name}` has `build` but no `library`: name the static or shared library the build makes (e.g. library = \"libfoo.a\")"),
+        )),
+        (Kind::Library, None, Some(_)) => Ok(()),
         (Kind::Program, None, Some(l)) => Err(err(
             l.span(),
             "library",
@@ -376,6 +405,91 @@ fn check_build(
             )),
         },
     }
+}
+
+/// The keys of a `library` target (`headers`, `functions`, `assume`,
+/// `pointer-elements`, `pointer-depth`), and that no other kind has them.
+fn check_library(
+    t: &TargetTable,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let name = t.name.get_ref();
+    if t.kind != Kind::Library {
+        let given = [
+            ("headers", t.headers.as_ref().map(|h| h.span())),
+            (
+                "pointer-elements",
+                t.pointer_elements.as_ref().map(|v| v.span()),
+            ),
+            ("pointer-depth", t.pointer_depth.as_ref().map(|v| v.span())),
+        ];
+        if let Some((key, Some(span))) = given.into_iter().find(|(_, s)| s.is_some()) {
+            return Err(err(
+                span,
+                key,
+                format!(
+                    "`{key}` is a key of `library` targets (target `{name}` is kind = \"{}\")",
+                    t.kind.as_str()
+                ),
+            ));
+        }
+        if !t.functions.is_empty() || !t.assume.is_empty() {
+            let key = if t.functions.is_empty() {
+                "assume"
+            } else {
+                "functions"
+            };
+            return Err(err(
+                t.name.span(),
+                key,
+                format!(
+                    "`{key}` is a key of `library` targets (target `{name}` is kind = \"{}\")",
+                    t.kind.as_str()
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    match &t.headers {
+        None => {
+            return Err(err(
+                t.name.span(),
+                "headers",
+                format!("library target `{name}` needs `headers`: the public headers whose functions are tested (e.g. headers = [\"include/foo.h\"])"),
+            ))
+        }
+        Some(h) if h.get_ref().is_empty() => {
+            return Err(err(h.span(), "headers", "a library target needs at least one header".into()))
+        }
+        Some(_) => {}
+    }
+    for (key, v, lo, hi) in [
+        ("pointer-elements", t.pointer_elements.as_ref(), 1, 4096),
+        ("pointer-depth", t.pointer_depth.as_ref(), 0, 8),
+    ] {
+        if let Some(v) = v {
+            let n = *v.get_ref();
+            if n < lo || n > hi {
+                return Err(err(
+                    v.span(),
+                    key,
+                    format!("must be between {lo} and {hi} (got {n}; target `{name}`)"),
+                ));
+            }
+        }
+    }
+    for (f, conds) in &t.assume {
+        for c in conds {
+            if c.trim().is_empty() || c.contains(';') || c.contains('\n') || c.contains('{') {
+                return Err(err(
+                    t.name.span(),
+                    "assume",
+                    format!("assumption {c:?} of `{f}` must be one C expression over its parameters (target `{name}`)"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Why a target name cannot be used: it is the name of something else the

@@ -131,7 +131,9 @@ pub fn report(
     let _ = std::fs::remove_dir_all(dir.join(".eloc"));
     let mut dead_by_file: BTreeMap<PathBuf, BTreeMap<u32, String>> = BTreeMap::new();
     let (mut ec, mut et) = (0u64, 0u64);
-    for (src, fc) in &files {
+    // A library target's generated harness is not code under test.
+    let generated = t.library.as_ref().and_then(|l| l.generated.as_deref());
+    for (src, fc) in files.iter().filter(|(s, _)| Some(s.as_path()) != generated) {
         let rel = relative(src, root).display().to_string();
         let gcov_name = format!("{}.gcov", rel.replace('/', "#"));
         let source_text = std::fs::read_to_string(src).unwrap_or_default();

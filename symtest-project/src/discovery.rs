@@ -34,7 +34,32 @@ pub struct Target {
     pub suite_dir: PathBuf,
     /// A target from the project's build (`build` with `binary` or `library`).
     pub build: Option<BuildSpec>,
+    /// A `library` target's interface and input shapes.
+    pub library: Option<LibrarySpec>,
 }
+
+/// What a `library` target tests, and how its inputs are shaped.
+#[derive(Clone, Debug, Default)]
+pub struct LibrarySpec {
+    /// The public headers (absolute paths).
+    pub headers: Vec<PathBuf>,
+    /// Globs over function names (empty: every function).
+    pub functions: Vec<String>,
+    /// Preconditions per function (C expressions over its parameters).
+    pub assume: std::collections::BTreeMap<String, Vec<String>>,
+    /// Elements of the object a pointer points to.
+    pub pointer_elements: u32,
+    /// How deep pointers inside structures are followed.
+    pub pointer_depth: u32,
+    /// The generated harness, once written (a source of the derived harness
+    /// target; copied into the suite, left out of coverage).
+    pub generated: Option<PathBuf>,
+}
+
+/// Default elements of a pointer parameter's object.
+pub const DEFAULT_POINTER_ELEMENTS: u32 = 16;
+/// Default depth of pointers inside structures.
+pub const DEFAULT_POINTER_DEPTH: u32 = 2;
 
 /// What a target from a build tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -301,6 +326,46 @@ fn resolve(
             }
         }
         let name = t.name.get_ref().clone();
+        let library = match &t.headers {
+            Some(h) if t.kind == config::Kind::Library => {
+                let mut headers = Vec::new();
+                for pat in h.get_ref() {
+                    let found = glob::expand(&root, pat);
+                    if found.is_empty() {
+                        return Err(ConfigError {
+                            file: file.to_path_buf(),
+                            line: Some(config::line_of(text, h.span().start)),
+                            key: Some("headers".into()),
+                            message: format!(
+                                "`{pat}` matches no file under {} (target `{name}`)",
+                                root.display()
+                            ),
+                        }
+                        .into());
+                    }
+                    for f in found {
+                        if !headers.contains(&f) {
+                            headers.push(f);
+                        }
+                    }
+                }
+                Some(LibrarySpec {
+                    headers,
+                    functions: t.functions.clone(),
+                    assume: t.assume.clone(),
+                    pointer_elements: t
+                        .pointer_elements
+                        .as_ref()
+                        .map_or(DEFAULT_POINTER_ELEMENTS, |v| *v.get_ref() as u32),
+                    pointer_depth: t
+                        .pointer_depth
+                        .as_ref()
+                        .map_or(DEFAULT_POINTER_DEPTH, |v| *v.get_ref() as u32),
+                    generated: None,
+                })
+            }
+            _ => None,
+        };
         let build = t.build.as_ref().and_then(|b| {
             let (written, artifact) = match (&t.binary, &t.library) {
                 (Some(p), _) => (p, Artifact::Binary(root.join(p.get_ref()))),
@@ -351,6 +416,7 @@ fn resolve(
             ),
             name,
             build,
+            library,
         });
         let target = out.last().expect("just pushed");
         let at = |span: std::ops::Range<usize>, key: &str, message: String| ConfigError {

@@ -161,8 +161,12 @@ pub fn makefile(
     suite: &Path,
 ) -> SuiteMakefile {
     use crate::escape::make_shell_word;
+    let generated = target.library.as_ref().and_then(|l| l.generated.as_deref());
     let file = |p: &Path| -> String {
-        if p.starts_with(root) {
+        if Some(p) == generated {
+            // The generated harness travels with the suite.
+            format!("$(SUITE_DIR)/{}", crate::library::HARNESS_FILE)
+        } else if p.starts_with(root) {
             format!(
                 "$(SUITE_DIR)/{}",
                 make_shell_word(&relative(p, suite).display().to_string())
@@ -313,7 +317,18 @@ fn cmake(target: &Target, suite: &Path) -> String {
         let q = cmake_arg(&rel(p));
         format!("\"{dir}{}", &q[1..])
     };
-    let cm_sources: Vec<String> = target.sources.iter().map(|s| quoted_under_dir(s)).collect();
+    let generated = target.library.as_ref().and_then(|l| l.generated.as_deref());
+    let cm_sources: Vec<String> = target
+        .sources
+        .iter()
+        .map(|s| {
+            if Some(s.as_path()) == generated {
+                format!("\"{dir}{}\"", crate::library::HARNESS_FILE)
+            } else {
+                quoted_under_dir(s)
+            }
+        })
+        .collect();
     let cm_inc: Vec<String> = target.include.iter().map(|i| quoted_under_dir(i)).collect();
     // CMake's Makefile generators cannot carry every character of a compile
     // definition (`#`), so the defines reach CMake builds as a header the code
@@ -348,6 +363,10 @@ fn cmake(target: &Target, suite: &Path) -> String {
 pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
         .with_context(|| format!("creating {}", dir.display()))?;
+    if let Some(g) = target.library.as_ref().and_then(|l| l.generated.as_ref()) {
+        std::fs::copy(g, dir.join(crate::library::HARNESS_FILE))
+            .with_context(|| format!("copying {} into {}", g.display(), dir.display()))?;
+    }
     let files: [(&str, String); 13] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
         ("symtest_api.c", API_C.to_string()),

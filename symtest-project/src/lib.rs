@@ -34,6 +34,7 @@ pub mod fsutil;
 pub mod gate;
 pub mod glob;
 pub mod junit;
+pub mod library;
 pub mod lock;
 pub mod minimize;
 pub mod native;

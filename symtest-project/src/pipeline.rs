@@ -116,12 +116,88 @@ fn steps(
     r: &mut TargetReport,
     started: Instant,
 ) -> Result<()> {
+    let captured = ctx.captured.get(&t.name);
+    let Some(spec) = &t.library else {
+        return target_steps(t, captured, ctx, budget_s, send, r, started);
+    };
+    // A library target: its harness generated from its headers, then run as
+    // a harness target.
+    phase(
+        send,
+        t,
+        Phase::Compiling,
+        "(library: generating the harness from its headers)".into(),
+    );
+    let dir = ctx.build_root.join(&t.name).join("library");
+    let p = match crate::library::prepare(t, spec, captured, &ctx.models_include, &dir) {
+        Ok(p) => p,
+        Err(e) => {
+            r.status = Status::CompileError;
+            anyhow::bail!(
+                "no harness could be generated; target skipped\n{}\n{}",
+                e.command,
+                e.diagnostics.trim_end()
+            );
+        }
+    };
+    send(Event::Message {
+        target: t.name.clone(),
+        level: Level::Info,
+        text: format!(
+            "library: {} function(s) called, {} left out{}",
+            p.functions.len(),
+            p.skipped.len(),
+            if p.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    p.skipped
+                        .iter()
+                        .take(5)
+                        .map(|s| format!("{}: {}", s.function, s.reason))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            }
+        ),
+    });
+    r.library = Some(crate::report::LibraryReport {
+        functions: p.functions.clone(),
+        tested: Vec::new(),
+        triage: Vec::new(),
+        skipped: p
+            .skipped
+            .iter()
+            .map(|s| (s.function.clone(), s.reason.clone()))
+            .collect(),
+    });
+    target_steps(
+        &p.target,
+        p.captured.as_ref(),
+        ctx,
+        budget_s,
+        send,
+        r,
+        started,
+    )
+}
+
+fn target_steps(
+    t: &Target,
+    captured: Option<&Captured>,
+    ctx: &Ctx,
+    budget_s: f64,
+    send: Send,
+    r: &mut TargetReport,
+    started: Instant,
+) -> Result<()> {
     let c = TargetCtx {
         target: t,
         root: &ctx.root,
         build: ctx.build_root.join(&t.name),
         models_include: &ctx.models_include,
-        captured: ctx.captured.get(&t.name),
+        captured,
     };
     let message = |level, text: String| {
         send(Event::Message {
@@ -250,6 +326,18 @@ fn steps(
         r.stage_s.insert(part.to_string(), s);
     }
     r.tests_kept = m.keep.len();
+    if let Some(lib) = r.library.as_mut() {
+        lib.tested =
+            crate::library::functions_of(&lib.functions, m.keep.iter().map(|&i| &e.tests[i]));
+        message(
+            Level::Info,
+            format!(
+                "library: {} of {} functions called have a kept test",
+                lib.tested.len(),
+                lib.functions.len()
+            ),
+        );
+    }
     for (i, v) in m.verdicts.iter().enumerate() {
         let name = &e.tests[i].name;
         match v {
@@ -388,6 +476,13 @@ fn steps(
         );
     }
     r.bugs = e.bugs;
+    if let Some(lib) = r.library.as_mut() {
+        lib.triage = r
+            .bugs
+            .iter()
+            .map(|b| (b.id.clone(), crate::library::triage(b).to_string()))
+            .collect();
+    }
     if ctx.emit {
         r.suite_dir = Some(t.suite_dir.clone());
     }

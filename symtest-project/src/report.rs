@@ -49,6 +49,23 @@ pub struct Unconfirmed {
     pub native: String,
 }
 
+/// A `library` target: the functions its generated harness calls, and those
+/// of its headers it does not call, with the reason.
+#[derive(Clone, Debug, Serialize)]
+pub struct LibraryReport {
+    /// The functions the harness calls.
+    pub functions: Vec<String>,
+    /// Those with at least one kept test.
+    pub tested: Vec<String>,
+    /// The headers' functions it does not call, and why.
+    pub skipped: Vec<(String, String)>,
+    /// Each bug (its id) triaged: `bug`, or `contract` (an assertion of the
+    /// called function itself failed: the input broke its stated
+    /// precondition), or `harness` (the generated harness failed: a defect
+    /// of symtest).
+    pub triage: Vec<(String, String)>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetReport {
     pub name: String,
@@ -120,6 +137,8 @@ pub struct TargetReport {
     /// The run failed and `out_dir` still holds an earlier run's results,
     /// now marked with a `STALE` file.
     pub stale_results: bool,
+    /// A `library` target's functions.
+    pub library: Option<LibraryReport>,
 }
 
 impl TargetReport {
@@ -165,6 +184,7 @@ impl TargetReport {
             out_dir,
             suite_dir: None,
             stale_results: false,
+            library: None,
         }
     }
 }

@@ -460,6 +460,7 @@ mod tests {
             exec_args: vec![],
             suite_dir: dir,
             build: None,
+            library: None,
         }
     }
 

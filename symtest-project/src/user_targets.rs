@@ -47,6 +47,10 @@ pub struct Library {
     pub name: String,
     /// What `library` names, relative to the root.
     pub path: String,
+    /// The headers the install step installed, as the tree has them
+    /// (relative to the root): the library's public interface (empty when
+    /// nothing was installed).
+    pub headers: Vec<String>,
 }
 
 /// How the programs were chosen.
@@ -293,6 +297,45 @@ fn installed_files(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
     out
 }
 
+/// The installed C headers (`.h`), each as the file of the tree with its
+/// name and its content (relative to the root), in order.
+fn installed_headers(root: &Path, files: &[(PathBuf, PathBuf)]) -> Vec<String> {
+    let wanted: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "h"))
+        .filter_map(|(p, f)| Some((name_of(p), std::fs::read(f).ok()?)))
+        .collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut found: Vec<String> = Vec::new();
+    let walk = walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|e| !e.file_name().to_string_lossy().starts_with('.') || e.depth() == 0)
+        .flatten();
+    for e in walk {
+        if !e.file_type().is_file() {
+            continue;
+        }
+        let name = name_of(e.path());
+        if !wanted.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(e.path()) else {
+            continue;
+        };
+        if wanted.iter().any(|(n, b)| *n == name && *b == bytes) {
+            let rel = e.path().strip_prefix(root).unwrap_or(e.path());
+            let rel = rel.to_string_lossy().into_owned();
+            if !found.iter().any(|f| name_of(Path::new(f)) == name) {
+                found.push(rel);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 fn name_of(p: &Path) -> String {
     p.file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -416,6 +459,7 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
                         .or_insert_with(|| name_of(path));
                 }
             }
+            let headers = installed_headers(root, &files);
             let _ = std::fs::remove_dir_all(&dest);
             for o in &execs {
                 match names.get(o.output.as_str()) {
@@ -444,6 +488,7 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
                     Some(n) => libraries.push(Library {
                         name: n.clone(),
                         path: o.output.clone(),
+                        headers: headers.clone(),
                     }),
                     None if o.kind == "static-library" => left_out.push((
                         o.output.clone(),
@@ -490,6 +535,7 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
                 libraries.push(Library {
                     name: name_of(Path::new(&o.output)),
                     path: o.output.clone(),
+                    headers: Vec::new(),
                 });
             }
             Rule::Untouched { why }

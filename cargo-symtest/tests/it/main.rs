@@ -15,6 +15,7 @@ mod host_files;
 mod ir_completeness;
 mod klee_compat;
 mod libc_rules;
+mod library;
 mod limits;
 mod linked;
 mod loading;

@@ -1,0 +1,162 @@
+//! `kind = "library"` targets: a library tested with no hand-written harness,
+//! from its public header (`tests/fixtures/library-shapes`: struct,
+//! nested-pointer, string, array, enum, float and function-pointer
+//! parameters, and planted bugs).
+
+use crate::project::{fixture, make, report, reports, run_in, text};
+use std::path::Path;
+
+/// The suite's failures other than the tests that document a bug.
+fn unexpected_failures(o: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| l.contains("FAILED") && !l.contains("BUG still present"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn mutate(dir: &Path, from: &str, to: &str) -> String {
+    let file = dir.join("src/shapes.c");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains(from), "{from} not in shapes.c");
+    std::fs::write(&file, text.replacen(from, to, 1)).unwrap();
+    text
+}
+
+#[test]
+fn library_target_tests_every_public_function_without_a_harness() {
+    let dir = fixture("library-shapes", "library-shapes");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "shapes");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["kind"], "library", "{r:#}");
+    // Every function of the header is called, and each has a kept test.
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    let functions = names(&r["library"]["functions"]);
+    assert_eq!(functions.len(), 11, "{r:#}");
+    assert_eq!(r["library"]["skipped"], serde_json::json!([]), "{r:#}");
+    let tested = names(&r["library"]["tested"]);
+    assert!(tested.len() * 10 >= functions.len() * 9, "{r:#}");
+    // The planted bugs, and no report from an input the code never checks
+    // (`join_words`'s words are not NULL: the library never compares them).
+    let bugs: Vec<(String, String)> = r["bugs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["kind"].as_str().unwrap().to_string(),
+                b["function"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        bugs.contains(&("div".into(), "list_sum".into())),
+        "{bugs:?}"
+    );
+    assert!(
+        bugs.contains(&("ptr".into(), "box_total".into())),
+        "{bugs:?}"
+    );
+    assert_eq!(bugs.len(), 2, "{bugs:?}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let lines = r["lines"].as_array().unwrap();
+    let (c, n) = (lines[0].as_u64().unwrap(), lines[1].as_u64().unwrap());
+    assert!(c * 10 >= n * 9, "lines {c}/{n}");
+    // The harness travels with the suite; the suite passes on the library
+    // as it is (its bug tests document the bugs), with clang and with gcc.
+    let suite = dir.join("tests/symtest/shapes");
+    assert!(suite.join("symtest_library.c").is_file());
+    for cc in ["clang-19", "gcc"] {
+        let _ = make(&suite, &["clean"]);
+        let o = make(&suite, &["test", &format!("CC={cc}")]);
+        assert_eq!(
+            unexpected_failures(&o),
+            Vec::<String>::new(),
+            "{cc}: {}",
+            text(&o)
+        );
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains(" passed, 2 failed"),
+            "{cc}: {}",
+            text(&o)
+        );
+    }
+    // A mutant that changes a return value fails the suite ...
+    let original = mutate(&dir, "return a + b;", "return a + b + 1;");
+    let o = make(&suite, &["test"]);
+    assert!(
+        !unexpected_failures(&o).is_empty(),
+        "return-value mutant survived: {}",
+        text(&o)
+    );
+    std::fs::write(dir.join("src/shapes.c"), &original).unwrap();
+    // ... and so does one that changes a field written through a pointer.
+    mutate(&dir, "b->len = 0;", "b->len = 1;");
+    let o = make(&suite, &["test"]);
+    assert!(
+        !unexpected_failures(&o).is_empty(),
+        "out-parameter mutant survived: {}",
+        text(&o)
+    );
+    std::fs::write(dir.join("src/shapes.c"), &original).unwrap();
+}
+
+#[test]
+fn library_target_keys_are_checked() {
+    let dir = crate::support::scratch("library-bad-keys");
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"l\"\nkind = \"library\"\nsources = [\"a.c\"]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("a.c"), "int f(int x) { return x; }\n").unwrap();
+    let o = run_in(&dir, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("needs `headers`"), "{}", text(&o));
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"h\"\nkind = \"harness\"\nsources = [\"a.c\"]\nheaders = [\"a.h\"]\n",
+    )
+    .unwrap();
+    let o = run_in(&dir, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("is a key of `library` targets"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// `init --from-build` proposes a `library` target for a library whose
+/// headers the install step installs, and it runs as written.
+#[test]
+fn init_from_build_proposes_a_library_target_with_its_installed_headers() {
+    let dir = fixture("library-shapes", "library-shapes-init");
+    std::fs::remove_file(dir.join("symtest.toml")).unwrap();
+    let o = run_in(&dir, &["init", "--from-build", "--", "make"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let toml = std::fs::read_to_string(dir.join("symtest.toml")).unwrap();
+    assert!(toml.contains("kind = \"library\""), "{toml}");
+    assert!(toml.contains("library = \"libshapes.a\""), "{toml}");
+    assert!(toml.contains("headers = [\"include/shapes.h\"]"), "{toml}");
+    let o = run_in(&dir, &["--max-time", "5", "--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "shapes");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(
+        r["library"]["functions"].as_array().unwrap().len(),
+        11,
+        "{r:#}"
+    );
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+}

@@ -1,0 +1,345 @@
+//! The public interface of a library, read from clang's AST of its headers
+//! (`clang -Xclang -ast-dump=json -fsyntax-only` of a file that includes
+//! them): the functions they declare, with their parameters' types as clang
+//! prints them, and the records, enums, typedefs and `extern` variables those
+//! types name.
+//!
+//! Clang writes a location's `file` only when it differs from the location it
+//! wrote before, so the file of each declaration is tracked by visiting the
+//! locations in the order clang wrote them (`loc`, `range.begin`,
+//! `range.end`, then the children; a macro location's spelling before its
+//! expansion).
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize, Default)]
+struct Loc {
+    file: Option<String>,
+    #[serde(rename = "spellingLoc")]
+    spelling: Option<Box<Loc>>,
+    #[serde(rename = "expansionLoc")]
+    expansion: Option<Box<Loc>>,
+}
+
+#[derive(Deserialize, Default)]
+struct Range {
+    begin: Option<Loc>,
+    end: Option<Loc>,
+}
+
+#[derive(Deserialize, Default)]
+struct TypeRef {
+    #[serde(rename = "qualType")]
+    qual: String,
+}
+
+#[derive(Deserialize, Default)]
+struct DeclRef {
+    id: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct Node {
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    kind: String,
+    name: Option<String>,
+    loc: Option<Loc>,
+    range: Option<Range>,
+    #[serde(rename = "type")]
+    ty: Option<TypeRef>,
+    #[serde(rename = "tagUsed")]
+    tag: Option<String>,
+    #[serde(rename = "completeDefinition", default)]
+    complete: bool,
+    #[serde(rename = "storageClass")]
+    storage: Option<String>,
+    #[serde(rename = "variadic", default)]
+    variadic: bool,
+    #[serde(rename = "ownedTagDecl")]
+    owned: Option<DeclRef>,
+    #[serde(rename = "isBitfield", default)]
+    bitfield: bool,
+    #[serde(default)]
+    inner: Vec<Node>,
+}
+
+/// A function the headers declare.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    /// The return type as clang prints it.
+    pub ret: String,
+    /// Parameters: name (empty when the prototype has none) and type.
+    pub params: Vec<(String, String)>,
+    pub variadic: bool,
+    /// `static` (inline functions in a header).
+    pub is_static: bool,
+    /// The header that declares it.
+    pub header: PathBuf,
+}
+
+/// A structure or union with a definition.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// How C code names it (`struct node`, or the typedef of an anonymous one).
+    pub spelled: String,
+    pub union: bool,
+    /// Fields: name and type (anonymous and bit-field members are marked).
+    pub fields: Vec<Field>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub ty: String,
+    pub bitfield: bool,
+}
+
+/// What the headers (and what they include) declare.
+#[derive(Debug, Default)]
+pub struct Api {
+    pub functions: Vec<Function>,
+    /// Records by their printed name (`struct node`), including the
+    /// anonymous ones a typedef names (`struct box` for `typedef struct {..} box`).
+    pub records: BTreeMap<String, Record>,
+    /// Enum constants by the enum's printed name (`enum color`).
+    pub enums: BTreeMap<String, Vec<String>>,
+    /// Typedef name → the type it names, as printed.
+    pub typedefs: BTreeMap<String, String>,
+    /// `extern` variables the public headers declare: name and type.
+    pub globals: Vec<(String, String)>,
+}
+
+/// Reads the API of `headers` (absolute paths) with the compile flags `flags`
+/// (`-I`, `-D`, ...). `tu` is the file written to include them.
+pub fn read(clang: &str, headers: &[PathBuf], flags: &[String], tu: &Path) -> Result<Api, String> {
+    let mut text = String::new();
+    for h in headers {
+        text.push_str(&format!("#include \"{}\"\n", h.display()));
+    }
+    std::fs::write(tu, &text).map_err(|e| format!("writing {}: {e}", tu.display()))?;
+    let out = std::process::Command::new(clang)
+        .args(["-Xclang", "-ast-dump=json", "-fsyntax-only", "-w"])
+        .args(flags)
+        .arg(tu)
+        .output()
+        .map_err(|e| format!("running {clang}: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let first: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains("error"))
+            .take(5)
+            .collect();
+        let shown = if first.is_empty() {
+            err.trim().to_string()
+        } else {
+            first.join("\n")
+        };
+        return Err(format!(
+            "the headers do not compile ({}): {shown}",
+            out.status
+        ));
+    }
+    let root: Node =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("reading clang's AST: {e}"))?;
+    Ok(collect(&root, headers))
+}
+
+/// Walks the translation unit's declarations, tracking the current file.
+fn collect(root: &Node, headers: &[PathBuf]) -> Api {
+    let public: Vec<String> = headers.iter().map(|h| h.display().to_string()).collect();
+    let is_public = |f: &str| {
+        public.iter().any(|p| p == f)
+            || std::fs::canonicalize(f)
+                .ok()
+                .is_some_and(|c| headers.iter().any(|h| h == &c))
+    };
+    let mut api = Api::default();
+    let mut current = String::new();
+    let mut anonymous: BTreeMap<String, &Node> = BTreeMap::new();
+    let mut anonymous_enums: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for d in &root.inner {
+        let file_before = current.clone();
+        // The declaration's own location decides its file.
+        visit_loc(d.loc.as_ref(), &mut current);
+        let file = if current.is_empty() {
+            file_before
+        } else {
+            current.clone()
+        };
+        if let Some(r) = &d.range {
+            visit_loc(r.begin.as_ref(), &mut current);
+            visit_loc(r.end.as_ref(), &mut current);
+        }
+        for c in &d.inner {
+            visit(c, &mut current);
+        }
+        match d.kind.as_str() {
+            "FunctionDecl" if is_public(&file) => {
+                let name = d.name.clone().unwrap_or_default();
+                let ty = d.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default();
+                let ret = ty
+                    .split_once('(')
+                    .map_or(ty.as_str(), |(r, _)| r)
+                    .trim()
+                    .to_string();
+                let params = d
+                    .inner
+                    .iter()
+                    .filter(|p| p.kind == "ParmVarDecl")
+                    .map(|p| {
+                        (
+                            p.name.clone().unwrap_or_default(),
+                            p.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default(),
+                        )
+                    })
+                    .collect();
+                if !api.functions.iter().any(|f| f.name == name) {
+                    api.functions.push(Function {
+                        name,
+                        ret,
+                        params,
+                        variadic: d.variadic || ty.contains("...)"),
+                        is_static: d.storage.as_deref() == Some("static"),
+                        header: PathBuf::from(&file),
+                    });
+                }
+            }
+            "RecordDecl" if d.complete => {
+                let tag = d.tag.clone().unwrap_or_else(|| "struct".into());
+                match &d.name {
+                    Some(n) if !n.is_empty() => {
+                        let key = format!("{tag} {n}");
+                        insert_record(&mut api, &key, &key, d);
+                    }
+                    _ => {
+                        anonymous.insert(d.id.clone(), d);
+                    }
+                }
+            }
+            "EnumDecl" => {
+                let consts: Vec<String> = d
+                    .inner
+                    .iter()
+                    .filter(|c| c.kind == "EnumConstantDecl")
+                    .filter_map(|c| c.name.clone())
+                    .collect();
+                match &d.name {
+                    Some(n) if !n.is_empty() => {
+                        api.enums.insert(format!("enum {n}"), consts);
+                    }
+                    _ => {
+                        anonymous_enums.insert(d.id.clone(), consts);
+                    }
+                }
+            }
+            "TypedefDecl" => {
+                let (Some(name), Some(ty)) = (&d.name, &d.ty) else {
+                    continue;
+                };
+                api.typedefs.insert(name.clone(), ty.qual.clone());
+                // `typedef struct { ... } box;`: the record is `struct box`.
+                let owned = d.inner.iter().find_map(|c| c.owned.as_ref()?.id.clone());
+                if let Some(id) = owned {
+                    if let Some(r) = anonymous.remove(&id) {
+                        insert_record(&mut api, &ty.qual, name, r);
+                    }
+                    if let Some(e) = anonymous_enums.remove(&id) {
+                        api.enums.insert(ty.qual.clone(), e);
+                    }
+                }
+            }
+            "VarDecl" if is_public(&file) && d.storage.as_deref() == Some("extern") => {
+                if let (Some(n), Some(t)) = (&d.name, &d.ty) {
+                    api.globals.push((n.clone(), t.qual.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    api
+}
+
+/// Inserts the record `d` as `key`, spelled `spelled`, with the anonymous
+/// records and enums its fields have (`union (unnamed union at f.h:3:5)`:
+/// clang writes such a record right before the field of its type), spelled
+/// through the field (`__typeof__(((struct s *)0)->u)`).
+fn insert_record(api: &mut Api, key: &str, spelled: &str, d: &Node) {
+    let mut rec = record(d);
+    rec.spelled = spelled.to_string();
+    let mut pending: Option<&Node> = None;
+    for c in &d.inner {
+        match c.kind.as_str() {
+            "RecordDecl" | "EnumDecl" if c.name.as_deref().unwrap_or("").is_empty() => {
+                pending = Some(c)
+            }
+            "FieldDecl" => {
+                let (Some(anon), Some(ty), Some(field)) = (pending.take(), &c.ty, &c.name) else {
+                    continue;
+                };
+                if !(ty.qual.contains("(unnamed") || ty.qual.contains("(anonymous")) {
+                    continue;
+                }
+                if anon.kind == "EnumDecl" {
+                    let consts = anon
+                        .inner
+                        .iter()
+                        .filter(|e| e.kind == "EnumConstantDecl")
+                        .filter_map(|e| e.name.clone())
+                        .collect();
+                    api.enums.insert(ty.qual.clone(), consts);
+                } else if anon.complete {
+                    let inner = format!("__typeof__((({spelled} *)0)->{field})");
+                    insert_record(api, &ty.qual, &inner, anon);
+                }
+            }
+            _ => {}
+        }
+    }
+    api.records.insert(key.to_string(), rec);
+}
+
+fn record(d: &Node) -> Record {
+    Record {
+        spelled: String::new(),
+        union: d.tag.as_deref() == Some("union"),
+        fields: d
+            .inner
+            .iter()
+            .filter(|c| c.kind == "FieldDecl")
+            .map(|c| Field {
+                name: c.name.clone().unwrap_or_default(),
+                ty: c.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default(),
+                bitfield: c.bitfield,
+            })
+            .collect(),
+    }
+}
+
+fn visit(n: &Node, current: &mut String) {
+    visit_loc(n.loc.as_ref(), current);
+    if let Some(r) = &n.range {
+        visit_loc(r.begin.as_ref(), current);
+        visit_loc(r.end.as_ref(), current);
+    }
+    for c in &n.inner {
+        visit(c, current);
+    }
+}
+
+fn visit_loc(l: Option<&Loc>, current: &mut String) {
+    let Some(l) = l else { return };
+    if l.spelling.is_some() || l.expansion.is_some() {
+        visit_loc(l.spelling.as_deref(), current);
+        visit_loc(l.expansion.as_deref(), current);
+        return;
+    }
+    if let Some(f) = &l.file {
+        current.clone_from(f);
+    }
+}

@@ -1,0 +1,958 @@
+//! The harness of a `library` target, generated: one `symtest_call_<f>` per
+//! public function (its inputs built from its parameters' types, its
+//! preconditions assumed, the call, then what it returned and wrote recorded
+//! with `symtest_expect_output`) and a `main` that picks the function through
+//! a symbolic selector, so one exploration shares its budget among the
+//! functions and the searcher moves it toward those still gaining coverage.
+//!
+//! Inputs (ARCHITECTURE.md, "Library targets"):
+//! - scalars, floats and enums are symbolic (an enum one of its constants, a
+//!   `_Bool` 0 or 1); a structure or union passed by value is symbolic bytes
+//!   with its pointers rebuilt;
+//! - `char *` is a NUL-terminated string of up to `pointer_elements` bytes;
+//!   any other pointer points to `pointer_elements` symbolic elements (a
+//!   structure with pointer fields: one element, a linked node);
+//! - pointers inside structures are built to `pointer_depth`, each NULL or a
+//!   new object by a symbolic choice when the library compares that field with
+//!   NULL (the choice is a product, not a branch: paths split only where the
+//!   code tests the pointer), NULL past the depth;
+//! - a parameter is NULL only when the library compares it with NULL
+//!   ([`super::ir`]); function pointers get stubs returning symbolic values;
+//!   `extern` scalars of the headers are symbolic.
+
+use super::ast::{Api, Function};
+use super::ir::Facts;
+use super::types::{self, Shape};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// How inputs are shaped.
+pub struct Options {
+    pub elements: u32,
+    pub depth: u32,
+}
+
+/// A function that gets no harness, and why.
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    pub function: String,
+    pub reason: String,
+}
+
+/// The generated harness.
+pub struct Generated {
+    pub text: String,
+    /// The functions it calls, in selector order.
+    pub functions: Vec<String>,
+    pub skipped: Vec<Skipped>,
+}
+
+struct Gen<'a> {
+    api: &'a Api,
+    facts: &'a Facts,
+    o: &'a Options,
+    /// Record key → index of its init/record functions.
+    records: BTreeMap<String, usize>,
+    stubs: Vec<String>,
+    stub_of: BTreeMap<String, usize>,
+    /// Loop variables made so far (each loop gets its own).
+    loops: usize,
+}
+
+const PRELUDE: &str = r#"#include "symtest.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A new object of `size` symbolic bytes. */
+/* The objects made as inputs, to tell a returned pointer into them. */
+static struct { const char *base; size_t size; const char *name; } symtest_lib_inputs[4096];
+static unsigned symtest_lib_n_inputs;
+
+static void *symtest_lib_alloc(size_t size, const char *name) {
+  void *p = malloc(size ? size : 1);
+  if (!p)
+    abort();
+  symtest_make_symbolic(p, size ? size : 1, name);
+  if (symtest_lib_n_inputs < 4096) {
+    symtest_lib_inputs[symtest_lib_n_inputs].base = (const char *)p;
+    symtest_lib_inputs[symtest_lib_n_inputs].size = size ? size : 1;
+    symtest_lib_inputs[symtest_lib_n_inputs].name = name;
+    symtest_lib_n_inputs++;
+  }
+  return p;
+}
+
+/* A NUL-terminated string of up to `n` symbolic bytes. */
+static char *symtest_lib_string(size_t n, const char *name) {
+  char *s = (char *)symtest_lib_alloc(n + 1, name);
+  s[n] = 0;
+  return s;
+}
+
+/* `p` or NULL, by a symbolic choice that is not a branch. */
+static void *symtest_lib_nullable(void *p, const char *name) {
+  unsigned char b;
+  symtest_make_symbolic(&b, 1, name);
+  symtest_assume(b <= 1);
+  return (void *)((uintptr_t)p * (uintptr_t)b);
+}
+
+static char symtest_lib_name_buf[8][512];
+static unsigned symtest_lib_name_next;
+/* "prefix" + "suffix", in one of a few rotating buffers. */
+static const char *symtest_lib_name(const char *prefix, const char *suffix) {
+  char *b = symtest_lib_name_buf[symtest_lib_name_next++ % 8];
+  snprintf(b, 512, "%s%s", prefix, suffix);
+  return b;
+}
+
+static void symtest_lib_out(const char *name, const void *p, size_t n) {
+  symtest_expect_output(name, p, n);
+}
+
+/* A floating-point result, to 6 significant digits (a tolerance). */
+static void symtest_lib_out_float(const char *name, long double v) {
+  char b[64];
+  int n = snprintf(b, sizeof b, "%.6Lg", v);
+  symtest_expect_output(name, b, (size_t)n);
+}
+
+static void symtest_lib_out_null(const char *name, const void *p) {
+  unsigned char is_null = p == NULL;
+  symtest_expect_output(name, &is_null, 1);
+}
+
+/* A pointer the call returned: NULL, a place in an input object (its name
+ * and offset: addresses differ from run to run), or new memory. Returns 1
+ * when it is NULL or into an input (nothing more to read through it). */
+static int symtest_lib_out_pointer(const char *name, const void *p) {
+  char b[600];
+  int n;
+  unsigned i;
+  if (!p) {
+    symtest_expect_output(name, "NULL", 4);
+    return 1;
+  }
+  for (i = 0; i < symtest_lib_n_inputs; i++) {
+    const char *c = (const char *)p;
+    if (c >= symtest_lib_inputs[i].base && c < symtest_lib_inputs[i].base + symtest_lib_inputs[i].size) {
+      n = snprintf(b, sizeof b, "into %s at offset %lu", symtest_lib_inputs[i].name,
+                   (unsigned long)(c - symtest_lib_inputs[i].base));
+      symtest_expect_output(name, b, (size_t)n);
+      return 1;
+    }
+  }
+  symtest_expect_output(name, "new", 3);
+  return 0;
+}
+
+static void symtest_lib_out_string(const char *name, const char *s) {
+  if (s)
+    symtest_expect_output(name, s, strlen(s));
+  else
+    symtest_lib_out_null(name, s);
+}
+"#;
+
+impl<'a> Gen<'a> {
+    fn next_loop(&mut self) -> String {
+        self.loops += 1;
+        format!("i_{}", self.loops)
+    }
+
+    fn record_index(&mut self, key: &str) -> usize {
+        let n = self.records.len();
+        *self.records.entry(key.to_string()).or_insert(n)
+    }
+
+    fn stub(&mut self, ret: &str, params: &[String], variadic: bool) -> String {
+        let key = format!("{ret}|{}|{variadic}", params.join(","));
+        if let Some(&k) = self.stub_of.get(&key) {
+            return format!("symtest_lib_stub{k}");
+        }
+        let k = self.stubs.len();
+        let mut s = String::new();
+        let args: Vec<String> = params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("__typeof__({p}) a{i}"))
+            .collect();
+        let mut list = if args.is_empty() {
+            "void".to_string()
+        } else {
+            args.join(", ")
+        };
+        if variadic {
+            list.push_str(", ...");
+        }
+        let _ = writeln!(s, "static __typeof__({ret}) symtest_lib_stub{k}({list}) {{");
+        for i in 0..params.len() {
+            let _ = writeln!(s, "  (void)a{i};");
+        }
+        match types::shape(self.api, ret) {
+            Shape::Void => {}
+            Shape::Pointer { .. } => {
+                let _ = writeln!(
+                    s,
+                    "  return (__typeof__({ret}))symtest_lib_alloc({}, \"stub{k}.return\");",
+                    self.o.elements * 8
+                );
+            }
+            _ => {
+                let _ = writeln!(s, "  __typeof__({ret}) r;");
+                let _ = writeln!(
+                    s,
+                    "  symtest_make_symbolic(&r, sizeof r, \"stub{k}.return\");"
+                );
+                let _ = writeln!(s, "  return r;");
+            }
+        }
+        s.push_str("}\n");
+        self.stubs.push(s);
+        self.stub_of.insert(key, k);
+        format!("symtest_lib_stub{k}")
+    }
+
+    /// Why a type cannot be an input (None: it can), at pointer depth `depth`.
+    fn unsupported(&self, shape: &Shape) -> Option<String> {
+        match shape {
+            Shape::Unsupported(why) => Some(why.clone()),
+            Shape::Void => Some("a `void` value".into()),
+            Shape::Pointer { to, pointee, .. } => match to.as_ref() {
+                Shape::Opaque(n) => Some(format!(
+                    "`{pointee} *`: the headers do not define `{n}` (a handle another function makes)"
+                )),
+                Shape::Function { .. } => Some(format!("a pointer to a function pointer `{pointee} *`")),
+                Shape::Unsupported(why) => Some(why.clone()),
+                Shape::Pointer { to: inner, .. } if matches!(inner.as_ref(), Shape::Opaque(_)) => {
+                    self.unsupported(to)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Statements that make the lvalue `lv` (already symbolic bytes) a valid
+    /// input of shape `shape`: pointers get objects, enums and booleans their
+    /// values. `name` is the C expression of its name.
+    #[allow(clippy::too_many_arguments)]
+    fn fix(
+        &mut self,
+        out: &mut String,
+        lv: &str,
+        shape: &Shape,
+        name: &str,
+        depth: u32,
+        dexpr: &str,
+        nullable: bool,
+        indent: &str,
+    ) {
+        match shape {
+            Shape::Int { boolean: true } => {
+                let _ = writeln!(out, "{indent}{{ unsigned char b_; memcpy(&b_, &{lv}, 1); symtest_assume(b_ <= 1); }}");
+            }
+            Shape::Enum(consts) => {
+                let alts: Vec<String> = consts.iter().map(|c| format!("({lv} == {c})")).collect();
+                let _ = writeln!(out, "{indent}symtest_assume({});", alts.join(" | "));
+            }
+            Shape::Record(key) => {
+                let k = self.record_index(key);
+                let _ = writeln!(out, "{indent}symtest_lib_init{k}(&{lv}, {dexpr}, {name});");
+            }
+            Shape::Array { elem, len } => {
+                let es = types::shape(self.api, elem);
+                if needs_fix(&es) {
+                    let i = self.next_loop();
+                    let _ = writeln!(out, "{indent}for (size_t {i} = 0; {i} < {len}; {i}++) {{");
+                    let inner = format!("{indent}  ");
+                    self.fix(
+                        out,
+                        &format!("{lv}[{i}]"),
+                        &es,
+                        name,
+                        depth,
+                        dexpr,
+                        nullable,
+                        &inner,
+                    );
+                    let _ = writeln!(out, "{indent}}}");
+                }
+            }
+            Shape::Function {
+                ret,
+                params,
+                variadic,
+            } => {
+                let s = self.stub(ret, params, *variadic);
+                let _ = writeln!(out, "{indent}{lv} = {s};");
+            }
+            Shape::Pointer { to, .. } => {
+                if depth > self.o.depth || self.unsupported(shape).is_some() {
+                    let _ = writeln!(out, "{indent}{lv} = NULL;");
+                    return;
+                }
+                let n = self.o.elements;
+                let value = match to.as_ref() {
+                    Shape::Int { .. } if matches!(shape, Shape::Pointer { pointee, .. } if types::is_char(self.api, pointee)) =>
+                    {
+                        format!("symtest_lib_string({n}, {name})")
+                    }
+                    Shape::Void => format!("symtest_lib_alloc({n}, {name})"),
+                    Shape::Record(key) => {
+                        let linked = self.api.records.get(key).is_some_and(|r| {
+                            r.fields.iter().any(|f| {
+                                matches!(types::shape(self.api, &f.ty), Shape::Pointer { .. })
+                            })
+                        });
+                        let count = if linked || depth > 0 { 1 } else { n };
+                        format!(
+                            "symtest_lib_new{}({count}, {dexpr} + 1, {name})",
+                            self.record_index(key)
+                        )
+                    }
+                    inner => {
+                        // Scalars, or pointers: `n` elements, each fixed.
+                        let fix_each = needs_fix(inner);
+                        if fix_each {
+                            let _ = writeln!(
+                                out,
+                                "{indent}{lv} = symtest_lib_alloc({n} * sizeof *{lv}, {name});"
+                            );
+                            let i = self.next_loop();
+                            let _ =
+                                writeln!(out, "{indent}for (size_t {i} = 0; {i} < {n}; {i}++) {{");
+                            let inner_indent = format!("{indent}  ");
+                            let elem_name = format!("symtest_lib_name({name}, \"[]\")");
+                            let deeper = format!("{dexpr} + 1");
+                            // Elements that are pointers may be `const`
+                            // (`const char *const *`): written as bytes.
+                            let const_elem = matches!(shape, Shape::Pointer { pointee, .. } if types::unqualified(pointee).1);
+                            let elem = match inner {
+                                Shape::Pointer { .. } | Shape::Function { .. } if const_elem => {
+                                    format!("(*(void **)&{lv}[{i}])")
+                                }
+                                _ => format!("{lv}[{i}]"),
+                            };
+                            self.fix(
+                                out,
+                                &elem,
+                                inner,
+                                &elem_name,
+                                depth + 1,
+                                &deeper,
+                                false,
+                                &inner_indent,
+                            );
+                            let _ = writeln!(out, "{indent}}}");
+                            if nullable {
+                                let _ = writeln!(out, "{indent}{lv} = symtest_lib_nullable({lv}, symtest_lib_name({name}, \"==NULL?\"));");
+                            }
+                            return;
+                        }
+                        format!("symtest_lib_alloc({n} * sizeof *{lv}, {name})")
+                    }
+                };
+                if nullable {
+                    let _ = writeln!(
+                        out,
+                        "{indent}{lv} = symtest_lib_nullable({value}, symtest_lib_name({name}, \"==NULL?\"));"
+                    );
+                } else {
+                    let _ = writeln!(out, "{indent}{lv} = {value};");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Statements that record the lvalue `lv` of shape `shape` after the call;
+    /// `follow`: pointers may be followed (the function frees nothing).
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        out: &mut String,
+        lv: &str,
+        shape: &Shape,
+        name: &str,
+        depth: u32,
+        dexpr: &str,
+        follow: bool,
+        indent: &str,
+    ) {
+        match shape {
+            Shape::Int { .. } | Shape::Enum(_) => {
+                let _ = writeln!(out, "{indent}{{ __typeof__({lv}) v_ = {lv}; symtest_lib_out({name}, &v_, sizeof v_); }}");
+            }
+            Shape::Float => {
+                let _ = writeln!(out, "{indent}symtest_lib_out_float({name}, {lv});");
+            }
+            Shape::Record(key) => {
+                let k = self.record_index(key);
+                let _ = writeln!(
+                    out,
+                    "{indent}symtest_lib_record{k}(&{lv}, {dexpr}, {}, {name});",
+                    u8::from(follow)
+                );
+            }
+            Shape::Array { elem, len } => {
+                let es = types::shape(self.api, elem);
+                if matches!(es, Shape::Int { .. } | Shape::Enum(_)) {
+                    let _ = writeln!(out, "{indent}symtest_lib_out({name}, {lv}, sizeof {lv});");
+                } else {
+                    let j = self.next_loop();
+                    let _ = writeln!(out, "{indent}for (size_t {j} = 0; {j} < {len}; {j}++) {{");
+                    let inner = format!("{indent}  ");
+                    self.record(
+                        out,
+                        &format!("{lv}[{j}]"),
+                        &es,
+                        name,
+                        depth,
+                        dexpr,
+                        follow,
+                        &inner,
+                    );
+                    let _ = writeln!(out, "{indent}}}");
+                }
+            }
+            Shape::Pointer { pointee, to, .. } => {
+                let follow_here = follow && depth < self.o.depth;
+                match to.as_ref() {
+                    Shape::Int { .. } if follow_here && types::is_char(self.api, pointee) => {
+                        let _ = writeln!(out, "{indent}symtest_lib_out_string({name}, {lv});");
+                    }
+                    Shape::Record(_) if follow_here => {
+                        let _ = writeln!(out, "{indent}symtest_lib_out_null({name}, {lv});");
+                        let _ = writeln!(out, "{indent}if ({lv})");
+                        let inner = format!("{indent}  ");
+                        let field = format!("symtest_lib_name({name}, \"->\")");
+                        let deeper = format!("{dexpr} + 1");
+                        self.record(
+                            out,
+                            &format!("(*{lv})"),
+                            to,
+                            &field,
+                            depth + 1,
+                            &deeper,
+                            follow,
+                            &inner,
+                        );
+                    }
+                    _ => {
+                        let _ = writeln!(out, "{indent}symtest_lib_out_null({name}, {lv});");
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The init and record functions of every record used, until none is new.
+    fn record_functions(&mut self) -> String {
+        let mut out = String::new();
+        let mut done = 0usize;
+        let mut protos = String::new();
+        let mut bodies = String::new();
+        while done < self.records.len() {
+            let (key, k) = {
+                let (key, &k) = self
+                    .records
+                    .iter()
+                    .find(|(_, &v)| v == done)
+                    .expect("indexes are dense");
+                (key.clone(), k)
+            };
+            done += 1;
+            let Some(rec) = self.api.records.get(&key).cloned() else {
+                continue;
+            };
+            let ty = &rec.spelled;
+            let _ = writeln!(
+                protos,
+                "static void symtest_lib_init{k}({ty} *o, unsigned depth, const char *name);"
+            );
+            let _ = writeln!(
+                protos,
+                "static {ty} *symtest_lib_new{k}(size_t n, unsigned depth, const char *name);"
+            );
+            let _ = writeln!(protos, "static void symtest_lib_record{k}(const {ty} *o, unsigned depth, int follow, const char *name);");
+            // init: the bytes are symbolic already; make them valid.
+            let _ = writeln!(
+                bodies,
+                "static void symtest_lib_init{k}({ty} *o, unsigned depth, const char *name) {{"
+            );
+            let _ = writeln!(bodies, "  (void)o; (void)depth; (void)name;");
+            let ir_name = key.replacen(' ', ".", 1);
+            let has_pointer = rec
+                .fields
+                .iter()
+                .any(|f| holds_pointer(self.api, &types::shape(self.api, &f.ty), 0));
+            if rec.union {
+                if has_pointer {
+                    // Which member is live is unknown: no pointer is made up.
+                    let _ = writeln!(bodies, "  memset(o, 0, sizeof *o);");
+                }
+            } else {
+                for (i, f) in rec.fields.iter().enumerate() {
+                    if f.bitfield || f.name.is_empty() {
+                        continue;
+                    }
+                    let shape = types::shape(self.api, &f.ty);
+                    let nullable = self.facts.nullable_fields.contains(&(ir_name.clone(), i));
+                    let name = format!("symtest_lib_name(name, \".{}\")", f.name);
+                    let mut body = String::new();
+                    // Fields are one level deeper than the object holding them.
+                    let at_depth = match shape {
+                        Shape::Pointer { .. } => u32::MAX,
+                        _ => 0,
+                    };
+                    if at_depth == u32::MAX {
+                        let _ = writeln!(
+                            body,
+                            "  if (depth >= {}) o->{} = NULL; else {{",
+                            self.o.depth, f.name
+                        );
+                        self.fix(
+                            &mut body,
+                            &format!("o->{}", f.name),
+                            &shape,
+                            &name,
+                            1,
+                            "depth",
+                            nullable,
+                            "    ",
+                        );
+                        let _ = writeln!(body, "  }}");
+                    } else {
+                        self.fix(
+                            &mut body,
+                            &format!("o->{}", f.name),
+                            &shape,
+                            &name,
+                            0,
+                            "depth",
+                            nullable,
+                            "  ",
+                        );
+                    }
+                    bodies.push_str(&body);
+                }
+            }
+            let _ = writeln!(bodies, "}}");
+            let _ = writeln!(
+                bodies,
+                "static {ty} *symtest_lib_new{k}(size_t n, unsigned depth, const char *name) {{"
+            );
+            let _ = writeln!(
+                bodies,
+                "  {ty} *o = ({ty} *)symtest_lib_alloc(n * sizeof *o, name);"
+            );
+            let _ = writeln!(bodies, "  for (size_t i = 0; i < n; i++)");
+            let _ = writeln!(bodies, "    symtest_lib_init{k}(&o[i], depth, name);");
+            let _ = writeln!(bodies, "  return o;");
+            let _ = writeln!(bodies, "}}");
+            // record: the fields after the call.
+            let _ = writeln!(bodies, "static void symtest_lib_record{k}(const {ty} *o, unsigned depth, int follow, const char *name) {{");
+            let _ = writeln!(bodies, "  (void)o; (void)depth; (void)follow; (void)name;");
+            if !(rec.union && has_pointer) {
+                for f in &rec.fields {
+                    if f.name.is_empty() {
+                        continue;
+                    }
+                    let shape = types::shape(self.api, &f.ty);
+                    let name = format!("symtest_lib_name(name, \".{}\")", f.name);
+                    let lv = format!("o->{}", f.name);
+                    if f.bitfield {
+                        let _ = writeln!(
+                            bodies,
+                            "  {{ long long v_ = {lv}; symtest_lib_out({name}, &v_, sizeof v_); }}"
+                        );
+                        continue;
+                    }
+                    match shape {
+                        // A pointer the call may have set to anything (memory
+                        // it never initialized, an object it freed): whether
+                        // it is NULL, not what it points to.
+                        Shape::Pointer { .. } => {
+                            let _ = writeln!(bodies, "  symtest_lib_out_null({name}, {lv});");
+                        }
+                        Shape::Function { .. } => {}
+                        _ => self.record(&mut bodies, &lv, &shape, &name, 0, "depth", true, "  "),
+                    }
+                }
+            }
+            let _ = writeln!(bodies, "}}");
+        }
+        out.push_str(&protos);
+        out.push_str(&bodies);
+        out
+    }
+
+    /// The call function of `f`, or why it has none.
+    fn call(&mut self, f: &Function, assume: &[String]) -> Result<String, String> {
+        let mut out = String::new();
+        let shapes: Vec<Shape> = f
+            .params
+            .iter()
+            .map(|(_, t)| types::shape(self.api, t))
+            .collect();
+        for ((n, t), s) in f.params.iter().zip(&shapes) {
+            if let Some(why) = self.unsupported(s) {
+                let nullable = self
+                    .facts
+                    .nullable_params
+                    .contains(&(f.name.clone(), index_of(f, n)));
+                if !(nullable && matches!(s, Shape::Pointer { .. })) {
+                    return Err(format!("parameter `{n}` ({t}): {why}"));
+                }
+            }
+        }
+        for (i, ((n, t), s)) in f.params.iter().zip(&shapes).enumerate() {
+            let Shape::Pointer { to, .. } = s else {
+                continue;
+            };
+            let Shape::Record(key) = to.as_ref() else {
+                continue;
+            };
+            let declared = key.replacen(' ', ".", 1);
+            let others: Vec<&String> = self
+                .facts
+                .views
+                .get(&(f.name.clone(), i))
+                .map(|v| {
+                    v.iter()
+                        .filter(|x| **x != declared && !x.starts_with(&format!("{declared}.")))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(other) = others.first() {
+                return Err(format!(
+                    "parameter `{n}` ({t}) is a handle: the library uses it as `{}`, not as the `{key}` the header shows (it needs the function that makes it)",
+                    other.replacen('.', " ", 1)
+                ));
+            }
+        }
+        let ret = types::shape(self.api, &f.ret);
+        if let Shape::Unsupported(why) = &ret {
+            return Err(format!("its return type: {why}"));
+        }
+        let frees = self.facts.frees.contains(&f.name);
+        let names: Vec<String> = f
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| {
+                if n.is_empty() {
+                    format!("arg{i}")
+                } else {
+                    n.clone()
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "static void symtest_call_{}(void) {{", f.name);
+        for (g, t) in &self.api.globals {
+            if self.facts.globals.contains(g)
+                && matches!(
+                    types::shape(self.api, t),
+                    Shape::Int { .. } | Shape::Float | Shape::Enum(_)
+                )
+                && !types::unqualified(t).1
+            {
+                let _ = writeln!(out, "  symtest_make_symbolic(&{g}, sizeof {g}, \"{g}\");");
+            }
+        }
+        for (i, ((_, t), s)) in f.params.iter().zip(&shapes).enumerate() {
+            let n = &names[i];
+            let (unq, _) = types::unqualified(t);
+            let label = format!("\"{}.{n}\"", f.name);
+            let nullable = self.facts.nullable_params.contains(&(f.name.clone(), i));
+            let _ = writeln!(out, "  __typeof__({unq}) {n};");
+            match s {
+                Shape::Pointer { .. } if self.unsupported(s).is_some() => {
+                    let _ = writeln!(out, "  {n} = NULL;");
+                }
+                Shape::Pointer { .. } | Shape::Function { .. } => {
+                    self.fix(&mut out, n, s, &label, 0, "0", nullable, "  ");
+                }
+                _ => {
+                    let _ = writeln!(out, "  symtest_make_symbolic(&{n}, sizeof {n}, {label});");
+                    self.fix(&mut out, n, s, &label, 0, "0", false, "  ");
+                }
+            }
+        }
+        // A pointer followed by an integer (`buf, len`): the length stays
+        // within the object the pointer is given.
+        for i in 1..f.params.len() {
+            if let (Shape::Pointer { pointee, to, .. }, Shape::Int { boolean: false }) =
+                (&shapes[i - 1], &shapes[i])
+            {
+                if self.unsupported(&shapes[i - 1]).is_some()
+                    || matches!(to.as_ref(), Shape::Record(_))
+                {
+                    continue;
+                }
+                let _ = pointee;
+                if !is_length_name(&f.params[i].0) {
+                    continue;
+                }
+                let elements = self.o.elements;
+                let _ = writeln!(
+                    out,
+                    "  symtest_assume((unsigned long long){} <= {elements}ULL); /* `{}` is the length of `{}` */",
+                    names[i], names[i], names[i - 1]
+                );
+            }
+        }
+        for a in assume {
+            let _ = writeln!(out, "  symtest_assume({a});");
+        }
+        let args = names.join(", ");
+        match ret {
+            Shape::Void => {
+                let _ = writeln!(out, "  ({})({args});", f.name);
+            }
+            _ => {
+                let (unq, _) = types::unqualified(&f.ret);
+                let _ = writeln!(
+                    out,
+                    "  __typeof__({unq}) symtest_ret = ({})({args});",
+                    f.name
+                );
+                let mut rec = String::new();
+                match &ret {
+                    // A returned pointer: where it points; memory the call
+                    // made is read (a string, a structure's fields).
+                    Shape::Pointer { pointee, to, .. } => {
+                        let _ = writeln!(
+                            rec,
+                            "  if (!symtest_lib_out_pointer(\"return\", symtest_ret)) {{"
+                        );
+                        match to.as_ref() {
+                            Shape::Int { .. } if types::is_char(self.api, pointee) => {
+                                let _ = writeln!(
+                                    rec,
+                                    "    symtest_lib_out_string(\"*return\", symtest_ret);"
+                                );
+                            }
+                            Shape::Record(_) => {
+                                let lv = "(*symtest_ret)";
+                                let name = "\"*return\"";
+                                self.record(&mut rec, lv, to, name, 1, "1", true, "    ");
+                            }
+                            _ => {}
+                        }
+                        let _ = writeln!(rec, "  }}");
+                    }
+                    _ => {
+                        let name = "\"return\"";
+                        self.record(&mut rec, "symtest_ret", &ret, name, 0, "0", true, "  ")
+                    }
+                }
+                out.push_str(&rec);
+            }
+        }
+        // Out-parameters: what the call wrote through its pointers.
+        for (i, ((_, t), s)) in f.params.iter().zip(&shapes).enumerate() {
+            let Shape::Pointer { constant, to, .. } = s else {
+                continue;
+            };
+            if *constant
+                || self.unsupported(s).is_some()
+                || self.facts.freed_params.contains(&(f.name.clone(), i))
+                || matches!(to.as_ref(), Shape::Void)
+            {
+                continue;
+            }
+            let _ = t;
+            let n = &names[i];
+            let label = format!("\"{n}\"");
+            let is_string = types::is_char(
+                self.api,
+                match s {
+                    Shape::Pointer { pointee, .. } => pointee,
+                    _ => unreachable!(),
+                },
+            );
+            let _ = writeln!(out, "  if ({n}) {{");
+            match to.as_ref() {
+                _ if is_string => {
+                    let _ = writeln!(
+                        out,
+                        "    symtest_lib_out({label}, {n}, {});",
+                        self.o.elements + 1
+                    );
+                }
+                Shape::Record(_) => {
+                    let mut rec = String::new();
+                    self.record(
+                        &mut rec,
+                        &format!("(*{n})"),
+                        to,
+                        &label,
+                        0,
+                        "0",
+                        !frees,
+                        "    ",
+                    );
+                    out.push_str(&rec);
+                }
+                Shape::Int { .. } | Shape::Enum(_) => {
+                    let _ = writeln!(
+                        out,
+                        "    symtest_lib_out({label}, {n}, {} * sizeof *{n});",
+                        self.o.elements
+                    );
+                }
+                Shape::Float => {
+                    let _ = writeln!(out, "    for (size_t j = 0; j < {}; j++) symtest_lib_out_float({label}, {n}[j]);", self.o.elements);
+                }
+                _ => {}
+            }
+            let _ = writeln!(out, "  }}");
+        }
+        for (g, t) in &self.api.globals {
+            if self.facts.globals.contains(g)
+                && matches!(
+                    types::shape(self.api, t),
+                    Shape::Int { .. } | Shape::Enum(_)
+                )
+            {
+                let _ = writeln!(out, "  symtest_lib_out(\"{g}\", &{g}, sizeof {g});");
+            }
+        }
+        let _ = writeln!(out, "}}");
+        Ok(out)
+    }
+}
+
+/// Whether a parameter's name says it is a length (`len`, `size`, `n`,
+/// `count`, `nbytes`): unnamed ones are taken at their word.
+fn is_length_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.is_empty()
+        || matches!(n.as_str(), "n" | "sz" | "nb" | "cb")
+        || [
+            "len", "size", "count", "num", "cnt", "bytes", "elements", "nmemb",
+        ]
+        .iter()
+        .any(|w| n.contains(w))
+}
+
+fn index_of(f: &Function, name: &str) -> usize {
+    f.params
+        .iter()
+        .position(|(n, _)| n == name)
+        .unwrap_or(usize::MAX)
+}
+
+/// Whether a value of this shape holds a pointer, in it or in the records and
+/// arrays it holds.
+fn holds_pointer(api: &Api, s: &Shape, depth: u32) -> bool {
+    if depth > 16 {
+        return true;
+    }
+    match s {
+        Shape::Pointer { .. } | Shape::Function { .. } | Shape::Unsupported(_) => true,
+        Shape::Array { elem, .. } => holds_pointer(api, &types::shape(api, elem), depth + 1),
+        Shape::Record(key) => api.records.get(key).is_some_and(|r| {
+            r.fields
+                .iter()
+                .any(|f| holds_pointer(api, &types::shape(api, &f.ty), depth + 1))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether a value of this shape needs more than symbolic bytes.
+fn needs_fix(s: &Shape) -> bool {
+    match s {
+        Shape::Pointer { .. } | Shape::Function { .. } | Shape::Record(_) | Shape::Enum(_) => true,
+        Shape::Int { boolean } => *boolean,
+        Shape::Array { .. } => true,
+        _ => false,
+    }
+}
+
+/// The harness of `functions` (already filtered), with the preconditions in
+/// `assume`, including `includes` (header names as the harness includes them).
+pub fn generate(
+    api: &Api,
+    facts: &Facts,
+    o: &Options,
+    functions: &[&Function],
+    assume: &BTreeMap<String, Vec<String>>,
+    includes: &[String],
+) -> Generated {
+    let mut g = Gen {
+        api,
+        facts,
+        o,
+        records: BTreeMap::new(),
+        stubs: Vec::new(),
+        stub_of: BTreeMap::new(),
+        loops: 0,
+    };
+    let mut calls = Vec::new();
+    let mut called = Vec::new();
+    let mut skipped = Vec::new();
+    for f in functions {
+        if f.variadic {
+            skipped.push(Skipped {
+                function: f.name.clone(),
+                reason: "it takes a variable argument list".into(),
+            });
+            continue;
+        }
+        let a = assume.get(&f.name).map_or(&[][..], Vec::as_slice);
+        match g.call(f, a) {
+            Ok(text) => {
+                calls.push(text);
+                called.push(f.name.clone());
+            }
+            Err(reason) => skipped.push(Skipped {
+                function: f.name.clone(),
+                reason,
+            }),
+        }
+    }
+    let records = g.record_functions();
+    let mut text = String::new();
+    text.push_str("/* The harness of a `library` target, generated by `cargo symtest` from the\n");
+    text.push_str(
+        " * library's headers: one symtest_call_<function> per public function, chosen\n",
+    );
+    text.push_str(
+        " * by the symbolic `function` selector in main. Do not edit: it is rewritten. */\n",
+    );
+    for h in includes {
+        let _ = writeln!(text, "#include \"{h}\"");
+    }
+    text.push_str(PRELUDE);
+    text.push('\n');
+    for s in &g.stubs {
+        text.push_str(s);
+    }
+    text.push_str(&records);
+    for c in &calls {
+        text.push_str(c);
+    }
+    text.push_str("\nint main(void) {\n");
+    let _ = writeln!(
+        text,
+        "  int k = symtest_range(0, {}, \"function\");",
+        called.len().max(1)
+    );
+    text.push_str("  switch (k) {\n");
+    for (i, n) in called.iter().enumerate() {
+        let _ = writeln!(text, "  case {i}: symtest_call_{n}(); break;");
+    }
+    text.push_str("  default: break;\n  }\n  return 0;\n}\n");
+    Generated {
+        text,
+        functions: called,
+        skipped,
+    }
+}

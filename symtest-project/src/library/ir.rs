@@ -1,0 +1,511 @@
+//! What the library's own code does with the pointers it is given, read from
+//! its module's textual IR (`llvm-dis`): which functions it defines, which
+//! pointer parameters and structure fields it compares with NULL (only those
+//! get NULL as an input: a library whose code never checks a pointer has
+//! "not NULL" in its contract), and which pointer parameters it may free (the
+//! oracle does not read those after the call).
+//!
+//! The bitcode is clang's `-O0` output: a parameter is stored to its slot
+//! (`%p.addr`) and loaded back before each use, and a field is reached through
+//! a `getelementptr %struct.T, ptr %x, i32 0, i32 K`. Values are followed
+//! through those, and through calls into the library's other functions (a
+//! parameter handed to a helper that checks or frees it).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the analysis found.
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// Functions the module defines.
+    pub defined: BTreeSet<String>,
+    /// Global variables the module defines.
+    pub globals: BTreeSet<String>,
+    /// (function, parameter index) compared with NULL.
+    pub nullable_params: BTreeSet<(String, usize)>,
+    /// (IR struct name without `%`, e.g. `struct.node`, field index) loaded
+    /// and compared with NULL.
+    pub nullable_fields: BTreeSet<(String, usize)>,
+    /// (function, parameter index) that may reach `free`/`realloc`.
+    pub freed_params: BTreeSet<(String, usize)>,
+    /// Functions that call `free`/`realloc`, directly or through callees.
+    pub frees: BTreeSet<String>,
+    /// (function, parameter index) → the structure types (`struct.gz_state`)
+    /// its code reaches fields of through that parameter: a parameter used
+    /// as another structure than its declared one is a handle the library
+    /// made (a public struct that is a view of a private one).
+    pub views: BTreeMap<(String, usize), BTreeSet<String>>,
+}
+
+#[derive(Default)]
+struct Func {
+    params: usize,
+    /// Parameter indexes compared with NULL here.
+    nullable: BTreeSet<usize>,
+    /// Parameter indexes passed straight to free/realloc.
+    freed: BTreeSet<usize>,
+    /// (param index, callee, callee's argument index).
+    passes: Vec<(usize, String, usize)>,
+    /// Param index → structure types reached through it.
+    views: BTreeMap<usize, BTreeSet<String>>,
+    callees: BTreeSet<String>,
+    calls_free: bool,
+}
+
+/// The facts of a module's textual IR.
+pub fn analyse(ir: &str) -> Facts {
+    let mut facts = Facts::default();
+    let mut funcs: BTreeMap<String, Func> = BTreeMap::new();
+    let mut lines = ir.lines();
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix('@') {
+            if let Some((name, def)) = rest.split_once(" = ") {
+                if !def.starts_with("external ") && !def.contains(" external ") {
+                    facts.globals.insert(name.trim_matches('"').to_string());
+                }
+            }
+            continue;
+        }
+        if !line.starts_with("define ") {
+            continue;
+        }
+        let Some((name, params)) = signature(line) else {
+            continue;
+        };
+        let mut f = Func {
+            params: params.len(),
+            ..Func::default()
+        };
+        // SSA value → the parameter it holds; slot → parameter stored there.
+        let mut holds: BTreeMap<String, usize> = BTreeMap::new();
+        let mut slots: BTreeMap<String, usize> = BTreeMap::new();
+        let mut fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
+        let mut loaded_fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
+        for (i, p) in params.iter().enumerate() {
+            if let Some(p) = p {
+                holds.insert(p.clone(), i);
+            }
+        }
+        // Compares of a parameter with NULL (result, parameter), the
+        // branches on them (result, successors), and the calls of each block.
+        let mut null_cmps: Vec<(String, usize)> = Vec::new();
+        let mut branches: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut block_calls: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut block = String::from("entry");
+        for body in lines.by_ref() {
+            if body.starts_with('}') {
+                break;
+            }
+            if !body.starts_with(' ') && !body.is_empty() {
+                if let Some((label, _)) = body.split_once(':') {
+                    block = label.trim().to_string();
+                    continue;
+                }
+            }
+            let body = body.trim();
+            if let Some(rest) = body.strip_prefix("br i1 ") {
+                let parts: Vec<&str> = rest.split(", label %").collect();
+                if parts.len() == 3 {
+                    branches.insert(
+                        parts[0].trim().to_string(),
+                        parts[1..]
+                            .iter()
+                            .map(|l| l.split([',', ' ']).next().unwrap_or("").trim().to_string())
+                            .collect(),
+                    );
+                }
+            }
+            if let Some(at) = body.find("call ") {
+                if let Some(c) = body[at..].find(" @") {
+                    let rest = &body[at + c + 2..];
+                    let name = rest.split('(').next().unwrap_or("").trim_matches('"');
+                    block_calls
+                        .entry(block.clone())
+                        .or_default()
+                        .insert(name.to_string());
+                }
+            }
+            let (lhs, rhs) = match body.split_once(" = ") {
+                Some((l, r)) if l.starts_with('%') => (Some(l.trim()), r),
+                _ => (None, body),
+            };
+            let words: Vec<&str> = rhs.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+            match words.first().copied() {
+                Some("store") => {
+                    // store ptr %p, ptr %p.addr
+                    let vals: Vec<&str> = words
+                        .iter()
+                        .copied()
+                        .filter(|w| w.starts_with('%'))
+                        .collect();
+                    if let [v, slot, ..] = vals.as_slice() {
+                        if let Some(&i) = holds.get(*v) {
+                            slots.insert(slot.to_string(), i);
+                        }
+                    }
+                }
+                Some("load") => {
+                    let Some(lhs) = lhs else { continue };
+                    let from = words.iter().copied().rfind(|w| w.starts_with('%'));
+                    if let Some(from) = from {
+                        if let Some(&i) = slots.get(from) {
+                            holds.insert(lhs.to_string(), i);
+                        }
+                        if let Some(fd) = fields.get(from) {
+                            loaded_fields.insert(lhs.to_string(), fd.clone());
+                        }
+                    }
+                }
+                Some("getelementptr") => {
+                    // getelementptr inbounds %struct.node, ptr %0, i32 0, i32 1
+                    let Some(lhs) = lhs else { continue };
+                    let ty = words
+                        .iter()
+                        .copied()
+                        .find(|w| w.starts_with("%struct.") || w.starts_with("%union."));
+                    let nums: Vec<&str> = words
+                        .windows(2)
+                        .filter(|w| w[0] == "i32")
+                        .map(|w| w[1])
+                        .collect();
+                    let base = words
+                        .iter()
+                        .copied()
+                        .skip_while(|w| !w.starts_with("%struct.") && !w.starts_with("%union."))
+                        .nth(2);
+                    if let (Some(ty), Some(&i)) = (ty, base.and_then(|b| holds.get(b))) {
+                        f.views.entry(i).or_default().insert(ty[1..].to_string());
+                    }
+                    if let (Some(ty), ["0", k]) = (ty, nums.as_slice()) {
+                        if let Ok(k) = k.parse::<usize>() {
+                            fields.insert(lhs.to_string(), (ty[1..].to_string(), k));
+                        }
+                    }
+                }
+                Some("icmp") if words.contains(&"null") && words.contains(&"ptr") => {
+                    for w in &words {
+                        if let Some(&i) = holds.get(*w) {
+                            null_cmps.push((lhs.unwrap_or("").to_string(), i));
+                        }
+                        if let Some(fd) = loaded_fields.get(*w) {
+                            facts.nullable_fields.insert(fd.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if let Some(args) = indirect_call(rhs) {
+                // A call through a pointer (a hook, a callback): the callee
+                // is unknown, so what it is given may be freed.
+                f.calls_free = true;
+                for a in args.iter().flatten() {
+                    if let Some(&i) = holds.get(a) {
+                        f.freed.insert(i);
+                    }
+                }
+                continue;
+            }
+            if let Some(at) = rhs.find(" @") {
+                if rhs.starts_with("call ")
+                    || rhs.starts_with("tail call ")
+                    || rhs.contains("call ")
+                {
+                    let rest = &rhs[at + 2..];
+                    let Some(open) = rest.find('(') else { continue };
+                    let callee = rest[..open].trim_matches('"').to_string();
+                    let args = args_of(&rest[open..]);
+                    let is_free = callee == "free" || callee == "realloc";
+                    if is_free {
+                        f.calls_free = true;
+                    }
+                    for (j, a) in args.iter().enumerate() {
+                        if let Some(&i) = a.as_ref().and_then(|a| holds.get(a)) {
+                            if is_free && j == 0 {
+                                f.freed.insert(i);
+                            } else {
+                                f.passes.push((i, callee.clone(), j));
+                            }
+                        }
+                    }
+                    f.callees.insert(callee);
+                }
+            }
+        }
+        // A compare whose failing side only asserts (`assert(p)`) states a
+        // precondition: the parameter is not NULL. Any other compare handles
+        // NULL.
+        let fails = |label: &String| {
+            block_calls.get(label).is_some_and(|c| {
+                c.iter().any(|n| {
+                    matches!(
+                        n.as_str(),
+                        "__assert_fail"
+                            | "__assert"
+                            | "__assert2"
+                            | "__assert_rtn"
+                            | "_assert"
+                            | "abort"
+                            | "llvm.trap"
+                    )
+                })
+            })
+        };
+        for (result, i) in null_cmps {
+            let asserts = branches
+                .get(&result)
+                .is_some_and(|succ| succ.iter().any(fails));
+            if !asserts {
+                f.nullable.insert(i);
+            }
+        }
+        facts.defined.insert(name.clone());
+        funcs.insert(name, f);
+    }
+    // Through calls, to a fixed point.
+    let mut nullable: BTreeSet<(String, usize)> = BTreeSet::new();
+    let mut freed: BTreeSet<(String, usize)> = BTreeSet::new();
+    let mut frees: BTreeSet<String> = BTreeSet::new();
+    for (n, f) in &funcs {
+        nullable.extend(f.nullable.iter().map(|&i| (n.clone(), i)));
+        freed.extend(f.freed.iter().map(|&i| (n.clone(), i)));
+        if f.calls_free {
+            frees.insert(n.clone());
+        }
+    }
+    loop {
+        let mut changed = false;
+        for (n, f) in &funcs {
+            for (i, callee, j) in &f.passes {
+                let key = (callee.clone(), *j);
+                if nullable.contains(&key) && nullable.insert((n.clone(), *i)) {
+                    changed = true;
+                }
+                if freed.contains(&key) && freed.insert((n.clone(), *i)) {
+                    changed = true;
+                }
+            }
+            if !frees.contains(n) && f.callees.iter().any(|c| frees.contains(c)) {
+                frees.insert(n.clone());
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    facts.nullable_params = nullable
+        .into_iter()
+        .filter(|(n, i)| funcs.get(n).is_some_and(|f| *i < f.params))
+        .collect();
+    // Views, through calls, to a fixed point.
+    let mut views: BTreeMap<(String, usize), BTreeSet<String>> = BTreeMap::new();
+    for (n, f) in &funcs {
+        for (i, v) in &f.views {
+            views.insert((n.clone(), *i), v.clone());
+        }
+    }
+    loop {
+        let mut changed = false;
+        for (n, f) in &funcs {
+            for (i, callee, j) in &f.passes {
+                let Some(theirs) = views.get(&(callee.clone(), *j)).cloned() else {
+                    continue;
+                };
+                let mine = views.entry((n.clone(), *i)).or_default();
+                let before = mine.len();
+                mine.extend(theirs);
+                changed |= mine.len() != before;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    facts.views = views;
+    facts.freed_params = freed;
+    facts.frees = frees;
+    facts
+}
+
+/// The arguments of a call through a pointer (`call void %3(ptr noundef %4)`).
+fn indirect_call(rhs: &str) -> Option<Vec<Option<String>>> {
+    let at = rhs.find("call ")?;
+    let after = &rhs[at + 5..];
+    for (i, _) in after.match_indices(" %") {
+        let tok = &after[i + 1..];
+        let end = tok.find(['(', ' ', ','])?;
+        if tok[end..].starts_with('(') {
+            return Some(args_of(&tok[end..]));
+        }
+    }
+    None
+}
+
+/// `define dso_local i32 @f(ptr noundef %s, i64 noundef %1) #0 {` → name and
+/// each parameter's value (`%s`).
+fn signature(line: &str) -> Option<(String, Vec<Option<String>>)> {
+    let at = line.find(" @")?;
+    let rest = &line[at + 2..];
+    let open = rest.find('(')?;
+    let name = rest[..open].trim_matches('"').to_string();
+    Some((name, args_of(&rest[open..])))
+}
+
+/// The values of a parenthesized argument or parameter list (its last word
+/// when that is a `%` value).
+fn args_of(s: &str) -> Vec<Option<String>> {
+    let mut depth = 0i32;
+    let mut end = s.len();
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let inner = &s[1.min(s.len())..end];
+    let mut out = Vec::new();
+    let (mut d, mut cur) = (0i32, String::new());
+    for c in inner.chars() {
+        match c {
+            '(' | '{' | '[' | '<' => d += 1,
+            ')' | '}' | ']' | '>' => d -= 1,
+            ',' if d == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out.iter()
+        .map(|a| {
+            a.split_whitespace()
+                .last()
+                .filter(|w| w.starts_with('%'))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IR: &str = r#"
+%struct.node = type { i32, ptr }
+
+define dso_local i32 @sum(ptr noundef %n) #0 {
+entry:
+  %n.addr = alloca ptr, align 8
+  store ptr %n, ptr %n.addr, align 8
+  %0 = load ptr, ptr %n.addr, align 8
+  %tobool = icmp ne ptr %0, null
+  %1 = load ptr, ptr %n.addr, align 8
+  %next = getelementptr inbounds %struct.node, ptr %1, i32 0, i32 1
+  %2 = load ptr, ptr %next, align 8
+  %cmp = icmp eq ptr %2, null
+  ret i32 0
+}
+
+define dso_local void @drop(ptr noundef %p, ptr noundef %q) #0 {
+entry:
+  %p.addr = alloca ptr, align 8
+  store ptr %p, ptr %p.addr, align 8
+  %0 = load ptr, ptr %p.addr, align 8
+  call void @free(ptr noundef %0)
+  ret void
+}
+
+define dso_local void @outer(ptr noundef %a, ptr noundef %b) #0 {
+entry:
+  %a.addr = alloca ptr, align 8
+  %b.addr = alloca ptr, align 8
+  store ptr %a, ptr %a.addr, align 8
+  store ptr %b, ptr %b.addr, align 8
+  %0 = load ptr, ptr %b.addr, align 8
+  %1 = load ptr, ptr %a.addr, align 8
+  %call = call i32 @sum(ptr noundef %0)
+  call void @drop(ptr noundef %1, ptr noundef null)
+  ret void
+}
+
+define dso_local void @hooked(ptr noundef %h) #0 {
+entry:
+  %h.addr = alloca ptr, align 8
+  store ptr %h, ptr %h.addr, align 8
+  %0 = load ptr, ptr @dealloc, align 8
+  %1 = load ptr, ptr %h.addr, align 8
+  call void %0(ptr noundef %1)
+  ret void
+}
+
+define dso_local void @checked(ptr noundef %d) #0 {
+entry:
+  %d.addr = alloca ptr, align 8
+  store ptr %d, ptr %d.addr, align 8
+  %0 = load ptr, ptr %d.addr, align 8
+  %tobool = icmp ne ptr %0, null
+  br i1 %tobool, label %cond.true, label %cond.false
+
+cond.true:                                        ; preds = %entry
+  br label %cond.end
+
+cond.false:                                       ; preds = %entry
+  call void @__assert_fail(ptr noundef @.str, ptr noundef @.str.1, i32 noundef 3, ptr noundef @__func__.checked) #2
+  unreachable
+
+cond.end:                                         ; preds = %cond.true
+  ret void
+}
+
+define dso_local i32 @numbered(ptr noundef %0) #0 !dbg !1 {
+  %2 = alloca ptr, align 8
+  store ptr %0, ptr %2, align 8
+    #dbg_declare(ptr %2, !2512, !DIExpression(), !2513)
+  %3 = load ptr, ptr %2, align 8, !dbg !2516
+  %4 = icmp ne ptr %3, null, !dbg !2516
+  br i1 %4, label %6, label %5, !dbg !2516
+
+5:                                                ; preds = %1
+  call void @__assert_fail(ptr noundef @.str.12, ptr noundef @.src, i32 noundef 690, ptr noundef @f) #14, !dbg !2516
+  unreachable, !dbg !2516
+
+6:                                                ; preds = %1
+  ret i32 0
+}
+
+declare void @free(ptr noundef)
+"#;
+
+    #[test]
+    fn nulls_and_frees_through_slots_fields_and_calls() {
+        let f = analyse(IR);
+        assert_eq!(
+            f.defined.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["checked", "drop", "hooked", "numbered", "outer", "sum"]
+        );
+        assert!(f.nullable_params.contains(&("sum".into(), 0)));
+        assert!(f.nullable_params.contains(&("outer".into(), 1)));
+        assert!(!f.nullable_params.contains(&("outer".into(), 0)));
+        assert!(f.nullable_fields.contains(&("struct.node".into(), 1)));
+        assert!(f.freed_params.contains(&("drop".into(), 0)));
+        assert!(f.freed_params.contains(&("outer".into(), 0)));
+        assert!(!f.freed_params.contains(&("outer".into(), 1)));
+        assert!(f.freed_params.contains(&("hooked".into(), 0)));
+        assert!(!f.nullable_params.contains(&("checked".into(), 0)));
+        assert!(!f.nullable_params.contains(&("numbered".into(), 0)));
+        let node = std::collections::BTreeSet::from(["struct.node".to_string()]);
+        assert_eq!(f.views.get(&("sum".into(), 0)), Some(&node));
+        assert_eq!(f.views.get(&("outer".into(), 1)), Some(&node));
+        assert!(f.frees.contains("outer") && f.frees.contains("drop") && !f.frees.contains("sum"));
+    }
+}

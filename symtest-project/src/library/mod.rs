@@ -1,0 +1,334 @@
+//! `kind = "library"` targets: a library tested with no hand-written harness.
+//!
+//! [`prepare`] turns such a target into a harness target: it reads the public
+//! headers' functions and types from clang's AST ([`ast`], [`types`]), what
+//! the library's code does with its pointers from its module's IR ([`ir`]),
+//! and writes a harness ([`harness`]) that calls every public function the
+//! module defines with inputs built from its types and records what it
+//! returned and wrote. The stages then run the derived target as any harness
+//! target; its suite carries the generated file, and coverage leaves it out.
+
+pub mod ast;
+pub mod harness;
+pub mod ir;
+pub mod types;
+
+use crate::compile::CompileError;
+use crate::discovery::{LibrarySpec, Target};
+use crate::from_build::Captured;
+use crate::toolchain::tool;
+use crate::units::{self, Arg};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The generated harness's file name (in the target's build directory, and in
+/// its suite).
+pub const HARNESS_FILE: &str = "symtest_library.c";
+
+/// What [`prepare`] made of a library target.
+pub struct Prepared {
+    /// The harness target the stages run.
+    pub target: Target,
+    /// Its capture, with the harness added (a target from a build).
+    pub captured: Option<Captured>,
+    /// The functions the harness calls.
+    pub functions: Vec<String>,
+    /// Functions of the headers with no call, and why.
+    pub skipped: Vec<harness::Skipped>,
+}
+
+fn failed(command: &str, diagnostics: String) -> CompileError {
+    CompileError {
+        command: command.to_string(),
+        diagnostics,
+    }
+}
+
+/// The flags that decide how the headers parse: the target's, then those of
+/// the library's recorded compiles (`-I`, `-D`, `-include`, `-std`).
+fn header_flags(t: &Target, captured: Option<&Captured>, models_include: &Path) -> Vec<String> {
+    let mut flags = crate::compile::common_args(t, models_include);
+    if let Some(cap) = captured {
+        let unit = cap.native.all_units().next();
+        for a in unit.map_or(&[][..], |u| u.args.as_slice()) {
+            match a {
+                Arg::Word(w) if ["-D", "-U", "-std=", "-m"].iter().any(|p| w.starts_with(p)) => {
+                    flags.push(w.clone());
+                }
+                Arg::Path { flag, path } if !flag.is_empty() => {
+                    flags.push(format!("{flag}{}", path.display()));
+                }
+                Arg::Path { path, .. } => {
+                    flags.push("-include".into());
+                    flags.push(path.display().to_string());
+                }
+                _ => {}
+            }
+        }
+    }
+    flags
+}
+
+/// Whether `name` matches one of the globs (`*`, `?`); every name when none.
+fn selected(globs: &[String], name: &str) -> bool {
+    fn matches(p: &[u8], s: &[u8]) -> bool {
+        match (p.first(), s.first()) {
+            (None, None) => true,
+            (Some(b'*'), _) => matches(&p[1..], s) || (!s.is_empty() && matches(p, &s[1..])),
+            (Some(b'?'), Some(_)) => matches(&p[1..], &s[1..]),
+            (Some(a), Some(b)) if a == b => matches(&p[1..], &s[1..]),
+            _ => false,
+        }
+    }
+    globs.is_empty() || globs.iter().any(|g| matches(g.as_bytes(), name.as_bytes()))
+}
+
+/// The library's module: the captured one, or its sources compiled.
+fn module(
+    t: &Target,
+    captured: Option<&Captured>,
+    models_include: &Path,
+    dir: &Path,
+) -> Result<PathBuf, CompileError> {
+    if let Some(cap) = captured {
+        return Ok(cap.bitcode.clone());
+    }
+    let mut lib = t.clone();
+    lib.kind = crate::config::Kind::Harness;
+    lib.name = format!("{}.library", t.name);
+    crate::compile::to_bitcode(&lib, models_include, &dir.join("module"))
+}
+
+/// Writes the harness of library target `t` into `dir` and returns the
+/// harness target to run.
+pub fn prepare(
+    t: &Target,
+    spec: &LibrarySpec,
+    captured: Option<&Captured>,
+    models_include: &Path,
+    dir: &Path,
+) -> Result<Prepared, CompileError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| failed(&format!("mkdir {}", dir.display()), e.to_string()))?;
+    let bc = module(t, captured, models_include, dir)?;
+    let dis = tool("SYMTEST_LLVM_DIS", "llvm-dis-19");
+    let out = Command::new(&dis)
+        .arg(&bc)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .map_err(|e| failed(&dis, e.to_string()))?;
+    if !out.status.success() {
+        return Err(failed(
+            &format!("{dis} {}", bc.display()),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+    let facts = ir::analyse(&String::from_utf8_lossy(&out.stdout));
+    let clang = tool("SYMTEST_CLANG", "clang-19");
+    let flags = header_flags(t, captured, models_include);
+    let api = ast::read(&clang, &spec.headers, &flags, &dir.join("headers.c"))
+        .map_err(|e| failed("reading the library's headers", e))?;
+    let mut skipped = Vec::new();
+    let mut candidates = Vec::new();
+    for f in &api.functions {
+        if !selected(&spec.functions, &f.name) {
+            continue;
+        }
+        if f.is_static {
+            skipped.push(harness::Skipped {
+                function: f.name.clone(),
+                reason: "it is `static` in the header".into(),
+            });
+        } else if !facts.defined.contains(&f.name) {
+            skipped.push(harness::Skipped {
+                function: f.name.clone(),
+                reason: "the library's module does not define it".into(),
+            });
+        } else {
+            candidates.push(f);
+        }
+    }
+    if candidates.is_empty() {
+        let why = if api.functions.is_empty() {
+            "the headers declare no function".to_string()
+        } else {
+            format!(
+                "no function of the headers can be called: {}",
+                skipped
+                    .iter()
+                    .take(8)
+                    .map(|s| format!("`{}` ({})", s.function, s.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        };
+        return Err(failed("generating the library's harness", why));
+    }
+    // Header names as the harness includes them, found through their directories.
+    let mut include_dirs: Vec<PathBuf> = Vec::new();
+    let mut includes = Vec::new();
+    for h in &spec.headers {
+        if let (Some(d), Some(n)) = (h.parent(), h.file_name()) {
+            if !include_dirs.iter().any(|x| x == d) {
+                include_dirs.push(d.to_path_buf());
+            }
+            includes.push(n.to_string_lossy().into_owned());
+        }
+    }
+    let mut derived = t.clone();
+    derived.kind = crate::config::Kind::Harness;
+    for d in include_dirs {
+        if !derived.include.contains(&d) {
+            derived.include.push(d);
+        }
+    }
+    let file = dir.join(HARNESS_FILE);
+    let o = harness::Options {
+        elements: spec.pointer_elements,
+        depth: spec.pointer_depth,
+    };
+    let mut generated;
+    // A call that does not compile (a type the generator spells wrongly, an
+    // assumption naming no parameter) drops its function, with clang's word.
+    loop {
+        generated = harness::generate(&api, &facts, &o, &candidates, &spec.assume, &includes);
+        std::fs::write(&file, &generated.text)
+            .map_err(|e| failed(&format!("writing {}", file.display()), e.to_string()))?;
+        let mut flags = crate::compile::common_args(&derived, models_include);
+        flags.extend(header_flags(t, captured, models_include));
+        let check = Command::new(&clang)
+            .args(["-fsyntax-only", "-w"])
+            .args(&flags)
+            .arg(&file)
+            .output()
+            .map_err(|e| failed(&clang, e.to_string()))?;
+        if check.status.success() {
+            break;
+        }
+        let err = String::from_utf8_lossy(&check.stderr).into_owned();
+        let bad = functions_at_errors(&generated.text, &err, &file);
+        if bad.is_empty() {
+            return Err(failed(
+                &format!("{clang} -fsyntax-only {}", file.display()),
+                err,
+            ));
+        }
+        for (name, why) in bad {
+            candidates.retain(|f| f.name != name);
+            skipped.push(harness::Skipped {
+                function: name,
+                reason: format!("its generated call does not compile: {why}"),
+            });
+        }
+        if candidates.is_empty() {
+            return Err(failed(
+                "generating the library's harness",
+                "no generated call compiles".into(),
+            ));
+        }
+    }
+    skipped.extend(generated.skipped.iter().cloned());
+    skipped.sort_by(|a, b| a.function.cmp(&b.function));
+    derived.sources.insert(0, file.clone());
+    if let Some(l) = derived.library.as_mut() {
+        l.generated = Some(file.clone());
+    }
+    let captured = captured.map(|c| {
+        let mut c = c.clone();
+        c.native
+            .units
+            .insert(0, units::harness_unit(&derived, &file));
+        c
+    });
+    Ok(Prepared {
+        target: derived,
+        captured,
+        functions: generated.functions,
+        skipped,
+    })
+}
+
+/// The functions whose `symtest_call_<name>` holds a line clang reported an
+/// error at, with the first error message of each.
+fn functions_at_errors(text: &str, stderr: &str, file: &Path) -> Vec<(String, String)> {
+    let prefix = format!("{}:", file.display());
+    let mut owner: Vec<Option<String>> = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("static void symtest_call_") {
+            current = rest.split('(').next().map(str::to_string);
+        }
+        owner.push(current.clone());
+        if line == "}" {
+            current = None;
+        }
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for l in stderr.lines() {
+        let Some(rest) = l.strip_prefix(&prefix) else {
+            continue;
+        };
+        if !rest.contains("error:") {
+            continue;
+        }
+        let n: usize = rest
+            .split(':')
+            .next()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(0);
+        if let Some(Some(f)) = owner.get(n.wrapping_sub(1)) {
+            if !out.iter().any(|(g, _)| g == f) {
+                let why = rest
+                    .split_once("error:")
+                    .map_or("", |(_, w)| w)
+                    .trim()
+                    .to_string();
+                out.push((f.clone(), why));
+            }
+        }
+    }
+    out
+}
+
+/// The functions of `functions` (in selector order) that one of `tests`
+/// calls: the value of its `function` object (none when the harness calls one
+/// function).
+pub fn functions_of<'t>(
+    functions: &[String],
+    tests: impl Iterator<Item = &'t crate::testcases::EngineTest>,
+) -> Vec<String> {
+    let mut hit = vec![false; functions.len()];
+    for t in tests {
+        let k = match t.objects.iter().find(|(n, _)| n == "function") {
+            Some((_, b)) if b.len() == 4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
+            Some(_) => continue,
+            None => 0,
+        };
+        if let Some(h) = hit.get_mut(k) {
+            *h = true;
+        }
+    }
+    functions
+        .iter()
+        .zip(hit)
+        .filter(|(_, h)| *h)
+        .map(|(f, _)| f.clone())
+        .collect()
+}
+
+/// How a bug of a library target reads: `contract` when an assertion of the
+/// called public function itself failed (the function checks its
+/// precondition, and the generated input broke it), `harness` when the
+/// generated code failed, else `bug`.
+pub fn triage(b: &crate::baseline::Bug) -> &'static str {
+    let first = b.stack.first().map_or("", String::as_str);
+    let caller = b.stack.get(1).map_or("", String::as_str);
+    if first.starts_with("symtest_lib_") || first.starts_with("symtest_call_") || first == "main" {
+        "harness"
+    } else if b.kind == "assert" && caller == format!("symtest_call_{first}") {
+        "contract"
+    } else {
+        "bug"
+    }
+}
