@@ -93,6 +93,9 @@ pub struct TargetTable {
     pub pointer_elements: Option<Spanned<u64>>,
     /// `library` only: how deep pointers inside structures are followed.
     pub pointer_depth: Option<Spanned<u64>>,
+    /// `library` only: calls after the one that makes a handle in a call
+    /// sequence (0: no sequences).
+    pub sequence_length: Option<Spanned<u64>>,
 }
 
 /// The longest time budget accepted anywhere (about 115 days): every duration
@@ -422,6 +425,10 @@ fn check_library(
                 t.pointer_elements.as_ref().map(|v| v.span()),
             ),
             ("pointer-depth", t.pointer_depth.as_ref().map(|v| v.span())),
+            (
+                "sequence-length",
+                t.sequence_length.as_ref().map(|v| v.span()),
+            ),
         ];
         if let Some((key, Some(span))) = given.into_iter().find(|(_, s)| s.is_some()) {
             return Err(err(
@@ -466,6 +473,7 @@ fn check_library(
     for (key, v, lo, hi) in [
         ("pointer-elements", t.pointer_elements.as_ref(), 1, 4096),
         ("pointer-depth", t.pointer_depth.as_ref(), 0, 8),
+        ("sequence-length", t.sequence_length.as_ref(), 0, 8),
     ] {
         if let Some(v) = v {
             let n = *v.get_ref();

@@ -51,6 +51,8 @@ pub struct LibrarySpec {
     pub pointer_elements: u32,
     /// How deep pointers inside structures are followed.
     pub pointer_depth: u32,
+    /// Calls after the one that makes a handle, in a call sequence (0: none).
+    pub sequence_length: u32,
     /// The generated harness, once written (a source of the derived harness
     /// target; copied into the suite, left out of coverage).
     pub generated: Option<PathBuf>,
@@ -60,6 +62,8 @@ pub struct LibrarySpec {
 pub const DEFAULT_POINTER_ELEMENTS: u32 = 16;
 /// Default depth of pointers inside structures.
 pub const DEFAULT_POINTER_DEPTH: u32 = 2;
+/// Default length of call sequences (calls after the one making the handle).
+pub const DEFAULT_SEQUENCE_LENGTH: u32 = 3;
 
 /// What a target from a build tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -361,6 +365,10 @@ fn resolve(
                         .pointer_depth
                         .as_ref()
                         .map_or(DEFAULT_POINTER_DEPTH, |v| *v.get_ref() as u32),
+                    sequence_length: t
+                        .sequence_length
+                        .as_ref()
+                        .map_or(DEFAULT_SEQUENCE_LENGTH, |v| *v.get_ref() as u32),
                     generated: None,
                 })
             }

@@ -161,7 +161,14 @@ pub fn makefile(
     suite: &Path,
 ) -> SuiteMakefile {
     use crate::escape::make_shell_word;
-    let generated = target.library.as_ref().and_then(|l| l.generated.as_deref());
+    // The generated harness travels with the emitted suite (its copy); the
+    // pipeline's own native builds compile it where it was generated, so
+    // their coverage names the file the target lists.
+    let generated = target
+        .library
+        .as_ref()
+        .and_then(|l| l.generated.as_deref())
+        .filter(|_| suite == target.suite_dir);
     let file = |p: &Path| -> String {
         if Some(p) == generated {
             // The generated harness travels with the suite.

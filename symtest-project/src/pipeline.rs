@@ -144,8 +144,9 @@ fn steps(
         target: t.name.clone(),
         level: Level::Info,
         text: format!(
-            "library: {} function(s) called, {} left out{}",
-            p.functions.len(),
+            "library: {} function(s) called, {} call sequence(s), {} left out{}",
+            p.functions.len() - p.sequences.len(),
+            p.sequences.len(),
             p.skipped.len(),
             if p.skipped.is_empty() {
                 String::new()
@@ -166,6 +167,7 @@ fn steps(
         functions: p.functions.clone(),
         tested: Vec::new(),
         triage: Vec::new(),
+        sequences: p.sequences.clone(),
         skipped: p
             .skipped
             .iter()

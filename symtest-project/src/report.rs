@@ -59,6 +59,9 @@ pub struct LibraryReport {
     pub tested: Vec<String>,
     /// The headers' functions it does not call, and why.
     pub skipped: Vec<(String, String)>,
+    /// The call sequences tried: name (`sequence <handle type>`) and what
+    /// each calls.
+    pub sequences: Vec<(String, String)>,
     /// Each bug (its id) triaged: `bug`, or `contract` (an assertion of the
     /// called function itself failed: the input broke its stated
     /// precondition), or `harness` (the generated harness failed: a defect

@@ -30,6 +30,8 @@ use std::fmt::Write;
 pub struct Options {
     pub elements: u32,
     pub depth: u32,
+    /// Calls after the one that makes a handle in a call sequence.
+    pub sequence_length: u32,
 }
 
 /// A function that gets no harness, and why.
@@ -42,15 +44,18 @@ pub struct Skipped {
 /// The generated harness.
 pub struct Generated {
     pub text: String,
-    /// The functions it calls, in selector order.
+    /// The functions it calls, in selector order, then its call sequences
+    /// (`sequence <handle type>`).
     pub functions: Vec<String>,
     pub skipped: Vec<Skipped>,
+    /// Each call sequence: its name and what it calls.
+    pub sequences: Vec<(String, String)>,
 }
 
-struct Gen<'a> {
+pub(super) struct Gen<'a> {
     api: &'a Api,
     facts: &'a Facts,
-    o: &'a Options,
+    pub(super) o: &'a Options,
     /// Record key → index of its init/record functions.
     records: BTreeMap<String, usize>,
     stubs: Vec<String>,
@@ -59,102 +64,8 @@ struct Gen<'a> {
     loops: usize,
 }
 
-const PRELUDE: &str = r#"#include "symtest.h"
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* A new object of `size` symbolic bytes. */
-/* The objects made as inputs, to tell a returned pointer into them. */
-static struct { const char *base; size_t size; const char *name; } symtest_lib_inputs[4096];
-static unsigned symtest_lib_n_inputs;
-
-static void *symtest_lib_alloc(size_t size, const char *name) {
-  void *p = malloc(size ? size : 1);
-  if (!p)
-    abort();
-  symtest_make_symbolic(p, size ? size : 1, name);
-  if (symtest_lib_n_inputs < 4096) {
-    symtest_lib_inputs[symtest_lib_n_inputs].base = (const char *)p;
-    symtest_lib_inputs[symtest_lib_n_inputs].size = size ? size : 1;
-    symtest_lib_inputs[symtest_lib_n_inputs].name = name;
-    symtest_lib_n_inputs++;
-  }
-  return p;
-}
-
-/* A NUL-terminated string of up to `n` symbolic bytes. */
-static char *symtest_lib_string(size_t n, const char *name) {
-  char *s = (char *)symtest_lib_alloc(n + 1, name);
-  s[n] = 0;
-  return s;
-}
-
-/* `p` or NULL, by a symbolic choice that is not a branch. */
-static void *symtest_lib_nullable(void *p, const char *name) {
-  unsigned char b;
-  symtest_make_symbolic(&b, 1, name);
-  symtest_assume(b <= 1);
-  return (void *)((uintptr_t)p * (uintptr_t)b);
-}
-
-static char symtest_lib_name_buf[8][512];
-static unsigned symtest_lib_name_next;
-/* "prefix" + "suffix", in one of a few rotating buffers. */
-static const char *symtest_lib_name(const char *prefix, const char *suffix) {
-  char *b = symtest_lib_name_buf[symtest_lib_name_next++ % 8];
-  snprintf(b, 512, "%s%s", prefix, suffix);
-  return b;
-}
-
-static void symtest_lib_out(const char *name, const void *p, size_t n) {
-  symtest_expect_output(name, p, n);
-}
-
-/* A floating-point result, to 6 significant digits (a tolerance). */
-static void symtest_lib_out_float(const char *name, long double v) {
-  char b[64];
-  int n = snprintf(b, sizeof b, "%.6Lg", v);
-  symtest_expect_output(name, b, (size_t)n);
-}
-
-static void symtest_lib_out_null(const char *name, const void *p) {
-  unsigned char is_null = p == NULL;
-  symtest_expect_output(name, &is_null, 1);
-}
-
-/* A pointer the call returned: NULL, a place in an input object (its name
- * and offset: addresses differ from run to run), or new memory. Returns 1
- * when it is NULL or into an input (nothing more to read through it). */
-static int symtest_lib_out_pointer(const char *name, const void *p) {
-  char b[600];
-  int n;
-  unsigned i;
-  if (!p) {
-    symtest_expect_output(name, "NULL", 4);
-    return 1;
-  }
-  for (i = 0; i < symtest_lib_n_inputs; i++) {
-    const char *c = (const char *)p;
-    if (c >= symtest_lib_inputs[i].base && c < symtest_lib_inputs[i].base + symtest_lib_inputs[i].size) {
-      n = snprintf(b, sizeof b, "into %s at offset %lu", symtest_lib_inputs[i].name,
-                   (unsigned long)(c - symtest_lib_inputs[i].base));
-      symtest_expect_output(name, b, (size_t)n);
-      return 1;
-    }
-  }
-  symtest_expect_output(name, "new", 3);
-  return 0;
-}
-
-static void symtest_lib_out_string(const char *name, const char *s) {
-  if (s)
-    symtest_expect_output(name, s, strlen(s));
-  else
-    symtest_lib_out_null(name, s);
-}
-"#;
+/// The helpers every generated harness starts with.
+const PRELUDE: &str = include_str!("prelude.c");
 
 impl<'a> Gen<'a> {
     fn next_loop(&mut self) -> String {
@@ -592,54 +503,59 @@ impl<'a> Gen<'a> {
     }
 
     /// The call function of `f`, or why it has none.
+    /// The function of one call of `f`: `static void symtest_call_<f>(void)`,
+    /// its `extern` scalars symbolic before and recorded after.
     fn call(&mut self, f: &Function, assume: &[String]) -> Result<String, String> {
+        let body = self.call_body(f, assume, None, "")?;
+        let mut out = String::new();
+        let _ = writeln!(out, "static void symtest_call_{}(void) {{", f.name);
+        let scalars: Vec<String> = self
+            .api
+            .globals
+            .iter()
+            .filter(|(g, t)| {
+                self.facts.globals.contains(g)
+                    && matches!(
+                        types::shape(self.api, t),
+                        Shape::Int { .. } | Shape::Enum(_)
+                    )
+                    && !types::unqualified(t).1
+            })
+            .map(|(g, _)| g.clone())
+            .collect();
+        for g in &scalars {
+            let _ = writeln!(out, "  symtest_make_symbolic(&{g}, sizeof {g}, \"{g}\");");
+        }
+        out.push_str(&body);
+        for g in &scalars {
+            let _ = writeln!(out, "  symtest_lib_out(\"{g}\", &{g}, sizeof {g});");
+        }
+        let _ = writeln!(out, "}}");
+        Ok(out)
+    }
+
+    /// The statements of one call of `f`: its inputs built (parameter
+    /// `given.0` is the C expression `given.1` instead), its preconditions,
+    /// the call, what it returned and wrote recorded (names after `prefix`).
+    pub(super) fn call_body(
+        &mut self,
+        f: &Function,
+        assume: &[String],
+        given: Option<(usize, &str)>,
+        prefix: &str,
+    ) -> Result<String, String> {
+        let given_index = given.map(|g| g.0);
         let mut out = String::new();
         let shapes: Vec<Shape> = f
             .params
             .iter()
             .map(|(_, t)| types::shape(self.api, t))
             .collect();
-        for ((n, t), s) in f.params.iter().zip(&shapes) {
-            if let Some(why) = self.unsupported(s) {
-                let nullable = self
-                    .facts
-                    .nullable_params
-                    .contains(&(f.name.clone(), index_of(f, n)));
-                if !(nullable && matches!(s, Shape::Pointer { .. })) {
-                    return Err(format!("parameter `{n}` ({t}): {why}"));
-                }
-            }
-        }
-        for (i, ((n, t), s)) in f.params.iter().zip(&shapes).enumerate() {
-            let Shape::Pointer { to, .. } = s else {
-                continue;
-            };
-            let Shape::Record(key) = to.as_ref() else {
-                continue;
-            };
-            let declared = key.replacen(' ', ".", 1);
-            let others: Vec<&String> = self
-                .facts
-                .views
-                .get(&(f.name.clone(), i))
-                .map(|v| {
-                    v.iter()
-                        .filter(|x| **x != declared && !x.starts_with(&format!("{declared}.")))
-                        .collect()
-                })
-                .unwrap_or_default();
-            if let Some(other) = others.first() {
-                return Err(format!(
-                    "parameter `{n}` ({t}) is a handle: the library uses it as `{}`, not as the `{key}` the header shows (it needs the function that makes it)",
-                    other.replacen('.', " ", 1)
-                ));
-            }
-        }
+        self.check_params(f, &shapes, given_index)?;
         let ret = types::shape(self.api, &f.ret);
         if let Shape::Unsupported(why) = &ret {
             return Err(format!("its return type: {why}"));
         }
-        let frees = self.facts.frees.contains(&f.name);
         let names: Vec<String> = f
             .params
             .iter()
@@ -652,22 +568,14 @@ impl<'a> Gen<'a> {
                 }
             })
             .collect();
-        let _ = writeln!(out, "static void symtest_call_{}(void) {{", f.name);
-        for (g, t) in &self.api.globals {
-            if self.facts.globals.contains(g)
-                && matches!(
-                    types::shape(self.api, t),
-                    Shape::Int { .. } | Shape::Float | Shape::Enum(_)
-                )
-                && !types::unqualified(t).1
-            {
-                let _ = writeln!(out, "  symtest_make_symbolic(&{g}, sizeof {g}, \"{g}\");");
-            }
-        }
         for (i, ((_, t), s)) in f.params.iter().zip(&shapes).enumerate() {
             let n = &names[i];
             let (unq, _) = types::unqualified(t);
-            let label = format!("\"{}.{n}\"", f.name);
+            if let Some((_, expr)) = given.filter(|g| g.0 == i) {
+                let _ = writeln!(out, "  __typeof__({unq}) {n} = ({unq})({expr});");
+                continue;
+            }
+            let label = format!("\"{prefix}{}.{n}\"", f.name);
             let nullable = self.facts.nullable_params.contains(&(f.name.clone(), i));
             let _ = writeln!(out, "  __typeof__({unq}) {n};");
             match s {
@@ -721,45 +629,117 @@ impl<'a> Gen<'a> {
                     "  __typeof__({unq}) symtest_ret = ({})({args});",
                     f.name
                 );
-                let mut rec = String::new();
-                match &ret {
-                    // A returned pointer: where it points; memory the call
-                    // made is read (a string, a structure's fields).
-                    Shape::Pointer { pointee, to, .. } => {
-                        let _ = writeln!(
-                            rec,
-                            "  if (!symtest_lib_out_pointer(\"return\", symtest_ret)) {{"
-                        );
-                        match to.as_ref() {
-                            Shape::Int { .. } if types::is_char(self.api, pointee) => {
-                                let _ = writeln!(
-                                    rec,
-                                    "    symtest_lib_out_string(\"*return\", symtest_ret);"
-                                );
-                            }
-                            Shape::Record(_) => {
-                                let lv = "(*symtest_ret)";
-                                let name = "\"*return\"";
-                                self.record(&mut rec, lv, to, name, 1, "1", true, "    ");
-                            }
-                            _ => {}
-                        }
-                        let _ = writeln!(rec, "  }}");
-                    }
-                    _ => {
-                        let name = "\"return\"";
-                        self.record(&mut rec, "symtest_ret", &ret, name, 0, "0", true, "  ")
-                    }
-                }
-                out.push_str(&rec);
+                self.record_return(&mut out, &ret, prefix);
             }
         }
+        self.record_out_params(&mut out, f, &shapes, &names, given_index, prefix);
+        Ok(out)
+    }
+
+    /// Why a parameter of `f` (but the given one) cannot be an input.
+    fn check_params(
+        &self,
+        f: &Function,
+        shapes: &[Shape],
+        given_index: Option<usize>,
+    ) -> Result<(), String> {
+        for (i, ((n, t), s)) in f.params.iter().zip(shapes).enumerate() {
+            if Some(i) == given_index {
+                continue;
+            }
+            if let Some(why) = self.unsupported(s) {
+                let nullable = self.facts.nullable_params.contains(&(f.name.clone(), i));
+                if !(nullable && matches!(s, Shape::Pointer { .. })) {
+                    return Err(format!("parameter `{n}` ({t}): {why}"));
+                }
+            }
+        }
+        for (i, ((n, t), s)) in f.params.iter().zip(shapes).enumerate() {
+            let Shape::Pointer { to, .. } = s else {
+                continue;
+            };
+            let Shape::Record(key) = to.as_ref() else {
+                continue;
+            };
+            if Some(i) == given_index {
+                continue;
+            }
+            let declared = key.replacen(' ', ".", 1);
+            let others: Vec<&String> = self
+                .facts
+                .views
+                .get(&(f.name.clone(), i))
+                .map(|v| {
+                    v.iter()
+                        .filter(|x| **x != declared && !x.starts_with(&format!("{declared}.")))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(other) = others.first() {
+                return Err(format!(
+                    "parameter `{n}` ({t}) is a handle: the library uses it as `{}`, not as the `{key}` the header shows (it needs the function that makes it)",
+                    other.replacen('.', " ", 1)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// What the call returned (`symtest_ret`): a value, or where a pointer
+    /// points and, for new memory, its string or fields.
+    fn record_return(&mut self, out: &mut String, ret: &Shape, prefix: &str) {
+        let mut rec = String::new();
+        match ret {
+            // A returned pointer: where it points; memory the call
+            // made is read (a string, a structure's fields).
+            Shape::Pointer { pointee, to, .. } => {
+                let _ = writeln!(
+                    rec,
+                    "  if (!symtest_lib_out_pointer(\"{prefix}return\", symtest_ret)) {{"
+                );
+                match to.as_ref() {
+                    Shape::Int { .. } if types::is_char(self.api, pointee) => {
+                        let _ = writeln!(
+                            rec,
+                            "    symtest_lib_out_string(\"{prefix}*return\", symtest_ret);"
+                        );
+                    }
+                    Shape::Record(_) => {
+                        let lv = "(*symtest_ret)";
+                        let name = format!("\"{prefix}*return\"");
+                        self.record(&mut rec, lv, to, &name, 1, "1", true, "    ");
+                    }
+                    _ => {}
+                }
+                let _ = writeln!(rec, "  }}");
+            }
+            _ => {
+                let name = format!("\"{prefix}return\"");
+                self.record(&mut rec, "symtest_ret", ret, &name, 0, "0", true, "  ")
+            }
+        }
+        out.push_str(&rec);
+    }
+
+    /// What the call wrote through its non-`const` pointer parameters (but
+    /// the given one, and those it may free).
+    fn record_out_params(
+        &mut self,
+        out: &mut String,
+        f: &Function,
+        shapes: &[Shape],
+        names: &[String],
+        given_index: Option<usize>,
+        prefix: &str,
+    ) {
+        let frees = self.facts.frees.contains(&f.name);
         // Out-parameters: what the call wrote through its pointers.
-        for (i, ((_, t), s)) in f.params.iter().zip(&shapes).enumerate() {
+        for (i, ((_, t), s)) in f.params.iter().zip(shapes).enumerate() {
             let Shape::Pointer { constant, to, .. } = s else {
                 continue;
             };
             if *constant
+                || Some(i) == given_index
                 || self.unsupported(s).is_some()
                 || self.facts.freed_params.contains(&(f.name.clone(), i))
                 || matches!(to.as_ref(), Shape::Void)
@@ -768,7 +748,7 @@ impl<'a> Gen<'a> {
             }
             let _ = t;
             let n = &names[i];
-            let label = format!("\"{n}\"");
+            let label = format!("\"{prefix}{n}\"");
             let is_string = types::is_char(
                 self.api,
                 match s {
@@ -813,18 +793,6 @@ impl<'a> Gen<'a> {
             }
             let _ = writeln!(out, "  }}");
         }
-        for (g, t) in &self.api.globals {
-            if self.facts.globals.contains(g)
-                && matches!(
-                    types::shape(self.api, t),
-                    Shape::Int { .. } | Shape::Enum(_)
-                )
-            {
-                let _ = writeln!(out, "  symtest_lib_out(\"{g}\", &{g}, sizeof {g});");
-            }
-        }
-        let _ = writeln!(out, "}}");
-        Ok(out)
     }
 }
 
@@ -841,11 +809,8 @@ fn is_length_name(name: &str) -> bool {
         .any(|w| n.contains(w))
 }
 
-fn index_of(f: &Function, name: &str) -> usize {
-    f.params
-        .iter()
-        .position(|(n, _)| n == name)
-        .unwrap_or(usize::MAX)
+pub(super) fn indent(body: &str) -> String {
+    body.lines().map(|l| format!("  {l}\n")).collect()
 }
 
 /// Whether a value of this shape holds a pointer, in it or in the records and
@@ -885,6 +850,7 @@ pub fn generate(
     functions: &[&Function],
     assume: &BTreeMap<String, Vec<String>>,
     includes: &[String],
+    excluded_sequences: &std::collections::BTreeSet<String>,
 ) -> Generated {
     let mut g = Gen {
         api,
@@ -918,6 +884,24 @@ pub fn generate(
             }),
         }
     }
+    let mut seq_texts = Vec::new();
+    let mut sequences = Vec::new();
+    if o.sequence_length > 0 {
+        for (k, plan) in super::sequences::plan_sequences(api, facts, functions)
+            .into_iter()
+            .enumerate()
+        {
+            let name = format!("sequence {}", plan.key);
+            if excluded_sequences.contains(&name) {
+                continue;
+            }
+            if let Some((text, what)) = g.sequence(k, &plan, assume) {
+                seq_texts.push(text);
+                sequences.push((name.clone(), what));
+                called.push(name);
+            }
+        }
+    }
     let records = g.record_functions();
     let mut text = String::new();
     text.push_str("/* The harness of a `library` target, generated by `cargo symtest` from the\n");
@@ -936,7 +920,7 @@ pub fn generate(
         text.push_str(s);
     }
     text.push_str(&records);
-    for c in &calls {
+    for c in calls.iter().chain(&seq_texts) {
         text.push_str(c);
     }
     text.push_str("\nint main(void) {\n");
@@ -947,12 +931,21 @@ pub fn generate(
     );
     text.push_str("  switch (k) {\n");
     for (i, n) in called.iter().enumerate() {
-        let _ = writeln!(text, "  case {i}: symtest_call_{n}(); break;");
+        match n.strip_prefix("sequence ") {
+            Some(_) => {
+                let k = sequences.iter().position(|(s, _)| s == n).unwrap_or(0);
+                let _ = writeln!(text, "  case {i}: symtest_seq_{k}(); break;");
+            }
+            None => {
+                let _ = writeln!(text, "  case {i}: symtest_call_{n}(); break;");
+            }
+        }
     }
     text.push_str("  default: break;\n  }\n  return 0;\n}\n");
     Generated {
         text,
         functions: called,
         skipped,
+        sequences,
     }
 }

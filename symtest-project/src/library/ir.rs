@@ -71,200 +71,215 @@ pub fn analyse(ir: &str) -> Facts {
         let Some((name, params)) = signature(line) else {
             continue;
         };
-        let mut f = Func {
-            params: params.len(),
-            ..Func::default()
-        };
-        // SSA value → the parameter it holds; slot → parameter stored there.
-        let mut holds: BTreeMap<String, usize> = BTreeMap::new();
-        let mut slots: BTreeMap<String, usize> = BTreeMap::new();
-        let mut fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
-        let mut loaded_fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
-        for (i, p) in params.iter().enumerate() {
-            if let Some(p) = p {
-                holds.insert(p.clone(), i);
-            }
-        }
-        // Compares of a parameter with NULL (result, parameter), the
-        // branches on them (result, successors), and the calls of each block.
-        let mut null_cmps: Vec<(String, usize)> = Vec::new();
-        let mut branches: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut block_calls: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let mut block = String::from("entry");
-        for body in lines.by_ref() {
-            if body.starts_with('}') {
-                break;
-            }
-            if !body.starts_with(' ') && !body.is_empty() {
-                if let Some((label, _)) = body.split_once(':') {
-                    block = label.trim().to_string();
-                    continue;
-                }
-            }
-            let body = body.trim();
-            if let Some(rest) = body.strip_prefix("br i1 ") {
-                let parts: Vec<&str> = rest.split(", label %").collect();
-                if parts.len() == 3 {
-                    branches.insert(
-                        parts[0].trim().to_string(),
-                        parts[1..]
-                            .iter()
-                            .map(|l| l.split([',', ' ']).next().unwrap_or("").trim().to_string())
-                            .collect(),
-                    );
-                }
-            }
-            if let Some(at) = body.find("call ") {
-                if let Some(c) = body[at..].find(" @") {
-                    let rest = &body[at + c + 2..];
-                    let name = rest.split('(').next().unwrap_or("").trim_matches('"');
-                    block_calls
-                        .entry(block.clone())
-                        .or_default()
-                        .insert(name.to_string());
-                }
-            }
-            let (lhs, rhs) = match body.split_once(" = ") {
-                Some((l, r)) if l.starts_with('%') => (Some(l.trim()), r),
-                _ => (None, body),
-            };
-            let words: Vec<&str> = rhs.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-            match words.first().copied() {
-                Some("store") => {
-                    // store ptr %p, ptr %p.addr
-                    let vals: Vec<&str> = words
-                        .iter()
-                        .copied()
-                        .filter(|w| w.starts_with('%'))
-                        .collect();
-                    if let [v, slot, ..] = vals.as_slice() {
-                        if let Some(&i) = holds.get(*v) {
-                            slots.insert(slot.to_string(), i);
-                        }
-                    }
-                }
-                Some("load") => {
-                    let Some(lhs) = lhs else { continue };
-                    let from = words.iter().copied().rfind(|w| w.starts_with('%'));
-                    if let Some(from) = from {
-                        if let Some(&i) = slots.get(from) {
-                            holds.insert(lhs.to_string(), i);
-                        }
-                        if let Some(fd) = fields.get(from) {
-                            loaded_fields.insert(lhs.to_string(), fd.clone());
-                        }
-                    }
-                }
-                Some("getelementptr") => {
-                    // getelementptr inbounds %struct.node, ptr %0, i32 0, i32 1
-                    let Some(lhs) = lhs else { continue };
-                    let ty = words
-                        .iter()
-                        .copied()
-                        .find(|w| w.starts_with("%struct.") || w.starts_with("%union."));
-                    let nums: Vec<&str> = words
-                        .windows(2)
-                        .filter(|w| w[0] == "i32")
-                        .map(|w| w[1])
-                        .collect();
-                    let base = words
-                        .iter()
-                        .copied()
-                        .skip_while(|w| !w.starts_with("%struct.") && !w.starts_with("%union."))
-                        .nth(2);
-                    if let (Some(ty), Some(&i)) = (ty, base.and_then(|b| holds.get(b))) {
-                        f.views.entry(i).or_default().insert(ty[1..].to_string());
-                    }
-                    if let (Some(ty), ["0", k]) = (ty, nums.as_slice()) {
-                        if let Ok(k) = k.parse::<usize>() {
-                            fields.insert(lhs.to_string(), (ty[1..].to_string(), k));
-                        }
-                    }
-                }
-                Some("icmp") if words.contains(&"null") && words.contains(&"ptr") => {
-                    for w in &words {
-                        if let Some(&i) = holds.get(*w) {
-                            null_cmps.push((lhs.unwrap_or("").to_string(), i));
-                        }
-                        if let Some(fd) = loaded_fields.get(*w) {
-                            facts.nullable_fields.insert(fd.clone());
-                        }
-                    }
-                }
-                _ => {}
-            }
-            if let Some(args) = indirect_call(rhs) {
-                // A call through a pointer (a hook, a callback): the callee
-                // is unknown, so what it is given may be freed.
-                f.calls_free = true;
-                for a in args.iter().flatten() {
-                    if let Some(&i) = holds.get(a) {
-                        f.freed.insert(i);
-                    }
-                }
-                continue;
-            }
-            if let Some(at) = rhs.find(" @") {
-                if rhs.starts_with("call ")
-                    || rhs.starts_with("tail call ")
-                    || rhs.contains("call ")
-                {
-                    let rest = &rhs[at + 2..];
-                    let Some(open) = rest.find('(') else { continue };
-                    let callee = rest[..open].trim_matches('"').to_string();
-                    let args = args_of(&rest[open..]);
-                    let is_free = callee == "free" || callee == "realloc";
-                    if is_free {
-                        f.calls_free = true;
-                    }
-                    for (j, a) in args.iter().enumerate() {
-                        if let Some(&i) = a.as_ref().and_then(|a| holds.get(a)) {
-                            if is_free && j == 0 {
-                                f.freed.insert(i);
-                            } else {
-                                f.passes.push((i, callee.clone(), j));
-                            }
-                        }
-                    }
-                    f.callees.insert(callee);
-                }
-            }
-        }
-        // A compare whose failing side only asserts (`assert(p)`) states a
-        // precondition: the parameter is not NULL. Any other compare handles
-        // NULL.
-        let fails = |label: &String| {
-            block_calls.get(label).is_some_and(|c| {
-                c.iter().any(|n| {
-                    matches!(
-                        n.as_str(),
-                        "__assert_fail"
-                            | "__assert"
-                            | "__assert2"
-                            | "__assert_rtn"
-                            | "_assert"
-                            | "abort"
-                            | "llvm.trap"
-                    )
-                })
-            })
-        };
-        for (result, i) in null_cmps {
-            let asserts = branches
-                .get(&result)
-                .is_some_and(|succ| succ.iter().any(fails));
-            if !asserts {
-                f.nullable.insert(i);
-            }
-        }
+        let f = scan_function(&mut lines, &params, &mut facts.nullable_fields);
         facts.defined.insert(name.clone());
         funcs.insert(name, f);
     }
+    propagate(&funcs, &mut facts);
+    facts
+}
+
+/// The facts of one function's body (the lines after its `define`, up to its
+/// closing brace); fields compared with NULL go to `nullable_fields`.
+fn scan_function<'a>(
+    lines: &mut impl Iterator<Item = &'a str>,
+    params: &[Option<String>],
+    nullable_fields: &mut BTreeSet<(String, usize)>,
+) -> Func {
+    let mut f = Func {
+        params: params.len(),
+        ..Func::default()
+    };
+    // SSA value → the parameter it holds; slot → parameter stored there.
+    let mut holds: BTreeMap<String, usize> = BTreeMap::new();
+    let mut slots: BTreeMap<String, usize> = BTreeMap::new();
+    let mut fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    let mut loaded_fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    for (i, p) in params.iter().enumerate() {
+        if let Some(p) = p {
+            holds.insert(p.clone(), i);
+        }
+    }
+    // Compares of a parameter with NULL (result, parameter), the
+    // branches on them (result, successors), and the calls of each block.
+    let mut null_cmps: Vec<(String, usize)> = Vec::new();
+    let mut branches: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut block_calls: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut block = String::from("entry");
+    for body in lines.by_ref() {
+        if body.starts_with('}') {
+            break;
+        }
+        if !body.starts_with(' ') && !body.is_empty() {
+            if let Some((label, _)) = body.split_once(':') {
+                block = label.trim().to_string();
+                continue;
+            }
+        }
+        let body = body.trim();
+        if let Some(rest) = body.strip_prefix("br i1 ") {
+            let parts: Vec<&str> = rest.split(", label %").collect();
+            if parts.len() == 3 {
+                branches.insert(
+                    parts[0].trim().to_string(),
+                    parts[1..]
+                        .iter()
+                        .map(|l| l.split([',', ' ']).next().unwrap_or("").trim().to_string())
+                        .collect(),
+                );
+            }
+        }
+        if let Some(at) = body.find("call ") {
+            if let Some(c) = body[at..].find(" @") {
+                let rest = &body[at + c + 2..];
+                let name = rest.split('(').next().unwrap_or("").trim_matches('"');
+                block_calls
+                    .entry(block.clone())
+                    .or_default()
+                    .insert(name.to_string());
+            }
+        }
+        let (lhs, rhs) = match body.split_once(" = ") {
+            Some((l, r)) if l.starts_with('%') => (Some(l.trim()), r),
+            _ => (None, body),
+        };
+        let words: Vec<&str> = rhs.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        match words.first().copied() {
+            Some("store") => {
+                // store ptr %p, ptr %p.addr
+                let vals: Vec<&str> = words
+                    .iter()
+                    .copied()
+                    .filter(|w| w.starts_with('%'))
+                    .collect();
+                if let [v, slot, ..] = vals.as_slice() {
+                    if let Some(&i) = holds.get(*v) {
+                        slots.insert(slot.to_string(), i);
+                    }
+                }
+            }
+            Some("load") => {
+                let Some(lhs) = lhs else { continue };
+                let from = words.iter().copied().rfind(|w| w.starts_with('%'));
+                if let Some(from) = from {
+                    if let Some(&i) = slots.get(from) {
+                        holds.insert(lhs.to_string(), i);
+                    }
+                    if let Some(fd) = fields.get(from) {
+                        loaded_fields.insert(lhs.to_string(), fd.clone());
+                    }
+                }
+            }
+            Some("getelementptr") => {
+                // getelementptr inbounds %struct.node, ptr %0, i32 0, i32 1
+                let Some(lhs) = lhs else { continue };
+                let ty = words
+                    .iter()
+                    .copied()
+                    .find(|w| w.starts_with("%struct.") || w.starts_with("%union."));
+                let nums: Vec<&str> = words
+                    .windows(2)
+                    .filter(|w| w[0] == "i32")
+                    .map(|w| w[1])
+                    .collect();
+                let base = words
+                    .iter()
+                    .copied()
+                    .skip_while(|w| !w.starts_with("%struct.") && !w.starts_with("%union."))
+                    .nth(2);
+                if let (Some(ty), Some(&i)) = (ty, base.and_then(|b| holds.get(b))) {
+                    f.views.entry(i).or_default().insert(ty[1..].to_string());
+                }
+                if let (Some(ty), ["0", k]) = (ty, nums.as_slice()) {
+                    if let Ok(k) = k.parse::<usize>() {
+                        fields.insert(lhs.to_string(), (ty[1..].to_string(), k));
+                    }
+                }
+            }
+            Some("icmp") if words.contains(&"null") && words.contains(&"ptr") => {
+                for w in &words {
+                    if let Some(&i) = holds.get(*w) {
+                        null_cmps.push((lhs.unwrap_or("").to_string(), i));
+                    }
+                    if let Some(fd) = loaded_fields.get(*w) {
+                        nullable_fields.insert(fd.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(args) = indirect_call(rhs) {
+            // A call through a pointer (a hook, a callback): the callee
+            // is unknown, so what it is given may be freed.
+            f.calls_free = true;
+            for a in args.iter().flatten() {
+                if let Some(&i) = holds.get(a) {
+                    f.freed.insert(i);
+                }
+            }
+            continue;
+        }
+        if let Some(at) = rhs.find(" @") {
+            if rhs.starts_with("call ") || rhs.starts_with("tail call ") || rhs.contains("call ") {
+                let rest = &rhs[at + 2..];
+                let Some(open) = rest.find('(') else { continue };
+                let callee = rest[..open].trim_matches('"').to_string();
+                let args = args_of(&rest[open..]);
+                let is_free = callee == "free" || callee == "realloc";
+                if is_free {
+                    f.calls_free = true;
+                }
+                for (j, a) in args.iter().enumerate() {
+                    if let Some(&i) = a.as_ref().and_then(|a| holds.get(a)) {
+                        if is_free && j == 0 {
+                            f.freed.insert(i);
+                        } else {
+                            f.passes.push((i, callee.clone(), j));
+                        }
+                    }
+                }
+                f.callees.insert(callee);
+            }
+        }
+    }
+    // A compare whose failing side only asserts (`assert(p)`) states a
+    // precondition: the parameter is not NULL. Any other compare handles
+    // NULL.
+    let fails = |label: &String| {
+        block_calls.get(label).is_some_and(|c| {
+            c.iter().any(|n| {
+                matches!(
+                    n.as_str(),
+                    "__assert_fail"
+                        | "__assert"
+                        | "__assert2"
+                        | "__assert_rtn"
+                        | "_assert"
+                        | "abort"
+                        | "llvm.trap"
+                )
+            })
+        })
+    };
+    for (result, i) in null_cmps {
+        let asserts = branches
+            .get(&result)
+            .is_some_and(|succ| succ.iter().any(fails));
+        if !asserts {
+            f.nullable.insert(i);
+        }
+    }
+    f
+}
+
+/// Nullable and freed parameters, freeing functions and views through calls,
+/// to a fixed point.
+fn propagate(funcs: &BTreeMap<String, Func>, facts: &mut Facts) {
     // Through calls, to a fixed point.
     let mut nullable: BTreeSet<(String, usize)> = BTreeSet::new();
     let mut freed: BTreeSet<(String, usize)> = BTreeSet::new();
     let mut frees: BTreeSet<String> = BTreeSet::new();
-    for (n, f) in &funcs {
+    for (n, f) in funcs {
         nullable.extend(f.nullable.iter().map(|&i| (n.clone(), i)));
         freed.extend(f.freed.iter().map(|&i| (n.clone(), i)));
         if f.calls_free {
@@ -273,7 +288,7 @@ pub fn analyse(ir: &str) -> Facts {
     }
     loop {
         let mut changed = false;
-        for (n, f) in &funcs {
+        for (n, f) in funcs {
             for (i, callee, j) in &f.passes {
                 let key = (callee.clone(), *j);
                 if nullable.contains(&key) && nullable.insert((n.clone(), *i)) {
@@ -298,14 +313,14 @@ pub fn analyse(ir: &str) -> Facts {
         .collect();
     // Views, through calls, to a fixed point.
     let mut views: BTreeMap<(String, usize), BTreeSet<String>> = BTreeMap::new();
-    for (n, f) in &funcs {
+    for (n, f) in funcs {
         for (i, v) in &f.views {
             views.insert((n.clone(), *i), v.clone());
         }
     }
     loop {
         let mut changed = false;
-        for (n, f) in &funcs {
+        for (n, f) in funcs {
             for (i, callee, j) in &f.passes {
                 let Some(theirs) = views.get(&(callee.clone(), *j)).cloned() else {
                     continue;
@@ -323,7 +338,6 @@ pub fn analyse(ir: &str) -> Facts {
     facts.views = views;
     facts.freed_params = freed;
     facts.frees = frees;
-    facts
 }
 
 /// The arguments of a call through a pointer (`call void %3(ptr noundef %4)`).

@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod harness;
 pub mod ir;
+mod sequences;
 pub mod types;
 
 use crate::compile::CompileError;
@@ -35,6 +36,8 @@ pub struct Prepared {
     pub functions: Vec<String>,
     /// Functions of the headers with no call, and why.
     pub skipped: Vec<harness::Skipped>,
+    /// The call sequences: name and what each calls.
+    pub sequences: Vec<(String, String)>,
 }
 
 fn failed(command: &str, diagnostics: String) -> CompileError {
@@ -187,12 +190,22 @@ pub fn prepare(
     let o = harness::Options {
         elements: spec.pointer_elements,
         depth: spec.pointer_depth,
+        sequence_length: spec.sequence_length,
     };
+    let mut excluded = std::collections::BTreeSet::new();
     let mut generated;
     // A call that does not compile (a type the generator spells wrongly, an
     // assumption naming no parameter) drops its function, with clang's word.
     loop {
-        generated = harness::generate(&api, &facts, &o, &candidates, &spec.assume, &includes);
+        generated = harness::generate(
+            &api,
+            &facts,
+            &o,
+            &candidates,
+            &spec.assume,
+            &includes,
+            &excluded,
+        );
         std::fs::write(&file, &generated.text)
             .map_err(|e| failed(&format!("writing {}", file.display()), e.to_string()))?;
         let mut flags = crate::compile::common_args(&derived, models_include);
@@ -207,7 +220,7 @@ pub fn prepare(
             break;
         }
         let err = String::from_utf8_lossy(&check.stderr).into_owned();
-        let bad = functions_at_errors(&generated.text, &err, &file);
+        let bad = functions_at_errors(&generated.text, &err, &file, &generated.sequences);
         if bad.is_empty() {
             return Err(failed(
                 &format!("{clang} -fsyntax-only {}", file.display()),
@@ -215,6 +228,14 @@ pub fn prepare(
             ));
         }
         for (name, why) in bad {
+            if name.starts_with("sequence ") {
+                excluded.insert(name.clone());
+                skipped.push(harness::Skipped {
+                    function: name,
+                    reason: format!("its generated calls do not compile: {why}"),
+                });
+                continue;
+            }
             candidates.retain(|f| f.name != name);
             skipped.push(harness::Skipped {
                 function: name,
@@ -246,18 +267,32 @@ pub fn prepare(
         captured,
         functions: generated.functions,
         skipped,
+        sequences: generated.sequences,
     })
 }
 
 /// The functions whose `symtest_call_<name>` holds a line clang reported an
 /// error at, with the first error message of each.
-fn functions_at_errors(text: &str, stderr: &str, file: &Path) -> Vec<(String, String)> {
+fn functions_at_errors(
+    text: &str,
+    stderr: &str,
+    file: &Path,
+    sequences: &[(String, String)],
+) -> Vec<(String, String)> {
     let prefix = format!("{}:", file.display());
     let mut owner: Vec<Option<String>> = Vec::new();
     let mut current: Option<String> = None;
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("static void symtest_call_") {
             current = rest.split('(').next().map(str::to_string);
+        }
+        if let Some(rest) = line.strip_prefix("static void symtest_seq_") {
+            current = rest
+                .split('(')
+                .next()
+                .and_then(|k| k.parse::<usize>().ok())
+                .and_then(|k| sequences.get(k))
+                .map(|(n, _)| n.clone());
         }
         owner.push(current.clone());
         if line == "}" {
@@ -319,14 +354,16 @@ pub fn functions_of<'t>(
 
 /// How a bug of a library target reads: `contract` when an assertion of the
 /// called public function itself failed (the function checks its
-/// precondition, and the generated input broke it), `harness` when the
-/// generated code failed, else `bug`.
+/// precondition, and the generated input or call order broke it), `harness`
+/// when the generated code failed, else `bug`.
 pub fn triage(b: &crate::baseline::Bug) -> &'static str {
     let first = b.stack.first().map_or("", String::as_str);
     let caller = b.stack.get(1).map_or("", String::as_str);
     if first.starts_with("symtest_lib_") || first.starts_with("symtest_call_") || first == "main" {
         "harness"
-    } else if b.kind == "assert" && caller == format!("symtest_call_{first}") {
+    } else if b.kind == "assert"
+        && (caller == format!("symtest_call_{first}") || caller.starts_with("symtest_seq_"))
+    {
         "contract"
     } else {
         "bug"

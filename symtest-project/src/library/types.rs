@@ -146,6 +146,19 @@ fn shape_at(api: &Api, t: &str, depth: u32) -> Shape {
     if let Some(p) = s.strip_suffix('*') {
         let pointee = p.trim().to_string();
         let (_, constant) = unqualified(&pointee);
+        // A pointer to a function type (`handler_t *` where `typedef int
+        // handler_t(void *)`) is a function pointer.
+        let resolved = resolve_typedef(api, &pointee);
+        if let Some(open) = resolved.find('(') {
+            if resolved.ends_with(')')
+                && !resolved.contains("(*)")
+                && !resolved.contains("(unnamed")
+                && !resolved.contains("(anonymous")
+            {
+                let ret = resolved[..open].trim();
+                return shape_at(api, &format!("{ret} (*){}", &resolved[open..]), depth + 1);
+            }
+        }
         let to = shape_at(api, &pointee, depth + 1);
         return Shape::Pointer {
             pointee,
@@ -209,6 +222,19 @@ fn shape_at(api: &Api, t: &str, depth: u32) -> Shape {
         return Shape::Int { boolean: false };
     }
     Shape::Unsupported(format!("type `{s}`"))
+}
+
+/// A typedef name resolved to the type it names, through typedefs of
+/// typedefs (the name itself when it is none).
+fn resolve_typedef(api: &Api, t: &str) -> String {
+    let mut s = unqualified(t).0;
+    for _ in 0..32 {
+        match api.typedefs.get(&s) {
+            Some(u) if u != &s => s = unqualified(u).0,
+            _ => break,
+        }
+    }
+    s
 }
 
 /// Whether a pointee is a character type (a `char *` is a string).
