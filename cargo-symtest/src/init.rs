@@ -277,7 +277,19 @@ fn from_build_config(command: &[String], sel: &Selection) -> String {
                 }
             })
             .collect();
-        for (name, l) in target_names(&lib_names).iter().zip(&sel.libraries) {
+        // A library named as a program (`faad` and `libfaad`) keeps its `lib`.
+        let program_names = target_names(&names);
+        let lib_names: Vec<String> = target_names(&lib_names)
+            .into_iter()
+            .map(|n| {
+                if program_names.contains(&n) {
+                    format!("lib{n}")
+                } else {
+                    n
+                }
+            })
+            .collect();
+        for (name, l) in lib_names.iter().zip(&sel.libraries) {
             if !l.headers.is_empty() {
                 // Its installed headers are its interface: a library target,
                 // its harness generated from them.

@@ -21,9 +21,11 @@ enum symtest_expect {
   SYMTEST_EXPECT_ANY,  /* the engine stopped early: only "does not crash"
                           (the timeout, at most 2 s, may stop it) */
   SYMTEST_EXPECT_BUG,  /* documents a bug: fails while the bug is there */
-  SYMTEST_EXPECT_NO_END, /* the engine ran it concretely without seeing it end:
-                           it must not crash, and may run into the timeout
-                           (at most 2 s; `tail -f` waits for input forever) */
+  SYMTEST_EXPECT_NO_END, /* the engine ran it concretely without seeing it end
+                           within its bound: it may run into the timeout (at
+                           most 2 s; `tail -f` waits for input forever), and
+                           what it does past the bound is not the engine's
+                           claim (expected/ is still compared) */
   SYMTEST_EXPECT_STOPPED /* the engine stopped the path at one of its limits (a
                             call of a function defined nowhere, an unsupported
                             instruction, a model's or the solver's limit): it

@@ -115,20 +115,32 @@ pub struct Api {
 }
 
 /// Reads the API of `headers` (absolute paths) with the compile flags `flags`
-/// (`-I`, `-D`, ...). `tu` is the file written to include them.
-pub fn read(clang: &str, headers: &[PathBuf], flags: &[String], tu: &Path) -> Result<Api, String> {
-    let mut text = String::new();
-    for h in headers {
-        text.push_str(&format!("#include \"{}\"\n", h.display()));
-    }
-    std::fs::write(tu, &text).map_err(|e| format!("writing {}: {e}", tu.display()))?;
-    let out = std::process::Command::new(clang)
-        .args(["-Xclang", "-ast-dump=json", "-fsyntax-only", "-w"])
-        .args(flags)
-        .arg(tu)
-        .output()
-        .map_err(|e| format!("running {clang}: {e}"))?;
-    if !out.status.success() {
+/// (`-I`, `-D`, ...). `tu` is the file written to include them. A header
+/// that does not compile on its own (a C++ header, one meant to be included
+/// by another) is left out of the file when all of them together do not
+/// compile; the headers used come back with the API (the harness includes
+/// those), and every header in `headers` still counts as public.
+pub fn read(
+    clang: &str,
+    headers: &[PathBuf],
+    flags: &[String],
+    tu: &Path,
+) -> Result<(Api, Vec<PathBuf>), String> {
+    let dump = |used: &[PathBuf]| -> Result<Vec<u8>, String> {
+        let mut text = String::new();
+        for h in used {
+            text.push_str(&format!("#include \"{}\"\n", h.display()));
+        }
+        std::fs::write(tu, &text).map_err(|e| format!("writing {}: {e}", tu.display()))?;
+        let out = std::process::Command::new(clang)
+            .args(["-Xclang", "-ast-dump=json", "-fsyntax-only", "-w"])
+            .args(flags)
+            .arg(tu)
+            .output()
+            .map_err(|e| format!("running {clang}: {e}"))?;
+        if out.status.success() {
+            return Ok(out.stdout);
+        }
         let err = String::from_utf8_lossy(&out.stderr);
         let first: Vec<&str> = err
             .lines()
@@ -140,14 +152,29 @@ pub fn read(clang: &str, headers: &[PathBuf], flags: &[String], tu: &Path) -> Re
         } else {
             first.join("\n")
         };
-        return Err(format!(
+        Err(format!(
             "the headers do not compile ({}): {shown}",
             out.status
-        ));
-    }
+        ))
+    };
+    let (json, used) = match dump(headers) {
+        Ok(j) => (j, headers.to_vec()),
+        Err(all) if headers.len() > 1 => {
+            let alone: Vec<PathBuf> = headers
+                .iter()
+                .filter(|h| dump(std::slice::from_ref(*h)).is_ok())
+                .cloned()
+                .collect();
+            if alone.is_empty() {
+                return Err(all);
+            }
+            (dump(&alone)?, alone)
+        }
+        Err(e) => return Err(e),
+    };
     let root: Node =
-        serde_json::from_slice(&out.stdout).map_err(|e| format!("reading clang's AST: {e}"))?;
-    Ok(collect(&root, headers))
+        serde_json::from_slice(&json).map_err(|e| format!("reading clang's AST: {e}"))?;
+    Ok((collect(&root, headers), used))
 }
 
 /// Walks the translation unit's declarations, tracking the current file.

@@ -130,7 +130,7 @@ pub fn prepare(
     let facts = ir::analyse(&String::from_utf8_lossy(&out.stdout));
     let clang = tool("SYMTEST_CLANG", "clang-19");
     let flags = header_flags(t, captured, models_include);
-    let api = ast::read(&clang, &spec.headers, &flags, &dir.join("headers.c"))
+    let (api, used) = ast::read(&clang, &spec.headers, &flags, &dir.join("headers.c"))
         .map_err(|e| failed("reading the library's headers", e))?;
     let mut skipped = Vec::new();
     let mut candidates = Vec::new();
@@ -171,7 +171,7 @@ pub fn prepare(
     // Header names as the harness includes them, found through their directories.
     let mut include_dirs: Vec<PathBuf> = Vec::new();
     let mut includes = Vec::new();
-    for h in &spec.headers {
+    for h in &used {
         if let (Some(d), Some(n)) = (h.parent(), h.file_name()) {
             if !include_dirs.iter().any(|x| x == d) {
                 include_dirs.push(d.to_path_buf());
