@@ -270,6 +270,8 @@ fn from_build_config(command: &[String], sel: &Selection) -> String {
                 };
                 match stem.strip_prefix("lib") {
                     Some(n) if !n.is_empty() => n.to_string(),
+                    // A module without the prefix (`filefuncs.so`) keeps its name.
+                    None if !stem.is_empty() => stem.to_string(),
                     _ => std::path::Path::new(&l.path)
                         .parent()
                         .and_then(|d| d.file_name())
@@ -277,18 +279,28 @@ fn from_build_config(command: &[String], sel: &Selection) -> String {
                 }
             })
             .collect();
-        // A library named as a program (`faad` and `libfaad`) keeps its `lib`.
-        let program_names = target_names(&names);
-        let lib_names: Vec<String> = target_names(&lib_names)
-            .into_iter()
-            .map(|n| {
-                if program_names.contains(&n) {
-                    format!("lib{n}")
-                } else {
-                    n
-                }
-            })
-            .collect();
+        // A library named as a program (`faad` and `libfaad`) keeps its `lib`;
+        // names still taken get a number.
+        let mut taken = target_names(&names);
+        let mut unique = Vec::new();
+        for n in target_names(&lib_names) {
+            let mut name = if taken.contains(&n) {
+                format!("lib{n}")
+            } else {
+                n
+            };
+            let mut k = 2;
+            while taken.contains(&name) {
+                name = format!(
+                    "{}-{k}",
+                    name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+                );
+                k += 1;
+            }
+            taken.push(name.clone());
+            unique.push(name);
+        }
+        let lib_names = unique;
         for (name, l) in lib_names.iter().zip(&sel.libraries) {
             if !l.headers.is_empty() {
                 // Its installed headers are its interface: a library target,

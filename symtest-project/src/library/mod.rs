@@ -51,6 +51,15 @@ fn failed(command: &str, diagnostics: String) -> CompileError {
 /// the library's recorded compiles (`-I`, `-D`, `-include`, `-std`).
 fn header_flags(t: &Target, captured: Option<&Captured>, models_include: &Path) -> Vec<String> {
     let mut flags = crate::compile::common_args(t, models_include);
+    flags.extend(capture_flags(captured));
+    flags
+}
+
+/// The translation flags of the library's recorded compiles (`-I`, `-D`,
+/// `-U`, `-include`, `-std`, `-m`): the harness compiles with them, as the
+/// headers were read with them (`-D_LARGEFILE64_SOURCE` declares `gzopen64`).
+fn capture_flags(captured: Option<&Captured>) -> Vec<String> {
+    let mut flags = Vec::new();
     if let Some(cap) = captured {
         let unit = cap.native.all_units().next();
         for a in unit.map_or(&[][..], |u| u.args.as_slice()) {
@@ -181,6 +190,7 @@ pub fn prepare(
     }
     let mut derived = t.clone();
     derived.kind = crate::config::Kind::Harness;
+    derived.cflags.extend(capture_flags(captured));
     for d in include_dirs {
         if !derived.include.contains(&d) {
             derived.include.push(d);
@@ -208,8 +218,7 @@ pub fn prepare(
         );
         std::fs::write(&file, &generated.text)
             .map_err(|e| failed(&format!("writing {}", file.display()), e.to_string()))?;
-        let mut flags = crate::compile::common_args(&derived, models_include);
-        flags.extend(header_flags(t, captured, models_include));
+        let flags = crate::compile::common_args(&derived, models_include);
         let check = Command::new(&clang)
             .args(["-fsyntax-only", "-w"])
             .args(&flags)
