@@ -478,8 +478,25 @@ fn resolve(
                 .archives
                 .push(archive(root, dir, m, output, None, &BTreeSet::new()));
             native.archive_links.push(0);
-            // What a shared library was linked with (`-lonig` for libjq.so).
+            // What a shared library was linked with (`-lonig` for libjq.so);
+            // a static one records nothing, so the shared library the build
+            // made of the same name says it (libtool makes both: `-lxml2`).
             native.libs = output.external_libraries.clone();
+            if native.libs.is_empty() && output.kind == "static-library" {
+                let stem = |p: &str| -> String {
+                    let name = p.rsplit('/').next().unwrap_or(p);
+                    let end = name.find(".so").or_else(|| name.rfind(".a")).unwrap_or(name.len());
+                    name[..end].to_string()
+                };
+                let mine = stem(&output.output);
+                if let Some(shared) = m
+                    .outputs
+                    .iter()
+                    .find(|o| o.kind == "shared-library" && stem(&o.output) == mine)
+                {
+                    native.libs = shared.external_libraries.clone();
+                }
+            }
         }
     }
     check_nameable(root, t, &native)?;
