@@ -485,7 +485,10 @@ fn resolve(
             if native.libs.is_empty() && output.kind == "static-library" {
                 let stem = |p: &str| -> String {
                     let name = p.rsplit('/').next().unwrap_or(p);
-                    let end = name.find(".so").or_else(|| name.rfind(".a")).unwrap_or(name.len());
+                    let end = name
+                        .find(".so")
+                        .or_else(|| name.rfind(".a"))
+                        .unwrap_or(name.len());
                     name[..end].to_string()
                 };
                 let mine = stem(&output.output);

@@ -114,6 +114,11 @@ pub struct Api {
     pub globals: Vec<(String, String)>,
 }
 
+/// The system headers read before the library's, in the file clang reads and
+/// in the generated harness: a header that uses `size_t` or `FILE` without
+/// including their header (it documents "include <stdio.h> first") parses.
+pub const SYSTEM_INCLUDES: &str = "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/types.h>\n#include <sys/stat.h>\n";
+
 /// Reads the API of `headers` (absolute paths) with the compile flags `flags`
 /// (`-I`, `-D`, ...). `tu` is the file written to include them. A header
 /// that does not compile on its own (a C++ header, one meant to be included
@@ -127,7 +132,7 @@ pub fn read(
     tu: &Path,
 ) -> Result<(Api, Vec<PathBuf>), String> {
     let dump = |used: &[PathBuf]| -> Result<Vec<u8>, String> {
-        let mut text = String::new();
+        let mut text = String::from(SYSTEM_INCLUDES);
         for h in used {
             text.push_str(&format!("#include \"{}\"\n", h.display()));
         }
@@ -160,15 +165,19 @@ pub fn read(
     let (json, used) = match dump(headers) {
         Ok(j) => (j, headers.to_vec()),
         Err(all) if headers.len() > 1 => {
-            let alone: Vec<PathBuf> = headers
-                .iter()
-                .filter(|h| dump(std::slice::from_ref(*h)).is_ok())
-                .cloned()
-                .collect();
-            if alone.is_empty() {
+            // Each header in turn, kept when it compiles with those kept
+            // before it (two headers of alternative builds may conflict).
+            let mut kept: Vec<PathBuf> = Vec::new();
+            for h in headers {
+                kept.push(h.clone());
+                if dump(&kept).is_err() {
+                    kept.pop();
+                }
+            }
+            if kept.is_empty() {
                 return Err(all);
             }
-            (dump(&alone)?, alone)
+            (dump(&kept)?, kept)
         }
         Err(e) => return Err(e),
     };

@@ -911,6 +911,7 @@ pub fn generate(
     text.push_str(
         " * by the symbolic `function` selector in main. Do not edit: it is rewritten. */\n",
     );
+    text.push_str(super::ast::SYSTEM_INCLUDES);
     for h in includes {
         let _ = writeln!(text, "#include \"{h}\"");
     }
