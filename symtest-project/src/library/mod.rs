@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod harness;
 pub mod ir;
+mod records;
 mod sequences;
 pub mod types;
 

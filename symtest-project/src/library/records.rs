@@ -1,0 +1,232 @@
+//! The records of a `library` target's harness: after the call, what a
+//! value holds (`record`), and per structure type its init, new and record
+//! functions (`record_functions`).
+
+use super::harness::{holds_pointer, Gen};
+use super::types::{self, Shape};
+use std::fmt::Write;
+
+impl Gen<'_> {
+    /// Statements that record the lvalue `lv` of shape `shape` after the call;
+    /// `follow`: pointers may be followed (the function frees nothing).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record(
+        &mut self,
+        out: &mut String,
+        lv: &str,
+        shape: &Shape,
+        name: &str,
+        depth: u32,
+        dexpr: &str,
+        follow: bool,
+        indent: &str,
+    ) {
+        match shape {
+            Shape::Int { .. } | Shape::Enum(_) => {
+                let _ = writeln!(out, "{indent}{{ __typeof__({lv}) v_ = {lv}; symtest_lib_out({name}, &v_, sizeof v_); }}");
+            }
+            Shape::Float => {
+                let _ = writeln!(out, "{indent}symtest_lib_out_float({name}, {lv});");
+            }
+            Shape::Record(key) => {
+                let k = self.record_index(key);
+                let _ = writeln!(
+                    out,
+                    "{indent}symtest_lib_record{k}(&{lv}, {dexpr}, {}, {name});",
+                    u8::from(follow)
+                );
+            }
+            Shape::Array { elem, len } => {
+                let es = types::shape(self.api, elem);
+                if matches!(es, Shape::Int { .. } | Shape::Enum(_)) {
+                    let _ = writeln!(out, "{indent}symtest_lib_out({name}, {lv}, sizeof {lv});");
+                } else {
+                    let j = self.next_loop();
+                    let _ = writeln!(out, "{indent}for (size_t {j} = 0; {j} < {len}; {j}++) {{");
+                    let inner = format!("{indent}  ");
+                    self.record(
+                        out,
+                        &format!("{lv}[{j}]"),
+                        &es,
+                        name,
+                        depth,
+                        dexpr,
+                        follow,
+                        &inner,
+                    );
+                    let _ = writeln!(out, "{indent}}}");
+                }
+            }
+            Shape::Pointer { pointee, to, .. } => {
+                let follow_here = follow && depth < self.o.depth;
+                match to.as_ref() {
+                    Shape::Int { .. } if follow_here && types::is_char(self.api, pointee) => {
+                        let _ = writeln!(out, "{indent}symtest_lib_out_string({name}, {lv});");
+                    }
+                    Shape::Record(_) if follow_here => {
+                        let _ = writeln!(out, "{indent}symtest_lib_out_null({name}, {lv});");
+                        let _ = writeln!(out, "{indent}if ({lv})");
+                        let inner = format!("{indent}  ");
+                        let field = format!("symtest_lib_name({name}, \"->\")");
+                        let deeper = format!("{dexpr} + 1");
+                        self.record(
+                            out,
+                            &format!("(*{lv})"),
+                            to,
+                            &field,
+                            depth + 1,
+                            &deeper,
+                            follow,
+                            &inner,
+                        );
+                    }
+                    _ => {
+                        let _ = writeln!(out, "{indent}symtest_lib_out_null({name}, {lv});");
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The init and record functions of every record used, until none is new.
+    pub(super) fn record_functions(&mut self) -> String {
+        let mut out = String::new();
+        let mut done = 0usize;
+        let mut protos = String::new();
+        let mut bodies = String::new();
+        while done < self.records.len() {
+            let (key, k) = {
+                let (key, &k) = self
+                    .records
+                    .iter()
+                    .find(|(_, &v)| v == done)
+                    .expect("indexes are dense");
+                (key.clone(), k)
+            };
+            done += 1;
+            let Some(rec) = self.api.records.get(&key).cloned() else {
+                continue;
+            };
+            let ty = &rec.spelled;
+            let _ = writeln!(
+                protos,
+                "static void symtest_lib_init{k}({ty} *o, unsigned depth, const char *name);"
+            );
+            let _ = writeln!(
+                protos,
+                "static {ty} *symtest_lib_new{k}(size_t n, unsigned depth, const char *name);"
+            );
+            let _ = writeln!(protos, "static void symtest_lib_record{k}(const {ty} *o, unsigned depth, int follow, const char *name);");
+            // init: the bytes are symbolic already; make them valid.
+            let _ = writeln!(
+                bodies,
+                "static void symtest_lib_init{k}({ty} *o, unsigned depth, const char *name) {{"
+            );
+            let _ = writeln!(bodies, "  (void)o; (void)depth; (void)name;");
+            let ir_name = key.replacen(' ', ".", 1);
+            let has_pointer = rec
+                .fields
+                .iter()
+                .any(|f| holds_pointer(self.api, &types::shape(self.api, &f.ty), 0));
+            if rec.union {
+                if has_pointer {
+                    // Which member is live is unknown: no pointer is made up.
+                    let _ = writeln!(bodies, "  memset(o, 0, sizeof *o);");
+                }
+            } else {
+                for (i, f) in rec.fields.iter().enumerate() {
+                    if f.bitfield || f.name.is_empty() {
+                        continue;
+                    }
+                    let shape = types::shape(self.api, &f.ty);
+                    let nullable = self.facts.nullable_fields.contains(&(ir_name.clone(), i));
+                    let name = format!("symtest_lib_name(name, \".{}\")", f.name);
+                    let mut body = String::new();
+                    // Fields are one level deeper than the object holding them.
+                    let at_depth = match shape {
+                        Shape::Pointer { .. } => u32::MAX,
+                        _ => 0,
+                    };
+                    if at_depth == u32::MAX {
+                        let _ = writeln!(
+                            body,
+                            "  if (depth >= {}) o->{} = NULL; else {{",
+                            self.o.depth, f.name
+                        );
+                        self.fix(
+                            &mut body,
+                            &format!("o->{}", f.name),
+                            &shape,
+                            &name,
+                            1,
+                            "depth",
+                            nullable,
+                            "    ",
+                        );
+                        let _ = writeln!(body, "  }}");
+                    } else {
+                        self.fix(
+                            &mut body,
+                            &format!("o->{}", f.name),
+                            &shape,
+                            &name,
+                            0,
+                            "depth",
+                            nullable,
+                            "  ",
+                        );
+                    }
+                    bodies.push_str(&body);
+                }
+            }
+            let _ = writeln!(bodies, "}}");
+            let _ = writeln!(
+                bodies,
+                "static {ty} *symtest_lib_new{k}(size_t n, unsigned depth, const char *name) {{"
+            );
+            let _ = writeln!(
+                bodies,
+                "  {ty} *o = ({ty} *)symtest_lib_alloc(n * sizeof *o, name);"
+            );
+            let _ = writeln!(bodies, "  for (size_t i = 0; i < n; i++)");
+            let _ = writeln!(bodies, "    symtest_lib_init{k}(&o[i], depth, name);");
+            let _ = writeln!(bodies, "  return o;");
+            let _ = writeln!(bodies, "}}");
+            // record: the fields after the call.
+            let _ = writeln!(bodies, "static void symtest_lib_record{k}(const {ty} *o, unsigned depth, int follow, const char *name) {{");
+            let _ = writeln!(bodies, "  (void)o; (void)depth; (void)follow; (void)name;");
+            if !(rec.union && has_pointer) {
+                for f in &rec.fields {
+                    if f.name.is_empty() {
+                        continue;
+                    }
+                    let shape = types::shape(self.api, &f.ty);
+                    let name = format!("symtest_lib_name(name, \".{}\")", f.name);
+                    let lv = format!("o->{}", f.name);
+                    if f.bitfield {
+                        let _ = writeln!(
+                            bodies,
+                            "  {{ long long v_ = {lv}; symtest_lib_out({name}, &v_, sizeof v_); }}"
+                        );
+                        continue;
+                    }
+                    match shape {
+                        // A pointer the call may have set to anything (memory
+                        // it never initialized, an object it freed): whether
+                        // it is NULL, not what it points to.
+                        Shape::Pointer { .. } => {
+                            let _ = writeln!(bodies, "  symtest_lib_out_null({name}, {lv});");
+                        }
+                        Shape::Function { .. } => {}
+                        _ => self.record(&mut bodies, &lv, &shape, &name, 0, "depth", true, "  "),
+                    }
+                }
+            }
+            let _ = writeln!(bodies, "}}");
+        }
+        out.push_str(&protos);
+        out.push_str(&bodies);
+        out
+    }
+}
