@@ -200,6 +200,26 @@ pub struct ExecArgs {
     /// Function to start from.
     #[arg(long, value_name = "NAME", default_value = "main")]
     pub entry_point: String,
+    /// Crosscheck (paper §5.5): a second program, linked the same way, run
+    /// after the first on each path from the same symbolic environment; the
+    /// two exit statuses and standard outputs are compared by the solver
+    /// (needs --posix-runtime). A pair that can differ is a `mismatch` test.
+    #[arg(long, value_name = "BITCODE")]
+    pub crosscheck: Option<PathBuf>,
+    /// A fixed leading word of the second program's arguments (a multi-call
+    /// binary's tool name); repeatable, in order.
+    #[arg(
+        long,
+        value_name = "WORD",
+        allow_hyphen_values = true,
+        requires = "crosscheck"
+    )]
+    pub crosscheck_fixed: Vec<String>,
+    /// How many leading program arguments (after `--`) are the first
+    /// program's own fixed words: the second program gets its
+    /// --crosscheck-fixed words in their place.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "crosscheck")]
+    pub first_fixed: usize,
     /// How many concrete sizes a symbolic allocation size is tried with.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_sym_alloc_sizes: u32,
@@ -638,16 +658,42 @@ fn load(
     let runtime = symtest_project::runtime::runtime_dir()
         .ok()
         .and_then(|r| r.parent().map(std::path::Path::to_path_buf));
-    let files = own.files.iter().filter(|f| {
-        runtime
-            .as_ref()
-            .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
-    });
-    config.coverage_files = Some(files.cloned().collect());
+    let own_files = |m: &symtest_ir::Module| -> Vec<String> {
+        m.files
+            .iter()
+            .filter(|f| {
+                runtime
+                    .as_ref()
+                    .is_none_or(|r| !std::path::Path::new(f).starts_with(r))
+            })
+            .cloned()
+            .collect()
+    };
+    let mut files = own_files(&own);
     drop(own);
     let linked = crate::libc::link(&bytes, &name, a.posix_runtime, limits)?;
     drop(bytes);
-    let module = symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())?;
+    let module = match &a.crosscheck {
+        None => symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())?,
+        Some(second) => {
+            // The second program of a crosscheck, linked the same way, then
+            // both in one module (the second's symbols renamed).
+            let second_name = second.display().to_string();
+            let mut second_bytes = crate::loading::read_bitcode(second, limits)?;
+            if a.optimize {
+                second_bytes = crate::libc::optimize(&second_bytes, &second_name, limits)?;
+            }
+            let second_own = symtest_loader::load_bitcode_bytes(&second_bytes, &second_name)
+                .map_err(|e| e.to_string())?;
+            files.extend(own_files(&second_own));
+            drop(second_own);
+            let second_linked =
+                crate::libc::link(&second_bytes, &second_name, a.posix_runtime, limits)?;
+            symtest_loader::load_bitcode_pair(&linked.path, &second_linked.path)
+                .map_err(|e| e.to_string())?
+        }
+    };
+    config.coverage_files = Some(files);
     Ok((module, note))
 }
 

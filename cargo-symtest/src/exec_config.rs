@@ -262,5 +262,24 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         )?;
         c.entry = symtest_project::runtime::POSIX_ENTRY.into();
     }
+    if let Some(second) = &a.crosscheck {
+        if !a.posix_runtime {
+            return Err(
+                "--crosscheck compares two programs' outputs: it needs --posix-runtime".into(),
+            );
+        }
+        let shared = a.program_args.get(a.first_fixed..).ok_or_else(|| {
+            format!(
+                "--first-fixed {} is more than the {} program arguments",
+                a.first_fixed,
+                a.program_args.len()
+            )
+        })?;
+        let argv = std::iter::once(program_name(second))
+            .chain(a.crosscheck_fixed.iter().cloned())
+            .chain(shared.iter().cloned())
+            .collect();
+        c.crosscheck = Some((format!("{}{}", symtest_ir::SECOND_PREFIX, c.entry), argv));
+    }
     Ok((c, layers))
 }

@@ -99,7 +99,11 @@ fn replayable(recorded: Option<Outcome>) -> bool {
     !matches!(
         recorded,
         None | Some(Outcome::Error(
-            ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver
+            ErrorKind::Exec
+                | ErrorKind::External
+                | ErrorKind::Model
+                | ErrorKind::Solver
+                | ErrorKind::Mismatch
         ))
     )
 }

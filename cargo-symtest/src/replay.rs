@@ -384,7 +384,7 @@ mod tests {
             names,
             [
                 "ptr", "free", "div", "overflow", "assert", "abort", "readonly", "user", "exec",
-                "external", "model", "solver"
+                "external", "model", "solver", "mismatch"
             ]
         );
         for k in ErrorKind::ALL {

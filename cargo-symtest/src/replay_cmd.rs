@@ -138,7 +138,11 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
         matches!(
             recorded_outcome(t),
             Some(Outcome::Error(
-                ErrorKind::Exec | ErrorKind::External | ErrorKind::Model | ErrorKind::Solver
+                ErrorKind::Exec
+                    | ErrorKind::External
+                    | ErrorKind::Model
+                    | ErrorKind::Solver
+                    | ErrorKind::Mismatch
             ))
         )
     };

@@ -4,6 +4,8 @@ mod bad_input;
 mod build_targets;
 mod capture;
 mod corpus;
+mod cross_exec;
+mod crosscheck;
 mod determinism;
 mod docs;
 mod fidelity;

@@ -104,6 +104,11 @@ impl Executor<'_> {
         if limit == 0 {
             return Err(NotCompleted::Abandoned("completion is off".into()));
         }
+        if self.config.crosscheck.is_some() {
+            return Err(NotCompleted::Abandoned(
+                "a crosscheck's pair is compared only when explored".into(),
+            ));
+        }
         let deadline = self.completion_deadline();
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(NotCompleted::Abandoned(

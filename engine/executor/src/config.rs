@@ -99,6 +99,11 @@ pub struct Config {
     pub entry: String,
     /// `argv` of the entry function (argv[0] first), if it takes arguments.
     pub argv: Vec<String>,
+    /// Crosschecking (paper §5.5): the second program's entry function (in a
+    /// module from `symtest_loader::load_bitcode_pair`) and its `argv`. Each
+    /// path runs the first program to its end, then the second from the same
+    /// symbolic inputs, and compares their exit status and standard output.
+    pub crosscheck: Option<(String, Vec<String>)>,
     pub max_time: Option<Duration>,
     /// When the run's clock started (`--max-time` counts from it): the caller's
     /// start when it spent part of the budget before exploring (loading the
@@ -244,6 +249,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             entry: "main".into(),
+            crosscheck: None,
             argv: vec!["program".into()],
             max_time: None,
             started_at: None,

@@ -54,7 +54,7 @@ impl Executor<'_> {
         }
         *memory.contents_mut(arr.base).expect("just allocated") = ObjectState::with_bytes(bytes);
         for (i, g) in self.module.globals.iter().enumerate() {
-            if g.size == 8 && ENVIRON_NAMES.contains(&g.name.as_str()) {
+            if g.size == 8 && ENVIRON_NAMES.contains(&symtest_ir::plain_name(&g.name)) {
                 if let Some(c) = memory.contents_mut(self.global_addrs[i]) {
                     c.write(&mut self.pool, 0, 8, &Value::from_u64(64, arr.base));
                 }

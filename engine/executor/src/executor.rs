@@ -134,7 +134,20 @@ impl<'m> Executor<'m> {
         if module.function(entry).body.is_none() {
             return Err(ExecError::EntryNotDefined(config.entry.clone()));
         }
+        if let Some((second, _)) = &config.crosscheck {
+            let f = module
+                .function_by_name(second)
+                .ok_or_else(|| ExecError::NoEntry(second.clone()))?;
+            if module.function(f).body.is_none() {
+                return Err(ExecError::EntryNotDefined(second.clone()));
+            }
+        }
         let mut config = config;
+        // A suspended state does not keep the first program's end: states
+        // of a crosscheck stay in memory.
+        if config.crosscheck.is_some() {
+            config.suspend_dir = None;
+        }
         let given_seeds = config.seeds.len();
         if config.option_seeds {
             let argv = config.argv.get(1..).unwrap_or(&[]);
@@ -254,13 +267,14 @@ impl<'m> Executor<'m> {
                     // receive the host's streams for these.
                     let stream = ["stdin", "stdout", "stderr"]
                         .iter()
-                        .position(|n| *n == g.name)
+                        .position(|n| *n == symtest_ir::plain_name(&g.name))
                         .filter(|_| self.config.external_calls_all && g.size == 8);
                     if let Some(k) = stream {
                         let v = crate::special_native::STDIO_SENTINEL + k as u64;
                         contents.write(&mut self.pool, 0, 8, &Value::from_u64(64, v));
                     }
-                    if !g.extern_weak && !is_known_external_global(&g.name) {
+                    if !g.extern_weak && !is_known_external_global(symtest_ir::plain_name(&g.name))
+                    {
                         self.warn_once(format!(
                             "global `{}` has no definition in the program; it starts zero-filled",
                             g.name
@@ -358,16 +372,59 @@ impl<'m> Executor<'m> {
     }
 
     fn initial_state(&mut self, mut memory: AddressSpace, entry: FuncId) -> State {
+        let argv = self.config.argv.clone();
+        let frame = self.entry_frame(&mut memory, entry, &argv);
+        let id = self.next_state_id;
+        self.next_state_id += 1;
+        let mut st = State {
+            id,
+            stack: vec![std::rc::Rc::new(frame)],
+            constraints: Default::default(),
+            equalities: Default::default(),
+            preferences: Default::default(),
+            memory,
+            symbolics: Default::default(),
+            model: None,
+            depth: 0,
+            instructions: 0,
+            last_new_cover: 0,
+            last_new_cover_global: 0,
+            library_site: None,
+            pending_cover: None,
+            seeds: std::rc::Rc::new((0..self.config.seeds.len() as u32).collect()),
+            query_cost_us: 0,
+            forks: 0,
+            ptree_node: 0,
+            jmp_targets: Vec::new(),
+            stdout: Default::default(),
+            forking_disabled: false,
+            aliases: Vec::new(),
+            errno_obj: None,
+            error_suffix: None,
+            terminated: Vec::new(),
+            cross: None,
+        };
+        st.ptree_node = self.ptree.init(id);
+        st
+    }
+
+    /// The frame that starts `entry`: `main(argc, argv, envp)` with `argv`
+    /// and the engine's environment made in `memory`.
+    pub(crate) fn entry_frame(
+        &mut self,
+        memory: &mut AddressSpace,
+        entry: FuncId,
+        argv: &[String],
+    ) -> Frame {
         let module = self.module;
         let f = module.function(entry);
         let body = f.body.as_ref().expect("checked defined");
         let mut regs = crate::regs::Regs::new(body.num_regs as usize);
-        let envp_base = self.install_environment(&mut memory);
-        // main(argc, argv, envp): concrete argv from the configuration.
+        let envp_base = self.install_environment(memory);
         if !f.param_bits.is_empty() {
-            let argc = self.config.argv.len() as u64;
+            let argc = argv.len() as u64;
             let mut ptrs = Vec::new();
-            for (i, a) in self.config.argv.iter().enumerate() {
+            for (i, a) in argv.iter().enumerate() {
                 let mut bytes = a.as_bytes().to_vec();
                 bytes.push(0);
                 let obj = memory.allocate(
@@ -402,47 +459,17 @@ impl<'m> Executor<'m> {
                 regs.set(i, crate::state::Slot::of(Value::from_u64(*bits, 0)));
             }
         }
-        let id = self.next_state_id;
-        self.next_state_id += 1;
-        let mut st = State {
-            id,
-            stack: vec![std::rc::Rc::new(Frame {
-                func: entry,
-                regs,
-                block: BlockId(0),
-                prev_block: None,
-                pc: 0,
-                cur: 0,
-                ret_dest: None,
-                allocas: Vec::new(),
-                varargs: None,
-            })],
-            constraints: Default::default(),
-            equalities: Default::default(),
-            preferences: Default::default(),
-            memory,
-            symbolics: Default::default(),
-            model: None,
-            depth: 0,
-            instructions: 0,
-            last_new_cover: 0,
-            last_new_cover_global: 0,
-            library_site: None,
-            pending_cover: None,
-            seeds: std::rc::Rc::new((0..self.config.seeds.len() as u32).collect()),
-            query_cost_us: 0,
-            forks: 0,
-            ptree_node: 0,
-            jmp_targets: Vec::new(),
-            stdout: Default::default(),
-            forking_disabled: false,
-            aliases: Vec::new(),
-            errno_obj: None,
-            error_suffix: None,
-            terminated: Vec::new(),
-        };
-        st.ptree_node = self.ptree.init(id);
-        st
+        Frame {
+            func: entry,
+            regs,
+            block: BlockId(0),
+            prev_block: None,
+            pc: 0,
+            cur: 0,
+            ret_dest: None,
+            allocas: Vec::new(),
+            varargs: None,
+        }
     }
 
     /// The function at a fake function address, if it is one.

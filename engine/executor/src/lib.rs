@@ -13,6 +13,7 @@ mod complete;
 mod config;
 mod constraints;
 mod coverage;
+mod crosscheck;
 mod environment;
 mod executor;
 mod inst;

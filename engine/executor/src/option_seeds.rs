@@ -137,7 +137,11 @@ pub fn option_words(module: &Module) -> Vec<OptionWord> {
                 callee: Callee::Direct(callee),
                 args,
                 ..
-            } => Some((body, module.function(*callee).name.as_str(), args)),
+            } => Some((
+                body,
+                symtest_ir::plain_name(&module.function(*callee).name),
+                args,
+            )),
             _ => None,
         });
     for (body, callee, args) in calls {

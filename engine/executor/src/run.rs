@@ -324,7 +324,20 @@ impl Executor<'_> {
                     let f = st.frame_mut();
                     f.pc = f.cur;
                 }
-                let t = stop.into_termination();
+                let t = match stop.into_termination() {
+                    Termination::Exit(code) if self.config.crosscheck.is_some() => {
+                        match self.cross_exit(st, code) {
+                            // The path goes on in the second program.
+                            Ok(None) => {
+                                budget = budget.saturating_sub(1).max(1);
+                                continue;
+                            }
+                            Ok(Some(t)) => t,
+                            Err(stop) => stop.into_termination(),
+                        }
+                    }
+                    t => t,
+                };
                 // --exit-on-error: the run stops at the first such error.
                 let stops_run =
                     matches!(&t, Termination::Error(k, _) if self.config.exit_on_error.contains(k));

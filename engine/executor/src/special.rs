@@ -106,19 +106,20 @@ pub fn table(module: &symtest_ir::Module, config: &crate::Config) -> Vec<Option<
         .iter()
         .enumerate()
         .map(|(i, func)| {
-            let undefined = func.body.is_none() && lookup(&func.name).is_none();
+            let name = symtest_ir::plain_name(&func.name);
+            let undefined = func.body.is_none() && lookup(name).is_none();
             if undefined
                 && config.external_calls_concrete
-                && crate::special_env::external_fn(&func.name).is_some()
+                && crate::special_env::external_fn(name).is_some()
             {
                 return Some(Special::External(FuncId(i as u32)));
             }
-            if undefined && config.external_calls_all && !func.name.starts_with("llvm.") {
-                if let Some(addr) = crate::native_call::host_symbol(&func.name) {
+            if undefined && config.external_calls_all && !name.starts_with("llvm.") {
+                if let Some(addr) = crate::native_call::host_symbol(name) {
                     return Some(Special::Native(FuncId(i as u32), addr));
                 }
             }
-            let (s, overrides) = lookup(&func.name)?;
+            let (s, overrides) = lookup(name)?;
             (overrides || func.body.is_none()).then_some(s)
         })
         .collect()
@@ -132,7 +133,7 @@ pub fn undefined_functions(module: &symtest_ir::Module) -> Vec<String> {
         .functions
         .iter()
         .filter(|f| f.body.is_none() && !f.extern_weak && !f.name.starts_with("llvm."))
-        .filter(|f| lookup(&f.name).is_none())
+        .filter(|f| lookup(symtest_ir::plain_name(&f.name)).is_none())
         .map(|f| f.name.clone())
         .collect()
 }
@@ -636,12 +637,20 @@ impl Executor<'_> {
 
     /// A fresh symbolic input of `size` bytes not backed by memory (`symtest_int`).
     pub(crate) fn fresh_symbolic(&mut self, st: &mut State, name: &str, size: u32) -> Value {
-        let arr = self.pool.new_array(name, size);
-        std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
-            name: name.to_string(),
-            array: arr,
-            size,
-        });
+        // A crosscheck's second program reads the first one's input (an
+        // object that does not match is a new input of the second).
+        let arr = match self.cross_input(st, name, size) {
+            Ok(Some(arr)) => arr,
+            _ => {
+                let arr = self.pool.new_array(name, size);
+                std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
+                    name: name.to_string(),
+                    array: arr,
+                    size,
+                });
+                arr
+            }
+        };
         let root = self.pool.array(arr);
         let mut acc: Option<ExprId> = None;
         for i in 0..size {
@@ -693,14 +702,22 @@ impl Executor<'_> {
         {
             return Err(self.stop_in_long_op(st, r));
         }
-        let arr = self.pool.new_array(name, size as u32);
-        let index = st.symbolics.len();
-        std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
-            name: name.to_string(),
-            array: arr,
-            size: size as u32,
-        });
-        self.bind_seeds(st, index, arr, name, size as u32);
+        // A crosscheck's second program reads the first one's input.
+        let reused = self.cross_input(st, name, size as u32)?;
+        let arr = match reused {
+            Some(arr) => arr,
+            None => {
+                let arr = self.pool.new_array(name, size as u32);
+                let index = st.symbolics.len();
+                std::rc::Rc::make_mut(&mut st.symbolics).push(SymbolicObject {
+                    name: name.to_string(),
+                    array: arr,
+                    size: size as u32,
+                });
+                self.bind_seeds(st, index, arr, name, size as u32);
+                arr
+            }
+        };
         let root = self.pool.array(arr);
         let off0 = (addr - obj.base) as usize;
         for i in 0..size as usize {
@@ -708,7 +725,9 @@ impl Executor<'_> {
                 let what = format!("while making `{name}` symbolic ({i} of {size} bytes)");
                 if let Some(r) = self.long_op_limit(&what) {
                     // The input was never made: it is not part of the test.
-                    std::rc::Rc::make_mut(&mut st.symbolics).pop();
+                    if reused.is_none() {
+                        std::rc::Rc::make_mut(&mut st.symbolics).pop();
+                    }
                     return Err(self.stop_in_long_op(st, r));
                 }
             }

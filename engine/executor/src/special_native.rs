@@ -46,7 +46,7 @@ impl Executor<'_> {
         addr: usize,
         args: &[Value],
     ) -> Exec<Option<Value>> {
-        let name = self.module.function(callee).name.clone();
+        let name = symtest_ir::plain_name(&self.module.function(callee).name).to_string();
         let fail = |msg: String| {
             Stop::error(
                 ErrorKind::External,

@@ -140,6 +140,9 @@ pub struct State {
     /// Objects whose accessible bytes end at their first NUL (the symbolic
     /// arguments, `__symtest_terminated`), with what this path proved of them.
     pub terminated: Vec<crate::terminated::Terminated>,
+    /// Crosschecking: how the first program ended, once this path runs the
+    /// second (`None` before).
+    pub cross: Option<Box<crate::crosscheck::SecondRun>>,
 }
 
 /// What a path wrote to standard output: one chunk per write (concrete bytes
@@ -182,6 +185,19 @@ impl Output {
         }
         self.len += values.len();
         self.chunks.push(Rc::new(chunk));
+    }
+
+    /// Each byte in order: concrete, or its 8-bit expression.
+    pub fn cells(&self) -> Vec<Result<u8, ExprId>> {
+        let mut out = Vec::with_capacity(self.len);
+        for c in self.chunks.iter() {
+            let start = out.len();
+            out.extend(c.bytes.iter().map(|&b| Ok(b)));
+            for &(i, e) in &c.symbolic {
+                out[start + i as usize] = Err(e);
+            }
+        }
+        out
     }
 
     /// Do both record the same writes (shared chunks, or equal ones)?

@@ -50,6 +50,12 @@ pub struct Stats {
     pub completion_instructions: u64,
     pub tests: u64,
     pub errors: u64,
+    /// Crosschecking: pairs of paths (one of each program) compared, those
+    /// proven to give the same exit status and standard output, and those
+    /// with an input on which they differ (a `mismatch` test each).
+    pub crosscheck_pairs: u64,
+    pub crosscheck_equal: u64,
+    pub crosscheck_mismatches: u64,
     /// Feasibility and value questions the executor asked (including those a
     /// state's own model answered).
     pub queries: u64,

@@ -36,6 +36,8 @@ pub enum ErrorKind {
     Model,
     /// The solver failed (timeout, unknown) on this path.
     Solver,
+    /// Crosschecking: the two programs' outputs differ on this path's input.
+    Mismatch,
 }
 
 impl ErrorKind {
@@ -55,6 +57,7 @@ impl ErrorKind {
             ErrorKind::External => "external",
             ErrorKind::Model => "model",
             ErrorKind::Solver => "solver",
+            ErrorKind::Mismatch => "mismatch",
         }
     }
 
@@ -64,7 +67,7 @@ impl ErrorKind {
         ErrorKind::ALL.iter().copied().find(|k| k.as_str() == s)
     }
 
-    pub const ALL: [ErrorKind; 12] = [
+    pub const ALL: [ErrorKind; 13] = [
         ErrorKind::Ptr,
         ErrorKind::Free,
         ErrorKind::Div,
@@ -77,6 +80,7 @@ impl ErrorKind {
         ErrorKind::External,
         ErrorKind::Model,
         ErrorKind::Solver,
+        ErrorKind::Mismatch,
     ];
 
     /// Kinds that are program bugs (the others are limits of the engine or models).

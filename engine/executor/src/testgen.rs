@@ -188,7 +188,8 @@ impl Executor<'_> {
             self.coverage.program_frame(st).map(|f| (f.func, f.cur))
         };
         let first = self.emitted_errors.insert((kind, file.clone(), line, via));
-        let emit = first || self.config.emit_all_errors;
+        // Every pair of paths that differs is its own finding.
+        let emit = first || self.config.emit_all_errors || kind == ErrorKind::Mismatch;
         if emit && kind.is_bug() {
             self.stats.errors += 1;
             if self.stats.errors == 1 {

@@ -14,6 +14,17 @@
 use rustc_hash::FxHashMap;
 pub use symtest_expr::{Bits, FpUnOp};
 
+/// The prefix of every symbol of the second program of a crosscheck, in a
+/// module holding two programs side by side.
+pub const SECOND_PREFIX: &str = "second:";
+
+/// A symbol's name as its program wrote it: without the second program's
+/// prefix (special functions, libm and the C library's globals are known by
+/// these names on either side).
+pub fn plain_name(name: &str) -> &str {
+    name.strip_prefix(SECOND_PREFIX).unwrap_or(name)
+}
+
 /// A virtual register of a function: parameters are `0..params.len()`, then one per
 /// value-producing instruction.
 pub type Reg = u32;

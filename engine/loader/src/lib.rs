@@ -111,6 +111,45 @@ pub fn load_bitcode_bytes(bytes: &[u8], name: &str) -> Result<Module, LoadError>
     load_impl(bytes, Path::new(name))
 }
 
+/// Loads two programs into one module for crosschecking (paper §5.5): every
+/// symbol of the second but LLVM's own is renamed with
+/// [`symtest_ir::SECOND_PREFIX`], so the two share nothing but the engine's
+/// special functions (which the executor finds by their plain names).
+pub fn load_bitcode_pair(first: &Path, second: &Path) -> Result<Module, LoadError> {
+    let read = |path: &Path| {
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if !is_bitcode(&bytes) {
+            return Err(LoadError::NotBitcode {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(bytes)
+    };
+    let (a, b) = (read(first)?, read(second)?);
+    let context = llvm::LlvmContext::new();
+    let parse = |bytes: &[u8], path: &Path| {
+        let mut m = context
+            .parse(bytes, &path.display().to_string())
+            .map_err(|m| LoadError::Parse {
+                path: path.to_path_buf(),
+                message: one_line(&m),
+            })?;
+        llvm::prepare::prepare(&mut m);
+        Ok::<_, LoadError>(m)
+    };
+    let mut one = parse(&a, first)?;
+    let two = parse(&b, second)?;
+    one.link_renamed(two, symtest_ir::SECOND_PREFIX)
+        .map_err(|m| LoadError::Parse {
+            path: second.to_path_buf(),
+            message: format!("linking it beside {}: {}", first.display(), one_line(&m)),
+        })?;
+    module::lower_module(&one, &first.display().to_string())
+}
+
 /// Raw bitcode magic (`BC` 0xC0DE).
 const RAW_MAGIC: [u8; 4] = [b'B', b'C', 0xC0, 0xDE];
 /// Bitcode wrapper magic (0x0B17C0DE, little-endian), used on Darwin.

@@ -20,7 +20,7 @@ pub fn ubsan_shift_checked(module: &ir::Module) -> Vec<bool> {
             f.body.as_ref().is_some_and(|b| {
                 b.insts.iter().any(|i| {
                     matches!(&i.op, ir::Op::Call { callee: ir::Callee::Direct(g), .. }
-                        if module.function(*g).name.starts_with("__ubsan_handle_shift_out_of_bounds"))
+                        if symtest_ir::plain_name(&module.function(*g).name).starts_with("__ubsan_handle_shift_out_of_bounds"))
                 })
             })
         })

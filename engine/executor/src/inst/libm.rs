@@ -94,7 +94,7 @@ pub fn table(module: &Module) -> Vec<Option<LibmFn>> {
         .functions
         .iter()
         .map(|func| {
-            let f = by_name(&func.name)?;
+            let f = by_name(symtest_ir::plain_name(&func.name))?;
             let w = float_ty(f).bits();
             let sig_ok = func.param_bits.len() == arity(f)
                 && func.param_bits.iter().all(|&b| b == w)

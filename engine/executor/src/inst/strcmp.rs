@@ -76,7 +76,7 @@ pub fn table(module: &Module) -> Vec<Option<StrCmpFn>> {
         .functions
         .iter()
         .map(|func| {
-            let f = StrCmpFn::by_name(&func.name)?;
+            let f = StrCmpFn::by_name(symtest_ir::plain_name(&func.name))?;
             let sig_ok = func.param_bits.len() == f.arity()
                 && func.param_bits.iter().all(|&b| b == 64)
                 && func.ret_bits == Some(32);

@@ -96,7 +96,13 @@ fn same_shape(a: &State, b: &State) -> bool {
             .iter()
             .zip(&b.terminated)
             .all(|(x, y)| x.base == y.base && Rc::ptr_eq(&x.bytes, &y.bytes));
-    a.stack.len() == b.stack.len()
+    let cross = match (&a.cross, &b.cross) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x.same_as(y),
+        _ => false,
+    };
+    cross
+        && a.stack.len() == b.stack.len()
         && a.stack.iter().zip(&b.stack).all(|(x, y)| same_frame(x, y))
         && symbolics
         && jumps

@@ -45,6 +45,7 @@ fn state(regs: Vec<Slot>, memory: AddressSpace) -> State {
         errno_obj: None,
         error_suffix: None,
         terminated: Vec::new(),
+        cross: None,
     }
 }
 

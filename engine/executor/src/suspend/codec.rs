@@ -214,6 +214,7 @@ pub fn decode_state(
         errno_obj,
         error_suffix,
         terminated,
+        cross: None,
     })
 }
 

@@ -203,7 +203,7 @@ fn is_check_handler(module: &Module, body: &symtest_ir::Body, b: BlockId) -> boo
         Op::Call {
             callee: Callee::Direct(g),
             ..
-        } => module.function(*g).name.starts_with("__ubsan_handle"),
+        } => symtest_ir::plain_name(&module.function(*g).name).starts_with("__ubsan_handle"),
         Op::Intrinsic { which, .. } => matches!(which, symtest_ir::Intrinsic::Trap),
         _ => false,
     })

@@ -37,8 +37,9 @@ use inkwell::types::{AnyTypeEnum, AsTypeRef, BasicType, BasicTypeEnum};
 use inkwell::values::AsValueRef;
 use llvm_sys::core::{
     LLVMContextSetDiagnosticHandler, LLVMCountParamTypes, LLVMDisposeMessage, LLVMGetArrayLength2,
-    LLVMGetDiagInfoDescription, LLVMGetDiagInfoSeverity, LLVMGetElementType, LLVMGetIntTypeWidth,
-    LLVMGetParamTypes, LLVMGetReturnType, LLVMGetTypeKind, LLVMIsFunctionVarArg,
+    LLVMGetDiagInfoDescription, LLVMGetDiagInfoSeverity, LLVMGetElementType,
+    LLVMGetFirstGlobalAlias, LLVMGetIntTypeWidth, LLVMGetNextGlobalAlias, LLVMGetParamTypes,
+    LLVMGetReturnType, LLVMGetTypeKind, LLVMGetValueName2, LLVMIsFunctionVarArg, LLVMSetValueName2,
     LLVMStructGetTypeAtIndex,
 };
 use llvm_sys::debuginfo::*;
@@ -338,6 +339,48 @@ impl<'ctx> Llvm<'ctx> {
             .get_globals()
             .map(|g| Val::new(g.as_value_ref()))
             .collect()
+    }
+
+    /// Renames every named function, global variable and alias of the
+    /// module but LLVM's own (`llvm.*`) to `prefix` + its name, then links
+    /// `other` into this module: two programs, side by side, that share no
+    /// symbol (crosschecking). Err: the linker's message.
+    pub(crate) fn link_renamed(&mut self, other: Llvm<'ctx>, prefix: &str) -> Result<(), String> {
+        let rename = |v: LLVMValueRef| {
+            // SAFETY: raw because inkwell renames only some value kinds. `v`
+            // is a global value of `other`, alive; the name is copied by LLVM.
+            unsafe {
+                let mut len = 0usize;
+                let p = LLVMGetValueName2(v, &mut len);
+                if p.is_null() || len == 0 {
+                    return;
+                }
+                let name = std::slice::from_raw_parts(p as *const u8, len);
+                if name.starts_with(b"llvm.") {
+                    return;
+                }
+                let mut new = prefix.as_bytes().to_vec();
+                new.extend_from_slice(name);
+                LLVMSetValueName2(v, new.as_ptr() as *const _, new.len());
+            }
+        };
+        for f in other.module.get_functions() {
+            rename(f.as_value_ref());
+        }
+        for g in other.module.get_globals() {
+            rename(g.as_value_ref());
+        }
+        // SAFETY: raw because inkwell has no alias iterator; the module is alive.
+        unsafe {
+            let mut a = LLVMGetFirstGlobalAlias(other.module.as_mut_ptr());
+            while !a.is_null() {
+                rename(a);
+                a = LLVMGetNextGlobalAlias(a);
+            }
+        }
+        self.module
+            .link_in_module(other.module)
+            .map_err(|e| e.to_string())
     }
 
     /// The `dbg` metadata kind id of this context.
