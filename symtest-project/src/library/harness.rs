@@ -62,6 +62,10 @@ pub(super) struct Gen<'a> {
     pub(super) stub_of: BTreeMap<String, usize>,
     /// Loop variables made so far (each loop gets its own).
     pub(super) loops: usize,
+    /// Crosschecking: inputs are named `<label_as>.arg<i>` whatever the
+    /// function's and its parameters' names, so that two functions of one
+    /// signature make the same inputs.
+    pub(super) label_as: Option<String>,
 }
 
 /// The helpers every generated harness starts with.
@@ -321,7 +325,6 @@ impl<'a> Gen<'a> {
         prefix: &str,
     ) -> Result<String, String> {
         let given_index = given.map(|g| g.0);
-        let mut out = String::new();
         let shapes: Vec<Shape> = f
             .params
             .iter()
@@ -332,26 +335,67 @@ impl<'a> Gen<'a> {
         if let Shape::Unsupported(why) = &ret {
             return Err(format!("its return type: {why}"));
         }
-        let names: Vec<String> = f
-            .params
+        let names = self.param_names(f);
+        let mut out = self.inputs(f, &shapes, &names, assume, given, prefix);
+        let args = names.join(", ");
+        match ret {
+            Shape::Void => {
+                let _ = writeln!(out, "  ({})({args});", f.name);
+            }
+            _ => {
+                let (unq, _) = types::unqualified(&f.ret);
+                let _ = writeln!(
+                    out,
+                    "  __typeof__({unq}) symtest_ret = ({})({args});",
+                    f.name
+                );
+                self.record_return(&mut out, &ret, prefix);
+            }
+        }
+        self.record_out_params(&mut out, f, &shapes, &names, given_index, prefix);
+        Ok(out)
+    }
+
+    /// The names of `f`'s parameters in a generated call (positional when
+    /// crosschecking, or for an unnamed parameter).
+    pub(super) fn param_names(&self, f: &Function) -> Vec<String> {
+        f.params
             .iter()
             .enumerate()
             .map(|(i, (n, _))| {
-                if n.is_empty() {
+                if n.is_empty() || self.label_as.is_some() {
                     format!("arg{i}")
                 } else {
                     n.clone()
                 }
             })
-            .collect();
-        for (i, ((_, t), s)) in f.params.iter().zip(&shapes).enumerate() {
+            .collect()
+    }
+
+    /// The statements that build `f`'s inputs (`names`, of `shapes`;
+    /// parameter `given.0` is the C expression `given.1`) and assume its
+    /// preconditions.
+    pub(super) fn inputs(
+        &mut self,
+        f: &Function,
+        shapes: &[Shape],
+        names: &[String],
+        assume: &[String],
+        given: Option<(usize, &str)>,
+        prefix: &str,
+    ) -> String {
+        let mut out = String::new();
+        for (i, ((_, t), s)) in f.params.iter().zip(shapes).enumerate() {
             let n = &names[i];
             let (unq, _) = types::unqualified(t);
             if let Some((_, expr)) = given.filter(|g| g.0 == i) {
                 let _ = writeln!(out, "  __typeof__({unq}) {n} = ({unq})({expr});");
                 continue;
             }
-            let label = format!("\"{prefix}{}.{n}\"", f.name);
+            let label = format!(
+                "\"{prefix}{}.{n}\"",
+                self.label_as.as_deref().unwrap_or(&f.name)
+            );
             let nullable = self.facts.nullable_params.contains(&(f.name.clone(), i));
             let _ = writeln!(out, "  __typeof__({unq}) {n};");
             match s {
@@ -393,23 +437,7 @@ impl<'a> Gen<'a> {
         for a in assume {
             let _ = writeln!(out, "  symtest_assume({a});");
         }
-        let args = names.join(", ");
-        match ret {
-            Shape::Void => {
-                let _ = writeln!(out, "  ({})({args});", f.name);
-            }
-            _ => {
-                let (unq, _) = types::unqualified(&f.ret);
-                let _ = writeln!(
-                    out,
-                    "  __typeof__({unq}) symtest_ret = ({})({args});",
-                    f.name
-                );
-                self.record_return(&mut out, &ret, prefix);
-            }
-        }
-        self.record_out_params(&mut out, f, &shapes, &names, given_index, prefix);
-        Ok(out)
+        out
     }
 
     /// Why a parameter of `f` (but the given one) cannot be an input.
@@ -636,6 +664,7 @@ pub fn generate(
         stubs: Vec::new(),
         stub_of: BTreeMap::new(),
         loops: 0,
+        label_as: None,
     };
     let mut calls = Vec::new();
     let mut called = Vec::new();

@@ -112,15 +112,27 @@ fn module(
     crate::compile::to_bitcode(&lib, models_include, &dir.join("module"))
 }
 
-/// Writes the harness of library target `t` into `dir` and returns the
-/// harness target to run.
-pub fn prepare(
+/// A library read for generating a harness: its interface, what its code
+/// does with its pointers, and the harness target to be.
+pub(crate) struct Loaded {
+    pub(crate) api: ast::Api,
+    pub(crate) facts: ir::Facts,
+    /// Header names as a harness includes them.
+    pub(crate) includes: Vec<String>,
+    /// The harness target (sources, flags and include directories), before
+    /// the harness is added to its sources.
+    pub(crate) derived: Target,
+    pub(crate) clang: String,
+}
+
+/// Reads library target `t` (its module's IR, its headers' AST) in `dir`.
+pub(crate) fn load(
     t: &Target,
     spec: &LibrarySpec,
     captured: Option<&Captured>,
     models_include: &Path,
     dir: &Path,
-) -> Result<Prepared, CompileError> {
+) -> Result<Loaded, CompileError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| failed(&format!("mkdir {}", dir.display()), e.to_string()))?;
     let bc = module(t, captured, models_include, dir)?;
@@ -142,6 +154,50 @@ pub fn prepare(
     let flags = header_flags(t, captured, models_include);
     let (api, used) = ast::read(&clang, &spec.headers, &flags, &dir.join("headers.c"))
         .map_err(|e| failed("reading the library's headers", e))?;
+    // Header names as the harness includes them, found through their directories.
+    let mut include_dirs: Vec<PathBuf> = Vec::new();
+    let mut includes = Vec::new();
+    for h in &used {
+        if let (Some(d), Some(n)) = (h.parent(), h.file_name()) {
+            if !include_dirs.iter().any(|x| x == d) {
+                include_dirs.push(d.to_path_buf());
+            }
+            includes.push(n.to_string_lossy().into_owned());
+        }
+    }
+    let mut derived = t.clone();
+    derived.kind = crate::config::Kind::Harness;
+    derived.cflags.extend(capture_flags(captured));
+    for d in include_dirs {
+        if !derived.include.contains(&d) {
+            derived.include.push(d);
+        }
+    }
+    Ok(Loaded {
+        api,
+        facts,
+        includes,
+        derived,
+        clang,
+    })
+}
+
+/// Writes the harness of library target `t` into `dir` and returns the
+/// harness target to run.
+pub fn prepare(
+    t: &Target,
+    spec: &LibrarySpec,
+    captured: Option<&Captured>,
+    models_include: &Path,
+    dir: &Path,
+) -> Result<Prepared, CompileError> {
+    let Loaded {
+        api,
+        facts,
+        includes,
+        derived,
+        clang,
+    } = load(t, spec, captured, models_include, dir)?;
     let mut skipped = Vec::new();
     let mut candidates = Vec::new();
     for f in &api.functions {
@@ -177,25 +233,6 @@ pub fn prepare(
             )
         };
         return Err(failed("generating the library's harness", why));
-    }
-    // Header names as the harness includes them, found through their directories.
-    let mut include_dirs: Vec<PathBuf> = Vec::new();
-    let mut includes = Vec::new();
-    for h in &used {
-        if let (Some(d), Some(n)) = (h.parent(), h.file_name()) {
-            if !include_dirs.iter().any(|x| x == d) {
-                include_dirs.push(d.to_path_buf());
-            }
-            includes.push(n.to_string_lossy().into_owned());
-        }
-    }
-    let mut derived = t.clone();
-    derived.kind = crate::config::Kind::Harness;
-    derived.cflags.extend(capture_flags(captured));
-    for d in include_dirs {
-        if !derived.include.contains(&d) {
-            derived.include.push(d);
-        }
     }
     let file = dir.join(HARNESS_FILE);
     let o = harness::Options {
@@ -261,24 +298,35 @@ pub fn prepare(
     }
     skipped.extend(generated.skipped.iter().cloned());
     skipped.sort_by(|a, b| a.function.cmp(&b.function));
-    derived.sources.insert(0, file.clone());
-    if let Some(l) = derived.library.as_mut() {
-        l.generated = Some(file.clone());
-    }
-    let captured = captured.map(|c| {
-        let mut c = c.clone();
-        c.native
-            .units
-            .insert(0, units::harness_unit(&derived, &file));
-        c
-    });
+    let (target, captured) = with_harness(derived, captured, &file);
     Ok(Prepared {
-        target: derived,
+        target,
         captured,
         functions: generated.functions,
         skipped,
         sequences: generated.sequences,
     })
+}
+
+/// The harness target: `derived` with the generated `file` first among its
+/// sources (and in its capture's native units).
+pub(crate) fn with_harness(
+    mut derived: Target,
+    captured: Option<&Captured>,
+    file: &Path,
+) -> (Target, Option<Captured>) {
+    derived.sources.insert(0, file.to_path_buf());
+    if let Some(l) = derived.library.as_mut() {
+        l.generated = Some(file.to_path_buf());
+    }
+    let captured = captured.map(|c| {
+        let mut c = c.clone();
+        c.native
+            .units
+            .insert(0, units::harness_unit(&derived, file));
+        c
+    });
+    (derived, captured)
 }
 
 /// The functions whose `symtest_call_<name>` holds a line clang reported an
