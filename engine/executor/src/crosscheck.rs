@@ -19,9 +19,10 @@
 use crate::executor::Executor;
 use crate::state::{Output, State};
 use crate::step::{Exec, Stop};
+use crate::suspend::wire::{Decoded, Pieces, Reader, Table, Writer};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
-use symtest_expr::{ArrayId, BinOp, ExprId};
+use symtest_expr::{ArrayId, BinOp, ExprId, ExprPool};
 use symtest_ir::FuncId;
 
 /// How the first program ended, kept while the path runs the second.
@@ -38,6 +39,27 @@ pub struct SecondRun {
 }
 
 impl SecondRun {
+    /// Writes the first run's end for suspension.
+    pub(crate) fn encode(&self, w: &mut Writer, t: &mut Table<'_>) {
+        w.u64(self.first_exit as u64);
+        self.first_stdout.encode(w, t);
+        w.u32(self.made);
+        w.u32(self.taken);
+    }
+
+    pub(crate) fn decode(
+        r: &mut Reader<'_>,
+        p: &mut Pieces<'_>,
+        pool: &ExprPool,
+    ) -> Decoded<SecondRun> {
+        Ok(SecondRun {
+            first_exit: r.u64()? as i64,
+            first_stdout: Output::decode(r, p, pool)?,
+            made: r.u32()?,
+            taken: r.u32()?,
+        })
+    }
+
     /// The same first run, the same input taken (states that may merge).
     pub(crate) fn same_as(&self, other: &SecondRun) -> bool {
         self.first_exit == other.first_exit

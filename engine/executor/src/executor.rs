@@ -143,11 +143,6 @@ impl<'m> Executor<'m> {
             }
         }
         let mut config = config;
-        // A suspended state does not keep the first program's end: states
-        // of a crosscheck stay in memory.
-        if config.crosscheck.is_some() {
-            config.suspend_dir = None;
-        }
         let given_seeds = config.seeds.len();
         if config.option_seeds {
             let argv = config.argv.get(1..).unwrap_or(&[]);

@@ -93,6 +93,13 @@ pub fn encode_state(st: &State, w: &mut Writer, t: &mut Table<'_>) {
         }
         w.u32(t.proven);
     }
+    match &st.cross {
+        Some(c) => {
+            w.bool(true);
+            c.encode(w, t);
+        }
+        None => w.bool(false),
+    }
 }
 
 pub fn decode_state(
@@ -186,6 +193,11 @@ pub fn decode_state(
             proven: r.u32()?,
         });
     }
+    let cross = if r.bool()? {
+        Some(Box::new(crate::crosscheck::SecondRun::decode(r, p, pool)?))
+    } else {
+        None
+    };
     Ok(State {
         id,
         stack,
@@ -214,7 +226,7 @@ pub fn decode_state(
         errno_obj,
         error_suffix,
         terminated,
-        cross: None,
+        cross,
     })
 }
 
