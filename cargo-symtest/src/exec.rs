@@ -574,6 +574,13 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
         progress_line(&summary.stats)
     );
     sink.out.write_file("info", info.as_bytes())?;
+    if !a.quiet && a.crosscheck.is_some() {
+        let s = &summary.stats;
+        eprintln!(
+            "symtest: crosscheck: {} pairs of paths compared, {} proven equal, {} mismatches",
+            s.crosscheck_pairs, s.crosscheck_equal, s.crosscheck_mismatches
+        );
+    }
     if !a.quiet {
         let s = &summary.stats;
         let errors = match &validation {
