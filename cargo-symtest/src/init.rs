@@ -345,6 +345,7 @@ fn from_build(a: &InitArgs, dir: &Path) -> Result<u8> {
     let project = symtest_project::discovery::Project {
         root: dir.to_path_buf(),
         targets: Vec::new(),
+        crosschecks: Vec::new(),
         searched: Vec::new(),
         cargo: dir.join("Cargo.toml").is_file(),
     };

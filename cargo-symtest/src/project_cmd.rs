@@ -19,7 +19,7 @@ pub struct SelectArgs {
     /// Use this symtest.toml instead of discovering targets.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Only the target with this name (repeatable).
+    /// Only the target or crosscheck with this name (repeatable).
     #[arg(long = "target", value_name = "NAME")]
     pub targets: Vec<String>,
 }
@@ -204,6 +204,22 @@ pub fn list(s: SelectArgs) -> Result<u8> {
             fsutil::relative(&t.config_file, &project.root).display(),
             t.line,
             files.join(" ")
+        );
+    }
+    for c in &project.crosschecks {
+        let symtest_project::discovery::CrosscheckForm::Programs(p) = &c.form;
+        println!(
+            "{}	crosscheck	{}{}:{}	programs = {} against {}, args = {:?}",
+            c.name,
+            c.package
+                .as_deref()
+                .map(|p| format!("{p}\t"))
+                .unwrap_or_default(),
+            fsutil::relative(&c.config_file, &project.root).display(),
+            c.line,
+            p[0].name,
+            p[1].name,
+            c.args
         );
     }
     Ok(0)

@@ -135,7 +135,10 @@ impl Reporter {
                     Level::Warning,
                 );
             }
-            Event::Started { targets } => self.start(targets),
+            Event::Started {
+                targets,
+                crosschecks,
+            } => self.start(targets + crosschecks),
             Event::Phase {
                 target,
                 phase,
@@ -216,6 +219,20 @@ impl Reporter {
                     s => format!("{}: {}", report.name, s.as_str()),
                 };
                 self.status("Finished", &text, level);
+            }
+            Event::CrosscheckFinished { report } => {
+                if let Some(b) = self.bars.remove(&report.name) {
+                    b.finish_and_clear();
+                }
+                if let Some(o) = &self.overall {
+                    o.inc(1);
+                }
+                let level = match report.status {
+                    Status::Ok if report.unconfirmed() > 0 => Level::Warning,
+                    Status::Ok => Level::Info,
+                    _ => Level::Error,
+                };
+                self.status("Finished", &report.line(), level);
             }
         }
     }

@@ -112,6 +112,30 @@ pub const DEFAULT_SANITIZE: &[&str] = crate::recipe::DEFAULT_UBSAN;
 pub struct ConfigFile {
     #[serde(default)]
     pub target: Vec<Spanned<TargetTable>>,
+    /// `[[crosscheck]]`: two implementations compared in one symbolic
+    /// environment ([`crate::crosscheck`]).
+    #[serde(default)]
+    pub crosscheck: Vec<Spanned<CrosscheckTable>>,
+}
+
+/// One `[[crosscheck]]` table as written. Exactly one of its forms is given:
+/// `programs` (two program targets of the same file; `args` their shared
+/// symbolic environment), or, once supported, `functions` or `inverse`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CrosscheckTable {
+    pub name: Spanned<String>,
+    /// The names of two `kind = "program"` targets of the same file.
+    pub programs: Option<Spanned<Vec<String>>>,
+    /// Function level (`["libA:f", "libB:g"]`): not supported yet.
+    pub functions: Option<Spanned<Vec<String>>>,
+    /// An inverse pair (`["encode", "decode"]`): not supported yet.
+    pub inverse: Option<Spanned<Vec<String>>>,
+    /// The symbolic environment both programs share (`--sym-args 0 2 2`, ...).
+    pub args: Option<Spanned<Vec<String>>>,
+    pub max_time: Option<Spanned<f64>>,
+    pub max_instructions: Option<Spanned<u64>>,
+    pub seed: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -213,28 +237,7 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
     for t in &cfg.target {
         let t = t.get_ref();
         let name = t.name.get_ref();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-            || name.starts_with('.')
-        {
-            return Err(err(
-                t.name.span(),
-                "name",
-                format!("target name `{name}` must be letters, digits, `-`, `_` or `.` (it names directories)"),
-            ));
-        }
-        if let Some(why) = reserved_name(name) {
-            return Err(err(
-                t.name.span(),
-                "name",
-                format!("target name `{name}` {why}; choose another name"),
-            ));
-        }
-        if let Some(why) = name_too_long(file, name) {
-            return Err(err(t.name.span(), "name", why));
-        }
+        check_name(file, "target", &t.name, &err)?;
         if !seen.insert(name.clone()) {
             return Err(err(
                 t.name.span(),
@@ -296,6 +299,170 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
                     format!("must be a positive number of seconds up to {MAX_SECONDS:e} (got {v})"),
                 ));
             }
+        }
+    }
+    for c in &cfg.crosscheck {
+        check_crosscheck(file, cfg, c.get_ref(), &mut seen, &err)?;
+    }
+    Ok(())
+}
+
+/// A name of a target or crosscheck (`what`): it names directories.
+fn check_name(
+    file: &Path,
+    what: &str,
+    name: &Spanned<String>,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let n = name.get_ref();
+    let why = if n.is_empty()
+        || !n
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        || n.starts_with('.')
+    {
+        Some(format!(
+            "{what} name `{n}` must be letters, digits, `-`, `_` or `.` (it names directories)"
+        ))
+    } else if let Some(why) = reserved_name(n) {
+        Some(format!("{what} name `{n}` {why}; choose another name"))
+    } else {
+        name_too_long(file, n)
+    };
+    why.map_or(Ok(()), |why| Err(err(name.span(), "name", why)))
+}
+
+/// Words of a program's `args` that are options of the symbolic environment
+/// (KLEE's, with one or two dashes).
+pub fn is_environment_option(word: &str) -> bool {
+    let name = word.strip_prefix("--").or_else(|| word.strip_prefix('-'));
+    matches!(
+        name,
+        Some("sym-arg" | "sym-args" | "sym-files" | "sym-stdin" | "sym-stdout" | "max-fail")
+    )
+}
+
+/// One `[[crosscheck]]` table: its name (unique among targets and
+/// crosschecks), exactly one form, two distinct program targets of this
+/// file, its shared environment and budgets.
+fn check_crosscheck(
+    file: &Path,
+    cfg: &ConfigFile,
+    c: &CrosscheckTable,
+    seen: &mut std::collections::HashSet<String>,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    check_name(file, "crosscheck", &c.name, err)?;
+    let name = c.name.get_ref();
+    if !seen.insert(name.clone()) {
+        return Err(err(
+            c.name.span(),
+            "name",
+            format!("`{name}` names another target or crosscheck (each names its directory in symtest-out/)"),
+        ));
+    }
+    for (key, v) in [("functions", &c.functions), ("inverse", &c.inverse)] {
+        if let Some(v) = v {
+            return Err(err(
+                v.span(),
+                key,
+                format!("crosschecks of the `{key}` form are not supported yet: compare two program targets with `programs` (crosscheck `{name}`)"),
+            ));
+        }
+    }
+    let Some(programs) = &c.programs else {
+        return Err(err(
+            c.name.span(),
+            "programs",
+            format!("crosscheck `{name}` needs `programs`: the names of two program targets (e.g. programs = [\"wc\", \"other-wc\"])"),
+        ));
+    };
+    check_programs(cfg, name, programs, err)?;
+    let Some(args) = &c.args else {
+        return Err(err(
+            c.name.span(),
+            "args",
+            format!("crosscheck `{name}` needs `args`: the symbolic environment both programs share (e.g. args = [\"--sym-args\", \"0\", \"2\", \"2\", \"--sym-stdin\", \"8\"])"),
+        ));
+    };
+    for v in args.get_ref() {
+        if let Some(why) = crate::escape::unrepresentable(v) {
+            return Err(err(
+                args.span(),
+                "args",
+                format!("{v:?} {why} (crosscheck `{name}`)"),
+            ));
+        }
+    }
+    if let Some(v) = &c.max_instructions {
+        if *v.get_ref() == 0 {
+            return Err(err(
+                v.span(),
+                "max-instructions",
+                format!("must be at least 1 (crosscheck `{name}`)"),
+            ));
+        }
+    }
+    if let Some(mt) = &c.max_time {
+        let v = *mt.get_ref();
+        if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
+            return Err(err(
+                mt.span(),
+                "max-time",
+                format!("must be a positive number of seconds up to {MAX_SECONDS:e} (got {v})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `programs` of a crosscheck: two distinct `kind = "program"` targets of
+/// the same file.
+fn check_programs(
+    cfg: &ConfigFile,
+    name: &str,
+    programs: &Spanned<Vec<String>>,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let at = |message: String| Err(err(programs.span(), "programs", message));
+    let p = programs.get_ref();
+    if p.len() != 2 {
+        return at(format!(
+            "a crosscheck compares exactly two programs (got {}; crosscheck `{name}`)",
+            p.len()
+        ));
+    }
+    if p[0] == p[1] {
+        return at(format!(
+            "`{}` is named twice: a crosscheck compares two different targets (crosscheck `{name}`)",
+            p[0]
+        ));
+    }
+    for prog in p {
+        let target = cfg
+            .target
+            .iter()
+            .map(|t| t.get_ref())
+            .find(|t| t.name.get_ref() == prog);
+        match target {
+            None => {
+                let names: Vec<&str> = cfg
+                    .target
+                    .iter()
+                    .map(|t| t.get_ref().name.get_ref().as_str())
+                    .collect();
+                return at(format!(
+                    "no target named `{prog}` in this file (targets: {}; crosscheck `{name}`)",
+                    names.join(", ")
+                ));
+            }
+            Some(t) if t.kind != Kind::Program => {
+                return at(format!(
+                    "target `{prog}` is kind = \"{}\": a crosscheck compares two `kind = \"program\"` targets (crosscheck `{name}`)",
+                    t.kind.as_str()
+                ));
+            }
+            Some(_) => {}
         }
     }
     Ok(())
@@ -650,6 +817,60 @@ mod tests {
             check("kind = \"program\"\nbuild = [\"\"]\nbinary = \"p\"\n"),
             e(4, "build")
         );
+    }
+
+    #[test]
+    fn crosscheck_tables() {
+        let programs = "[[target]]\nname = \"a\"\nkind = \"program\"\nsources = [\"a.c\"]\n\
+                        [[target]]\nname = \"b\"\nkind = \"program\"\nsources = [\"b.c\"]\n\
+                        [[target]]\nname = \"h\"\nkind = \"harness\"\nsources = [\"h.c\"]\n";
+        let check = |body: &str| {
+            let text = format!("{programs}[[crosscheck]]\nname = \"x\"\n{body}");
+            let cfg = parse_config_file(Path::new("s.toml"), &text)
+                .map_err(|e| (e.line, e.key.unwrap()))?;
+            validate(Path::new("s.toml"), &text, &cfg).map_err(|e| (e.line, e.key.unwrap()))
+        };
+        assert!(check(
+            "programs = [\"a\", \"b\"]\nargs = [\"--sym-stdin\", \"4\"]\nmax-time = 9\n"
+        )
+        .is_ok());
+        let e = |l: usize, k: &str| Err((Some(l), k.to_string()));
+        assert_eq!(
+            check("programs = [\"a\", \"c\"]\nargs = []\n"),
+            e(15, "programs")
+        );
+        assert_eq!(
+            check("programs = [\"a\", \"h\"]\nargs = []\n"),
+            e(15, "programs")
+        );
+        assert_eq!(check("programs = [\"a\"]\nargs = []\n"), e(15, "programs"));
+        assert_eq!(
+            check("programs = [\"b\", \"b\"]\nargs = []\n"),
+            e(15, "programs")
+        );
+        assert_eq!(check("programs = [\"a\", \"b\"]\n"), e(14, "args"));
+        assert_eq!(check("args = []\n"), e(14, "programs"));
+        assert_eq!(check("inverse = [\"e\", \"d\"]\n"), e(15, "inverse"));
+        assert_eq!(
+            check("programs = [\"a\", \"b\"]\nargs = []\nmax-instructions = 0\n"),
+            e(17, "max-instructions")
+        );
+        assert_eq!(
+            check("programs = [\"a\", \"b\"]\nargs = []\nsources = []\n"),
+            e(17, "sources")
+        );
+        let text = format!(
+            "{programs}[[crosscheck]]\nname = \"a\"\nprograms = [\"a\", \"b\"]\nargs = []\n"
+        );
+        let cfg = parse_config_file(Path::new("s.toml"), &text).unwrap();
+        let err = validate(Path::new("s.toml"), &text, &cfg).unwrap_err();
+        assert_eq!(
+            (err.line, err.key.as_deref()),
+            (Some(14), Some("name")),
+            "{err}"
+        );
+        assert!(is_environment_option("-sym-args") && is_environment_option("--max-fail"));
+        assert!(!is_environment_option("wc") && !is_environment_option("--sym"));
     }
 
     #[test]

@@ -98,11 +98,41 @@ impl BuildSpec {
     }
 }
 
+/// A `[[crosscheck]]`, resolved: two implementations run in one symbolic
+/// environment and their outputs compared ([`crate::crosscheck`]).
+#[derive(Clone, Debug)]
+pub struct Crosscheck {
+    pub name: String,
+    pub package: Option<String>,
+    /// The directory of the file that defines it.
+    pub root: PathBuf,
+    pub config_file: PathBuf,
+    pub line: usize,
+    pub form: CrosscheckForm,
+    /// The symbolic environment both sides share (`--sym-args 0 2 2`, ...).
+    pub args: Vec<String>,
+    pub max_time: Option<f64>,
+    pub max_instructions: Option<u64>,
+    pub seed: Option<u64>,
+}
+
+/// What a crosscheck compares (further forms, such as two functions or an
+/// inverse pair, are variants to come).
+#[derive(Clone, Debug)]
+pub enum CrosscheckForm {
+    /// Two program targets (`programs`), each with its own fixed leading
+    /// words ([`crate::crosscheck::fixed_words`]).
+    Programs(Box<[Target; 2]>),
+}
+
 /// What discovery found, and where it looked.
 pub struct Project {
     /// Workspace root, or the directory of the config file.
     pub root: PathBuf,
     pub targets: Vec<Target>,
+    /// The `[[crosscheck]]` tables (their programs are also in `targets`,
+    /// unless a selection left them out).
+    pub crosschecks: Vec<Crosscheck>,
     pub searched: Vec<String>,
     pub cargo: bool,
 }
@@ -147,10 +177,11 @@ pub fn discover(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
             .map_err(|e| DiscoveryError::Other(format!("cannot read {}: {e}", file.display())))?;
         let cfg = config::parse_config_file(&file, &text)?;
         config::validate(&file, &text, &cfg)?;
-        let targets = resolve(&file, &text, &cfg, None, o.check_exec_args)?;
+        let (targets, crosschecks) = resolve_file(&file, &text, &cfg, None, o.check_exec_args)?;
         return Ok(Project {
             root,
             targets,
+            crosschecks,
             searched: vec![file.display().to_string()],
             cargo: false,
         });
@@ -163,16 +194,17 @@ pub fn discover(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
                 "-p/--package needs a Cargo workspace (none found here)".into(),
             ));
         }
-        let mut targets = Vec::new();
+        let (mut targets, mut crosschecks) = (Vec::new(), Vec::new());
         if local.is_file() {
             let text = read(&local)?;
             let cfg = config::parse_config_file(&local, &text)?;
             config::validate(&local, &text, &cfg)?;
-            targets = resolve(&local, &text, &cfg, None, o.check_exec_args)?;
+            (targets, crosschecks) = resolve_file(&local, &text, &cfg, None, o.check_exec_args)?;
         }
         return Ok(Project {
             root: o.cwd.to_path_buf(),
             targets,
+            crosschecks,
             searched: vec![local.display().to_string()],
             cargo: false,
         });
@@ -200,6 +232,7 @@ fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
         }
     }
     let mut targets: Vec<Target> = Vec::new();
+    let mut crosschecks: Vec<Crosscheck> = Vec::new();
     let mut searched = Vec::new();
     for pkg in members {
         if !o.packages.is_empty() && !o.packages.iter().any(|p| p == pkg.name.as_str()) {
@@ -211,13 +244,15 @@ fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
             let text = read(&manifest)?;
             if let Some(cfg) = config::parse_manifest(&manifest, &text)? {
                 config::validate(&manifest, &text, &cfg)?;
-                targets.extend(resolve(
+                let (t, c) = resolve_file(
                     &manifest,
                     &text,
                     &cfg,
                     Some(pkg.name.to_string()),
                     o.check_exec_args,
-                )?);
+                )?;
+                targets.extend(t);
+                crosschecks.extend(c);
             }
         }
         let beside = manifest.with_file_name("symtest.toml");
@@ -226,30 +261,39 @@ fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
             let text = read(&beside)?;
             let cfg = config::parse_config_file(&beside, &text)?;
             config::validate(&beside, &text, &cfg)?;
-            targets.extend(resolve(
+            let (t, c) = resolve_file(
                 &beside,
                 &text,
                 &cfg,
                 Some(pkg.name.to_string()),
                 o.check_exec_args,
-            )?);
+            )?;
+            targets.extend(t);
+            crosschecks.extend(c);
         }
     }
-    for (i, t) in targets.iter().enumerate() {
-        if let Some(other) = targets[..i].iter().find(|o| o.name == t.name) {
+    let places: Vec<(&str, &Path, usize)> = targets
+        .iter()
+        .map(|t| (t.name.as_str(), t.config_file.as_path(), t.line))
+        .chain(
+            crosschecks
+                .iter()
+                .map(|c| (c.name.as_str(), c.config_file.as_path(), c.line)),
+        )
+        .collect();
+    for (i, (name, file, line)) in places.iter().enumerate() {
+        if let Some((_, other, other_line)) = places[..i].iter().find(|o| o.0 == *name) {
             return Err(DiscoveryError::Other(format!(
-                "{}:{}: target name `{}` is also used at {}:{} (target names must be unique in a workspace)",
-                t.config_file.display(),
-                t.line,
-                t.name,
-                other.config_file.display(),
-                other.line
+                "{}:{line}: target name `{name}` is also used at {}:{other_line} (target and crosscheck names must be unique in a workspace)",
+                file.display(),
+                other.display(),
             )));
         }
     }
     Ok(Project {
         root: PathBuf::from(meta.workspace_root.as_std_path()),
         targets,
+        crosschecks,
         searched,
         cargo: true,
     })
@@ -266,6 +310,61 @@ fn absolute(base: &Path, p: &Path) -> PathBuf {
     } else {
         base.join(p)
     }
+}
+
+/// The targets and crosschecks of one file.
+fn resolve_file(
+    file: &Path,
+    text: &str,
+    cfg: &ConfigFile,
+    package: Option<String>,
+    check_exec_args: Option<ExecArgsCheck>,
+) -> Result<(Vec<Target>, Vec<Crosscheck>), DiscoveryError> {
+    let targets = resolve(file, text, cfg, package.clone(), check_exec_args)?;
+    let mut crosschecks = Vec::new();
+    for spanned in &cfg.crosscheck {
+        let c = spanned.get_ref();
+        let at = |key: &str, message: String| ConfigError {
+            file: file.to_path_buf(),
+            line: Some(config::line_of(text, spanned.span().start)),
+            key: Some(key.into()),
+            message,
+        };
+        let side = |i: usize| -> Result<Target, ConfigError> {
+            let name = c.programs.as_ref().and_then(|p| p.get_ref().get(i));
+            name.and_then(|n| targets.iter().find(|t| &t.name == n))
+                .cloned()
+                .ok_or_else(|| at("programs", "names no program target".into()))
+        };
+        let cc = Crosscheck {
+            name: c.name.get_ref().clone(),
+            package: package.clone(),
+            root: targets
+                .first()
+                .map_or_else(PathBuf::new, |t| t.root.clone()),
+            config_file: file.to_path_buf(),
+            line: config::line_of(text, spanned.span().start),
+            form: CrosscheckForm::Programs(Box::new([side(0)?, side(1)?])),
+            args: c
+                .args
+                .as_ref()
+                .map_or_else(Vec::new, |a| a.get_ref().clone()),
+            max_time: c.max_time.as_ref().map(|m| *m.get_ref()),
+            max_instructions: c.max_instructions.as_ref().map(|v| *v.get_ref()),
+            seed: c.seed,
+        };
+        if let Some(check) = check_exec_args {
+            crate::crosscheck::environment_ok(&cc, check).map_err(|why| {
+                let span = c.args.as_ref().map_or_else(|| spanned.span(), |a| a.span());
+                ConfigError {
+                    line: Some(config::line_of(text, span.start)),
+                    ..at("args", format!("{why} (crosscheck `{}`)", cc.name))
+                }
+            })?;
+        }
+        crosschecks.push(cc);
+    }
+    Ok((targets, crosschecks))
 }
 
 fn resolve(

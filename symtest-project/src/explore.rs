@@ -75,6 +75,20 @@ pub fn run(
     out: &Path,
     budget_s: f64,
     extra: &[String],
+    live: impl FnMut(Live),
+) -> ExploreResult {
+    let args = with_extra(exec_args(t, bc, out, budget_s), extra);
+    run_exec(&args, &t.root, out, budget_s, live)
+}
+
+/// Runs `cargo-symtest` with `args` (an `exec` command line writing to
+/// `out`, with `--progress-json`) from `cwd`, under the watchdog of a
+/// `budget_s` run; `live` receives its progress about once a second.
+pub fn run_exec(
+    args: &[String],
+    cwd: &Path,
+    out: &Path,
+    budget_s: f64,
     mut live: impl FnMut(Live),
 ) -> ExploreResult {
     let started = Instant::now();
@@ -92,8 +106,8 @@ pub fn run(
         });
     }
     let mut child = match cmd
-        .args(with_extra(exec_args(t, bc, out, budget_s), extra))
-        .current_dir(&t.root)
+        .args(args)
+        .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -153,11 +167,25 @@ pub fn run(
     let elapsed_s = started.elapsed().as_secs_f64();
     let _ = reader.join();
     let stderr_text = err_reader.join().unwrap_or_default();
+    ExploreResult {
+        elapsed_s,
+        overran: killed,
+        status: outcome(status, killed, &stderr_text),
+    }
+}
+
+/// How the engine's process ended, as the run's status: Err with its exit
+/// status or signal and the last lines of its stderr.
+fn outcome(
+    status: std::io::Result<std::process::ExitStatus>,
+    killed: bool,
+    stderr_text: &str,
+) -> Result<(), String> {
     let tail: String = {
         let lines: Vec<&str> = stderr_text.lines().collect();
         lines[lines.len().saturating_sub(8)..].join("\n")
     };
-    let status = match status {
+    match status {
         Err(e) => Err(format!("waiting for the engine: {e}")),
         // Killed by the watchdog: the tests it wrote are complete files
         // (each written atomically), so the target goes on with them
@@ -179,11 +207,6 @@ pub fn run(
                 format!("{how}:\n{tail}")
             })
         }
-    };
-    ExploreResult {
-        elapsed_s,
-        overran: killed,
-        status,
     }
 }
 

@@ -5,14 +5,15 @@
 //! - [`capture`] + [`from_build`]: a project's own build with the compiler, archiver and linker
 //!   interposed → bitcode per executable and static library, a manifest;
 //! - [`discovery`] + [`config`]: the targets of `symtest.toml` /
-//!   `[package.metadata.symtest]`;
+//!   `[package.metadata.symtest]`, and its crosschecks;
 //! - [`compile`]: clang-19 → one bitcode module per target;
 //! - [`explore`]: the engine (`cargo-symtest exec`) in its own process;
 //! - [`native`] + [`minimize`]: the native coverage build, per-test gcov, set cover;
 //! - [`coverage`]: gcov of the kept tests, claim vs. gcov;
 //! - [`emit`]: the native regression suite;
 //! - [`stages`] are these as typed functions (`compile` → `explore` → `minimize`
-//!   → `replay` → `emit`), [`pipeline`] strings them together per target, [`run`] over all targets
+//!   → `replay` → `emit`), [`pipeline`] strings them together per target,
+//!   [`crosscheck`] runs two program targets against each other, [`run`] over all targets
 //!   (workers, summary, baseline gate, SARIF, JUnit), reporting [`progress::Event`]s.
 //!
 //! Library errors are [`Error`]; bad input (exit code 2) is [`Error::BadInput`]
@@ -24,6 +25,7 @@ pub mod compile;
 pub mod config;
 pub mod covdata;
 pub mod coverage;
+pub mod crosscheck;
 pub mod discovery;
 pub mod eloc;
 pub mod emit;

@@ -57,9 +57,10 @@ pub enum Event {
         dir: std::path::PathBuf,
         holder: Option<u32>,
     },
-    /// The targets are known; the work begins.
+    /// The targets and crosschecks are known; the work begins.
     Started {
         targets: usize,
+        crosschecks: usize,
     },
     Phase {
         target: String,
@@ -77,5 +78,8 @@ pub enum Event {
     },
     TargetFinished {
         report: Box<TargetReport>,
+    },
+    CrosscheckFinished {
+        report: Box<crate::crosscheck::report::CrosscheckReport>,
     },
 }

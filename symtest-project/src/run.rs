@@ -3,7 +3,8 @@
 //! explore, minimize, replay under gcov and emit a native regression suite; finally
 //! the summary, the baseline gate, SARIF and JUnit.
 
-use crate::discovery::{self, DiscoveryOptions, Project, Target};
+use crate::crosscheck::report::CrosscheckReport;
+use crate::discovery::{self, Crosscheck, DiscoveryOptions, Project, Target};
 use crate::progress::Event;
 use crate::report::{self, Status, TargetReport};
 use crate::{
@@ -81,6 +82,8 @@ pub struct Finished {
     /// 0 success, 1 a target failed or a bug not in the baseline, 2 bad input.
     pub exit_code: u8,
     pub reports: Vec<TargetReport>,
+    /// The crosschecks' reports.
+    pub crosschecks: Vec<CrosscheckReport>,
     /// The summary table.
     pub summary: String,
     /// The closing `finished` event of `--message-format json`.
@@ -106,21 +109,26 @@ pub fn select(s: &Selection) -> Result<Project, Error> {
     if project.targets.is_empty() {
         return Err(Error::BadInput(discovery::no_targets_message(&project)));
     }
+    // `--target NAME` picks targets and crosschecks by name.
     for name in &s.targets {
-        if !project.targets.iter().any(|t| &t.name == name) {
+        if !project.targets.iter().any(|t| &t.name == name)
+            && !project.crosschecks.iter().any(|c| &c.name == name)
+        {
+            let names: Vec<&str> = project
+                .targets
+                .iter()
+                .map(|t| t.name.as_str())
+                .chain(project.crosschecks.iter().map(|c| c.name.as_str()))
+                .collect();
             return Err(Error::BadInput(format!(
                 "no target named `{name}` (targets: {})",
-                project
-                    .targets
-                    .iter()
-                    .map(|t| t.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                names.join(", ")
             )));
         }
     }
     if !s.targets.is_empty() {
         project.targets.retain(|t| s.targets.contains(&t.name));
+        project.crosschecks.retain(|c| s.targets.contains(&c.name));
     }
     Ok(project)
 }
@@ -156,15 +164,39 @@ fn parse_partition(s: &str) -> Option<(usize, usize)> {
     (n >= 1 && k >= 1 && k <= n).then_some((k, n))
 }
 
-fn budget_of(a: &RunOptions, t: &Target, targets: usize, jobs: usize) -> f64 {
+/// The budget of a target or crosscheck whose own `max-time` is `own`, among
+/// `items` run on `jobs` workers.
+fn budget_of(a: &RunOptions, own: Option<f64>, items: usize, jobs: usize) -> f64 {
     if let Some(m) = a.max_time {
         return m;
     }
     if let Some(total) = a.total_time {
-        let rounds = targets.div_ceil(jobs.max(1)).max(1);
+        let rounds = items.div_ceil(jobs.max(1)).max(1);
         return total / rounds as f64;
     }
-    t.max_time.unwrap_or(DEFAULT_MAX_TIME)
+    own.unwrap_or(DEFAULT_MAX_TIME)
+}
+
+/// One unit of a run's work: a target's pipeline or a crosscheck.
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    Target(&'a Target),
+    Crosscheck(&'a Crosscheck),
+}
+
+/// The targets a run's captures must cover: those run, and the programs of
+/// its crosschecks (once each).
+fn captured_targets(project: &Project) -> Vec<Target> {
+    let mut all: Vec<Target> = project.targets.clone();
+    for c in &project.crosschecks {
+        let discovery::CrosscheckForm::Programs(p) = &c.form;
+        for t in p.iter() {
+            if !all.iter().any(|x| x.name == t.name) {
+                all.push(t.clone());
+            }
+        }
+    }
+    all
 }
 
 /// Runs the pipeline; `on_event` sees every [`Event`] on the calling thread.
@@ -197,18 +229,13 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
     };
     let mut project = select(&a.select)?;
     if let Some((k, n)) = partition {
-        project.targets = project
-            .targets
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % n == k - 1)
-            .map(|(_, t)| t)
-            .collect();
+        partition_project(&mut project, k, n);
     }
+    let n_items = project.targets.len() + project.crosschecks.len();
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .min(project.targets.len().max(1));
+        .min(n_items.max(1));
     let (out_root, build_root) =
         locations(&project, a.out_dir.as_deref(), a.target_dir.as_deref())?;
     // One run at a time writes these directories (crate::lock); the lock is
@@ -218,12 +245,19 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         !a.no_wait,
         on_event,
     )?;
-    let n_targets = project.targets.len();
-    on_event(Event::Started { targets: n_targets });
+    on_event(Event::Started {
+        targets: project.targets.len(),
+        crosschecks: project.crosschecks.len(),
+    });
     let models_include = crate::paths::models_dir().join("include");
     // Targets from a build: each build runs once, before any target, so a
     // failing build stops the run with nothing written.
-    let captured = from_build::capture_all(&project.root, &project.targets, &build_root, on_event)?;
+    let captured = from_build::capture_all(
+        &project.root,
+        &captured_targets(&project),
+        &build_root,
+        on_event,
+    )?;
     std::fs::create_dir_all(&out_root)
         .with_context(|| format!("creating {}", out_root.display()))?;
     let gate = match &a.changed_since {
@@ -253,28 +287,85 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         captured,
         gate,
     };
-    let queue: Mutex<Vec<(usize, &Target)>> =
-        Mutex::new(project.targets.iter().enumerate().rev().collect());
+    let (reports, crosschecks) = work_all(&a, &project, &ctx, jobs, on_event);
+    let all = serde_json::json!({ "targets": reports, "crosschecks": crosschecks });
+    fsutil::write_atomic(
+        &ctx.out_root.join("summary.json"),
+        serde_json::to_string_pretty(&all)?.as_bytes(),
+    )?;
+    Ok(finish(&a, &project, reports, crosschecks, baseline_known)?)
+}
+
+/// Only every n-th target and crosscheck starting at the k-th (1-based),
+/// crosschecks numbered after the targets.
+fn partition_project(project: &mut Project, k: usize, n: usize) {
+    let offset = project.targets.len();
+    let keep = |i: usize| i % n == k - 1;
+    let targets = std::mem::take(&mut project.targets);
+    project.targets = targets
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep(*i))
+        .map(|(_, t)| t)
+        .collect();
+    let crosschecks = std::mem::take(&mut project.crosschecks);
+    project.crosschecks = crosschecks
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep(i + offset))
+        .map(|(_, c)| c)
+        .collect();
+}
+
+/// Every target's pipeline and every crosscheck on `jobs` workers; events
+/// reach `on_event` on the calling thread. The reports, in the project's order.
+fn work_all(
+    a: &RunOptions,
+    project: &Project,
+    ctx: &pipeline::Ctx,
+    jobs: usize,
+    on_event: &mut dyn FnMut(Event),
+) -> (Vec<TargetReport>, Vec<CrosscheckReport>) {
+    let n_items = project.targets.len() + project.crosschecks.len();
+    let work: Vec<Work> = project
+        .targets
+        .iter()
+        .map(Work::Target)
+        .chain(project.crosschecks.iter().map(Work::Crosscheck))
+        .collect();
+    let queue: Mutex<Vec<Work>> = Mutex::new(work.into_iter().rev().collect());
     let (tx, rx) = mpsc::channel::<Event>();
     let mut reports: Vec<(usize, TargetReport)> = Vec::new();
+    let mut crosschecks: Vec<CrosscheckReport> = Vec::new();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (queue, ctx, a) = (&queue, &ctx, &a);
+            let queue = &queue;
             scope.spawn(move || {
                 let tx = Mutex::new(tx);
                 let send = |e: Event| {
                     let _ = tx.lock().expect("sender").send(e);
                 };
                 loop {
-                    let Some((_, t)) = queue.lock().expect("queue").pop() else {
+                    let Some(w) = queue.lock().expect("queue").pop() else {
                         break;
                     };
-                    let budget = budget_of(a, t, n_targets, jobs);
-                    let r = pipeline::process(t, ctx, budget, &send);
-                    send(Event::TargetFinished {
-                        report: Box::new(r),
-                    });
+                    match w {
+                        Work::Target(t) => {
+                            let budget = budget_of(a, t.max_time, n_items, jobs);
+                            let r = pipeline::process(t, ctx, budget, &send);
+                            send(Event::TargetFinished {
+                                report: Box::new(r),
+                            });
+                        }
+                        Work::Crosscheck(c) => {
+                            let budget = budget_of(a, c.max_time, n_items, jobs);
+                            let r = crate::crosscheck::process(c, ctx, budget, &send);
+                            send(Event::CrosscheckFinished {
+                                report: Box::new(r),
+                            });
+                        }
+                    }
                 }
             });
         }
@@ -288,55 +379,29 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
                     .unwrap_or(0);
                 reports.push((i, (**report).clone()));
             }
+            if let Event::CrosscheckFinished { report } = &e {
+                crosschecks.push((**report).clone());
+            }
             on_event(e);
         }
     });
     reports.sort_by_key(|(i, _)| *i);
     let reports: Vec<TargetReport> = reports.into_iter().map(|(_, r)| r).collect();
-    let all = serde_json::json!({ "targets": reports });
-    fsutil::write_atomic(
-        &ctx.out_root.join("summary.json"),
-        serde_json::to_string_pretty(&all)?.as_bytes(),
-    )?;
-    Ok(finish(&a, &project, reports, baseline_known)?)
+    crosschecks.sort_by_key(|r| {
+        project
+            .crosschecks
+            .iter()
+            .position(|c| c.name == r.name)
+            .unwrap_or(0)
+    });
+    (reports, crosschecks)
 }
 
-fn finish(
-    a: &RunOptions,
-    project: &Project,
-    reports: Vec<TargetReport>,
-    known: Option<Vec<baseline::Bug>>,
-) -> anyhow::Result<Finished> {
-    let bugs: Vec<baseline::Bug> = reports
-        .iter()
-        .flat_map(|r| r.bugs.iter().cloned())
-        .collect();
-    let mut code = 0u8;
-    if reports
-        .iter()
-        .any(|r| matches!(r.status, Status::EngineFailed | Status::Failed))
-    {
-        code = EXIT_FOUND;
-    }
+/// A gate run: the changed lines each target reached, and behaviour
+/// changes (listed apart from bugs; they do not fail the run).
+fn gate_notes(a: &RunOptions, reports: &[TargetReport]) -> String {
     let mut gate = String::new();
-    if let Some(known) = &known {
-        let new = baseline::new_bugs(&bugs, known);
-        if !new.is_empty() {
-            code = EXIT_FOUND;
-            gate.push_str(&format!("{} new bug(s) not in the baseline:\n", new.len()));
-            for b in &new {
-                gate.push_str(&format!(
-                    "  {}: {}:{}: {}: {} in {} [id {}]\n",
-                    b.target, b.file, b.line, b.kind, b.message, b.function, b.id
-                ));
-            }
-        } else {
-            gate.push_str(&format!("baseline: no new bugs ({} known)\n", bugs.len()));
-        }
-    }
-    // A gate run: the changed lines each target reached, and behaviour
-    // changes (listed apart from bugs; they do not fail the run).
-    for r in &reports {
+    for r in reports {
         if a.changed_since.is_some() && r.status == Status::Ok {
             let reached: Vec<String> = r
                 .changed_lines
@@ -385,6 +450,52 @@ fn finish(
             }
         }
     }
+    gate
+}
+
+fn finish(
+    a: &RunOptions,
+    project: &Project,
+    reports: Vec<TargetReport>,
+    crosschecks: Vec<CrosscheckReport>,
+    known: Option<Vec<baseline::Bug>>,
+) -> anyhow::Result<Finished> {
+    let bugs: Vec<baseline::Bug> = reports
+        .iter()
+        .flat_map(|r| r.bugs.iter().cloned())
+        .collect();
+    let mut code = 0u8;
+    if reports
+        .iter()
+        .any(|r| matches!(r.status, Status::EngineFailed | Status::Failed))
+        || crosschecks
+            .iter()
+            .any(|r| matches!(r.status, Status::EngineFailed | Status::Failed))
+    {
+        code = EXIT_FOUND;
+    }
+    // A crosscheck claims the two programs equivalent: a mismatch the native
+    // programs confirm fails the run, as a failed target does.
+    if crosschecks.iter().any(|r| r.mismatches_confirmed > 0) {
+        code = EXIT_FOUND;
+    }
+    let mut gate = String::new();
+    if let Some(known) = &known {
+        let new = baseline::new_bugs(&bugs, known);
+        if !new.is_empty() {
+            code = EXIT_FOUND;
+            gate.push_str(&format!("{} new bug(s) not in the baseline:\n", new.len()));
+            for b in &new {
+                gate.push_str(&format!(
+                    "  {}: {}:{}: {}: {} in {} [id {}]\n",
+                    b.target, b.file, b.line, b.kind, b.message, b.function, b.id
+                ));
+            }
+        } else {
+            gate.push_str(&format!("baseline: no new bugs ({} known)\n", bugs.len()));
+        }
+    }
+    gate.push_str(&gate_notes(a, &reports));
     if a.update_baseline {
         let path = a
             .baseline
@@ -410,14 +521,24 @@ fn finish(
     if let Some(p) = &a.junit {
         fsutil::write_atomic(p, junit::render(&reports).as_bytes())?;
     }
-    if reports.iter().any(|r| r.status == Status::CompileError) {
+    if reports.iter().any(|r| r.status == Status::CompileError)
+        || crosschecks.iter().any(|r| r.status == Status::CompileError)
+    {
         code = EXIT_BAD_INPUT;
     }
-    let summary = report::table(&reports);
+    let mut summary = if reports.is_empty() {
+        String::new()
+    } else {
+        report::table(&reports)
+    };
+    summary.push_str(&crate::crosscheck::report::lines(&crosschecks));
     let closing = serde_json::json!({
         "event": "finished",
         "exit_code": code,
         "targets": reports.len(),
+        "crosschecks": crosschecks.len(),
+        "mismatches_confirmed": crosschecks.iter().map(|r| r.mismatches_confirmed).sum::<usize>(),
+        "mismatches_not_confirmed": crosschecks.iter().map(|r| r.unconfirmed()).sum::<usize>(),
         "bugs": bugs.len(),
         "not_reproduced": reports.iter().map(|r| r.unconfirmed.len()).sum::<usize>(),
         "new_bugs": known.as_ref().map(|k| baseline::new_bugs(&bugs, k).len()),
@@ -425,6 +546,7 @@ fn finish(
     Ok(Finished {
         exit_code: code,
         reports,
+        crosschecks,
         summary,
         closing,
         gate,
@@ -432,7 +554,7 @@ fn finish(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn target(kind: config::Kind) -> discovery::Target {
@@ -511,9 +633,9 @@ mod tests {
             ..RunOptions::default()
         };
         let t = target(config::Kind::Harness);
-        assert_eq!(budget_of(&args(None, None), &t, 4, 2), 7.0);
-        assert_eq!(budget_of(&args(Some(3.0), None), &t, 4, 2), 3.0);
+        assert_eq!(budget_of(&args(None, None), t.max_time, 4, 2), 7.0);
+        assert_eq!(budget_of(&args(Some(3.0), None), t.max_time, 4, 2), 3.0);
         // 5 targets on 2 jobs run in 3 rounds.
-        assert_eq!(budget_of(&args(None, Some(30.0)), &t, 5, 2), 10.0);
+        assert_eq!(budget_of(&args(None, Some(30.0)), t.max_time, 5, 2), 10.0);
     }
 }

@@ -454,7 +454,7 @@ fn the_reference_lists_every_config_key_and_flag() {
         accepted_keys("[[target]]\nname = \"x\"\nkind = \"harness\"\nzz-no-such-key = 1\n");
     assert!(keys.len() >= 15, "keys: {keys:?}");
     let top = accepted_keys("zz-no-such-key = 1\n");
-    assert_eq!(top, ["target"]);
+    assert_eq!(top, ["target", "crosscheck"]);
     let toml = section(&reference, "## symtest.toml");
     for k in &keys {
         if !shows(toml, k) {
@@ -468,6 +468,24 @@ fn the_reference_lists_every_config_key_and_flag() {
     for k in first_column_names(toml) {
         if !keys.contains(&k) {
             stale.push(format!("symtest.toml key `{k}` (the parser rejects it)"));
+        }
+    }
+
+    // `[[crosscheck]]`: every key of its table, in its own section.
+    let cc_keys = accepted_keys("[[crosscheck]]\nname = \"x\"\nzz-no-such-key = 1\n");
+    assert!(cc_keys.len() >= 5, "keys: {cc_keys:?}");
+    if !toml.contains("`[[crosscheck]]`") {
+        missing.push("symtest.toml: the `[[crosscheck]]` table".into());
+    }
+    let cc = section(&reference, "## `[[crosscheck]]` tables");
+    for k in &cc_keys {
+        if !shows(cc, k) {
+            missing.push(format!("[[crosscheck]] key `{k}`"));
+        }
+    }
+    for k in first_column_names(cc) {
+        if !cc_keys.contains(&k) {
+            stale.push(format!("[[crosscheck]] key `{k}` (the parser rejects it)"));
         }
     }
 
