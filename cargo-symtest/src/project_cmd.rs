@@ -207,9 +207,8 @@ pub fn list(s: SelectArgs) -> Result<u8> {
         );
     }
     for c in &project.crosschecks {
-        let symtest_project::discovery::CrosscheckForm::Programs(p) = &c.form;
         println!(
-            "{}	crosscheck	{}{}:{}	programs = {} against {}, args = {:?}",
+            "{}	crosscheck	{}{}:{}	{}, args = {:?}",
             c.name,
             c.package
                 .as_deref()
@@ -217,8 +216,7 @@ pub fn list(s: SelectArgs) -> Result<u8> {
                 .unwrap_or_default(),
             fsutil::relative(&c.config_file, &project.root).display(),
             c.line,
-            p[0].name,
-            p[1].name,
+            c.form.describe(),
             c.args
         );
     }

@@ -120,16 +120,19 @@ pub struct ConfigFile {
 
 /// One `[[crosscheck]]` table as written. Exactly one of its forms is given:
 /// `programs` (two program targets of the same file; `args` their shared
-/// symbolic environment), or, once supported, `functions` or `inverse`.
+/// symbolic environment), `functions` (`["lib:f", "lib:g"]`, two functions of
+/// one signature from library targets) or `inverse` (`["lib:enc",
+/// "lib:dec"]`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CrosscheckTable {
     pub name: Spanned<String>,
     /// The names of two `kind = "program"` targets of the same file.
     pub programs: Option<Spanned<Vec<String>>>,
-    /// Function level (`["libA:f", "libB:g"]`): not supported yet.
+    /// Function level (`["libA:f", "libB:g"]`): `f(x)` against `g(x)`.
     pub functions: Option<Spanned<Vec<String>>>,
-    /// An inverse pair (`["encode", "decode"]`): not supported yet.
+    /// An inverse pair (`["lib:encode", "lib:decode"]`): `x` against
+    /// `decode(encode(x))`.
     pub inverse: Option<Spanned<Vec<String>>>,
     /// The symbolic environment both programs share (`--sym-args 0 2 2`, ...).
     pub args: Option<Spanned<Vec<String>>>,
@@ -361,20 +364,39 @@ fn check_crosscheck(
             format!("`{name}` names another target or crosscheck (each names its directory in symtest-out/)"),
         ));
     }
-    for (key, v) in [("functions", &c.functions), ("inverse", &c.inverse)] {
-        if let Some(v) = v {
+    let forms = [&c.programs, &c.functions, &c.inverse]
+        .iter()
+        .filter(|f| f.is_some())
+        .count();
+    if forms > 1 {
+        return Err(err(
+            c.name.span(),
+            "programs",
+            format!("crosscheck `{name}` gives more than one of `programs`, `functions` and `inverse`: give one"),
+        ));
+    }
+    if let Some((key, _, entries)) = function_form(c) {
+        let span = c
+            .functions
+            .as_ref()
+            .or(c.inverse.as_ref())
+            .expect("a form")
+            .span();
+        check_functions(cfg, name, key, entries, span, err)?;
+        if let Some(a) = &c.args {
             return Err(err(
-                v.span(),
-                key,
-                format!("crosschecks of the `{key}` form are not supported yet: compare two program targets with `programs` (crosscheck `{name}`)"),
+                a.span(),
+                "args",
+                format!("a `{key}` crosscheck takes its inputs from the functions' parameter types, not from `args` (crosscheck `{name}`)"),
             ));
         }
+        return check_budgets(c, name, err);
     }
     let Some(programs) = &c.programs else {
         return Err(err(
             c.name.span(),
             "programs",
-            format!("crosscheck `{name}` needs `programs`: the names of two program targets (e.g. programs = [\"wc\", \"other-wc\"])"),
+            format!("crosscheck `{name}` needs `programs` (the names of two program targets, e.g. programs = [\"wc\", \"other-wc\"]), `functions` or `inverse`"),
         ));
     };
     check_programs(cfg, name, programs, err)?;
@@ -394,6 +416,79 @@ fn check_crosscheck(
             ));
         }
     }
+    check_budgets(c, name, err)
+}
+
+/// The function form of a crosscheck, if it has one: its key, what it
+/// compares and its `target:function` entries.
+pub fn function_form(
+    c: &CrosscheckTable,
+) -> Option<(&'static str, crate::library::cross::Pairing, &[String])> {
+    use crate::library::cross::Pairing;
+    match (&c.functions, &c.inverse) {
+        (Some(f), _) => Some(("functions", Pairing::Equal, f.get_ref())),
+        (None, Some(i)) => Some(("inverse", Pairing::Inverse, i.get_ref())),
+        (None, None) => None,
+    }
+}
+
+/// `functions` / `inverse`: two `target:function` entries naming
+/// `kind = "library"` targets of the same file.
+fn check_functions(
+    cfg: &ConfigFile,
+    name: &str,
+    key: &str,
+    entries: &[String],
+    span: std::ops::Range<usize>,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let at = |message: String| Err(err(span.clone(), key, message));
+    if entries.len() != 2 {
+        return at(format!(
+            "a crosscheck compares exactly two functions (got {}; crosscheck `{name}`)",
+            entries.len()
+        ));
+    }
+    if entries[0] == entries[1] {
+        return at(format!(
+            "`{}` is named twice (crosscheck `{name}`)",
+            entries[0]
+        ));
+    }
+    for e in entries {
+        let Some((lib, f)) = e
+            .split_once(':')
+            .filter(|(l, f)| !l.is_empty() && !f.is_empty())
+        else {
+            return at(format!(
+                "`{e}` is not `target:function` (the library target and the function; crosscheck `{name}`)"
+            ));
+        };
+        let _ = f;
+        match cfg.target.iter().map(|t| t.get_ref()).find(|t| t.name.get_ref() == lib) {
+            None => {
+                return at(format!(
+                    "no target named `{lib}` in this file (crosscheck `{name}`)"
+                ))
+            }
+            Some(t) if t.kind != Kind::Library => {
+                return at(format!(
+                    "target `{lib}` is kind = \"{}\": a function crosscheck takes its functions from `kind = \"library\"` targets (crosscheck `{name}`)",
+                    t.kind.as_str()
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// A crosscheck's `max-instructions` and `max-time`.
+fn check_budgets(
+    c: &CrosscheckTable,
+    name: &str,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
     if let Some(v) = &c.max_instructions {
         if *v.get_ref() == 0 {
             return Err(err(

@@ -116,13 +116,54 @@ pub struct Crosscheck {
     pub seed: Option<u64>,
 }
 
-/// What a crosscheck compares (further forms, such as two functions or an
-/// inverse pair, are variants to come).
+/// What a crosscheck compares.
 #[derive(Clone, Debug)]
 pub enum CrosscheckForm {
     /// Two program targets (`programs`), each with its own fixed leading
     /// words ([`crate::crosscheck::fixed_words`]).
     Programs(Box<[Target; 2]>),
+    /// Two library functions (`functions`: `f(x)` against `g(x)`) or an
+    /// inverse pair (`inverse`: `x` against `dec(enc(x))`), each side a
+    /// harness generated from its library target's headers.
+    Functions(Box<FunctionPair>),
+}
+
+/// The functions of a function-level crosscheck.
+#[derive(Clone, Debug)]
+pub struct FunctionPair {
+    /// The `kind = "library"` target of each function.
+    pub libraries: [Target; 2],
+    pub functions: [String; 2],
+    pub pairing: crate::library::cross::Pairing,
+}
+
+impl CrosscheckForm {
+    /// The targets it needs built: its programs, or its functions' libraries.
+    pub fn targets(&self) -> &[Target; 2] {
+        match self {
+            CrosscheckForm::Programs(p) => p,
+            CrosscheckForm::Functions(f) => &f.libraries,
+        }
+    }
+
+    /// What it compares, for listings: `wc against other-wc`, `lib:f against lib:g`.
+    pub fn describe(&self) -> String {
+        match self {
+            CrosscheckForm::Programs(p) => format!("programs {} against {}", p[0].name, p[1].name),
+            CrosscheckForm::Functions(f) => {
+                let [a, b] = &f.libraries;
+                let [x, y] = &f.functions;
+                match f.pairing {
+                    crate::library::cross::Pairing::Equal => {
+                        format!("functions {}:{x} against {}:{y}", a.name, b.name)
+                    }
+                    crate::library::cross::Pairing::Inverse => {
+                        format!("x against {}:{y}({}:{x}(x))", b.name, a.name)
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// What discovery found, and where it looked.
@@ -336,6 +377,29 @@ fn resolve_file(
                 .cloned()
                 .ok_or_else(|| at("programs", "names no program target".into()))
         };
+        let form = match config::function_form(c) {
+            None => CrosscheckForm::Programs(Box::new([side(0)?, side(1)?])),
+            Some((key, pairing, entries)) => {
+                let function = |i: usize| -> Result<(Target, String), ConfigError> {
+                    let (lib, f) = entries
+                        .get(i)
+                        .and_then(|e| e.split_once(':'))
+                        .ok_or_else(|| at(key, "needs `target:function` entries".into()))?;
+                    let t = targets
+                        .iter()
+                        .find(|t| t.name == lib)
+                        .cloned()
+                        .ok_or_else(|| at(key, format!("names no library target `{lib}`")))?;
+                    Ok((t, f.to_string()))
+                };
+                let ((a, f), (b, g)) = (function(0)?, function(1)?);
+                CrosscheckForm::Functions(Box::new(FunctionPair {
+                    libraries: [a, b],
+                    functions: [f, g],
+                    pairing,
+                }))
+            }
+        };
         let cc = Crosscheck {
             name: c.name.get_ref().clone(),
             package: package.clone(),
@@ -344,7 +408,7 @@ fn resolve_file(
                 .map_or_else(PathBuf::new, |t| t.root.clone()),
             config_file: file.to_path_buf(),
             line: config::line_of(text, spanned.span().start),
-            form: CrosscheckForm::Programs(Box::new([side(0)?, side(1)?])),
+            form,
             args: c
                 .args
                 .as_ref()

@@ -189,8 +189,7 @@ enum Work<'a> {
 fn captured_targets(project: &Project) -> Vec<Target> {
     let mut all: Vec<Target> = project.targets.clone();
     for c in &project.crosschecks {
-        let discovery::CrosscheckForm::Programs(p) = &c.form;
-        for t in p.iter() {
+        for t in c.form.targets() {
             if !all.iter().any(|x| x.name == t.name) {
                 all.push(t.clone());
             }

@@ -10,8 +10,11 @@
 pub mod confirm;
 pub mod report;
 
+use crate::compile::CompileError;
 use crate::discovery::{Crosscheck, CrosscheckForm, ExecArgsCheck, Target};
+use crate::from_build::Captured;
 use crate::fsutil::{replace_dir, write_atomic};
+use crate::library::cross::Pairing;
 use crate::pipeline::Ctx;
 use crate::progress::{Event, Level, Phase};
 use crate::report::Status;
@@ -50,17 +53,85 @@ pub fn side_target(t: &Target, shared: &[String]) -> Target {
     }
 }
 
-/// The two programs of a crosscheck, each as it runs there.
-pub fn sides(c: &Crosscheck) -> [Target; 2] {
+/// The two programs of a crosscheck, each as it runs there (a function
+/// crosscheck's sides are generated when it runs: [`side_programs`]).
+pub fn sides(c: &Crosscheck) -> Option<[Target; 2]> {
     match &c.form {
-        CrosscheckForm::Programs(p) => [side_target(&p[0], &c.args), side_target(&p[1], &c.args)],
+        CrosscheckForm::Programs(p) => {
+            Some([side_target(&p[0], &c.args), side_target(&p[1], &c.args)])
+        }
+        CrosscheckForm::Functions(_) => None,
     }
+}
+
+/// The names of a crosscheck's two sides (directories of its output).
+pub fn side_names(c: &Crosscheck) -> [String; 2] {
+    match &c.form {
+        CrosscheckForm::Programs(p) => [p[0].name.clone(), p[1].name.clone()],
+        CrosscheckForm::Functions(f) => {
+            let [a, b] = &f.libraries;
+            let [x, y] = &f.functions;
+            match f.pairing {
+                Pairing::Equal => [format!("{}.{x}", a.name), format!("{}.{y}", b.name)],
+                Pairing::Inverse => [
+                    format!("{}.{x}.input", a.name),
+                    format!("{}.{y}.{x}", b.name),
+                ],
+            }
+        }
+    }
+}
+
+/// The two programs the engine runs, with their captures: the program
+/// targets, or the harnesses generated for two functions.
+fn side_programs(
+    c: &Crosscheck,
+    ctx: &Ctx,
+) -> std::result::Result<([Target; 2], [Option<Captured>; 2]), CompileError> {
+    if let Some([a, b]) = sides(c) {
+        let cap = |t: &Target| ctx.captured.get(&t.name).cloned();
+        let captured = [cap(&a), cap(&b)];
+        return Ok(([a, b], captured));
+    }
+    let CrosscheckForm::Functions(f) = &c.form else {
+        unreachable!("a crosscheck has programs or functions")
+    };
+    let spec = |t: &Target| {
+        t.library.clone().ok_or_else(|| CompileError {
+            command: "crosscheck".into(),
+            diagnostics: format!("`{}` is not a library target", t.name),
+        })
+    };
+    let [la, lb] = &f.libraries;
+    let (sa, sb) = (spec(la)?, spec(lb)?);
+    let names = side_names(c);
+    let [p, q] = crate::library::cross::prepare_pair(
+        &names,
+        [
+            crate::library::cross::Side {
+                target: la,
+                spec: &sa,
+                captured: ctx.captured.get(&la.name),
+                function: &f.functions[0],
+            },
+            crate::library::cross::Side {
+                target: lb,
+                spec: &sb,
+                captured: ctx.captured.get(&lb.name),
+                function: &f.functions[1],
+            },
+        ],
+        f.pairing,
+        &ctx.models_include,
+        &ctx.build_root.join(&c.name).join("generated"),
+    )?;
+    Ok(([p.target, q.target], [p.captured, q.captured]))
 }
 
 /// The shared environment checked as `exec` checks a program's: each side's
 /// command line as an ordinary run would be.
 pub fn environment_ok(c: &Crosscheck, check: ExecArgsCheck) -> Result<(), String> {
-    for s in sides(c) {
+    for s in sides(c).into_iter().flatten() {
         let mut argv = vec!["cargo-symtest".to_string()];
         argv.extend(crate::explore::exec_args(
             &s,
@@ -78,8 +149,10 @@ pub fn environment_ok(c: &Crosscheck, check: ExecArgsCheck) -> Result<(), String
 /// (`--first-fixed` counts the former); the second's is its own fixed words
 /// (`--crosscheck-fixed`) then the same environment.
 pub fn exec_args(c: &Crosscheck, bitcode: [&Path; 2], out: &Path, budget_s: f64) -> Vec<String> {
-    let CrosscheckForm::Programs(p) = &c.form;
-    let (first, second) = (fixed_words(&p[0]), fixed_words(&p[1]));
+    let (first, second) = match &c.form {
+        CrosscheckForm::Programs(p) => (fixed_words(&p[0]), fixed_words(&p[1])),
+        CrosscheckForm::Functions(_) => (Vec::new(), Vec::new()),
+    };
     let mut a: Vec<String> = vec![
         "exec".into(),
         bitcode[0].display().to_string(),
@@ -128,15 +201,25 @@ type Send<'a> = &'a (dyn Fn(Event) + Sync);
 /// write `symtest-out/<name>/`.
 pub fn process(c: &Crosscheck, ctx: &Ctx, budget_s: f64, send: Send) -> CrosscheckReport {
     let started = Instant::now();
-    let [a, b] = sides(c);
     let mut r = CrosscheckReport::new(
         &c.name,
         c.package.clone(),
-        [a.name.clone(), b.name.clone()],
+        side_names(c),
         ctx.out_root.join(&c.name),
     );
     r.budget_s = budget_s;
-    if let Err(e) = steps(c, [a, b], ctx, send, &mut r, started) {
+    let result = match side_programs(c, ctx) {
+        Ok((targets, captured)) => steps(c, targets, &captured, ctx, send, &mut r, started),
+        Err(e) => {
+            r.status = Status::CompileError;
+            Err(anyhow::anyhow!(
+                "no harness could be generated; crosscheck skipped\n{}\n{}",
+                e.command,
+                e.diagnostics.trim_end()
+            ))
+        }
+    };
+    if let Err(e) = result {
         if r.status == Status::Ok {
             r.status = Status::Failed;
         }
@@ -167,6 +250,7 @@ fn phase(send: Send, c: &Crosscheck, phase: Phase, detail: String) {
 fn steps(
     c: &Crosscheck,
     targets: [Target; 2],
+    captured: &[Option<Captured>; 2],
     ctx: &Ctx,
     send: Send,
     r: &mut CrosscheckReport,
@@ -182,7 +266,7 @@ fn steps(
             r.programs[0], r.programs[1]
         ),
     );
-    let compiled = compile_sides(&targets, ctx, &build, r)?;
+    let compiled = compile_sides(&targets, captured, ctx, &build, r)?;
     phase(
         send,
         c,
@@ -252,17 +336,19 @@ fn steps(
 /// Both programs' bitcode, each in its own directory under `build`.
 fn compile_sides(
     targets: &[Target; 2],
+    captured: &[Option<Captured>; 2],
     ctx: &Ctx,
     build: &Path,
     r: &mut CrosscheckReport,
 ) -> Result<[Compiled; 2]> {
-    let one = |t: &Target, dir: &str| -> Result<Compiled> {
+    let one = |i: usize, dir: &str| -> Result<Compiled> {
+        let t = &targets[i];
         let tc = TargetCtx {
             target: t,
             root: &ctx.root,
             build: build.join(dir),
             models_include: &ctx.models_include,
-            captured: ctx.captured.get(&t.name),
+            captured: captured[i].as_ref(),
         };
         stages::compile(&tc).map_err(|e| {
             anyhow::anyhow!(
@@ -273,7 +359,7 @@ fn compile_sides(
             )
         })
     };
-    let compiled = one(&targets[0], "first").and_then(|a| Ok([a, one(&targets[1], "second")?]));
+    let compiled = one(0, "first").and_then(|a| Ok([a, one(1, "second")?]));
     if compiled.is_err() {
         r.status = Status::CompileError;
     }

@@ -69,7 +69,7 @@ pub(super) struct Gen<'a> {
 }
 
 /// The helpers every generated harness starts with.
-const PRELUDE: &str = include_str!("prelude.c");
+pub(super) const PRELUDE: &str = include_str!("prelude.c");
 
 impl<'a> Gen<'a> {
     pub(super) fn next_loop(&mut self) -> String {
@@ -441,7 +441,7 @@ impl<'a> Gen<'a> {
     }
 
     /// Why a parameter of `f` (but the given one) cannot be an input.
-    fn check_params(
+    pub(super) fn check_params(
         &self,
         f: &Function,
         shapes: &[Shape],

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the analysis found.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Facts {
     /// Functions the module defines.
     pub defined: BTreeSet<String>,

@@ -9,6 +9,7 @@
 //! target; its suite carries the generated file, and coverage leaves it out.
 
 pub mod ast;
+pub mod cross;
 pub mod harness;
 pub mod ir;
 mod records;
