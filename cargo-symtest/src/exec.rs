@@ -87,6 +87,13 @@ pub struct ExecArgs {
     /// the values the program's assumptions on them need.
     #[arg(long = "allow-seed-extension")]
     pub allow_seed_extension: bool,
+    /// Each seed whose `.ktest` records its own arguments (a run of the
+    /// program recorded from the project's tests) starts its own path with
+    /// those arguments as the program's argv — its own symbolic environment
+    /// (`--sym-arg`, `--sym-files`, `--sym-stdin` shaped to the recorded run) —
+    /// instead of following the path of the arguments after `--`.
+    #[arg(long = "seed-own-args")]
+    pub seed_own_args: bool,
     /// Seed the run with the program's own options: one seed per option its
     /// getopt/getopt_long tables declare (`-n`, `--lines`, and `-n 1` for one
     /// taking an argument), placed in the --sym-arg/--sym-args arguments.

@@ -86,7 +86,11 @@ pub fn native_alloc_limit() -> u64 {
 }
 
 /// The seeds of `--seed-file` and `--seed-dir`: each `.ktest`'s objects.
-fn read_seeds(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Vec<symtest_executor::Seed>, String> {
+/// The seeds of --seed-file and --seed-dir, each with the arguments its
+/// `.ktest` records.
+type ReadSeed = (symtest_executor::Seed, Vec<String>);
+
+fn read_seeds(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Vec<ReadSeed>, String> {
     let mut paths: Vec<PathBuf> = files.to_vec();
     for d in dirs {
         let mut found: Vec<PathBuf> = std::fs::read_dir(d)
@@ -102,9 +106,32 @@ fn read_seeds(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Vec<symtest_executo
         .map(|p| {
             let t = symtest_ktest::KTest::read_from(p)
                 .map_err(|e| format!("seed {}: {e}", p.display()))?;
-            Ok(t.objects.into_iter().map(|o| (o.name, o.bytes)).collect())
+            let objects = t.objects.into_iter().map(|o| (o.name, o.bytes)).collect();
+            Ok((objects, t.args))
         })
         .collect()
+}
+
+/// A seed's own argv under --seed-own-args (`None`: it has none, it follows
+/// the arguments after `--`), its environment options checked as those are.
+fn own_args(a: &ExecArgs, args: &[String]) -> Result<Option<Vec<String>>, String> {
+    let Some((_, rest)) = args.split_first() else {
+        return Ok(None);
+    };
+    if a.posix_runtime {
+        symtest_project::runtime::check_env_options(
+            rest,
+            a.max_memory,
+            symtest_executor::SYMBOLIC_BYTE_COST,
+        )
+        .map_err(|e| format!("a seed's own arguments: {e}"))?;
+    }
+    // argv[0] is the program's name, as for the arguments after `--`.
+    Ok(Some(
+        std::iter::once(program_name(&a.program))
+            .chain(rest.iter().cloned())
+            .collect(),
+    ))
 }
 
 /// `--target-line FILE:LINE` and the lines of `--target-lines FILE`.
@@ -223,7 +250,14 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         ));
     }
     c.directed_share = a.directed_share;
-    c.seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
+    let seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
+    if a.seed_own_args {
+        c.seed_args = seeds
+            .iter()
+            .map(|(_, args)| own_args(a, args))
+            .collect::<Result<_, _>>()?;
+    }
+    c.seeds = seeds.into_iter().map(|(s, _)| s).collect();
     c.allow_seed_extension = a.allow_seed_extension;
     c.option_seeds = a.option_seeds && !a.no_option_seeds;
     c.target_lines = target_lines(&a.target_line, a.target_lines.as_deref())?;

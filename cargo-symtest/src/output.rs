@@ -130,7 +130,12 @@ impl OutputDir {
                 })
                 .collect(),
             posix: self.posix,
-            program_args: &self.program_args,
+            // The arguments this path ran under: those after `--`, or a
+            // seed's own (`--seed-own-args`).
+            program_args: match t.ktest.args.split_first() {
+                Some((_, rest)) if self.posix => rest,
+                _ => &self.program_args,
+            },
             first_lines: {
                 let mut m: std::collections::BTreeMap<&str, Vec<u32>> = Default::default();
                 for (f, l) in &t.first_lines {

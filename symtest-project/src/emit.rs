@@ -82,6 +82,13 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
                 crate::vectors::object_decl(&format!("t{i}_o{j}"), bytes)
             );
         }
+        if let Some(args) = c.test.own_args(target) {
+            let _ = write!(s, "static const char *const t{i}_args[] = {{");
+            for a in args {
+                let _ = write!(s, "{}, ", c_string(a));
+            }
+            s.push_str("0};\n");
+        }
         if !c.test.objects.is_empty() {
             let _ = writeln!(s, "static const struct symtest_object t{i}_objects[] = {{");
             for (j, (name, bytes)) in c.test.objects.iter().enumerate() {
@@ -109,9 +116,16 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
         } else {
             format!("t{i}_objects")
         };
+        // A test with its own arguments (a seed's) names them last; the
+        // others leave the field out (NULL: the target's).
+        let args = if c.test.own_args(target).is_some() {
+            format!(", t{i}_args")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "  {{{}, {}, {objs}, {expect}, {code}, {}}},",
+            "  {{{}, {}, {objs}, {expect}, {code}, {}{args}}},",
             c_string(&c.name),
             c.test.objects.len(),
             c_string(&c.description)

@@ -45,6 +45,10 @@ struct TestJson {
     objects: Vec<ObjectJson>,
     #[serde(default)]
     first_lines: std::collections::BTreeMap<String, Vec<u32>>,
+    /// The program's arguments after argv[0] as the path ran (the engine's
+    /// `--` arguments, or a seed's own).
+    #[serde(default)]
+    program_args: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -66,9 +70,20 @@ pub struct EngineTest {
     /// Per source file (as the engine names it), the lines this test's path
     /// executed before any other path: its share of the engine's claim.
     pub first_lines: std::collections::BTreeMap<String, Vec<u32>>,
+    /// The arguments the path ran under (after argv[0]), when the engine
+    /// recorded them.
+    pub program_args: Option<Vec<String>>,
 }
 
 impl EngineTest {
+    /// The arguments this test runs under when they are not its target's
+    /// (a seed's own, `exec --seed-own-args`).
+    pub fn own_args<'t>(&'t self, target: &crate::discovery::Target) -> Option<&'t [String]> {
+        self.program_args
+            .as_deref()
+            .filter(|a| *a != target.args.as_slice())
+    }
+
     /// The engine stopped the path early and ran it concretely on the
     /// test's inputs without seeing it end (`tail -f`).
     pub fn does_not_end(&self) -> bool {
@@ -150,6 +165,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<EngineTest>> {
                 .map(|o| (o.name, unhex(&o.hex)))
                 .collect(),
             first_lines: t.first_lines,
+            program_args: t.program_args,
         });
     }
     Ok(out)

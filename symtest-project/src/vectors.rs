@@ -147,7 +147,7 @@ pub fn input_line(target: &Target, test: &EngineTest) -> String {
             .collect();
         return parts.join(", ");
     }
-    let args = &target.args;
+    let args = test.own_args(target).unwrap_or(&target.args);
     let mut line = String::new();
     let until_nul = |b: &[u8]| {
         b.iter()

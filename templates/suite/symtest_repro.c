@@ -113,10 +113,11 @@ void symtest_print_repro(const struct symtest_case *c, const char *injected, FIL
     unsigned k, sym_args = 0, n_args = 0;
     char name[16];
     int files = 0;
+    const char *const *pa = SYMTEST_ARGS_OF(c);
     fputs("    reproduce: ", f);
-    for (k = 0; symtest_program_args[k]; k++)
-      if (is_opt(symtest_program_args[k], "sym-files") && symtest_program_args[k + 1])
-        files = atoi(symtest_program_args[k + 1]);
+    for (k = 0; pa[k]; k++)
+      if (is_opt(pa[k], "sym-files") && pa[k + 1])
+        files = atoi(pa[k + 1]);
     for (i = 0; (int)i < files && i < 26; i++) {
       const struct symtest_object *o;
       snprintf(name, sizeof name, "%c-data", 'A' + i);
@@ -130,10 +131,10 @@ void symtest_print_repro(const struct symtest_case *c, const char *injected, FIL
       fputs(" | ", f);
     }
     fputs(symtest_program_name, f);
-    for (k = 0; symtest_program_args[k]; k++) {
-      const char *a = symtest_program_args[k];
+    for (k = 0; pa[k]; k++) {
+      const char *a = pa[k];
       const struct symtest_object *o;
-      if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
+      if (is_opt(a, "sym-arg") && pa[k + 1]) {
         k++;
         snprintf(name, sizeof name, "arg%02u", sym_args++);
         if ((o = object_named(c, name, 0))) {
@@ -143,9 +144,9 @@ void symtest_print_repro(const struct symtest_case *c, const char *injected, FIL
           fputc(' ', f);
           shell_word(o->bytes, len, f);
         }
-      } else if (is_opt(a, "sym-args") && symtest_program_args[k + 1] && symtest_program_args[k + 2] &&
-                 symtest_program_args[k + 3]) {
-        int hi = atoi(symtest_program_args[k + 2]), count = 0, j;
+      } else if (is_opt(a, "sym-args") && pa[k + 1] && pa[k + 2] &&
+                 pa[k + 3]) {
+        int hi = atoi(pa[k + 2]), count = 0, j;
         const struct symtest_object *n = object_named(c, "n_args", n_args++);
         k += 3;
         if (n && n->size == 4)
@@ -160,9 +161,9 @@ void symtest_print_repro(const struct symtest_case *c, const char *injected, FIL
             shell_word(o->bytes, len, f);
           }
         }
-      } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
+      } else if (is_opt(a, "sym-files") && pa[k + 1] && pa[k + 2]) {
         k += 2;
-      } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && symtest_program_args[k + 1]) {
+      } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && pa[k + 1]) {
         k++;
       } else if (!is_opt(a, "sym-stdout")) {
         fputc(' ', f);

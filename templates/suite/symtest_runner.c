@@ -222,15 +222,16 @@ static int is_opt(const char *a, const char *name) {
 static int program_argv(char **argv, int max) {
   int argc = 1, k, n_args_seen = 0, sym_args = 0;
   char name[16];
+  const char *const *pa = SYMTEST_ARGS_OF(symtest_current);
   argv[0] = (char *)symtest_program_name;
-  for (k = 0; symtest_program_args[k] && argc < max - 1; k++) {
-    const char *a = symtest_program_args[k];
-    if (is_opt(a, "sym-arg") && symtest_program_args[k + 1]) {
+  for (k = 0; pa[k] && argc < max - 1; k++) {
+    const char *a = pa[k];
+    if (is_opt(a, "sym-arg") && pa[k + 1]) {
       k++;
       snprintf(name, sizeof name, "arg%02d", sym_args++);
       argv[argc++] = argument_string(find_object(name, 0));
-    } else if (is_opt(a, "sym-args") && symtest_program_args[k + 1] && symtest_program_args[k + 2] && symtest_program_args[k + 3]) {
-      int hi = atoi(symtest_program_args[k + 2]), count, i;
+    } else if (is_opt(a, "sym-args") && pa[k + 1] && pa[k + 2] && pa[k + 3]) {
+      int hi = atoi(pa[k + 2]), count, i;
       const struct symtest_object *n = find_object("n_args", (unsigned)n_args_seen++);
       k += 3;
       memcpy(&count, n->bytes, sizeof count);
@@ -239,8 +240,8 @@ static int program_argv(char **argv, int max) {
         if (i < count && argc < max - 1)
           argv[argc++] = argument_string(find_object(name, 0));
       }
-    } else if (is_opt(a, "sym-files") && symtest_program_args[k + 1] && symtest_program_args[k + 2]) {
-      int files = atoi(symtest_program_args[k + 1]), i;
+    } else if (is_opt(a, "sym-files") && pa[k + 1] && pa[k + 2]) {
+      int files = atoi(pa[k + 1]), i;
       k += 2;
       if (!files_dir || chdir(files_dir) != 0) {
         perror("symtest: files directory");
@@ -251,7 +252,7 @@ static int program_argv(char **argv, int max) {
         snprintf(name, sizeof name, "%s-data", file);
         write_file(file, find_object(name, 0));
       }
-    } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && symtest_program_args[k + 1]) {
+    } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && pa[k + 1]) {
       k++;
     } else if (is_opt(a, "sym-stdout")) {
     } else {

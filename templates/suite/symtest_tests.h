@@ -41,7 +41,14 @@ struct symtest_case {
   enum symtest_expect expect;
   int exit_code;
   const char *description;
+  /* The arguments this test ran under when not symtest_program_args (a
+   * seed recorded from the project's tests has its own), NULL-terminated;
+   * NULL: symtest_program_args. */
+  const char *const *args;
 };
+
+/* The arguments test `c` runs under. */
+#define SYMTEST_ARGS_OF(c) ((c)->args ? (c)->args : symtest_program_args)
 
 extern const struct symtest_case symtest_cases[];
 extern const unsigned symtest_num_cases;

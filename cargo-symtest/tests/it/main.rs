@@ -27,6 +27,7 @@ mod posix;
 mod project;
 mod project_paths;
 mod project_runs;
+mod seed_args;
 mod solver_layers;
 mod support;
 mod whole_programs;

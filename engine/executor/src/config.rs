@@ -104,6 +104,11 @@ pub struct Config {
     /// path runs the first program to its end, then the second from the same
     /// symbolic inputs, and compares their exit status and standard output.
     pub crosscheck: Option<(String, Vec<String>)>,
+    /// Per seed (by index into `seeds`; missing or `None`: none), the argv it
+    /// was recorded under (`exec --seed-own-args`): such a seed starts its own
+    /// path from the entry with that argv, its own symbolic environment,
+    /// instead of following the first path under `argv`.
+    pub seed_args: Vec<Option<Vec<String>>>,
     pub max_time: Option<Duration>,
     /// When the run's clock started (`--max-time` counts from it): the caller's
     /// start when it spent part of the budget before exploring (loading the
@@ -250,6 +255,7 @@ impl Default for Config {
         Config {
             entry: "main".into(),
             crosscheck: None,
+            seed_args: Vec::new(),
             argv: vec!["program".into()],
             max_time: None,
             started_at: None,

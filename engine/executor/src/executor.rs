@@ -53,7 +53,9 @@ pub struct Executor<'m> {
     pub(crate) started: Instant,
     /// When `--max-time` ends the run (set when it starts).
     pub(crate) deadline: Option<Instant>,
-    pub(crate) initial: Option<State>,
+    /// The states the run starts with: the one under `Config::argv`, then
+    /// one per argv of the seeds that have their own (`Config::seed_args`).
+    pub(crate) initial: Vec<State>,
     /// Special handler per function, resolved once.
     pub(crate) specials: Vec<Option<crate::special::Special>>,
     /// `<math.h>` function per function computed as an expression, resolved once.
@@ -152,8 +154,14 @@ impl<'m> Executor<'m> {
             let seeds = crate::option_seeds::option_seeds(&words, &groups, file.as_deref());
             config.seeds.extend(seeds);
         }
+        // Seeds that may take values for what they lack: option seeds, all
+        // seeds under --allow-seed-extension, and recorded runs (their own
+        // argv), whose file metadata the model's assumptions give.
         let seed_extended = (0..config.seeds.len())
-            .map(|k| (k >= given_seeds || config.allow_seed_extension).then(Vec::new))
+            .map(|k| {
+                let recorded = config.seed_args.get(k).is_some_and(Option::is_some);
+                (k >= given_seeds || config.allow_seed_extension || recorded).then(Vec::new)
+            })
             .collect();
         let mut solver = SolverHandle::new(solver);
         solver.set_timeout(initial_query_limit(&config));
@@ -179,7 +187,7 @@ impl<'m> Executor<'m> {
             sink,
             started: Instant::now(),
             deadline: None,
-            initial: None,
+            initial: Vec::new(),
             specials: crate::special::table(module, &config),
             libm: crate::inst::libm::table(module),
             strcmp_fns: crate::inst::strcmp::table(module),
@@ -216,8 +224,7 @@ impl<'m> Executor<'m> {
         ex.eval_constants();
         ex.init_globals(&mut memory);
         ex.image = Some(memory.clone());
-        let state = ex.initial_state(memory, entry);
-        ex.initial = Some(state);
+        ex.initial = ex.initial_states(memory, entry);
         ex.check_cap_at_start()?;
         Ok(ex)
     }
@@ -366,9 +373,40 @@ impl<'m> Executor<'m> {
         }
     }
 
-    fn initial_state(&mut self, mut memory: AddressSpace, entry: FuncId) -> State {
+    /// The state under `Config::argv` following the seeds without their own
+    /// argv, then one state per distinct argv of the others, following those.
+    fn initial_states(&mut self, memory: AddressSpace, entry: FuncId) -> Vec<State> {
+        let n = self.config.seeds.len() as u32;
+        let own = |k: u32| self.config.seed_args.get(k as usize).cloned().flatten();
+        let mut groups: Vec<(Vec<String>, Vec<u32>)> = Vec::new();
+        let mut plain = Vec::new();
+        for k in 0..n {
+            match own(k) {
+                None => plain.push(k),
+                Some(a) => match groups.iter_mut().find(|(g, _)| *g == a) {
+                    Some((_, ks)) => ks.push(k),
+                    None => groups.push((a, vec![k])),
+                },
+            }
+        }
         let argv = self.config.argv.clone();
-        let frame = self.entry_frame(&mut memory, entry, &argv);
+        let mut states = vec![self.initial_state(memory.clone(), entry, &argv, plain)];
+        for (argv, seeds) in groups {
+            let mut st = self.initial_state(memory.clone(), entry, &argv, seeds);
+            st.argv = Some(std::rc::Rc::new(argv));
+            states.push(st);
+        }
+        states
+    }
+
+    fn initial_state(
+        &mut self,
+        mut memory: AddressSpace,
+        entry: FuncId,
+        argv: &[String],
+        seeds: Vec<u32>,
+    ) -> State {
+        let frame = self.entry_frame(&mut memory, entry, argv);
         let id = self.next_state_id;
         self.next_state_id += 1;
         let mut st = State {
@@ -386,7 +424,7 @@ impl<'m> Executor<'m> {
             last_new_cover_global: 0,
             library_site: None,
             pending_cover: None,
-            seeds: std::rc::Rc::new((0..self.config.seeds.len() as u32).collect()),
+            seeds: std::rc::Rc::new(seeds),
             query_cost_us: 0,
             forks: 0,
             ptree_node: 0,
@@ -398,8 +436,9 @@ impl<'m> Executor<'m> {
             error_suffix: None,
             terminated: Vec::new(),
             cross: None,
+            argv: None,
         };
-        st.ptree_node = self.ptree.init(id);
+        st.ptree_node = self.ptree.attach(id);
         st
     }
 

@@ -98,9 +98,11 @@ impl Executor<'_> {
         // follows the path's model, as after any solver give-up).
         self.deadline = self.config.max_time.map(|t| self.started + t);
         self.solver.set_deadline(self.deadline);
-        let init = self.initial.take().expect("initial state");
-        let id = init.id;
-        self.states.insert(id, init);
+        let initial = std::mem::take(&mut self.initial);
+        let ids: Vec<StateId> = initial.iter().map(|s| s.id).collect();
+        for st in initial {
+            self.states.insert(st.id, st);
+        }
         // Seeds and target lines: paths that follow a seed run first, then
         // those nearest a target line not reached, for the directed share of
         // the budget; then the configured searcher.
@@ -125,8 +127,8 @@ impl Executor<'_> {
             .config
             .max_instructions
             .map(|m| (m as f64 * share) as u64);
-        self.searcher.update(None, &[id], &[]);
-        self.stats.states_peak = 1;
+        self.searcher.update(None, &ids, &[]);
+        self.stats.states_peak = ids.len() as u64;
         let mut last_progress = Instant::now();
         let reason = loop {
             if let Some(r) = self.limit_reached() {

@@ -58,6 +58,19 @@ impl Executor<'_> {
             let mut b = bytes;
             b.resize(size as usize, 0);
             Rc::make_mut(&mut self.seed_models[k as usize]).set(array, b);
+            // A recorded run knows a file's contents, not the model's
+            // metadata of it (device, inode, times): the model's
+            // assumptions on its `-stat` object repair what it gave.
+            let recorded = self
+                .config
+                .seed_args
+                .get(k as usize)
+                .is_some_and(Option::is_some);
+            if recorded && name.ends_with("-stat") {
+                if let Some(ext) = &mut self.seed_extended[k as usize] {
+                    ext.push(array);
+                }
+            }
             keep.push(k);
         }
         st.seeds = Rc::new(keep);

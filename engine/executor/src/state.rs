@@ -143,6 +143,9 @@ pub struct State {
     /// Crosschecking: how the first program ended, once this path runs the
     /// second (`None` before).
     pub cross: Option<Box<crate::crosscheck::SecondRun>>,
+    /// The argv this path started with, when not `Config::argv` (a seed
+    /// with its own arguments): its tests record it.
+    pub argv: Option<Rc<Vec<String>>>,
 }
 
 /// What a path wrote to standard output: one chunk per write (concrete bytes

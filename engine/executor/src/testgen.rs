@@ -286,7 +286,10 @@ impl Executor<'_> {
             .collect();
         Some((
             KTest {
-                args: self.config.argv.clone(),
+                args: match &st.argv {
+                    Some(a) => a.to_vec(),
+                    None => self.config.argv.clone(),
+                },
                 sym_argvs: 0,
                 sym_argv_len: 0,
                 objects,

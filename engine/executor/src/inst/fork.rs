@@ -310,16 +310,62 @@ impl Executor<'_> {
     /// instead of one more query the solver gives up on. Only the program's
     /// symbolic inputs: arrays that hold flushed memory (a lookup table read
     /// at a symbolic index) are rewritten whole by their stores.
+    /// Where `e` reads each input at constant indexes only, only those bytes
+    /// are fixed (the bytes after a checksummed header stay free: a seed's
+    /// record is still explored past its header); an input read at a
+    /// symbolic index is fixed whole.
     fn fix_inputs_to(&mut self, st: &mut State, e: ExprId, model: &Assignment) {
         let read = self.pool.arrays_in_slice(e).to_vec();
+        let bytes_read = self.input_bytes_read(e);
         let mut fixed = Vec::new();
         for input in st.symbolics.iter().filter(|s| read.contains(&s.array)) {
             let bytes = model.bytes(input.array);
-            for i in 0..input.size {
-                fixed.push((input.array, i, bytes.get(i as usize).copied().unwrap_or(0)));
+            let value = |i: u32| bytes.get(i as usize).copied().unwrap_or(0);
+            match bytes_read.as_ref().and_then(|r| r.get(&input.array)) {
+                Some(indexes) => {
+                    for &i in indexes.iter().filter(|&&i| i < input.size) {
+                        fixed.push((input.array, i, value(i)));
+                    }
+                }
+                None => {
+                    for i in 0..input.size {
+                        fixed.push((input.array, i, value(i)));
+                    }
+                }
             }
         }
         self.fix_input_bytes(st, &fixed);
+    }
+
+    /// The bytes of each input array `e` reads, when it reads each at
+    /// constant indexes of the array itself (`None`: some read is at a
+    /// symbolic index or through stores).
+    fn input_bytes_read(
+        &self,
+        e: ExprId,
+    ) -> Option<rustc_hash::FxHashMap<symtest_expr::ArrayId, Vec<u32>>> {
+        use symtest_expr::Node;
+        let mut out: rustc_hash::FxHashMap<symtest_expr::ArrayId, Vec<u32>> = Default::default();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![e];
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            match self.pool.node(x) {
+                Node::Select { array, index } => {
+                    let (Node::Array(a), Some(i)) =
+                        (self.pool.node(*array), self.pool.as_const(*index))
+                    else {
+                        return None;
+                    };
+                    out.entry(*a).or_default().push(i.to_u64() as u32);
+                }
+                Node::Store { .. } => return None,
+                n => stack.extend(n.children()),
+            }
+        }
+        Some(out)
     }
 
     /// The address a pointer at least `Config::digest_depth` deep in the

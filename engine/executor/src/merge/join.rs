@@ -96,7 +96,13 @@ fn same_shape(a: &State, b: &State) -> bool {
             .iter()
             .zip(&b.terminated)
             .all(|(x, y)| x.base == y.base && Rc::ptr_eq(&x.bytes, &y.bytes));
-    let cross = match (&a.cross, &b.cross) {
+    let argv = match (&a.argv, &b.argv) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    };
+    let cross = argv
+        && match (&a.cross, &b.cross) {
         (None, None) => true,
         (Some(x), Some(y)) => x.same_as(y),
         _ => false,

@@ -46,6 +46,7 @@ fn state(regs: Vec<Slot>, memory: AddressSpace) -> State {
         error_suffix: None,
         terminated: Vec::new(),
         cross: None,
+        argv: None,
     }
 }
 

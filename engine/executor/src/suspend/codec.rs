@@ -100,6 +100,16 @@ pub fn encode_state(st: &State, w: &mut Writer, t: &mut Table<'_>) {
         }
         None => w.bool(false),
     }
+    match &st.argv {
+        Some(a) => {
+            w.bool(true);
+            w.usize(a.len());
+            for s in a.iter() {
+                w.str(s);
+            }
+        }
+        None => w.bool(false),
+    }
 }
 
 pub fn decode_state(
@@ -198,6 +208,16 @@ pub fn decode_state(
     } else {
         None
     };
+    let argv = if r.bool()? {
+        let n = r.len(1)?;
+        let mut a = Vec::with_capacity(n);
+        for _ in 0..n {
+            a.push(r.string()?);
+        }
+        Some(Rc::new(a))
+    } else {
+        None
+    };
     Ok(State {
         id,
         stack,
@@ -227,6 +247,7 @@ pub fn decode_state(
         error_suffix,
         terminated,
         cross,
+        argv,
     })
 }
 
