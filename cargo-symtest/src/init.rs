@@ -183,7 +183,7 @@ const TOOLS_SHOWN: usize = 12;
 /// `symtest.toml` with one program target per program the build makes for
 /// its users, and each static library as a harness target to fill in
 /// (commented out); what was left out, and why, in comments.
-fn from_build_config(command: &[String], sel: &Selection) -> String {
+fn from_build_config(command: &[String], sel: &Selection, seed_tests: Option<&[String]>) -> String {
     let build = format!(
         "[{}]",
         command
@@ -246,6 +246,17 @@ fn from_build_config(command: &[String], sel: &Selection) -> String {
              max-time = 60\n",
             toml_string(&p.binary)
         ));
+        if let Some(tests) = seed_tests {
+            s.push_str(&format!(
+                "# the project's own tests: each run of this program they make is a seed\n\
+                 seed-tests = [{}]\n",
+                tests
+                    .iter()
+                    .map(|w| toml_string(w))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
     }
     if !sel.libraries.is_empty() {
         s.push_str(
@@ -389,7 +400,13 @@ fn from_build(a: &InitArgs, dir: &Path) -> Result<u8> {
         );
         return Ok(crate::EXIT_BAD_INPUT);
     }
-    symtest_project::fsutil::write_atomic(&config, from_build_config(&command, sel).as_bytes())?;
+    // The project's own tests, when the build has a target for them, seed
+    // each program with the runs they make.
+    let seed_tests = symtest_project::seeds::propose::test_command(dir, &command);
+    symtest_project::fsutil::write_atomic(
+        &config,
+        from_build_config(&command, sel, seed_tests.as_deref()).as_bytes(),
+    )?;
     let names: Vec<String> = sel.programs.iter().map(|p| p.name.clone()).collect();
     eprintln!(
         "     Created {} ({} program target{}{}{})",

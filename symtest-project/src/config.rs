@@ -96,7 +96,34 @@ pub struct TargetTable {
     /// `library` only: calls after the one that makes a handle in a call
     /// sequence (0: no sequences).
     pub sequence_length: Option<Spanned<u64>>,
+    /// `program` from a build only: the project's test command (`["make",
+    /// "check"]`), run from the config file's directory after the build with
+    /// the program (`binary`) wrapped; each run of it becomes a seed.
+    pub seed_tests: Option<Spanned<Vec<String>>>,
+    /// `program` only: a glob of input files, each a seed.
+    pub seed_inputs: Option<Spanned<String>>,
+    /// How a `seed-inputs` file reaches the program (default: stdin).
+    pub seed_inputs_as: Option<Spanned<SeedInputsAs>>,
+    /// The largest object (argument, file, stdin) of a seed, in bytes; larger
+    /// ones are cut there (default [`DEFAULT_SEED_MAX_BYTES`]).
+    pub seed_max_bytes: Option<Spanned<u64>>,
 }
+
+/// How a `seed-inputs` file reaches the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeedInputsAs {
+    /// As its standard input: `prog < input`.
+    Stdin,
+    /// As its file argument: `prog A` with the model's file `A` holding it.
+    File,
+}
+
+/// The default `seed-max-bytes`.
+pub const DEFAULT_SEED_MAX_BYTES: u64 = 4096;
+
+/// The largest `seed-max-bytes` accepted (1 MiB per object).
+pub const MAX_SEED_MAX_BYTES: u64 = 1 << 20;
 
 /// The longest time budget accepted anywhere (about 115 days): every duration
 /// is checked against it before it becomes a `Duration` (which panics on
@@ -266,6 +293,7 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
         }
         check_build(t, &err)?;
         check_library(t, &err)?;
+        check_seeds(t, &err)?;
         if let Some(d) = &t.suite_dir {
             if let Err(why) = inside_relative(d.get_ref()) {
                 return Err(err(
@@ -762,6 +790,95 @@ fn check_library(
     Ok(())
 }
 
+/// The seed keys (`seed-tests`, `seed-inputs`, `seed-inputs-as`,
+/// `seed-max-bytes`): program targets only; the test command needs the
+/// program the tests run (`build` with `binary`).
+fn check_seeds(
+    t: &TargetTable,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let name = t.name.get_ref();
+    let given = [
+        ("seed-tests", t.seed_tests.as_ref().map(|v| v.span())),
+        ("seed-inputs", t.seed_inputs.as_ref().map(|v| v.span())),
+        (
+            "seed-inputs-as",
+            t.seed_inputs_as.as_ref().map(|v| v.span()),
+        ),
+        (
+            "seed-max-bytes",
+            t.seed_max_bytes.as_ref().map(|v| v.span()),
+        ),
+    ];
+    if t.kind != Kind::Program {
+        if let Some((key, Some(span))) = given.iter().find(|(_, s)| s.is_some()).cloned() {
+            return Err(err(
+                span,
+                key,
+                format!(
+                    "`{key}` is a key of `program` targets (target `{name}` is kind = \"{}\")",
+                    t.kind.as_str()
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    if let Some(cmd) = &t.seed_tests {
+        if cmd.get_ref().is_empty() || cmd.get_ref()[0].trim().is_empty() {
+            return Err(err(
+                cmd.span(),
+                "seed-tests",
+                format!("the test command of target `{name}` is empty: give its words (e.g. seed-tests = [\"make\", \"check\"])"),
+            ));
+        }
+        if t.build.is_none() || t.binary.is_none() {
+            return Err(err(
+                cmd.span(),
+                "seed-tests",
+                format!("`seed-tests` records the runs of the program the build links: target `{name}` needs `build` and `binary` (a target from sources can take seeds from `seed-inputs`)"),
+            ));
+        }
+    }
+    if let Some(g) = &t.seed_inputs {
+        if g.get_ref().trim().is_empty() {
+            return Err(err(
+                g.span(),
+                "seed-inputs",
+                format!("an empty glob (target `{name}`)"),
+            ));
+        }
+    }
+    if t.seed_tests.is_none() && t.seed_inputs.is_none() {
+        if let Some((key, Some(span))) = given[2..].iter().find(|(_, s)| s.is_some()).cloned() {
+            return Err(err(
+                span,
+                key,
+                format!(
+                    "`{key}` has no effect without `seed-tests` or `seed-inputs` (target `{name}`)"
+                ),
+            ));
+        }
+    }
+    if let (None, Some(a)) = (&t.seed_inputs, &t.seed_inputs_as) {
+        return Err(err(
+            a.span(),
+            "seed-inputs-as",
+            format!("`seed-inputs-as` says how the files of `seed-inputs` are given: target `{name}` has none"),
+        ));
+    }
+    if let Some(v) = &t.seed_max_bytes {
+        let n = *v.get_ref();
+        if n == 0 || n > MAX_SEED_MAX_BYTES {
+            return Err(err(
+                v.span(),
+                "seed-max-bytes",
+                format!("must be between 1 and {MAX_SEED_MAX_BYTES} (got {n}; target `{name}`)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Why a target name cannot be used: it is the name of something else the
 /// pipeline or `exec` writes into `symtest-out/`.
 fn reserved_name(name: &str) -> Option<&'static str> {
@@ -911,6 +1028,65 @@ mod tests {
         assert_eq!(
             check("kind = \"program\"\nbuild = [\"\"]\nbinary = \"p\"\n"),
             e(4, "build")
+        );
+    }
+
+    #[test]
+    fn seed_keys() {
+        let check = |body: &str| {
+            let text = format!("[[target]]\nname = \"t\"\n{body}");
+            let cfg = parse_config_file(Path::new("s.toml"), &text)
+                .map_err(|e| (e.line, e.key.unwrap()))?;
+            validate(Path::new("s.toml"), &text, &cfg).map_err(|e| (e.line, e.key.unwrap()))
+        };
+        let build = "kind = \"program\"\nbuild = [\"make\"]\nbinary = \"p\"\n";
+        let sources = "kind = \"program\"\nsources = [\"a.c\"]\n";
+        assert!(check(&format!(
+            "{build}seed-tests = [\"make\", \"check\"]\nseed-max-bytes = 64\n"
+        ))
+        .is_ok());
+        assert!(check(&format!(
+            "{sources}seed-inputs = \"t/*.json\"\nseed-inputs-as = \"file\"\n"
+        ))
+        .is_ok());
+        let e = |l: usize, k: &str| Err((Some(l), k.to_string()));
+        assert_eq!(
+            check(&format!("{sources}seed-tests = [\"make\", \"check\"]\n")),
+            e(5, "seed-tests")
+        );
+        assert_eq!(
+            check(&format!("{build}seed-tests = []\n")),
+            e(6, "seed-tests")
+        );
+        assert_eq!(
+            check(&format!(
+                "{build}seed-tests = [\"make\"]\nseed-max-bytes = 0\n"
+            )),
+            e(7, "seed-max-bytes")
+        );
+        assert_eq!(
+            check(&format!("{sources}seed-max-bytes = 9\n")),
+            e(5, "seed-max-bytes")
+        );
+        assert_eq!(
+            check(&format!("{sources}seed-inputs-as = \"file\"\n")),
+            e(5, "seed-inputs-as")
+        );
+        assert_eq!(
+            check(&format!(
+                "{build}seed-tests = [\"make\"]\nseed-inputs-as = \"stdin\"\n"
+            )),
+            e(7, "seed-inputs-as")
+        );
+        assert_eq!(
+            check(&format!(
+                "{sources}seed-inputs = \"x\"\nseed-inputs-as = \"pipe\"\n"
+            )),
+            e(6, "seed-inputs-as")
+        );
+        assert_eq!(
+            check("kind = \"harness\"\nsources = [\"h.c\"]\nseed-inputs = \"x\"\n"),
+            e(5, "seed-inputs")
         );
     }
 

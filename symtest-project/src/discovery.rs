@@ -36,6 +36,23 @@ pub struct Target {
     pub build: Option<BuildSpec>,
     /// A `library` target's interface and input shapes.
     pub library: Option<LibrarySpec>,
+    /// A program target's seeds from the project's tests or input files.
+    pub seeds: Option<SeedSpec>,
+}
+
+/// Where a program target's seeds come from (`seed-tests`, `seed-inputs`).
+#[derive(Clone, Debug)]
+pub struct SeedSpec {
+    /// The project's test command, run from the config file's directory
+    /// with the program wrapped, and the line of `seed-tests`.
+    pub tests: Option<(Vec<String>, usize)>,
+    /// The input files `seed-inputs` matches (absolute paths, sorted), and
+    /// the glob as written.
+    pub inputs: Vec<PathBuf>,
+    pub inputs_glob: Option<String>,
+    pub inputs_as: config::SeedInputsAs,
+    /// The largest object of a seed (`seed-max-bytes`).
+    pub max_bytes: usize,
 }
 
 /// What a `library` target tests, and how its inputs are shaped.
@@ -585,6 +602,7 @@ fn resolve(
                     .map(|d| d.get_ref().clone())
                     .unwrap_or_else(|| format!("tests/symtest/{name}")),
             ),
+            seeds: seed_spec(file, text, t, &root)?,
             name,
             build,
             library,
@@ -613,6 +631,54 @@ fn resolve(
         }
     }
     Ok(out)
+}
+
+/// A target's seed keys, its input glob expanded (a glob matching no file
+/// is an error, as for `sources`).
+fn seed_spec(
+    file: &Path,
+    text: &str,
+    t: &config::TargetTable,
+    root: &Path,
+) -> Result<Option<SeedSpec>, DiscoveryError> {
+    if t.seed_tests.is_none() && t.seed_inputs.is_none() {
+        return Ok(None);
+    }
+    let mut inputs = Vec::new();
+    if let Some(g) = &t.seed_inputs {
+        inputs = glob::expand(root, g.get_ref());
+        if inputs.is_empty() {
+            return Err(ConfigError {
+                file: file.to_path_buf(),
+                line: Some(config::line_of(text, g.span().start)),
+                key: Some("seed-inputs".into()),
+                message: format!(
+                    "`{}` matches no file under {} (target `{}`)",
+                    g.get_ref(),
+                    root.display(),
+                    t.name.get_ref()
+                ),
+            }
+            .into());
+        }
+        inputs.sort();
+    }
+    Ok(Some(SeedSpec {
+        tests: t
+            .seed_tests
+            .as_ref()
+            .map(|c| (c.get_ref().clone(), config::line_of(text, c.span().start))),
+        inputs,
+        inputs_glob: t.seed_inputs.as_ref().map(|g| g.get_ref().clone()),
+        inputs_as: t
+            .seed_inputs_as
+            .as_ref()
+            .map_or(config::SeedInputsAs::Stdin, |a| *a.get_ref()),
+        max_bytes: t
+            .seed_max_bytes
+            .as_ref()
+            .map_or(config::DEFAULT_SEED_MAX_BYTES, |v| *v.get_ref()) as usize,
+    }))
 }
 
 /// The suite directory, once symbolic links are followed as far as it

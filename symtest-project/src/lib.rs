@@ -6,6 +6,8 @@
 //!   interposed → bitcode per executable and static library, a manifest;
 //! - [`discovery`] + [`config`]: the targets of `symtest.toml` /
 //!   `[package.metadata.symtest]`, and its crosschecks;
+//! - [`seeds`]: a program's runs under the project's own tests (and input
+//!   files) as seeds of its exploration;
 //! - [`compile`]: clang-19 → one bitcode module per target;
 //! - [`explore`]: the engine (`cargo-symtest exec`) in its own process;
 //! - [`native`] + [`minimize`]: the native coverage build, per-test gcov, set cover;
@@ -48,6 +50,7 @@ pub mod report;
 pub mod run;
 pub mod runtime;
 pub mod sarif;
+pub mod seeds;
 pub mod stages;
 pub mod testcases;
 pub mod toolchain;

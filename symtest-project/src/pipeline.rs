@@ -27,6 +27,8 @@ pub struct Ctx {
     /// A gate run (`--changed-since`): the changed lines and how much of the
     /// budget goes to them.
     pub gate: Option<Gate>,
+    /// The seeds from the project's tests and input files, by target name.
+    pub seeds: HashMap<String, crate::seeds::Prepared>,
 }
 
 /// What a gate run directs its exploration at.
@@ -240,6 +242,13 @@ fn target_steps(
     // A gate run: the committed suite on the new code (behaviour changes),
     // then seeds and target lines for a directed exploration.
     let mut extra = Vec::new();
+    // Seeds from the project's tests: each starts its own path under its
+    // own symbolic environment.
+    if let Some(s) = ctx.seeds.get(&t.name) {
+        r.stage_s.insert("seeds".into(), s.seconds);
+        r.seeds = Some(s.report.clone());
+        extra.extend(s.exec_args());
+    }
     if let Some(g) = &ctx.gate {
         match crate::gate::behaviour_changes(&t.suite_dir) {
             Ok(Some(changes)) => {
@@ -254,13 +263,11 @@ fn target_steps(
             Ok(None) => {}
             Err(e) => message(Level::Warning, e),
         }
-        let seeds = crate::gate::write_seeds(&r.out_dir, &t.suite_dir, &c.build.join("seeds"))
+        let gate_seeds = c.build.join("gate-seeds");
+        let seeds = crate::gate::write_seeds(&r.out_dir, &t.suite_dir, &gate_seeds)
             .map_err(anyhow::Error::msg)?;
         if seeds > 0 {
-            extra.extend([
-                "--seed-dir".into(),
-                c.build.join("seeds").display().to_string(),
-            ]);
+            extra.extend(["--seed-dir".into(), gate_seeds.display().to_string()]);
         }
         // The previous run's tests already reach the options it found;
         // the directed share goes to the changed lines instead.

@@ -8,6 +8,8 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     Capturing,
+    /// Recording the program's runs under the project's tests (seeds).
+    Seeding,
     Compiling,
     Exploring,
     Minimizing,
@@ -20,6 +22,7 @@ impl Phase {
     pub fn verb(self) -> &'static str {
         match self {
             Phase::Capturing => "Capturing",
+            Phase::Seeding => "Seeding",
             Phase::Compiling => "Compiling",
             Phase::Exploring => "Exploring",
             Phase::Minimizing => "Minimizing",

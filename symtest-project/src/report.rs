@@ -142,6 +142,41 @@ pub struct TargetReport {
     pub stale_results: bool,
     /// A `library` target's functions.
     pub library: Option<LibraryReport>,
+    /// A program target's seeds from its project's tests and input files.
+    pub seeds: Option<SeedsReport>,
+}
+
+/// The seeds of a program target (`seed-tests`, `seed-inputs`): how its
+/// runs were recorded and what became of them.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SeedsReport {
+    /// Where they come from: the test command (`make check`), the input
+    /// glob and how its files are given (`tests/*.json (as stdin)`).
+    pub sources: Vec<String>,
+    /// Runs of the program the test command made, and input files.
+    pub runs_seen: usize,
+    /// Runs that became a seed (identical runs included).
+    pub runs_kept: usize,
+    /// Distinct seeds written (identical runs make one).
+    pub seeds: usize,
+    /// Seeds with an object (argument, file, stdin) cut at `max_bytes`.
+    pub truncated: usize,
+    /// `seed-max-bytes`.
+    pub max_bytes: usize,
+    /// Seeds whose files were padded with zeros to the longest (the model
+    /// gives every file one size).
+    pub padded: usize,
+    /// The runs not kept, each with why.
+    pub left_out: Vec<String>,
+    /// Environment variables the tests set for the program (or set
+    /// otherwise than symtest's own environment): the model's environment is
+    /// fixed, so the seeds do not carry them.
+    pub environment: Vec<String>,
+    /// The test command's failure (its exit status), when it failed: the
+    /// runs it made are used all the same.
+    pub tests_failed: Option<String>,
+    /// The seeds: `seedNNNNNN.ktest` and `seeds.json` (what each came from).
+    pub dir: PathBuf,
 }
 
 impl TargetReport {
@@ -188,6 +223,7 @@ impl TargetReport {
             suite_dir: None,
             stale_results: false,
             library: None,
+            seeds: None,
         }
     }
 }

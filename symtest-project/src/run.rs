@@ -257,6 +257,9 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         &build_root,
         on_event,
     )?;
+    // Seeds from the projects' own tests: after the builds, before any
+    // target, one test command at a time (each runs the built programs).
+    let seeds = crate::seeds::prepare_all(&project.targets, &build_root, on_event)?;
     std::fs::create_dir_all(&out_root)
         .with_context(|| format!("creating {}", out_root.display()))?;
     let gate = match &a.changed_since {
@@ -285,6 +288,7 @@ pub fn run(a: RunOptions, on_event: &mut dyn FnMut(Event)) -> Result<Finished, E
         validate: !a.no_validate,
         captured,
         gate,
+        seeds,
     };
     let (reports, crosschecks) = work_all(&a, &project, &ctx, jobs, on_event);
     let all = serde_json::json!({ "targets": reports, "crosschecks": crosschecks });
@@ -582,6 +586,7 @@ pub(crate) mod tests {
             suite_dir: dir,
             build: None,
             library: None,
+            seeds: None,
         }
     }
 

@@ -28,6 +28,7 @@ mod project;
 mod project_paths;
 mod project_runs;
 mod seed_args;
+mod seeds_from_tests;
 mod solver_layers;
 mod support;
 mod whole_programs;

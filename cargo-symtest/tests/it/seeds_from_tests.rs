@@ -1,0 +1,310 @@
+//! Seeds from the project's own tests (`seed-tests`, issue #50): a small
+//! program whose `make check` runs it with arguments, a file argument,
+//! stdin from a file and through a pipe, and from a shell script
+//! (`tests/fixtures/seed-tests`). Every run is recorded and becomes a seed
+//! whose `.ktest` carries its own symbolic environment; each seed is followed
+//! by the engine (its first path ends as the recorded run did); the program
+//! is back in place afterwards, also after Ctrl-C; input files
+//! (`seed-inputs`) are seeds too; `init --from-build` proposes the test
+//! command; bad input names file, line and key.
+
+use crate::support::*;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use symtest_ktest::KTest;
+
+fn read_json(p: &Path) -> Value {
+    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The report of `target` in `symtest-out/summary.json`.
+fn report(dir: &Path, target: &str) -> Value {
+    let all = read_json(&dir.join("symtest-out/summary.json"));
+    all["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == target)
+        .unwrap_or_else(|| panic!("no report for {target}: {all:#}"))
+        .clone()
+}
+
+/// The program at `dir/kv` is the real one (not the recorder) and runs.
+fn program_is_back(dir: &Path) {
+    let bytes = std::fs::read(dir.join("kv")).unwrap();
+    let marker = b"symtest-seed-wrapper";
+    assert!(
+        !bytes.windows(marker.len()).any(|w| w == marker),
+        "the recorder is still in place of kv"
+    );
+    let o = Command::new("./kv")
+        .args(["-c", "tests/basic.kv"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "2\n", "{}", shown(&o));
+}
+
+/// What the real program prints for the run of each seed (by its
+/// arguments): the seeds of `tests/long.kv`, as a file and on stdin, are
+/// cut at 64 bytes: 4 whole entries and the start of a fifth.
+fn recorded_stdout(args: &str) -> &'static str {
+    match args {
+        "kv --sym-arg 2 --sym-stdin 8" | "kv --sym-arg 2 --sym-arg 1 --sym-files 1 27" => "2\n",
+        "kv --sym-arg 2 --sym-arg 4 --sym-stdin 27" => "kv\n",
+        "kv --sym-arg 2 --sym-arg 4 --sym-arg 1 --sym-files 1 27" => "3\n",
+        "kv --sym-arg 2 --sym-arg 1 --sym-files 1 64" | "kv --sym-arg 2 --sym-stdin 64" => "5\n",
+        other => panic!("a run make check does not make: {other}"),
+    }
+}
+
+#[test]
+fn the_runs_of_make_check_become_seeds_that_the_engine_follows() {
+    let dir = copy_fixture("seed-tests", "seeds-from-tests");
+    let o = symtest_in(&dir, &["--max-time", "5"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    program_is_back(&dir);
+    let r = report(&dir, "kv");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    let s = &r["seeds"];
+    // 8 runs: 5 from the Makefile, 3 from its script, two of them the same
+    // as the first (one with KV_MODE set, which seeds cannot carry). The
+    // test command passed: each run printed what it checks.
+    assert_eq!(s["sources"], serde_json::json!(["make check"]), "{s:#}");
+    assert_eq!(
+        (&s["runs_seen"], &s["runs_kept"]),
+        (&Value::from(8), &Value::from(8)),
+        "{s:#}"
+    );
+    assert_eq!(s["tests_failed"], Value::Null, "{s:#}");
+    assert_eq!(s["seeds"], 6, "{s:#}");
+    assert_eq!(s["truncated"], 2, "tests/long.kv is cut at 64 bytes: {s:#}");
+    assert_eq!(s["left_out"], serde_json::json!([]), "{s:#}");
+    assert!(
+        s["environment"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v == "KV_MODE"),
+        "{s:#}"
+    );
+    let seeds_dir = Path::new(s["dir"].as_str().unwrap()).to_path_buf();
+    let listing: Vec<Value> = read_json(&seeds_dir.join("seeds.json"))
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(listing.len(), 6);
+    let file_seed = listing
+        .iter()
+        .find(|e| e["runs"][0] == "./kv -c tests/basic.kv")
+        .expect("the file-argument run");
+    assert_eq!(
+        file_seed["args"],
+        serde_json::json!([
+            "kv",
+            "--sym-arg",
+            "2",
+            "--sym-arg",
+            "1",
+            "--sym-files",
+            "1",
+            "27"
+        ])
+    );
+    assert_eq!(
+        file_seed["runs"].as_array().unwrap().len(),
+        3,
+        "{file_seed:#}"
+    );
+    let piped = listing
+        .iter()
+        .find(|e| e["args"][4] == "8")
+        .expect("the piped run");
+    assert_eq!(
+        piped["args"],
+        serde_json::json!(["kv", "--sym-arg", "2", "--sym-stdin", "8"])
+    );
+    let bc = dir.join("symtest-out/.build/kv/bc/kv.bc");
+    for e in &listing {
+        seed_is_followed(&dir, &bc, &seeds_dir, e);
+    }
+}
+
+/// The engine, given the seed under its own arguments (`--seed-file`, the
+/// args after `--`: the seed's objects must be exactly those the POSIX
+/// runtime makes, no repair), keeps it and ends its first path as the
+/// recorded run ended.
+fn seed_is_followed(dir: &Path, bc: &Path, seeds_dir: &Path, e: &Value) {
+    let name = e["seed"].as_str().unwrap();
+    let seed = seeds_dir.join(format!("{name}.ktest"));
+    let k = KTest::read_from(&seed).unwrap();
+    let args: Vec<String> = e["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(k.args, args);
+    let out = dir.join(format!("follow-{name}"));
+    let mut engine = vec!["--max-time", "3", "--seed-file", seed.to_str().unwrap()];
+    engine.push("--quiet");
+    let words: Vec<&str> = args[1..].iter().map(String::as_str).collect();
+    let o = posix_exec(bc, &out, &engine, &words);
+    assert!(o.status.success(), "{name}: {}", shown(&o));
+    let stats = read_json(&out.join("stats.json"));
+    assert_eq!(stats["seeds_dropped"], 0, "{name}: {stats:#}");
+    let first = read_json(&out.join("test000001.json"));
+    let run = args.join(" ");
+    assert_eq!(
+        (first["outcome"].clone(), first["stdout"].as_str().unwrap()),
+        (
+            serde_json::json!({"exit": {"code": 0}}),
+            recorded_stdout(&run)
+        ),
+        "{name} ({run}): the seeded path ends as the recorded run: {first:#}"
+    );
+}
+
+/// Input files as seeds, given as the file argument after the target's
+/// fixed words (`kv -c A`).
+#[test]
+fn input_files_are_seeds() {
+    let dir = copy_fixture("seed-tests", "seeds-from-inputs");
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"kv\"\nkind = \"program\"\nsources = [\"kv.c\"]\n\
+         args = [\"-c\", \"--sym-files\", \"1\", \"16\"]\nseed-inputs = \"tests/*.kv\"\n\
+         seed-inputs-as = \"file\"\nseed-max-bytes = 64\nmax-time = 3\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &["--no-emit"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let s = &report(&dir, "kv")["seeds"];
+    assert_eq!(
+        s["sources"],
+        serde_json::json!(["tests/*.kv (as file)"]),
+        "{s:#}"
+    );
+    assert_eq!(
+        (&s["runs_seen"], &s["seeds"], &s["truncated"]),
+        (&Value::from(2), &Value::from(2), &Value::from(1)),
+        "{s:#}"
+    );
+    let listing = read_json(&Path::new(s["dir"].as_str().unwrap()).join("seeds.json"));
+    let args: Vec<&Value> = listing
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["args"])
+        .collect();
+    assert!(
+        args.contains(&&serde_json::json!([
+            "kv",
+            "-c",
+            "A",
+            "--sym-files",
+            "1",
+            "27"
+        ])),
+        "{listing:#}"
+    );
+    assert!(
+        args.contains(&&serde_json::json!([
+            "kv",
+            "-c",
+            "A",
+            "--sym-files",
+            "1",
+            "64"
+        ])),
+        "{listing:#}"
+    );
+}
+
+/// `init --from-build` proposes the build's `check` target.
+#[test]
+fn init_from_build_proposes_the_test_command() {
+    let dir = copy_fixture("seed-tests", "seeds-init");
+    std::fs::remove_file(dir.join("symtest.toml")).unwrap();
+    let o = symtest_in(&dir, &["init", "--from-build", "--", "make"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let config = std::fs::read_to_string(dir.join("symtest.toml")).unwrap();
+    assert!(
+        config.contains("seed-tests = [\"make\", \"check\"]"),
+        "{config}"
+    );
+}
+
+/// Ctrl-C while the tests run: the test command is stopped and the program
+/// put back before symtest ends by the signal.
+#[test]
+fn the_program_is_put_back_after_ctrl_c() {
+    let dir = copy_fixture("seed-tests", "seeds-interrupted");
+    let config = std::fs::read_to_string(dir.join("symtest.toml"))
+        .unwrap()
+        .replace(
+            "seed-tests = [\"make\", \"check\"]",
+            "seed-tests = [\"sh\", \"-c\", \"./kv -c tests/basic.kv && touch ran && sleep 60\"]",
+        );
+    std::fs::write(dir.join("symtest.toml"), config).unwrap();
+    let mut child = Command::new(bin())
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !dir.join("ran").exists() {
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "the test command never ran"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // SAFETY: signalling the child this test started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert!(
+        started.elapsed().as_secs() < 60,
+        "the sleeping test command was stopped"
+    );
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    program_is_back(&dir);
+}
+
+/// Bad input: file, line and key.
+#[test]
+fn seed_keys_bad_input() {
+    let dir = copy_fixture("seed-tests", "seeds-bad-input");
+    let fails = |body: &str, needle: &str| {
+        std::fs::write(
+            dir.join("symtest.toml"),
+            format!("[[target]]\nname = \"kv\"\nkind = \"program\"\n{body}"),
+        )
+        .unwrap();
+        let o = symtest_in(&dir, &["--max-time", "2"]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{body}: {}", shown(&o));
+        assert!(err.contains(needle), "{body}: wanted {needle:?} in {err}");
+    };
+    fails(
+        "sources = [\"kv.c\"]\nseed-tests = [\"make\", \"check\"]\n",
+        "symtest.toml:5: key `seed-tests`",
+    );
+    fails(
+        "sources = [\"kv.c\"]\nseed-inputs = \"nothing/*.kv\"\n",
+        "symtest.toml:5: key `seed-inputs`: `nothing/*.kv` matches no file",
+    );
+    fails(
+        "sources = [\"kv.c\"]\nseed-inputs = \"tests/*.kv\"\nseed-inputs-as = \"argv\"\n",
+        "symtest.toml:6: key `seed-inputs-as`",
+    );
+    fails(
+        "build = [\"make\", \"kv\"]\nbinary = \"kv\"\nseed-tests = [\"./no-such-test-command\"]\n",
+        "symtest.toml:6: key `seed-tests`: cannot run the test command",
+    );
+    program_is_back(&dir);
+}
