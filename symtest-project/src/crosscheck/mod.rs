@@ -293,7 +293,12 @@ fn steps(
     }
     r.engine_overran = res.overran;
     read_engine_results(&run_dir, r)?;
-    let tests = testcases::read_dir(&run_dir)?;
+    let mut tests = testcases::read_dir(&run_dir)?;
+    // The engine records the first program's arguments with each test; each
+    // side replays under its own (its fixed words, then the shared ones).
+    for t in &mut tests {
+        t.program_args = None;
+    }
     r.tests_written = tests.len();
     let staging = ctx.out_root.join(format!(".{}.new~", c.name));
     let _ = std::fs::remove_dir_all(&staging);
