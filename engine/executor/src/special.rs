@@ -1,88 +1,163 @@
 //! Special functions: the `symtest.h` API (with KLEE's `klee_*` names), the heap,
-//! process exit, assertion failure and the UBSan handlers. A table maps names to
-//! handlers; the engine's heap functions replace any definition in the program.
+//! process exit, assertion failure and the UBSan handlers. One table,
+//! [`SPECIALS`], has a row per function: the names it answers to, whether it
+//! replaces a definition in the program, and its handler (module `handle`).
+//! Adding a special function is one row and one handler.
 
 use crate::executor::Executor;
 
+use crate::special_env::ExtFn;
 use crate::state::{State, SymbolicObject};
 use crate::step::{Exec, StepCtx, Stop};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::{Ops, Value};
 use symtest_expr::ExprId;
-use symtest_ir::{FuncId, Reg};
+use symtest_ir::{FuncId, Function, Reg};
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What a call of a function goes to instead of the function's body.
+#[derive(Clone, Copy)]
 pub enum Special {
-    MakeSymbolic,
-    Assume,
-    Range,
-    Int,
-    Assert,
-    PreferCex,
-    IsSymbolic,
-    GetValue,
-    SilentExit,
-    ReportError,
-    Abort,
-    PrintExpr,
-    Warning,
-    Malloc,
-    /// `__symtest_aligned_malloc(align, size)`: the musl runtime's aligned
-    /// allocation family (`aligned_alloc`, `posix_memalign`, `memalign`).
-    AlignedMalloc,
-    /// `malloc_usable_size(p)`: the size of the heap object at `p`.
-    MallocUsableSize,
-    Calloc,
-    Realloc,
-    Free,
-    AssertFail,
-    Exit,
-    /// `__ubsan_handle_*`: which check failed.
-    Ubsan(UbsanCheck),
-    /// POSIX model: `__symtest_host_stat`, `__symtest_host_read`.
-    HostStat,
-    HostRead,
-    /// POSIX model: `__symtest_model_warning(msg)` (once per message).
-    ModelWarning,
-    /// `__symtest_terminated(s)`: accesses past the first NUL of `s` are errors.
-    Terminated,
-    /// `__symtest_unsupported(msg)`: a model limitation ends the path.
-    Unsupported,
-    /// `__symtest_blocked(msg)`: the program waits for an event nothing in
-    /// the modelled environment makes (a `poll` without a timeout on an
-    /// inotify descriptor): the path ends, natively it would not.
-    Blocked,
-    /// `setjmp` family: records the continuation; `longjmp` family: resumes it.
-    Setjmp,
-    Longjmp,
-    /// POSIX model: `__symtest_stdout(buf, n)` records bytes written to fd 1.
-    Stdout,
+    /// The engine's own function: a row of [`SPECIALS`].
+    Engine(&'static SpecialFn),
     /// `--external-calls concrete`: an allow-listed pure function run natively.
-    External(FuncId),
+    External(ExtFn),
     /// `--external-calls all`: a host C library function (at this address)
     /// run natively in a child process (special_native.rs).
     Native(FuncId, usize),
-    /// The rest of KLEE 3's `klee.h` (special_klee.rs).
-    GetObjSize,
-    Choose,
-    IsReplay,
-    MarkGlobal,
-    CheckMemoryAccess,
-    SetForking,
-    StackTrace,
-    PrintRange,
-    /// `klee_open_merge` / `klee_close_merge`.
-    Merge,
-    GetErrno,
-    /// `__errno_location` when no libc defines it.
-    ErrnoLocation,
-    DefineFixedObject,
-    AliasFunction,
-    /// `symtest_expect_output`: the suite's oracle records the value
-    /// natively; the engine checks it can be read.
-    ExpectOutput,
 }
 
+/// One special function: the names it answers to, whether the engine's
+/// handler replaces a definition the program has, and the handler.
+pub struct SpecialFn {
+    names: &'static [Name],
+    if_defined: IfDefined,
+    handler: Handler,
+}
+
+/// A special function's handler: does what the call does, on the engine's
+/// side (sets the call's result through [`Call::ret`]).
+type Handler = fn(&mut Executor<'_>, &mut Call<'_>) -> Exec<()>;
+
+/// A name a special function answers to, as the program (either program of
+/// a crosscheck, [`symtest_ir::plain_name`]) spells it.
+enum Name {
+    /// `symtest_<s>` and KLEE's `klee_<s>`.
+    Api(&'static str),
+    /// Every name starting with `symtest_<s>` or `klee_<s>`
+    /// (`klee_get_value_i32`, `klee_get_valuel`, ...).
+    ApiFamily(&'static str),
+    /// Exactly this name.
+    Exact(&'static str),
+    /// Every name starting with this one (`__ubsan_handle_*`).
+    Family(&'static str),
+}
+
+impl Name {
+    fn matches(&self, name: &str) -> bool {
+        let api_rest = || {
+            name.strip_prefix("symtest_")
+                .or_else(|| name.strip_prefix("klee_"))
+        };
+        match *self {
+            Name::Api(s) => api_rest() == Some(s),
+            Name::ApiFamily(s) => api_rest().is_some_and(|rest| rest.starts_with(s)),
+            Name::Exact(s) => name == s,
+            Name::Family(prefix) => name.starts_with(prefix),
+        }
+    }
+}
+
+/// What a definition of the function in the program does to the engine's handler.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum IfDefined {
+    /// The engine's handler runs whatever the program defines (the symtest API,
+    /// the heap: the native replay runtime defines the API too).
+    Replace,
+    /// The program's definition wins (exit, abort, assertion failure, and a
+    /// libc's errno, with `klee_get_errno` over it in the musl runtime).
+    Keep,
+}
+
+impl SpecialFn {
+    const fn new(names: &'static [Name], if_defined: IfDefined, handler: Handler) -> Self {
+        SpecialFn {
+            names,
+            if_defined,
+            handler,
+        }
+    }
+}
+
+/// The special functions, one row each: a name matches the first row that
+/// names it.
+#[rustfmt::skip]
+static SPECIALS: &[SpecialFn] = {
+    use IfDefined::{Keep, Replace};
+    use Name::{Api, ApiFamily, Exact, Family};
+    &[
+        // symtest.h, with KLEE's klee.h names.
+        SpecialFn::new(&[Api("make_symbolic")], Replace, handle::make_symbolic),
+        SpecialFn::new(&[Api("assume")], Replace, handle::assume),
+        SpecialFn::new(&[Api("range")], Replace, handle::range),
+        SpecialFn::new(&[Api("int")], Replace, handle::int),
+        SpecialFn::new(&[Api("assert")], Replace, handle::assert),
+        SpecialFn::new(&[Api("prefer_cex"), Exact("klee_posix_prefer_cex")], Replace, handle::prefer_cex),
+        SpecialFn::new(&[Api("is_symbolic")], Replace, handle::is_symbolic),
+        SpecialFn::new(&[ApiFamily("get_value")], Replace, handle::get_value),
+        SpecialFn::new(&[Api("silent_exit")], Replace, handle::silent_exit),
+        SpecialFn::new(&[Api("report_error")], Replace, handle::report_error),
+        SpecialFn::new(&[Api("abort"), Exact("abort")], Keep, handle::abort),
+        SpecialFn::new(&[Api("print_expr")], Replace, handle::print_expr),
+        SpecialFn::new(&[Api("warning"), Api("warning_once")], Replace, handle::warning),
+        // The rest of KLEE 3's klee.h (special_klee.rs).
+        SpecialFn::new(&[Api("get_obj_size")], Replace, handle::get_obj_size),
+        SpecialFn::new(&[Api("choose")], Replace, handle::choose),
+        SpecialFn::new(&[Api("is_replay")], Replace, handle::is_replay),
+        SpecialFn::new(&[Api("mark_global")], Replace, handle::mark_global),
+        SpecialFn::new(&[Api("check_memory_access")], Replace, handle::check_memory_access),
+        SpecialFn::new(&[Api("set_forking")], Replace, handle::set_forking),
+        SpecialFn::new(&[Api("stack_trace")], Replace, handle::stack_trace),
+        SpecialFn::new(&[Api("print_range")], Replace, handle::print_range),
+        SpecialFn::new(&[Api("open_merge"), Api("close_merge")], Replace, handle::merge),
+        SpecialFn::new(&[Api("get_errno")], Keep, handle::get_errno),
+        SpecialFn::new(&[Api("define_fixed_object")], Replace, handle::define_fixed_object),
+        SpecialFn::new(&[Api("alias_function")], Replace, handle::alias_function),
+        SpecialFn::new(&[Exact("symtest_expect_output")], Replace, handle::expect_output),
+        // The heap (special_heap.rs).
+        SpecialFn::new(&[Exact("malloc")], Replace, handle::malloc),
+        SpecialFn::new(&[Exact("__symtest_aligned_malloc")], Replace, handle::aligned_malloc),
+        SpecialFn::new(&[Exact("malloc_usable_size")], Replace, handle::malloc_usable_size),
+        SpecialFn::new(&[Exact("calloc")], Replace, handle::calloc),
+        SpecialFn::new(&[Exact("realloc")], Replace, handle::realloc),
+        SpecialFn::new(&[Exact("free")], Replace, handle::free),
+        // The process's end and the C library's hooks.
+        SpecialFn::new(
+            &[Exact("__assert_fail"), Exact("__assert_rtn"), Exact("__assert"), Exact("klee_assert_fail")],
+            Keep,
+            handle::assert_fail,
+        ),
+        SpecialFn::new(&[Exact("__errno_location")], Keep, handle::errno_location),
+        SpecialFn::new(&[Exact("exit"), Exact("_exit"), Exact("_Exit"), Exact("__symtest_exit")], Keep, handle::exit),
+        // The POSIX model (libc-models/posix, special_env.rs).
+        SpecialFn::new(&[Exact("__symtest_host_stat")], Replace, handle::host_stat),
+        SpecialFn::new(&[Exact("__symtest_host_read")], Replace, handle::host_read),
+        SpecialFn::new(&[Exact("__symtest_model_warning")], Replace, handle::model_warning),
+        SpecialFn::new(&[Exact("__symtest_terminated")], Replace, handle::terminated),
+        SpecialFn::new(&[Exact("__symtest_unsupported")], Replace, handle::unsupported),
+        SpecialFn::new(&[Exact("__symtest_blocked")], Replace, handle::blocked),
+        SpecialFn::new(&[Exact("__symtest_stdout")], Replace, handle::stdout),
+        SpecialFn::new(
+            &[Exact("setjmp"), Exact("_setjmp"), Exact("sigsetjmp"), Exact("__sigsetjmp")],
+            Replace,
+            handle::setjmp,
+        ),
+        SpecialFn::new(&[Exact("longjmp"), Exact("_longjmp"), Exact("siglongjmp")], Replace, handle::longjmp),
+        // UBSan's handlers: which check failed is in the name.
+        SpecialFn::new(&[Family("__ubsan_handle_")], Replace, handle::ubsan),
+    ]
+};
+
+/// A UBSan check, from its handler's name (`__ubsan_handle_<check>[_abort]`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum UbsanCheck {
     Add,
@@ -97,6 +172,25 @@ pub enum UbsanCheck {
     Other,
 }
 
+impl UbsanCheck {
+    fn of_handler(name: &str) -> UbsanCheck {
+        let check = name.strip_prefix("__ubsan_handle_").unwrap_or(name);
+        let check = check.strip_suffix("_abort").unwrap_or(check);
+        match check {
+            "add_overflow" => UbsanCheck::Add,
+            "sub_overflow" => UbsanCheck::Sub,
+            "mul_overflow" => UbsanCheck::Mul,
+            "negate_overflow" => UbsanCheck::Negate,
+            "divrem_overflow" => UbsanCheck::DivRem,
+            "shift_out_of_bounds" => UbsanCheck::Shift,
+            "pointer_overflow" => UbsanCheck::PointerOverflow,
+            "out_of_bounds" => UbsanCheck::OutOfBounds,
+            "type_mismatch" | "type_mismatch_v1" => UbsanCheck::TypeMismatch,
+            _ => UbsanCheck::Other,
+        }
+    }
+}
+
 /// The special handler of every function of `module` (indexed by `FuncId`).
 /// With `--external-calls concrete`, undefined allow-listed pure functions run
 /// natively; with `all`, also any other function the host's C library exports.
@@ -108,11 +202,10 @@ pub fn table(module: &symtest_ir::Module, config: &crate::Config) -> Vec<Option<
         .map(|(i, func)| {
             let name = symtest_ir::plain_name(&func.name);
             let undefined = func.body.is_none() && lookup(name).is_none();
-            if undefined
-                && config.external_calls_concrete
-                && crate::special_env::external_fn(name).is_some()
-            {
-                return Some(Special::External(FuncId(i as u32)));
+            if undefined && config.external_calls_concrete {
+                if let Some(f) = crate::special_env::external_fn(name) {
+                    return Some(Special::External(f));
+                }
             }
             if undefined && config.external_calls_all && !name.starts_with("llvm.") {
                 if let Some(addr) = crate::native_call::host_symbol(name) {
@@ -140,110 +233,46 @@ pub fn undefined_functions(module: &symtest_ir::Module) -> Vec<String> {
 
 /// The handler for a function name, and whether it replaces a definition.
 pub fn lookup(name: &str) -> Option<(Special, bool)> {
-    use Special::*;
-    let api = |s: &str| {
-        name.strip_prefix("symtest_")
-            .or_else(|| name.strip_prefix("klee_"))
-            .is_some_and(|rest| rest == s)
-    };
-    let s = if api("make_symbolic") {
-        MakeSymbolic
-    } else if api("assume") {
-        Assume
-    } else if api("range") {
-        Range
-    } else if api("int") {
-        Int
-    } else if api("assert") {
-        Assert
-    } else if api("prefer_cex") {
-        PreferCex
-    } else if api("is_symbolic") {
-        IsSymbolic
-    } else if name.starts_with("symtest_get_value") || name.starts_with("klee_get_value") {
-        GetValue
-    } else if api("silent_exit") {
-        SilentExit
-    } else if api("report_error") {
-        ReportError
-    } else if api("abort") {
-        Abort
-    } else if api("print_expr") {
-        PrintExpr
-    } else if api("warning") || api("warning_once") {
-        Warning
-    } else if api("get_obj_size") {
-        GetObjSize
-    } else if api("choose") {
-        Choose
-    } else if api("is_replay") {
-        IsReplay
-    } else if api("mark_global") {
-        MarkGlobal
-    } else if api("check_memory_access") {
-        CheckMemoryAccess
-    } else if api("set_forking") {
-        SetForking
-    } else if api("stack_trace") {
-        StackTrace
-    } else if api("print_range") {
-        PrintRange
-    } else if api("open_merge") || api("close_merge") {
-        Merge
-    } else if api("get_errno") {
-        GetErrno
-    } else if api("define_fixed_object") {
-        DefineFixedObject
-    } else if api("alias_function") {
-        AliasFunction
-    } else if name == "klee_posix_prefer_cex" {
-        PreferCex
-    } else if name == "symtest_expect_output" {
-        ExpectOutput
-    } else {
-        match name {
-            "malloc" => Malloc,
-            "__symtest_aligned_malloc" => AlignedMalloc,
-            "malloc_usable_size" => MallocUsableSize,
-            "calloc" => Calloc,
-            "realloc" => Realloc,
-            "free" => Free,
-            "__assert_fail" | "__assert_rtn" | "__assert" | "klee_assert_fail" => AssertFail,
-            "__errno_location" => ErrnoLocation,
-            "abort" => Abort,
-            "exit" | "_exit" | "_Exit" | "__symtest_exit" => Exit,
-            "__symtest_host_stat" => HostStat,
-            "__symtest_host_read" => HostRead,
-            "__symtest_model_warning" => ModelWarning,
-            "__symtest_terminated" => Terminated,
-            "__symtest_unsupported" => Unsupported,
-            "__symtest_blocked" => Blocked,
-            "__symtest_stdout" => Stdout,
-            "setjmp" | "_setjmp" | "sigsetjmp" | "__sigsetjmp" => Setjmp,
-            "longjmp" | "_longjmp" | "siglongjmp" => Longjmp,
-            _ => {
-                let check = name.strip_prefix("__ubsan_handle_")?;
-                let check = check.strip_suffix("_abort").unwrap_or(check);
-                Ubsan(match check {
-                    "add_overflow" => UbsanCheck::Add,
-                    "sub_overflow" => UbsanCheck::Sub,
-                    "mul_overflow" => UbsanCheck::Mul,
-                    "negate_overflow" => UbsanCheck::Negate,
-                    "divrem_overflow" => UbsanCheck::DivRem,
-                    "shift_out_of_bounds" => UbsanCheck::Shift,
-                    "pointer_overflow" => UbsanCheck::PointerOverflow,
-                    "out_of_bounds" => UbsanCheck::OutOfBounds,
-                    "type_mismatch" | "type_mismatch_v1" => UbsanCheck::TypeMismatch,
-                    _ => UbsanCheck::Other,
-                })
-            }
+    let f = SPECIALS
+        .iter()
+        .find(|f| f.names.iter().any(|n| n.matches(name)))?;
+    Some((Special::Engine(f), f.if_defined == IfDefined::Replace))
+}
+
+/// One call of a special function: the state it runs in, its arguments and
+/// where its result goes.
+pub(crate) struct Call<'a> {
+    pub st: &'a mut State,
+    pub ctx: &'a mut StepCtx,
+    /// The function called.
+    pub func: &'a Function,
+    pub dest: Option<Reg>,
+    pub args: &'a [Value],
+    pub ret_bits: Option<u32>,
+}
+
+impl<'a> Call<'a> {
+    /// Argument `i`: an error if the call passes fewer.
+    fn arg(&self, i: usize) -> Exec<&'a Value> {
+        self.args.get(i).ok_or_else(|| {
+            Stop::error(
+                ErrorKind::Exec,
+                format!(
+                    "`{}` called with too few arguments",
+                    symtest_ir::plain_name(&self.func.name)
+                ),
+            )
+        })
+    }
+
+    /// The call's result (resized to the call's type; dropped if unused).
+    fn ret(&mut self, ex: &mut Executor<'_>, v: Value) -> Exec<()> {
+        if let (Some(d), Some(bits)) = (self.dest, self.ret_bits) {
+            let v = Ops::resize(&mut ex.pool, &v, bits);
+            self.st.set_reg(d, v);
         }
-    };
-    // The symtest API, the heap and exit are the engine's own, whatever the program
-    // defines (the native replay runtime defines the API too).
-    // A libc's errno (and `klee_get_errno` over it, in the musl runtime) wins.
-    let overrides = !matches!(s, Exit | Abort | AssertFail | ErrnoLocation | GetErrno);
-    Some((s, overrides))
+        Ok(())
+    }
 }
 
 impl Executor<'_> {
@@ -252,301 +281,18 @@ impl Executor<'_> {
         self.specials[f.0 as usize]
     }
 
-    pub(crate) fn call_special(
-        &mut self,
-        st: &mut State,
-        ctx: &mut StepCtx,
-        dest: Option<Reg>,
-        special: Special,
-        args: &[Value],
-        ret_bits: Option<u32>,
-    ) -> Exec<()> {
-        let arg = |i: usize| -> Exec<&Value> {
-            args.get(i).ok_or_else(|| {
-                Stop::error(
-                    ErrorKind::Exec,
-                    format!("{special:?} called with too few arguments"),
-                )
-            })
-        };
-        let ret = |ex: &mut Self, st: &mut State, v: Value| {
-            if let (Some(d), Some(bits)) = (dest, ret_bits) {
-                let v = Ops::resize(&mut ex.pool, &v, bits);
-                st.set_reg(d, v);
-            }
-        };
+    pub(crate) fn call_special(&mut self, special: Special, call: &mut Call<'_>) -> Exec<()> {
         match special {
-            Special::MakeSymbolic => {
-                let (p, n) = (arg(0)?.clone(), arg(1)?.clone());
-                let name = self.read_name(st, args.get(2));
-                self.make_symbolic(st, ctx, &p, &n, &name)
-            }
-            Special::Assume => {
-                let c = self.nonzero(arg(0)?);
-                if !self.may_be_true(st, &c)? {
-                    return Err(self.prune_assumption(st));
-                }
-                if let Value::Symbolic(e) = &c {
-                    self.repair_seeds(st, *e);
-                }
-                self.add_constraint(st, &c);
-                Ok(())
-            }
-            Special::Range | Special::Int => {
-                if special == Special::Range {
-                    // As KLEE: a one-value range creates no symbolic object.
-                    if let (Some(Value::Concrete(lo)), Some(Value::Concrete(hi))) =
-                        (args.first(), args.get(1))
-                    {
-                        if hi.to_i64().wrapping_sub(lo.to_i64()) == 1 {
-                            let v = Value::Concrete(lo.clone());
-                            ret(self, st, v);
-                            return Ok(());
-                        }
-                    }
-                }
-                let (name, lo, hi) = if special == Special::Range {
-                    (
-                        self.read_name(st, args.get(2)),
-                        Some(arg(0)?.clone()),
-                        Some(arg(1)?.clone()),
-                    )
-                } else {
-                    (self.read_name(st, args.first()), None, None)
-                };
-                let x = self.fresh_symbolic(st, &name, 4);
-                if let (Some(lo), Some(hi)) = (lo, hi) {
-                    let lo = Ops::resize(&mut self.pool, &lo, 32);
-                    let hi = Ops::resize(&mut self.pool, &hi, 32);
-                    let ge = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Sle, &lo, &x);
-                    let lt = Ops::cmp(&mut self.pool, symtest_expr::CmpOp::Slt, &x, &hi);
-                    let c = Ops::bin(&mut self.pool, symtest_expr::BinOp::And, &ge, &lt);
-                    if !self.may_be_true(st, &c)? {
-                        // Constant bounds that make an empty range are the
-                        // harness's error, as KLEE reports it; symbolic ones
-                        // that cannot hold here are a false assumption (KLEE's
-                        // klee_range assumes the range).
-                        if lo.is_concrete() && hi.is_concrete() {
-                            return Err(Stop::error(ErrorKind::User, "invalid range: empty"));
-                        }
-                        return Err(self.prune_assumption(st));
-                    }
-                    self.add_constraint(st, &c);
-                }
-                ret(self, st, x);
-                Ok(())
-            }
-            Special::Assert => {
-                let bad = {
-                    let nz = self.nonzero(arg(0)?);
-                    Ops::not(&mut self.pool, &nz)
-                };
-                self.check_error(st, ctx, &bad, ErrorKind::Assert, "assertion failed")
-            }
-            Special::PreferCex => {
-                let c = self.nonzero(arg(1)?);
-                if let Value::Symbolic(e) = c {
-                    st.preferences.push(e);
-                }
-                Ok(())
-            }
-            Special::IsSymbolic => {
-                let v = Value::from_u64(32, u64::from(!arg(0)?.is_concrete()));
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::GetValue => {
-                // As KLEE: a value the expression can take; the path is not constrained.
-                let v = arg(0)?.clone();
-                let b = self.get_value(st, &v)?;
-                ret(self, st, Value::Concrete(b));
-                Ok(())
-            }
-            Special::SilentExit => Err(Stop::Terminate(Termination::Silent)),
-            Special::ReportError => {
-                let msg = self.read_name(st, args.get(2));
-                if args.get(3).is_some() {
-                    let suffix = self.read_name(st, args.get(3));
-                    st.error_suffix = self.report_suffix(&suffix);
-                }
-                Err(Stop::error(ErrorKind::User, msg))
-            }
-            Special::Abort => Err(Stop::error(ErrorKind::Abort, "abort() called")),
-            Special::PrintExpr => {
-                let msg = self.read_name(st, args.first());
-                let text = match args.get(1) {
-                    Some(Value::Symbolic(e)) => format!("{msg}: {}", self.pool.display(*e)),
-                    Some(Value::Concrete(b)) => format!("{msg}: {b}"),
-                    None => msg,
-                };
-                self.sink.event(crate::Event::Print(&text));
-                Ok(())
-            }
-            Special::Warning => {
-                let msg = self.read_name(st, args.first());
-                let func = self.module.function(st.frame().func).name.clone();
-                self.warn_once(format!("{func}: {msg}"));
-                Ok(())
-            }
-            Special::Malloc => {
-                let size = arg(0)?.clone();
-                let p = self.malloc(st, ctx, &size, false)?;
-                ret(self, st, p);
-                Ok(())
-            }
-            Special::AlignedMalloc => {
-                let v = self.aligned_malloc(st, args)?;
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::MallocUsableSize => {
-                let v = self.malloc_usable_size(st, arg(0)?)?;
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::Calloc => {
-                let v = self.calloc(st, ctx, args)?;
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::Realloc => {
-                let (p, size) = (arg(0)?.clone(), arg(1)?.clone());
-                let slot = crate::special_heap::ResultSlot {
-                    dest,
-                    bits: ret_bits,
-                };
-                self.realloc(st, ctx, &p, &size, slot)
-            }
-            Special::Free => {
-                let p = arg(0)?.clone();
-                self.free(st, ctx, &p)
-            }
-            Special::AssertFail => {
-                let text = self.read_name(st, args.first());
-                Err(Stop::error(
-                    ErrorKind::Assert,
-                    format!("assertion failed: {text}"),
-                ))
-            }
-            Special::Exit => {
-                let code = self.concretize(st, arg(0)?, "exit status")?;
-                Err(Stop::Terminate(Termination::Exit(code.to_i64())))
-            }
-            Special::Ubsan(check) => Err(self.ubsan(st, check, args)),
-            Special::HostStat => {
-                let v = self.host_stat(st, args)?;
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::HostRead => {
-                let v = self.host_read(st, args)?;
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::Terminated => self.mark_terminated(st, arg(0)?),
-            Special::ModelWarning => {
-                let msg = self.read_name(st, args.first());
-                self.warn_once(format!("model: {msg}"));
-                Ok(())
-            }
-            Special::Unsupported => {
-                let msg = self.read_name(st, args.first());
-                Err(Stop::error(ErrorKind::Model, msg))
-            }
-            Special::Blocked => {
-                let msg = self.read_name(st, args.first());
-                Err(Stop::Terminate(Termination::Blocked(msg)))
-            }
-            Special::Setjmp => {
-                let buf = arg(0)?.clone();
-                self.setjmp(st, dest, &buf)?;
-                ret(self, st, Value::from_u64(32, 0));
-                Ok(())
-            }
-            Special::Longjmp => {
-                let (buf, val) = (arg(0)?.clone(), arg(1)?.clone());
-                self.longjmp(st, &buf, &val)
-            }
-            Special::Stdout => {
-                let (buf, n) = (arg(0)?.clone(), arg(1)?.clone());
-                self.record_stdout(st, &buf, &n)
+            Special::Engine(f) => (f.handler)(self, call),
+            Special::External(f) => {
+                let v = self.call_external(call.st, &call.func.name, f, call.args)?;
+                call.ret(self, v)
             }
             Special::Native(callee, addr) => {
-                let v = self.call_native(st, callee, addr, args)?;
-                if let Some(v) = v {
-                    ret(self, st, v);
+                match self.call_native(call.st, callee, addr, call.args)? {
+                    Some(v) => call.ret(self, v),
+                    None => Ok(()),
                 }
-                Ok(())
-            }
-            Special::GetObjSize => {
-                let v = self.klee_get_obj_size(st, arg(0)?)?;
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::Choose => {
-                let n = arg(0)?.clone();
-                let v = self.klee_choose(st, ctx, &n)?;
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::IsReplay => {
-                ret(self, st, Value::from_u64(32, 0));
-                Ok(())
-            }
-            Special::MarkGlobal => self.klee_mark_global(st, arg(0)?),
-            Special::CheckMemoryAccess => {
-                let (p, n) = (arg(0)?.clone(), arg(1)?.clone());
-                self.klee_check_memory_access(st, ctx, &p, &n)
-            }
-            Special::SetForking => {
-                let on = self.concretize(st, arg(0)?, "klee_set_forking argument")?;
-                st.forking_disabled = on.to_u64() == 0;
-                Ok(())
-            }
-            Special::StackTrace => {
-                self.klee_stack_trace(st);
-                Ok(())
-            }
-            Special::ExpectOutput => {
-                let (p, n) = (arg(1)?.clone(), arg(2)?.clone());
-                self.klee_check_memory_access(st, ctx, &p, &n)
-            }
-            Special::PrintRange => {
-                let name = self.read_name(st, args.first());
-                let x = arg(1)?.clone();
-                self.klee_print_range(st, &name, &x)
-            }
-            Special::Merge => {
-                self.warn_once(
-                    "klee_open_merge/klee_close_merge: paths are not merged (state merging is not implemented; KLEE without --use-merge does the same)".into(),
-                );
-                Ok(())
-            }
-            Special::GetErrno => {
-                let v = self.klee_get_errno(st);
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::ErrnoLocation => {
-                let v = self.errno_location(st);
-                ret(self, st, v);
-                Ok(())
-            }
-            Special::DefineFixedObject => {
-                let (p, n) = (arg(0)?.clone(), arg(1)?.clone());
-                self.klee_define_fixed_object(st, &p, &n)
-            }
-            Special::AliasFunction => {
-                let old = self.read_name(st, args.first());
-                let new = self.read_name(st, args.get(1));
-                self.klee_alias_function(st, &old, &new)
-            }
-            Special::External(callee) => {
-                let name = self.module.function(callee).name.clone();
-                let f = crate::special_env::external_fn(&name).expect("allow-listed in table()");
-                let v = self.call_external(st, &name, f, args)?;
-                ret(self, st, v);
-                Ok(())
             }
         }
     }
@@ -737,5 +483,413 @@ impl Executor<'_> {
             c.write(&mut self.pool, off0 + i, 1, &Value::Symbolic(b));
         }
         Ok(())
+    }
+}
+
+/// The handlers of [`SPECIALS`], one per special function.
+mod handle {
+    use super::{Call, UbsanCheck};
+    use crate::executor::Executor;
+    use crate::step::{Exec, Stop};
+    use crate::termination::{ErrorKind, Termination};
+    use crate::value::{Ops, Value};
+    use symtest_expr::{BinOp, CmpOp};
+
+    pub(super) fn make_symbolic(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (p, n) = (c.arg(0)?, c.arg(1)?);
+        let name = ex.read_name(c.st, c.args.get(2));
+        ex.make_symbolic(c.st, c.ctx, p, n, &name)
+    }
+
+    pub(super) fn assume(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let cond = ex.nonzero(c.arg(0)?);
+        if !ex.may_be_true(c.st, &cond)? {
+            return Err(ex.prune_assumption(c.st));
+        }
+        if let Value::Symbolic(e) = &cond {
+            ex.repair_seeds(c.st, *e);
+        }
+        ex.add_constraint(c.st, &cond);
+        Ok(())
+    }
+
+    /// `symtest_range(lo, hi, name)`: a symbolic `int` in `[lo, hi)`.
+    pub(super) fn range(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        // As KLEE: a one-value range creates no symbolic object.
+        if let (Some(Value::Concrete(lo)), Some(Value::Concrete(hi))) =
+            (c.args.first(), c.args.get(1))
+        {
+            if hi.to_i64().wrapping_sub(lo.to_i64()) == 1 {
+                let v = Value::Concrete(lo.clone());
+                return c.ret(ex, v);
+            }
+        }
+        let name = ex.read_name(c.st, c.args.get(2));
+        let (lo, hi) = (c.arg(0)?, c.arg(1)?);
+        let x = ex.fresh_symbolic(c.st, &name, 4);
+        let lo = Ops::resize(&mut ex.pool, lo, 32);
+        let hi = Ops::resize(&mut ex.pool, hi, 32);
+        let ge = Ops::cmp(&mut ex.pool, CmpOp::Sle, &lo, &x);
+        let lt = Ops::cmp(&mut ex.pool, CmpOp::Slt, &x, &hi);
+        let in_range = Ops::bin(&mut ex.pool, BinOp::And, &ge, &lt);
+        if !ex.may_be_true(c.st, &in_range)? {
+            // Constant bounds that make an empty range are the harness's
+            // error, as KLEE reports it; symbolic ones that cannot hold here
+            // are a false assumption (KLEE's klee_range assumes the range).
+            if lo.is_concrete() && hi.is_concrete() {
+                return Err(Stop::error(ErrorKind::User, "invalid range: empty"));
+            }
+            return Err(ex.prune_assumption(c.st));
+        }
+        ex.add_constraint(c.st, &in_range);
+        c.ret(ex, x)
+    }
+
+    /// `symtest_int(name)`: a symbolic `int`.
+    pub(super) fn int(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let name = ex.read_name(c.st, c.args.first());
+        let x = ex.fresh_symbolic(c.st, &name, 4);
+        c.ret(ex, x)
+    }
+
+    pub(super) fn assert(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let nz = ex.nonzero(c.arg(0)?);
+        let bad = Ops::not(&mut ex.pool, &nz);
+        ex.check_error(c.st, c.ctx, &bad, ErrorKind::Assert, "assertion failed")
+    }
+
+    pub(super) fn prefer_cex(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        if let Value::Symbolic(e) = ex.nonzero(c.arg(1)?) {
+            c.st.preferences.push(e);
+        }
+        Ok(())
+    }
+
+    pub(super) fn is_symbolic(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = Value::from_u64(32, u64::from(!c.arg(0)?.is_concrete()));
+        c.ret(ex, v)
+    }
+
+    pub(super) fn get_value(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        // As KLEE: a value the expression can take; the path is not constrained.
+        let b = ex.get_value(c.st, c.arg(0)?)?;
+        c.ret(ex, Value::Concrete(b))
+    }
+
+    pub(super) fn silent_exit(_: &mut Executor<'_>, _: &mut Call<'_>) -> Exec<()> {
+        Err(Stop::Terminate(Termination::Silent))
+    }
+
+    pub(super) fn report_error(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let msg = ex.read_name(c.st, c.args.get(2));
+        if c.args.get(3).is_some() {
+            let suffix = ex.read_name(c.st, c.args.get(3));
+            c.st.error_suffix = ex.report_suffix(&suffix);
+        }
+        Err(Stop::error(ErrorKind::User, msg))
+    }
+
+    pub(super) fn abort(_: &mut Executor<'_>, _: &mut Call<'_>) -> Exec<()> {
+        Err(Stop::error(ErrorKind::Abort, "abort() called"))
+    }
+
+    pub(super) fn print_expr(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let msg = ex.read_name(c.st, c.args.first());
+        let text = match c.args.get(1) {
+            Some(Value::Symbolic(e)) => format!("{msg}: {}", ex.pool.display(*e)),
+            Some(Value::Concrete(b)) => format!("{msg}: {b}"),
+            None => msg,
+        };
+        ex.sink.event(crate::Event::Print(&text));
+        Ok(())
+    }
+
+    pub(super) fn warning(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let msg = ex.read_name(c.st, c.args.first());
+        let func = ex.module.function(c.st.frame().func).name.clone();
+        ex.warn_once(format!("{func}: {msg}"));
+        Ok(())
+    }
+
+    pub(super) fn get_obj_size(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.klee_get_obj_size(c.st, c.arg(0)?)?;
+        c.ret(ex, v)
+    }
+
+    pub(super) fn choose(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.klee_choose(c.st, c.ctx, c.arg(0)?)?;
+        c.ret(ex, v)
+    }
+
+    pub(super) fn is_replay(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        c.ret(ex, Value::from_u64(32, 0))
+    }
+
+    pub(super) fn mark_global(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        ex.klee_mark_global(c.st, c.arg(0)?)
+    }
+
+    pub(super) fn check_memory_access(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (p, n) = (c.arg(0)?, c.arg(1)?);
+        ex.klee_check_memory_access(c.st, c.ctx, p, n)
+    }
+
+    pub(super) fn set_forking(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let on = ex.concretize(c.st, c.arg(0)?, "klee_set_forking argument")?;
+        c.st.forking_disabled = on.to_u64() == 0;
+        Ok(())
+    }
+
+    pub(super) fn stack_trace(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        ex.klee_stack_trace(c.st);
+        Ok(())
+    }
+
+    pub(super) fn print_range(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let name = ex.read_name(c.st, c.args.first());
+        ex.klee_print_range(c.st, &name, c.arg(1)?)
+    }
+
+    pub(super) fn merge(ex: &mut Executor<'_>, _: &mut Call<'_>) -> Exec<()> {
+        ex.warn_once(
+            "klee_open_merge/klee_close_merge: paths are not merged (state merging is not implemented; KLEE without --use-merge does the same)".into(),
+        );
+        Ok(())
+    }
+
+    pub(super) fn get_errno(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.klee_get_errno(c.st);
+        c.ret(ex, v)
+    }
+
+    pub(super) fn define_fixed_object(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (p, n) = (c.arg(0)?, c.arg(1)?);
+        ex.klee_define_fixed_object(c.st, p, n)
+    }
+
+    pub(super) fn alias_function(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let old = ex.read_name(c.st, c.args.first());
+        let new = ex.read_name(c.st, c.args.get(1));
+        ex.klee_alias_function(c.st, &old, &new)
+    }
+
+    /// `symtest_expect_output(name, p, n)`: the suite's oracle records the
+    /// value natively; the engine checks it can be read.
+    pub(super) fn expect_output(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (p, n) = (c.arg(1)?, c.arg(2)?);
+        ex.klee_check_memory_access(c.st, c.ctx, p, n)
+    }
+
+    pub(super) fn malloc(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let p = ex.malloc(c.st, c.ctx, c.arg(0)?, false)?;
+        c.ret(ex, p)
+    }
+
+    /// `__symtest_aligned_malloc(align, size)`: the musl runtime's aligned
+    /// allocation family (`aligned_alloc`, `posix_memalign`, `memalign`).
+    pub(super) fn aligned_malloc(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.aligned_malloc(c.st, c.args)?;
+        c.ret(ex, v)
+    }
+
+    /// `malloc_usable_size(p)`: the size of the heap object at `p`.
+    pub(super) fn malloc_usable_size(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.malloc_usable_size(c.st, c.arg(0)?)?;
+        c.ret(ex, v)
+    }
+
+    pub(super) fn calloc(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.calloc(c.st, c.ctx, c.args)?;
+        c.ret(ex, v)
+    }
+
+    pub(super) fn realloc(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (p, size) = (c.arg(0)?, c.arg(1)?);
+        let slot = crate::special_heap::ResultSlot {
+            dest: c.dest,
+            bits: c.ret_bits,
+        };
+        ex.realloc(c.st, c.ctx, p, size, slot)
+    }
+
+    pub(super) fn free(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        ex.free(c.st, c.ctx, c.arg(0)?)
+    }
+
+    pub(super) fn assert_fail(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let text = ex.read_name(c.st, c.args.first());
+        Err(Stop::error(
+            ErrorKind::Assert,
+            format!("assertion failed: {text}"),
+        ))
+    }
+
+    /// `__errno_location` when no libc defines it.
+    pub(super) fn errno_location(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.errno_location(c.st);
+        c.ret(ex, v)
+    }
+
+    pub(super) fn exit(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let code = ex.concretize(c.st, c.arg(0)?, "exit status")?;
+        Err(Stop::Terminate(Termination::Exit(code.to_i64())))
+    }
+
+    /// POSIX model: `__symtest_host_stat(path, struct stat *)`.
+    pub(super) fn host_stat(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.host_stat(c.st, c.args)?;
+        c.ret(ex, v)
+    }
+
+    /// POSIX model: `__symtest_host_read`.
+    pub(super) fn host_read(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let v = ex.host_read(c.st, c.args)?;
+        c.ret(ex, v)
+    }
+
+    /// POSIX model: `__symtest_model_warning(msg)` (once per message).
+    pub(super) fn model_warning(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let msg = ex.read_name(c.st, c.args.first());
+        ex.warn_once(format!("model: {msg}"));
+        Ok(())
+    }
+
+    /// `__symtest_terminated(s)`: accesses past the first NUL of `s` are errors.
+    pub(super) fn terminated(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        ex.mark_terminated(c.st, c.arg(0)?)
+    }
+
+    /// `__symtest_unsupported(msg)`: a model limitation ends the path.
+    pub(super) fn unsupported(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let msg = ex.read_name(c.st, c.args.first());
+        Err(Stop::error(ErrorKind::Model, msg))
+    }
+
+    /// `__symtest_blocked(msg)`: the program waits for an event nothing in
+    /// the modelled environment makes (a `poll` without a timeout on an
+    /// inotify descriptor): the path ends, natively it would not.
+    pub(super) fn blocked(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let msg = ex.read_name(c.st, c.args.first());
+        Err(Stop::Terminate(Termination::Blocked(msg)))
+    }
+
+    /// POSIX model: `__symtest_stdout(buf, n)` records bytes written to fd 1.
+    pub(super) fn stdout(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (buf, n) = (c.arg(0)?, c.arg(1)?);
+        ex.record_stdout(c.st, buf, n)
+    }
+
+    /// The `setjmp` family: records the continuation.
+    pub(super) fn setjmp(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        ex.setjmp(c.st, c.dest, c.arg(0)?)?;
+        c.ret(ex, Value::from_u64(32, 0))
+    }
+
+    /// The `longjmp` family: resumes a continuation `setjmp` recorded.
+    pub(super) fn longjmp(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (buf, val) = (c.arg(0)?, c.arg(1)?);
+        ex.longjmp(c.st, buf, val)
+    }
+
+    /// `__ubsan_handle_<check>`: the check failed on this path.
+    pub(super) fn ubsan(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let check = UbsanCheck::of_handler(symtest_ir::plain_name(&c.func.name));
+        Err(ex.ubsan(c.st, check, c.args))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The row `name` finds, and whether it replaces a definition.
+    fn row(name: &str) -> Option<(*const SpecialFn, bool)> {
+        lookup(name).map(|(s, replaces)| match s {
+            Special::Engine(f) => (f as *const SpecialFn, replaces),
+            _ => unreachable!("lookup finds the engine's functions"),
+        })
+    }
+
+    #[test]
+    fn every_name_finds_its_own_row() {
+        for f in SPECIALS {
+            for n in f.names {
+                let spellings = match *n {
+                    Name::Api(s) | Name::ApiFamily(s) => {
+                        vec![format!("symtest_{s}"), format!("klee_{s}")]
+                    }
+                    Name::Exact(s) | Name::Family(s) => vec![s.to_string()],
+                };
+                for name in spellings {
+                    let (found, _) = row(&name).expect("a special name");
+                    assert!(
+                        std::ptr::eq(found, f),
+                        "`{name}` is shadowed by an earlier row"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_families_and_definitions() {
+        assert_eq!(row("symtest_assume"), row("klee_assume"));
+        assert!(row("assume").is_none() && row("klee_assume_x").is_none());
+        assert_eq!(row("klee_get_value_i32"), row("symtest_get_value"));
+        assert_eq!(row("klee_posix_prefer_cex"), row("symtest_prefer_cex"));
+        assert!(row("symtest_expect_output").is_some() && row("klee_expect_output").is_none());
+        assert_eq!(row("klee_abort"), row("abort"));
+        assert_eq!(
+            row("__ubsan_handle_foo"),
+            row("__ubsan_handle_add_overflow_abort")
+        );
+        // The program's definition wins for the process's end and errno.
+        for name in [
+            "exit",
+            "_Exit",
+            "abort",
+            "klee_abort",
+            "__assert_fail",
+            "__errno_location",
+            "klee_get_errno",
+        ] {
+            assert_eq!(
+                row(name).map(|(_, replaces)| replaces),
+                Some(false),
+                "{name}"
+            );
+        }
+        for name in [
+            "malloc",
+            "free",
+            "klee_make_symbolic",
+            "setjmp",
+            "__ubsan_handle_x",
+        ] {
+            assert_eq!(
+                row(name).map(|(_, replaces)| replaces),
+                Some(true),
+                "{name}"
+            );
+        }
+        assert!(row("main").is_none() && row("mallocx").is_none());
+    }
+
+    #[test]
+    fn ubsan_checks_by_name() {
+        let of = UbsanCheck::of_handler;
+        assert_eq!(of("__ubsan_handle_add_overflow"), UbsanCheck::Add);
+        assert_eq!(
+            of("__ubsan_handle_divrem_overflow_abort"),
+            UbsanCheck::DivRem
+        );
+        assert_eq!(
+            of("__ubsan_handle_type_mismatch_v1"),
+            UbsanCheck::TypeMismatch
+        );
+        assert_eq!(
+            of("__ubsan_handle_vla_bound_not_positive"),
+            UbsanCheck::Other
+        );
     }
 }

@@ -164,7 +164,15 @@ impl Executor<'_> {
             return Ok(());
         }
         if let Some(special) = self.special_for(f) {
-            return self.call_special(st, ctx, dest, special, &args, ret_bits);
+            let mut call = crate::special::Call {
+                st,
+                ctx,
+                func,
+                dest,
+                args: &args,
+                ret_bits,
+            };
+            return self.call_special(special, &mut call);
         }
         let Some(body) = &func.body else {
             if func.extern_weak {
