@@ -1,12 +1,12 @@
 //! A frame's registers, in chunks shared between forked states.
 //!
-//! A function of a real program has hundreds of registers (coreutils' `main`
-//! functions: 600 and more), and every state that runs after a fork has its
-//! own copy of the frame it runs in. Copying the registers whole made the
-//! frames three quarters of the engine's memory on coreutils (10 KiB per
-//! frame). Here a copy shares every chunk of [`CHUNK`] registers until the
-//! state writes one of it, so two states that differ in a few registers hold
-//! one chunk each of their own.
+//! A function of a real program can have hundreds of registers (a `main`
+//! that parses options and dispatches on them), and every state that runs
+//! after a fork has its own copy of the frame it runs in. Copied whole, the
+//! frames of many states that differ in a few registers each become most
+//! of the engine's memory. Here a copy shares every chunk of [`CHUNK`]
+//! registers until the state writes one of it, so two states that differ in
+//! a few registers hold one chunk each of their own.
 
 use crate::state::Slot;
 use std::rc::Rc;

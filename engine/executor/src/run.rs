@@ -13,8 +13,9 @@ use symtest_ir::Loc;
 
 /// A dive ends at a fork once its batch has asked the solver chain this many
 /// times: in a solver-bound program a long dive spends the budget in one
-/// subtree (bitset.c at 30 s: 88 lines without this bound, 83 with 64-fork
-/// dives only; the word count's planted bug is found either way).
+/// subtree, and a bound on forks alone lets a dive whose every fork costs
+/// queries go on too long. A few queries per dive give the searcher back
+/// the choice of where the budget goes.
 const DIVE_QUERIES: u64 = 8;
 
 struct View<'a, 'm> {

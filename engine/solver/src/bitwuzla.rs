@@ -30,32 +30,25 @@
 //!   them), and the push stack is only ever compared by term identity.
 //! * Options: Bitwuzla's skeleton preprocessing is off. It creates a new
 //!   CaDiCaL instance on every check with one variable per term id of the
-//!   (long-lived) term manager, so its cost grew with every term ever
-//!   built: `tr` (Figure 1) without the optimization layers spent 8 of
-//!   its 22 s there.
+//!   (long-lived) term manager, so its cost grows with every term ever
+//!   built, and over a long exploration it becomes a large share of the
+//!   solver's time.
 //! * **Reads at symbolic indices through stores** (`select(store(...),
 //!   i)`, e.g. a lookup table flushed into an array) are expanded into
 //!   `ite(i == i_n, v_n, ...ite(i == i_1, v_1, select(base, i)))` over at
 //!   most `READ_OVER_WRITE_LIMIT` (1,024) stores, outermost first (same
-//!   meaning). Bitwuzla's lemmas on demand needed one SAT round per lemma
-//!   on such chains: a 256-entry table read at 8 symbolic indices took
-//!   330 ms per query (one query hit the 10 s limit), 12 ms expanded.
-//! * Measured (release build, CPU time, best of 5, replaying the exact
-//!   query sequences that reached Bitwuzla in `cargo xtask bench solver`
-//!   runs of tr, classify, fork_heavy, hex_decode and parse_kv with and
-//!   without the chain's layers, 8,050 queries): the previous default
-//!   (assumptions only, recycled every 50 queries, skeleton
-//!   preprocessing, lemmas for reads through stores) 33.6 s; with the
-//!   read-over-write expansion 10.3 s; and skeleton preprocessing off
-//!   5.5 s; and push/pop 3.7–5.0 s (recycled every 100: 3.9–5.0 s, 200:
-//!   3.7–4.6 s, 300: 3.9 s, 1000: 4.0 s, 5000: 4.6 s; assumptions only,
-//!   every 50: 6.4–6.5 s). `tr` alone, its 874 queries with all layers:
-//!   2.0 s before, 0.55–0.7 s after (2.3 → 0.7 ms per query). Also
-//!   measured and not kept: embedded-constraint preprocessing off (5.9 vs
-//!   5.5 s), preprocessing off (-10% on `tr`, other models), rewrite
-//!   level 0 or 1 (slower: the SAT solver gets more work), and plain
-//!   bit-vector variables for constant-index reads of root arrays (−7%,
-//!   within the noise, mixed per workload).
+//!   meaning). Bitwuzla's lemmas on demand need one SAT round per lemma
+//!   on such chains, so a table read at a few symbolic indices costs many
+//!   rounds per query where the expanded read is solved in one.
+//! * These choices (the read-over-write expansion, skeleton preprocessing
+//!   off, push/pop, the recycling interval) are each a clear gain on the
+//!   query sequences of real explorations, replayed exactly
+//!   (`cargo xtask bench solver`), with and without the chain's layers;
+//!   the interval matters little within a wide range around its value.
+//!   Not kept, for no gain or a mixed one per workload: embedded-constraint
+//!   preprocessing off, preprocessing off, rewrite level 0 or 1 (the SAT
+//!   solver gets more work), and plain bit-vector variables for
+//!   constant-index reads of root arrays.
 //! * Memory: every term handle the memo holds owns exactly one reference;
 //!   temporary terms (model reads) are released right after use; the
 //!   instance, options and term manager are deleted on drop / reset, so
@@ -86,8 +79,9 @@ type Sort = bz::BitwuzlaSort;
 pub const MEMO_LIMIT: usize = 4_000_000;
 
 /// The persistent instance is recreated after this many queries, bounding
-/// the memory it accumulates and the slowdown of an aging instance (see the
-/// module docs for the measurement).
+/// the memory it accumulates and the slowdown of an aging instance;
+/// recreated much more often, it preprocesses the shared path prefixes
+/// again and again (see the module docs).
 pub const RECYCLE_QUERIES: u32 = 200;
 
 /// How queries are posed to Bitwuzla.

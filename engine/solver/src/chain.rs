@@ -20,32 +20,15 @@
 //!   supersets, checked guesses), so the result cache below it only
 //!   answers repeats of sets the bounded cex cache has evicted.
 //!
-//! Measured with the `bench_chain` test (3,200 generated queries: walks
-//! over subsets/supersets of related constraints and growing path
-//! conditions over 8 arrays of 4 bytes; release build, CPU time; byte-level
-//! independence, Bitwuzla in push/pop mode recycled every 200 queries):
-//!
-//! | layers                 | Bitwuzla queries | CPU time |
-//! |------------------------|-----------------:|---------:|
-//! | none                   | 3,200            | 4.15 s   |
-//! | independence           | 16,614           | 5.91 s   |
-//! | cex                    | 1,257            | 2.55 s   |
-//! | cache                  | 2,987            | 3.56 s   |
-//! | independence,cex       | 1,115            | 2.02 s   |
-//! | independence,cache     | 2,336            | 2.24 s   |
-//! | all (this order)       | 1,115            | 2.03 s   |
-//! | independence→cache→cex | 1,115            | 2.08 s   |
-//! | cache→independence→cex | 1,114            | 2.11 s   |
-//!
-//! (These generated queries jump between unrelated sets, the worst case
-//! for a backend that solves along a path; on the query sequences of real
-//! explorations see `cargo xtask bench solver` and the `bitwuzla` module.)
-//!
-//! Independence alone multiplies the (cheap) backend queries; it pays
-//! with a cache below it. The result cache below the cex cache answered
-//! nothing on this workload; above it (either place) it answers the same
-//! queries the cex cache would, at the same total cost within noise. The
-//! chain's own overhead with all layers was about 35 µs per query.
+//! Independence alone multiplies the (cheap) backend queries, one per
+//! group; it pays with a cache below it, which answers most groups again.
+//! The counter-example cache answers what the result cache would and more,
+//! so the result cache below it answers little, and above it (either
+//! place) the same queries at the same cost: the order of the caches
+//! matters less than having both independence and a cache. The chain's
+//! own work per query is small beside one backend query. (How the layers
+//! change the number and time of the backend's queries on real
+//! explorations: `cargo xtask bench solver`.)
 //!
 //! Every layer may be left out without changing any answer (Sat/Unsat),
 //! only speed and which model a satisfiable query gets (property-tested

@@ -1,16 +1,15 @@
 //! The small-domain layer: queries over a few input bytes decided by
 //! enumerating their values, without the backend.
 //!
-//! On real programs most of the backend's time went to queries over one to
-//! four bytes of input that read them through lookup tables: a multibyte
-//! decoder indexing a 51-entry table by `c - 0xc2`, a `switch` on a
-//! character, `isspace` and friends. GNU coreutils at 20 s (`head`, `tail`,
-//! `tr`, `ptx`, `od`): 65–91% of the time spent in Bitwuzla was in queries
-//! reading at most two distinct input bytes, nearly all of them through a
-//! read at a symbolic index, each 5–12 ms (Bitwuzla rewrites, bit-blasts
-//! and solves the table on every check). 256 or 65,536 candidate values are
-//! a small search when each assertion is checked as soon as the bytes it
-//! reads are fixed.
+//! In programs that parse or transform text, most of the backend's time
+//! goes to queries over one to four bytes of input that read them through
+//! lookup tables: a multibyte decoder indexing a 51-entry table by
+//! `c - 0xc2`, a `switch` on a character, `isspace` and friends. Nearly all
+//! of them read at most two distinct input bytes, through a read at a
+//! symbolic index, and each costs milliseconds (Bitwuzla rewrites,
+//! bit-blasts and solves the table on every check). 256 or 65,536
+//! candidate values are a small search when each assertion is checked as
+//! soon as the bytes it reads are fixed.
 //!
 //! How a query is decided:
 //! * **Variables** are the root-array bytes read at constant indices. More
@@ -126,8 +125,8 @@ fn decide(
     };
     let allowed = byte_domains(pool, assertions, &tape.vars);
     // Plain bit-vector arithmetic over several bytes is the backend's
-    // strength (a 16-bit word's bounds: 0.4 ms in Bitwuzla, 65,536
-    // candidates here); reads at symbolic indices are its weakness. So is
+    // strength (a 16-bit word's bounds: one cheap query for Bitwuzla,
+    // 65,536 candidates here); reads at symbolic indices are its weakness. So is
     // nonlinear arithmetic (products of symbolic values, a geometric series
     // over a ratio in 2..=50; divisions): such a query is searched here when
     // the bounds of the integers the bytes form leave few candidates.

@@ -29,7 +29,7 @@
 //!   it keeps for the state), a group made only of those assertions takes
 //!   its bytes from that model and is not asked below: a branch then costs
 //!   the one group its condition joins, not one query per group of the
-//!   whole path condition (`head` at 30 s: 2.9 M group queries before).
+//!   whole path condition, whose number grows with the path.
 //! * An `Unknown` group answer makes the query `Unknown`, unless another
 //!   group is Unsat (then the query is Unsat).
 //! * The time limit applies per group query, so one query can take up to

@@ -4,10 +4,10 @@
 //! A CRC is linear over GF(2): each bit of the checksum is the XOR of some
 //! input bits and a constant. Its table lookups are linear too (a CRC table
 //! is affine in its index, see [`crate::lookup`]), but a SAT solver sees an
-//! XOR network, which CDCL solves poorly: cksum's first question about its
-//! checksum of eight input bytes (`~crc == 0`, printing it) took Bitwuzla
-//! 5.6 s and hit its time limit in every run. Here it is 32 equations in 64
-//! unknowns.
+//! XOR network, which CDCL solves poorly: the first question about a CRC
+//! of a few input bytes (`~crc == 0`, before printing it) can take seconds,
+//! past a query's time limit. Here a 32-bit CRC of eight bytes is 32 equations
+//! in 64 unknowns.
 //!
 //! How a query is decided:
 //! * Only queries with an XOR of bit-vectors or a read of a constant table

@@ -3,8 +3,8 @@
 //! entries are read byte by byte at `base + (v << 2) + j` with `v` in
 //! `0..=255`. Compared store by store, such a read is an `ite` chain over
 //! every store the index's range reaches (1,021 for that read, each a 32-bit
-//! comparison), and a CRC of eight input bytes is 32 such chains deep: cksum's
-//! first query on its checksum ran into its time limit.
+//! comparison), and a CRC of eight input bytes is 32 such chains deep: the
+//! first query about such a checksum runs into its time limit.
 //!
 //! Tabulated over the small value instead, the read is a table of at most
 //! [`LOOKUP_MAX_VALUES`] bytes selected by the low bits of `v - lo`: the

@@ -138,8 +138,8 @@ const FILL_BUF: usize = 4096;
 pub const SYMBOLIC_WINDOW: u64 = 16;
 
 /// Smallest object whose symbolic accesses use the window: a smaller one
-/// flushes into a short chain, which Bitwuzla reads as cheaply (ptx's
-/// small tables were slower as nested `ite`s).
+/// flushes into a short chain, which Bitwuzla reads as cheaply (a small
+/// table read through nested `ite`s is slower, not faster).
 pub const WINDOW_MIN_SIZE: usize = 1024;
 
 impl ObjectState {

@@ -20,9 +20,10 @@ use symtest_expr::{BinOp, ExprId, ExprPool};
 /// become `ite`s every later query over them carries, and the parts of the
 /// path conditions past their common prefix a disjunction every later query
 /// carries, so the merge is made only when few values differ, none of them
-/// becomes deep, and the paths parted recently. (Measured on
-/// `tests/utils/`: 64 values, depth 200 and 16 constraints found longword's
-/// bug as fast, with a third of the instructions in sort's and tr's runs.)
+/// becomes deep, and the paths parted recently. (Loose enough that the
+/// states a loop over the input forks merge again at its head, so its later
+/// iterations run once for them all; tight enough that no merged value or
+/// disjunction makes the later queries cost more than the paths it saves.)
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Registers and memory bytes that may differ.

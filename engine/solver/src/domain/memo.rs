@@ -3,8 +3,8 @@
 //!
 //! A path condition grows by a conjunct per branch, so consecutive queries
 //! repeat nearly all their assertions; tabulating each over its bytes'
-//! values again was four fifths of the layer's work on `wc` (a two-byte
-//! link of a UTF-8 decoder: 51 x 256 evaluations). An assertion's truth
+//! values again would be most of the layer's work (a two-byte link of a
+//! UTF-8 decoder: 51 x 256 evaluations, on every query). An assertion's truth
 //! over the values of its one or two variables is a pure function of them
 //! (the expression is hash-consed, a variable is an input byte, and a read
 //! at a symbolic index that reaches a byte the query does not own reads 0,
