@@ -10,6 +10,7 @@
 use crate::executor::Executor;
 use crate::memory::AddressSpace;
 use crate::plist::PList;
+use crate::state::State;
 use crate::stats::MemoryCensus;
 use rustc_hash::FxHashSet;
 use std::mem::size_of;
@@ -31,6 +32,44 @@ fn rc_fresh<T>(seen: &mut FxHashSet<usize>, rc: &std::rc::Rc<T>) -> bool {
 
 /// Bytes of an `Rc` allocation's counters.
 const RC: usize = 2 * size_of::<usize>();
+
+/// What the start image holds (its nodes, records and contents, which are
+/// no state's own), each piece marked seen.
+fn image_bytes(image: &AddressSpace, seen: &mut FxHashSet<usize>) -> u64 {
+    let mut bytes = 0usize;
+    image.visit_nodes(|n, entries| {
+        seen.insert(n.addr);
+        bytes += n.bytes;
+        for e in entries {
+            seen.insert(std::rc::Rc::as_ptr(&e.object) as usize);
+            if seen.insert(std::rc::Rc::as_ptr(&e.contents) as usize) {
+                bytes += e.contents.footprint(&mut |p, _| seen.insert(p)).0 + RC;
+            }
+        }
+        true
+    });
+    bytes as u64
+}
+
+/// A state's stack: its frames and their register chunks not counted before.
+fn count_stack(st: &State, seen: &mut FxHashSet<usize>, c: &mut MemoryCensus) {
+    c.stack_bytes += (st.stack.capacity() * size_of::<usize>()) as u64;
+    for f in &st.stack {
+        if !rc_fresh(seen, f) {
+            continue;
+        }
+        c.stack_frames += 1;
+        c.stack_bytes += (RC
+            + size_of::<crate::state::Frame>()
+            + f.regs.chunks().count() * size_of::<usize>()
+            + f.allocas.capacity() * 8) as u64;
+        for chunk in f.regs.chunks() {
+            if rc_fresh(seen, chunk) {
+                c.stack_bytes += crate::regs::Regs::CHUNK_BYTES as u64;
+            }
+        }
+    }
+}
 
 impl Executor<'_> {
     /// Takes a census if the live states grew fourfold since the last one.
@@ -63,91 +102,13 @@ impl Executor<'_> {
             ..MemoryCensus::default()
         };
         let mut seen: FxHashSet<usize> = FxHashSet::default();
-        // The start image: its nodes, records and contents are not per-state.
         if let Some(image) = &self.image {
-            let mut bytes = 0usize;
-            image.visit_nodes(|n, entries| {
-                seen.insert(n.addr);
-                bytes += n.bytes;
-                for e in entries {
-                    seen.insert(std::rc::Rc::as_ptr(&e.object) as usize);
-                    if seen.insert(std::rc::Rc::as_ptr(&e.contents) as usize) {
-                        bytes += e.contents.footprint(&mut |p, _| seen.insert(p)).0 + RC;
-                    }
-                }
-                true
-            });
-            c.image_bytes = bytes as u64;
+            c.image_bytes = image_bytes(image, &mut seen);
         }
         let mut ids: Vec<_> = self.states.keys().copied().collect();
         ids.sort_unstable();
         for id in ids {
-            let st = &self.states[&id];
-            self.count_memory(&st.memory, &mut seen, &mut c);
-            c.stack_bytes += (st.stack.capacity() * size_of::<usize>()) as u64;
-            for f in &st.stack {
-                if !rc_fresh(&mut seen, f) {
-                    continue;
-                }
-                c.stack_frames += 1;
-                c.stack_bytes += (RC
-                    + size_of::<crate::state::Frame>()
-                    + f.regs.chunks().count() * size_of::<usize>()
-                    + f.allocas.capacity() * 8) as u64;
-                for chunk in f.regs.chunks() {
-                    if rc_fresh(&mut seen, chunk) {
-                        c.stack_bytes += crate::regs::Regs::CHUNK_BYTES as u64;
-                    }
-                }
-            }
-            let mut count = |addr: usize, shared: bool, bytes: usize| {
-                let new = fresh(&mut seen, addr, shared);
-                if new {
-                    c.constraints += 1;
-                    c.constraint_bytes += bytes as u64;
-                }
-                new
-            };
-            type L = PList<symtest_expr::ExprId>;
-            type E = PList<(symtest_expr::ExprId, symtest_expr::ExprId)>;
-            st.constraints
-                .visit_nodes(|p, shared| count(p, shared, L::NODE_BYTES));
-            st.preferences
-                .visit_nodes(|p, shared| count(p, shared, L::NODE_BYTES));
-            st.equalities
-                .visit_nodes(|p, shared| count(p, shared, E::NODE_BYTES));
-            c.stdout_bytes +=
-                st.stdout
-                    .footprint(&mut |p, shared| fresh(&mut seen, p, shared)) as u64;
-            c.state_bytes += (size_of::<crate::state::State>()
-                + size_of::<crate::state::StateId>()
-                + st.jmp_targets.capacity() * size_of::<crate::state::JmpTarget>())
-                as u64;
-            if rc_fresh(&mut seen, &st.symbolics) {
-                c.state_bytes += (RC
-                    + size_of::<Vec<crate::state::SymbolicObject>>()
-                    + st.symbolics.capacity() * size_of::<crate::state::SymbolicObject>()
-                    + st.symbolics
-                        .iter()
-                        .map(|s| s.name.capacity())
-                        .sum::<usize>()) as u64;
-            }
-            if let Some(m) = &st.model {
-                if rc_fresh(&mut seen, m) {
-                    c.models += 1;
-                    c.model_bytes +=
-                        (RC + size_of::<symtest_expr::Assignment>() + m.heap_bytes()) as u64;
-                }
-            }
-            let mut cur = st.pending_cover.as_ref();
-            while let Some(node) = cur {
-                if !rc_fresh(&mut seen, node) {
-                    break;
-                }
-                c.cover_nodes += 1;
-                c.cover_bytes += (RC + size_of::<crate::state::CoverNode>()) as u64;
-                cur = node.next.as_ref();
-            }
+            self.count_state(&self.states[&id], &mut seen, &mut c);
         }
         c.suspended = self.suspended_count as u64;
         c.suspended_record_bytes = self.suspended.iter().map(|s| s.record_bytes() as u64).sum();
@@ -173,6 +134,59 @@ impl Executor<'_> {
         c.expr_nodes = self.pool.len() as u64;
         c.expr_pool_bytes = self.pool.heap_bytes() as u64;
         c
+    }
+
+    /// One state's pieces not counted before: its memory, stack,
+    /// constraints, output, own record, inputs, model and pending coverage.
+    fn count_state(&self, st: &State, seen: &mut FxHashSet<usize>, c: &mut MemoryCensus) {
+        self.count_memory(&st.memory, seen, c);
+        count_stack(st, seen, c);
+        let mut count = |addr: usize, shared: bool, bytes: usize| {
+            let new = fresh(seen, addr, shared);
+            if new {
+                c.constraints += 1;
+                c.constraint_bytes += bytes as u64;
+            }
+            new
+        };
+        type L = PList<symtest_expr::ExprId>;
+        type E = PList<(symtest_expr::ExprId, symtest_expr::ExprId)>;
+        st.constraints
+            .visit_nodes(|p, shared| count(p, shared, L::NODE_BYTES));
+        st.preferences
+            .visit_nodes(|p, shared| count(p, shared, L::NODE_BYTES));
+        st.equalities
+            .visit_nodes(|p, shared| count(p, shared, E::NODE_BYTES));
+        c.stdout_bytes += st.stdout.footprint(&mut |p, shared| fresh(seen, p, shared)) as u64;
+        c.state_bytes += (size_of::<State>()
+            + size_of::<crate::state::StateId>()
+            + st.jmp_targets.capacity() * size_of::<crate::state::JmpTarget>())
+            as u64;
+        if rc_fresh(seen, &st.symbolics) {
+            c.state_bytes += (RC
+                + size_of::<Vec<crate::state::SymbolicObject>>()
+                + st.symbolics.capacity() * size_of::<crate::state::SymbolicObject>()
+                + st.symbolics
+                    .iter()
+                    .map(|s| s.name.capacity())
+                    .sum::<usize>()) as u64;
+        }
+        if let Some(m) = &st.model {
+            if rc_fresh(seen, m) {
+                c.models += 1;
+                c.model_bytes +=
+                    (RC + size_of::<symtest_expr::Assignment>() + m.heap_bytes()) as u64;
+            }
+        }
+        let mut cur = st.pending_cover.as_ref();
+        while let Some(node) = cur {
+            if !rc_fresh(seen, node) {
+                break;
+            }
+            c.cover_nodes += 1;
+            c.cover_bytes += (RC + size_of::<crate::state::CoverNode>()) as u64;
+            cur = node.next.as_ref();
+        }
     }
 
     fn count_memory(&self, m: &AddressSpace, seen: &mut FxHashSet<usize>, c: &mut MemoryCensus) {

@@ -93,6 +93,11 @@ pub(crate) const INFEASIBLE: &str = "infeasible";
 pub(crate) const HEURISTIC: &str = "heuristic";
 pub(crate) const PENDING: &str = "pending";
 
+/// The name of file `f` of the module (empty if it has none).
+fn file_name(module: &Module, f: u32) -> String {
+    module.files.get(f as usize).cloned().unwrap_or_default()
+}
+
 /// Which of several reasons for one block to give: the one that says the
 /// most about how to reach it.
 fn rank(r: &Reason) -> u8 {
@@ -241,17 +246,87 @@ impl<'m> Graph<'m> {
     }
 }
 
+/// The program's direct calls, as the walk from the frontiers needs them.
+struct Calls {
+    /// Per block: its predecessors (by successor edges).
+    preds: Vec<Vec<usize>>,
+    /// Per function: the executed direct calls of it (caller, pc).
+    executed_calls_of: FxHashMap<u32, Vec<(FuncId, u32)>>,
+    /// The functions some code calls directly.
+    called: rustc_hash::FxHashSet<u32>,
+}
+
+/// Each unexecuted block's nearest frontier: the frontiers with their
+/// reasons, the one each block was reached from, and how far it is.
+struct Origins {
+    list: Vec<(Origin, Reason)>,
+    of: Vec<Option<usize>>,
+    dist: Vec<u32>,
+}
+
+impl Origins {
+    /// Block `gb` is a frontier, `o` its origin.
+    fn add(&mut self, gb: usize, o: (Origin, Reason), queue: &mut VecDeque<usize>) {
+        self.of[gb] = Some(self.list.len());
+        self.list.push(o);
+        self.dist[gb] = 0;
+        queue.push_back(gb);
+    }
+
+    /// The breadth-first walk from the frontiers in `queue` through
+    /// unexecuted blocks not yet reached.
+    fn walk(&mut self, g: &Graph, queue: &mut VecDeque<usize>) {
+        while let Some(u) = queue.pop_front() {
+            for v in g.next(u) {
+                if g.unexecuted(v) && self.of[v].is_none() {
+                    self.of[v] = self.of[u];
+                    self.dist[v] = self.dist[u] + 1;
+                    queue.push_back(v);
+                }
+            }
+        }
+    }
+}
+
+/// The states pending at the halt, as the blocks see them.
+struct Pending {
+    /// Per block: the states pending in it.
+    at_count: Vec<u64>,
+    /// Per block: a pending state can reach it.
+    reach: Vec<bool>,
+    /// Per block: unexecuted, at or after a pending state through
+    /// unexecuted code.
+    downstream: Vec<bool>,
+    /// How many states were pending (for the messages).
+    note: String,
+}
+
 impl Executor<'_> {
     /// The reasons, from the run's record and coverage (call after the
     /// halt; [`Executor::note_pending`] before it).
     pub(crate) fn why_report(&self) -> WhyReport {
-        let module = self.module;
-        let g = Graph::new(module, self);
+        let g = Graph::new(self.module, self);
+        let calls = self.calls(&g);
+        let origins = self.origins(&g, &calls);
+        let pending = self.pending(&g);
+        let lines = self.line_reasons(&g, &origins, &pending);
+        let branches = self.branch_reasons(&g, &pending);
+        WhyReport {
+            lines,
+            branches,
+            pending_states: self.why.pending_states,
+            suspended_states: self.why.suspended_states,
+        }
+    }
+
+    /// Predecessors, and the executed direct calls of each function.
+    fn calls(&self, g: &Graph) -> Calls {
         let n = g.blocks.len();
-        // Predecessors, and the executed direct calls of each function.
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut calls_of: FxHashMap<u32, Vec<(FuncId, u32)>> = FxHashMap::default();
-        let mut called: rustc_hash::FxHashSet<u32> = Default::default();
+        let mut calls = Calls {
+            preds: vec![Vec::new(); n],
+            executed_calls_of: FxHashMap::default(),
+            called: Default::default(),
+        };
         for gb in 0..n {
             let (func, b) = g.blocks[gb];
             let body = g.body(func);
@@ -259,7 +334,7 @@ impl Executor<'_> {
             if let Some(t) = body.block_insts(b).last() {
                 for s in successors(&t.op) {
                     if let Some(v) = g.id(func, BlockId(s)) {
-                        preds[v].push(gb);
+                        calls.preds[v].push(gb);
                     }
                 }
             }
@@ -270,100 +345,104 @@ impl Executor<'_> {
                 } = &i.op
                 {
                     let pc = blk.first + k as u32;
-                    called.insert(callee.0);
+                    calls.called.insert(callee.0);
                     if self.coverage.covered_at(self.coverage.index(func, pc)) {
-                        calls_of.entry(callee.0).or_default().push((func, pc));
+                        calls
+                            .executed_calls_of
+                            .entry(callee.0)
+                            .or_default()
+                            .push((func, pc));
                     }
                 }
             }
         }
-        // Frontiers, then the walk.
-        let mut origins: Vec<(Origin, Reason)> = Vec::new();
-        let mut origin_of: Vec<Option<usize>> = vec![None; n];
-        let mut dist: Vec<u32> = vec![u32::MAX; n];
+        calls
+    }
+
+    /// The frontiers, then the walk from them; then the functions no code
+    /// calls directly (through pointers only), never entered: they are why
+    /// what only they call was never entered.
+    fn origins(&self, g: &Graph, calls: &Calls) -> Origins {
+        let n = g.blocks.len();
+        let mut origins = Origins {
+            list: Vec::new(),
+            of: vec![None; n],
+            dist: vec![u32::MAX; n],
+        };
         let mut queue: VecDeque<usize> = VecDeque::new();
         for gb in 0..n {
-            if !g.unexecuted(gb) {
-                continue;
-            }
-            let (func, b) = g.blocks[gb];
-            let body = g.body(func);
-            let first = body.blocks[b.0 as usize].first;
-            let mut candidates: Vec<Origin> = Vec::new();
-            if g.entered[gb] > 0 {
-                candidates.push(Origin::Stopped {
-                    func,
-                    pc: first + g.entered[gb] - 1,
-                });
-            } else {
-                for &p in &preds[gb] {
-                    if g.unexecuted(p) {
-                        continue;
-                    }
-                    let (pf, pb) = g.blocks[p];
-                    let pblk = &g.body(pf).blocks[pb.0 as usize];
-                    candidates.push(Origin::Edge {
-                        func: pf,
-                        pc: pblk.first + pblk.len - 1,
-                        target: b,
-                    });
-                }
-                if b.0 == 0 {
-                    for &(cf, pc) in calls_of.get(&func.0).into_iter().flatten() {
-                        candidates.push(Origin::NotEntered {
-                            func: cf,
-                            pc,
-                            callee: func,
-                        });
-                    }
-                }
-            }
-            let best = candidates
-                .into_iter()
-                .map(|o| {
-                    let r = self.origin_reason(o);
-                    (o, r)
-                })
-                .min_by_key(|(_, r)| rank(r));
-            if let Some(best) = best {
-                origin_of[gb] = Some(origins.len());
-                origins.push(best);
-                dist[gb] = 0;
-                queue.push_back(gb);
+            if let Some(best) = self.frontier(g, calls, gb) {
+                origins.add(gb, best, &mut queue);
             }
         }
-        let walk = |queue: &mut VecDeque<usize>,
-                    origin_of: &mut Vec<Option<usize>>,
-                    dist: &mut Vec<u32>| {
-            while let Some(u) = queue.pop_front() {
-                for v in g.next(u) {
-                    if g.unexecuted(v) && origin_of[v].is_none() {
-                        origin_of[v] = origin_of[u];
-                        dist[v] = dist[u] + 1;
-                        queue.push_back(v);
-                    }
-                }
-            }
-        };
-        walk(&mut queue, &mut origin_of, &mut dist);
-        // Functions no code calls directly (through pointers only), never
-        // entered: they are why what only they call was never entered.
+        origins.walk(g, &mut queue);
         for (fi, &base) in g.base.iter().enumerate() {
             let gb = base as usize;
-            if base == u32::MAX || origin_of[gb].is_some() || called.contains(&(fi as u32)) {
+            if base == u32::MAX || origins.of[gb].is_some() || calls.called.contains(&(fi as u32)) {
                 continue;
             }
-            let func = FuncId(fi as u32);
-            let o = Origin::NoCaller { func };
-            origin_of[gb] = Some(origins.len());
-            origins.push((o, self.origin_reason(o)));
-            dist[gb] = 0;
-            queue.push_back(gb);
-            walk(&mut queue, &mut origin_of, &mut dist);
+            let o = Origin::NoCaller {
+                func: FuncId(fi as u32),
+            };
+            origins.add(gb, (o, self.origin_reason(o)), &mut queue);
+            origins.walk(g, &mut queue);
         }
-        let dist = dist;
-        // Pending states: where they are, what they can reach, and the
-        // unexecuted code at or after them.
+        origins
+    }
+
+    /// Where the unexecuted block `gb` was entered from, when it is a
+    /// frontier (paths stopped in it, or an executed block or call leads
+    /// to it), with its reason: of several, the one that says the most.
+    fn frontier(&self, g: &Graph, calls: &Calls, gb: usize) -> Option<(Origin, Reason)> {
+        if !g.unexecuted(gb) {
+            return None;
+        }
+        let (func, b) = g.blocks[gb];
+        let body = g.body(func);
+        let first = body.blocks[b.0 as usize].first;
+        let mut candidates: Vec<Origin> = Vec::new();
+        if g.entered[gb] > 0 {
+            candidates.push(Origin::Stopped {
+                func,
+                pc: first + g.entered[gb] - 1,
+            });
+        } else {
+            for &p in &calls.preds[gb] {
+                if g.unexecuted(p) {
+                    continue;
+                }
+                let (pf, pb) = g.blocks[p];
+                let pblk = &g.body(pf).blocks[pb.0 as usize];
+                candidates.push(Origin::Edge {
+                    func: pf,
+                    pc: pblk.first + pblk.len - 1,
+                    target: b,
+                });
+            }
+            if b.0 == 0 {
+                let callers = calls.executed_calls_of.get(&func.0).into_iter().flatten();
+                for &(cf, pc) in callers {
+                    candidates.push(Origin::NotEntered {
+                        func: cf,
+                        pc,
+                        callee: func,
+                    });
+                }
+            }
+        }
+        candidates
+            .into_iter()
+            .map(|o| {
+                let r = self.origin_reason(o);
+                (o, r)
+            })
+            .min_by_key(|(_, r)| rank(r))
+    }
+
+    /// Pending states: where they are, what they can reach, and the
+    /// unexecuted code at or after them.
+    fn pending(&self, g: &Graph) -> Pending {
+        let n = g.blocks.len();
         let mut at_count: Vec<u64> = vec![0; n];
         for (&(f, b), &k) in &self.why.pending {
             if let Some(gb) = g.id(f, b) {
@@ -374,49 +453,64 @@ impl Executor<'_> {
         let reach = g.reach(&at, |_| true);
         let waiting: Vec<usize> = at.iter().copied().filter(|&b| g.unexecuted(b)).collect();
         let downstream = g.reach(&waiting, |b| g.unexecuted(b));
-        let pending_note = render::pending(self.why.pending_states, self.why.suspended_states);
-        let block_reason = |gb: usize| -> Reason {
-            if downstream[gb] {
-                return Reason {
-                    reason: PENDING,
-                    kind: "waiting",
-                    detail: format!("a state still pending at the deadline was at or before it ({pending_note})"),
-                    at: None,
-                    inputs: Vec::new(),
-                    pending_can_reach: true,
-                };
-            }
-            let r = match origin_of[gb] {
-                Some(o) => origins[o].1.clone(),
-                None => self.origin_reason(Origin::NoCaller {
-                    func: g.blocks[gb].0,
-                }),
+        Pending {
+            at_count,
+            reach,
+            downstream,
+            note: render::pending(self.why.pending_states, self.why.suspended_states),
+        }
+    }
+
+    /// The reason of an unexecuted block: its origin's, unless states
+    /// pending at the halt are at or before it, or can still reach it.
+    fn block_reason(&self, g: &Graph, origins: &Origins, pending: &Pending, gb: usize) -> Reason {
+        let pending_note = &pending.note;
+        if pending.downstream[gb] {
+            return Reason {
+                reason: PENDING,
+                kind: "waiting",
+                detail: format!(
+                    "a state still pending at the deadline was at or before it ({pending_note})"
+                ),
+                at: None,
+                inputs: Vec::new(),
+                pending_can_reach: true,
             };
-            if let Some(Origin::Edge { func, pc, .. }) = origin_of[gb].map(|o| origins[o].0) {
-                if let Some(r) = self.pending_at_branch(&g, &at_count, func, pc, &r) {
-                    return r;
-                }
-            }
-            if reach[gb] && (r.kind == "undecided" || r.kind == "no-caller") {
-                return Reason {
-                    reason: PENDING,
-                    kind: "reachable",
-                    detail: format!(
-                        "{}; a state still pending at the deadline could reach it ({pending_note})",
-                        r.detail
-                    ),
-                    pending_can_reach: true,
-                    ..r
-                };
-            }
-            Reason {
-                pending_can_reach: reach[gb],
-                ..r
-            }
+        }
+        let r = match origins.of[gb] {
+            Some(o) => origins.list[o].1.clone(),
+            None => self.origin_reason(Origin::NoCaller {
+                func: g.blocks[gb].0,
+            }),
         };
-        // Lines: the reason of their nearest block.
+        if let Some(Origin::Edge { func, pc, .. }) = origins.of[gb].map(|o| origins.list[o].0) {
+            if let Some(r) = self.pending_at_branch(g, &pending.at_count, func, pc, &r) {
+                return r;
+            }
+        }
+        if pending.reach[gb] && (r.kind == "undecided" || r.kind == "no-caller") {
+            return Reason {
+                reason: PENDING,
+                kind: "reachable",
+                detail: format!(
+                    "{}; a state still pending at the deadline could reach it ({pending_note})",
+                    r.detail
+                ),
+                pending_can_reach: true,
+                ..r
+            };
+        }
+        Reason {
+            pending_can_reach: pending.reach[gb],
+            ..r
+        }
+    }
+
+    /// Every uncovered line, with the reason of its nearest unexecuted block.
+    fn line_reasons(&self, g: &Graph, origins: &Origins, pending: &Pending) -> Vec<LineWhy> {
+        let module = self.module;
         let mut best: FxHashMap<(u32, u32), (u32, usize)> = FxHashMap::default();
-        for (gb, &d) in dist.iter().enumerate() {
+        for (gb, &d) in origins.dist.iter().enumerate() {
             if !g.unexecuted(gb) {
                 continue;
             }
@@ -432,19 +526,23 @@ impl Executor<'_> {
                 }
             }
         }
-        let file_name = |f: u32| module.files.get(f as usize).cloned().unwrap_or_default();
         let mut lines = Vec::new();
         for (file, line) in self.coverage.uncovered_line_list() {
             let Some(&(_, gb)) = best.get(&(file.0, line)) else {
                 continue;
             };
             lines.push(LineWhy {
-                file: file_name(file.0),
+                file: file_name(module, file.0),
                 line,
-                reason: block_reason(gb),
+                reason: self.block_reason(g, origins, pending, gb),
             });
         }
-        // Branch sides no path took, at executed branches.
+        lines
+    }
+
+    /// Every side no path took of a branch of the program's code some path
+    /// executed, in source order.
+    fn branch_reasons(&self, g: &Graph, pending: &Pending) -> Vec<BranchWhy> {
         let mut branches = Vec::new();
         for site in self.why.sites.values() {
             let (Some(file), true) = (site.file, site.line > 0) else {
@@ -465,46 +563,27 @@ impl Executor<'_> {
                 let Some(tb) = g.id(site.func, side.target) else {
                     continue;
                 };
-                let mut r = self.origin_reason(Origin::Edge {
-                    func: site.func,
-                    pc: site.pc,
-                    target: side.target,
-                });
-                if downstream[tb] {
-                    r = Reason {
-                        reason: PENDING,
-                        kind: "waiting",
-                        detail: format!("a state still pending at the deadline was about to take it ({pending_note})"),
-                        ..r
-                    };
-                } else if let Some(p) =
-                    self.pending_at_branch(&g, &at_count, site.func, site.pc, &r)
-                {
-                    r = p;
-                } else if reach[tb] && r.kind == "undecided" {
-                    r = Reason {
-                        reason: PENDING,
-                        kind: "reachable",
-                        detail: format!("{}; a state still pending at the deadline could reach it ({pending_note})", r.detail),
-                        ..r
-                    };
-                }
-                r.pending_can_reach = reach[tb];
-                let target_line = render::first_line(body, side.target);
                 let label = match (&site.kind, default) {
                     (SiteKind::Cond { .. }, _) => ["true", "false"][i.min(1)].to_string(),
                     (_, Some(d)) if d == side.target => "default".to_string(),
                     _ => "case".to_string(),
                 };
                 branches.push(BranchWhy {
-                    file: file_name(file.0),
+                    file: file_name(self.module, file.0),
                     line: site.line,
                     col: site.col,
                     side: label,
                     target_line: matches!(site.kind, SiteKind::Switch)
-                        .then_some(target_line)
+                        .then(|| render::first_line(body, side.target))
                         .flatten(),
-                    reason: r,
+                    reason: self.untaken_side_reason(
+                        g,
+                        pending,
+                        site.func,
+                        site.pc,
+                        side.target,
+                        tb,
+                    ),
                 });
             }
         }
@@ -517,12 +596,47 @@ impl Executor<'_> {
                 b.target_line,
             ))
         });
-        WhyReport {
-            lines,
-            branches,
-            pending_states: self.why.pending_states,
-            suspended_states: self.why.suspended_states,
+        branches
+    }
+
+    /// The reason no path took side `target` (block `tb`) of the branch at
+    /// `pc`: the branch's record, unless states pending at the halt were
+    /// about to take it, are at the branch, or can still reach the side.
+    fn untaken_side_reason(
+        &self,
+        g: &Graph,
+        pending: &Pending,
+        func: FuncId,
+        pc: u32,
+        target: BlockId,
+        tb: usize,
+    ) -> Reason {
+        let pending_note = &pending.note;
+        let mut r = self.origin_reason(Origin::Edge { func, pc, target });
+        if pending.downstream[tb] {
+            r = Reason {
+                reason: PENDING,
+                kind: "waiting",
+                detail: format!(
+                    "a state still pending at the deadline was about to take it ({pending_note})"
+                ),
+                ..r
+            };
+        } else if let Some(p) = self.pending_at_branch(g, &pending.at_count, func, pc, &r) {
+            r = p;
+        } else if pending.reach[tb] && r.kind == "undecided" {
+            r = Reason {
+                reason: PENDING,
+                kind: "reachable",
+                detail: format!(
+                    "{}; a state still pending at the deadline could reach it ({pending_note})",
+                    r.detail
+                ),
+                ..r
+            };
         }
+        r.pending_can_reach = pending.reach[tb];
+        r
     }
 
     /// When states pending at the deadline are in the block of the branch at

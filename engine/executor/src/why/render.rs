@@ -2,7 +2,7 @@
 //! terms of the inputs and values the run saw.
 
 use super::analysis::{At, Reason, HEURISTIC, INFEASIBLE, NOT_REACHED};
-use super::{Cut, Range, SiteKind, SiteLog, CUTS};
+use super::{Cut, Range, SideLog, SiteKind, SiteLog, CUTS};
 use symtest_ir::{BlockId, Body, FuncId, IntPred, Module};
 
 /// The location of instruction `pc` of `func`.
@@ -150,7 +150,8 @@ fn input_hints(inputs: &[(String, u32)]) -> String {
 }
 
 /// The reason a side of `site` whose destination is `target` was never
-/// taken.
+/// taken: a heuristic that sent paths the other way, a condition that
+/// never held, or a side taken but never run, or never decided.
 pub(super) fn side_reason(
     module: &Module,
     site: &SiteLog,
@@ -181,13 +182,61 @@ pub(super) fn side_reason(
             pending_can_reach: false,
         };
     };
+    let where_ = side_words(module, site, index, target, &a);
+    let inputs: Vec<String> = side
+        .inputs
+        .iter()
+        .map(|(n, s)| format!("{n} ({s} bytes)"))
+        .collect();
+    let (reason, kind, detail) = if let Some((kind, detail)) = cut_away(side, &where_) {
+        (HEURISTIC, kind, detail)
+    } else if side.infeasible > 0 || site.concrete > 0 {
+        never_held(module, site, index, &where_, &inputs)
+    } else if side.taken > 0 && dropped > 0 {
+        (
+            HEURISTIC,
+            "memory-cap",
+            format!("a path took {where_} but never ran it ({dropped} state(s) were dropped by the memory cap)"),
+        )
+    } else if side.taken > 0 {
+        (
+            NOT_REACHED,
+            "taken-not-run",
+            format!("a path took {where_} but never ran it"),
+        )
+    } else {
+        (
+            NOT_REACHED,
+            "undecided",
+            format!("{where_} was never decided"),
+        )
+    };
+    Reason {
+        reason,
+        kind,
+        detail,
+        at: a,
+        inputs,
+        pending_can_reach: false,
+    }
+}
+
+/// Side `index` of `site` (destination `target`, the branch at `a`) in
+/// words: by where it goes, since which of the branch instruction's sides
+/// is the source's `true` depends on how the compiler laid the condition
+/// out.
+fn side_words(
+    module: &Module,
+    site: &SiteLog,
+    index: usize,
+    target: BlockId,
+    a: &Option<At>,
+) -> String {
     let body = module
         .function(site.func)
         .body
         .as_ref()
         .expect("program body");
-    // The side by where it goes: which of the branch instruction's sides is
-    // the source's `true` depends on how the compiler laid the condition out.
     let label = match (&site.kind, first_line(body, target)) {
         (SiteKind::Cond { .. }, Some(l)) => format!("side to line {l}"),
         (SiteKind::Cond { .. }, None) => format!("{} side", ["true", "false"][index.min(1)]),
@@ -198,122 +247,94 @@ pub(super) fn side_reason(
         SiteKind::Switch => "switch",
         _ => "branch",
     };
-    let where_ = format!("the {label} of the {what} at {}", at_text(&a));
-    let inputs: Vec<String> = side
-        .inputs
-        .iter()
-        .map(|(n, s)| format!("{n} ({s} bytes)"))
-        .collect();
-    if let Some((k, _)) = side
+    format!("the {label} of the {what} at {}", at_text(a))
+}
+
+/// When heuristics sent paths the other way at the side (`where_`): the
+/// one that did so most often (the reason's kind) and every one with its
+/// count.
+fn cut_away(side: &SideLog, where_: &str) -> Option<(&'static str, String)> {
+    let (k, _) = side
         .cuts
         .iter()
         .enumerate()
         .filter(|(_, n)| **n > 0)
-        .max_by_key(|(_, n)| **n)
-    {
-        let parts: Vec<String> = CUTS
-            .iter()
-            .zip(side.cuts)
-            .filter(|(_, n)| *n > 0)
-            .map(|(c, n)| {
-                format!(
-                    "{n} time(s) a path went the other way because {}",
-                    cut_words(*c)
-                )
-            })
-            .collect();
-        return Reason {
-            reason: HEURISTIC,
-            kind: CUTS[k].name(),
-            detail: format!("{where_} was not explored: {}", parts.join("; ")),
-            at: a,
-            inputs,
-            pending_can_reach: false,
+        .max_by_key(|(_, n)| **n)?;
+    let parts: Vec<String> = CUTS
+        .iter()
+        .zip(side.cuts)
+        .filter(|(_, n)| *n > 0)
+        .map(|(c, n)| {
+            format!(
+                "{n} time(s) a path went the other way because {}",
+                cut_words(*c)
+            )
+        })
+        .collect();
+    Some((
+        CUTS[k].name(),
+        format!("{where_} was not explored: {}", parts.join("; ")),
+    ))
+}
+
+/// Side `index` of `site` never held: the solver found it infeasible, or
+/// the condition was concrete (category, kind and words); a heuristic's
+/// when every such path had its inputs fixed by a heuristic cut first.
+fn never_held(
+    module: &Module,
+    site: &SiteLog,
+    index: usize,
+    where_: &str,
+    inputs: &[String],
+) -> (&'static str, &'static str, String) {
+    let side = &site.sides[index];
+    let mut parts = Vec::new();
+    if side.infeasible > 0 {
+        let reads = if inputs.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; the condition reads {}{}",
+                inputs.join(", "),
+                input_hints(&side.inputs)
+            )
         };
+        parts.push(format!(
+            "the solver found it infeasible on {} path(s){reads}",
+            side.infeasible
+        ));
     }
-    if side.infeasible > 0 || site.concrete > 0 {
-        let mut parts = Vec::new();
-        if side.infeasible > 0 {
-            let reads = if inputs.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; the condition reads {}{}",
-                    inputs.join(", "),
-                    input_hints(&side.inputs)
-                )
-            };
-            parts.push(format!(
-                "the solver found it infeasible on {} path(s){reads}",
-                side.infeasible
-            ));
-        }
-        if site.concrete > 0 {
-            parts.push(format!(
-                "the condition was concrete on {} visit(s), fixed by the symbolic environment and the path{}",
-                site.concrete,
-                operands_text(site, index)
-            ));
-        }
-        let kind = match (side.infeasible > 0, site.concrete > 0) {
-            (true, false) => "solver",
-            (false, true) => "concrete",
-            _ => "solver-and-concrete",
-        };
-        let all_after_cut = side.infeasible == side.infeasible_after_cut
-            && site.concrete == site.concrete_after_cut;
-        if let (true, Some((f, pc, cut))) = (all_after_cut, site.cut_origin) {
-            return Reason {
-                reason: HEURISTIC,
-                kind: cut.name(),
-                detail: format!(
-                    "{where_} never held, but only on paths whose inputs had been fixed to their current values at {}, because {}: {}",
-                    at_text(&at(module, f, pc)),
-                    cut_words(cut),
-                    parts.join("; ")
-                ),
-                at: a,
-                inputs,
-                pending_can_reach: false,
-            };
-        }
-        return Reason {
-            reason: INFEASIBLE,
-            kind,
-            detail: format!("{where_} never held: {}", parts.join("; ")),
-            at: a,
-            inputs,
-            pending_can_reach: false,
-        };
+    if site.concrete > 0 {
+        parts.push(format!(
+            "the condition was concrete on {} visit(s), fixed by the symbolic environment and the path{}",
+            site.concrete,
+            operands_text(site, index)
+        ));
     }
-    if side.taken > 0 {
-        if dropped > 0 {
-            return Reason {
-                reason: HEURISTIC,
-                kind: "memory-cap",
-                detail: format!("a path took {where_} but never ran it ({dropped} state(s) were dropped by the memory cap)"),
-                at: a,
-                inputs,
-                pending_can_reach: false,
-            };
-        }
-        return Reason {
-            reason: NOT_REACHED,
-            kind: "taken-not-run",
-            detail: format!("a path took {where_} but never ran it"),
-            at: a,
-            inputs,
-            pending_can_reach: false,
-        };
+    let kind = match (side.infeasible > 0, site.concrete > 0) {
+        (true, false) => "solver",
+        (false, true) => "concrete",
+        _ => "solver-and-concrete",
+    };
+    let all_after_cut =
+        side.infeasible == side.infeasible_after_cut && site.concrete == site.concrete_after_cut;
+    if let (true, Some((f, pc, cut))) = (all_after_cut, site.cut_origin) {
+        return (
+            HEURISTIC,
+            cut.name(),
+            format!(
+                "{where_} never held, but only on paths whose inputs had been fixed to their current values at {}, because {}: {}",
+                at_text(&at(module, f, pc)),
+                cut_words(cut),
+                parts.join("; ")
+            ),
+        );
     }
-    Reason {
-        reason: NOT_REACHED,
-        kind: "undecided",
-        detail: format!("{where_} was never decided"),
-        at: a,
-        inputs,
-        pending_can_reach: false,
-    }
+    (
+        INFEASIBLE,
+        kind,
+        format!("{where_} never held: {}", parts.join("; ")),
+    )
 }
 
 /// A side that never held, decided by what a heuristic cut just before it
