@@ -352,6 +352,16 @@ fn a_bug_behind_a_checksum_is_found_from_the_projects_own_test() {
         shown(&m)
     );
 
+    // `why` tells the lines the seeds reached but exploration could not
+    // vary past (the header's digest) from those no seed reached.
+    let w = symtest_in(&dir, &["why", "header"]);
+    let why = String::from_utf8_lossy(&w.stdout);
+    assert!(
+        why.contains("digest-depth") && why.contains("a seeded path reached that branch"),
+        "{}",
+        shown(&w)
+    );
+
     // The same budget without the project's test: no bug.
     let dir = copy_fixture("seed-header", "seed-header-without");
     let toml = std::fs::read_to_string(dir.join("symtest.toml")).unwrap();

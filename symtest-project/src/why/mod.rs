@@ -60,6 +60,12 @@ pub struct Reason {
     /// what the run saw so far.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pending_can_reach: bool,
+    /// A run with seeds of its own (the project's tests, `--seed-file`):
+    /// `reached` when a seeded path executed the branch this comes from
+    /// (the seeds got there, exploration could not vary them past it),
+    /// `not-reached` when no seed did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -159,6 +165,8 @@ struct EngineReason {
     inputs: Vec<String>,
     #[serde(default)]
     pending_can_reach: bool,
+    #[serde(default)]
+    seeds: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -256,6 +264,7 @@ impl<'a> Names<'a> {
                 .map(|a| format!("{}:{}", self.relative_text(&a.file), a.line)),
             inputs: r.inputs.clone(),
             pending_can_reach: r.pending_can_reach,
+            seeds: r.seeds.clone(),
         }
     }
 }
@@ -268,6 +277,7 @@ fn reason(category: &str, kind: &str, detail: String) -> Reason {
         at: None,
         inputs: Vec::new(),
         pending_can_reach: false,
+        seeds: None,
     }
 }
 

@@ -21,7 +21,14 @@ fn reason_text(r: &Reason) -> String {
     } else {
         ""
     };
-    format!("{} ({}): {}{so_far}", r.reason, r.kind, r.detail)
+    let seeds = match r.seeds.as_deref() {
+        Some("reached") => {
+            " [a seeded path reached that branch; exploration could not vary it past there]"
+        }
+        Some("not-reached") => " [no seed reached it]",
+        _ => "",
+    };
+    format!("{} ({}): {}{so_far}{seeds}", r.reason, r.kind, r.detail)
 }
 
 /// The report as text (`why.txt`, `cargo symtest why TARGET`).

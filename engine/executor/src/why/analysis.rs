@@ -79,6 +79,12 @@ pub struct Reason {
     /// saw is "so far": those states' paths may decide otherwise).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pending_can_reach: bool,
+    /// Runs with seeds of their own (`--seed-file`, `--seed-dir`; option
+    /// seeds aside): `reached` when a path following a seed executed the
+    /// branch this comes from (the seeds got there; exploration could not
+    /// vary them past it), `not-reached` when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -475,6 +481,7 @@ impl Executor<'_> {
                 at: None,
                 inputs: Vec::new(),
                 pending_can_reach: true,
+                seeds: None,
             };
         }
         let r = match origins.of[gb] {
@@ -667,6 +674,12 @@ impl Executor<'_> {
         })
     }
 
+    /// `Reason::seeds` for a branch a seeded path did (`true`) or did not
+    /// execute: `None` in a run without seeds of its own.
+    fn seeds_note(&self, reached: bool) -> Option<&'static str> {
+        (self.first_option_seed > 0).then_some(if reached { "reached" } else { "not-reached" })
+    }
+
     /// The reason an origin gives the code after it.
     fn origin_reason(&self, o: Origin) -> Reason {
         let module = self.module;
@@ -677,6 +690,7 @@ impl Executor<'_> {
                 match self.why.sites.get(&idx) {
                     Some(site) => {
                         let mut r = render::side_reason(module, site, target, self.stats.states_dropped);
+                        r.seeds = self.seeds_note(site.seeded > 0);
                         if r.reason == INFEASIBLE {
                             if let Some((cut_pc, cut, count)) = self.upstream_cut(func, pc) {
                                 r = render::upstream(r, &at(func, cut_pc), cut, count);
@@ -694,6 +708,7 @@ impl Executor<'_> {
                         at: at(func, pc),
                         inputs: Vec::new(),
                         pending_can_reach: false,
+                        seeds: None,
                     },
                 }
             }
@@ -709,6 +724,7 @@ impl Executor<'_> {
                     at: a,
                     inputs: Vec::new(),
                     pending_can_reach: false,
+                    seeds: None,
                 }
             }
             Origin::NotEntered { func, pc, callee } => {
@@ -724,6 +740,7 @@ impl Executor<'_> {
                     at: a,
                     inputs: Vec::new(),
                     pending_can_reach: false,
+                    seeds: None,
                 }
             }
             Origin::NoCaller { func } => Reason {
@@ -736,6 +753,7 @@ impl Executor<'_> {
                 at: None,
                 inputs: Vec::new(),
                 pending_can_reach: false,
+                seeds: self.seeds_note(false),
             },
         }
     }

@@ -174,6 +174,9 @@ pub(crate) struct SiteLog {
     /// of the condition in a chain of `&&`/`||`), else the branch's.
     pub line: u32,
     pub col: u32,
+    /// Visits by paths following a seed of the run's own (not an option
+    /// seed), or started from a recorded run's arguments.
+    pub seeded: u64,
 }
 
 /// The run's record (an [`Executor`] field).
@@ -226,6 +229,7 @@ impl SiteLog {
             ranges: [None, None],
             line: inst.loc.line,
             col: inst.loc.col,
+            seeded: 0,
         };
         match &inst.op {
             Op::CondBr {
@@ -333,6 +337,11 @@ impl Executor<'_> {
             }
         }
         let fixed = self.why.fixed.get(&st.id).copied();
+        let seeded = st.argv.is_some()
+            || st
+                .seeds
+                .iter()
+                .any(|&k| (k as usize) < self.first_option_seed);
         if !self.coverage.is_program_function(func) {
             if let (Decision::Followed(cut, _), Some(p)) = (d, self.coverage.program_frame(st)) {
                 self.why.cuts.entry((p.func, p.cur)).or_default()[cut.index()] += 1;
@@ -346,6 +355,9 @@ impl Executor<'_> {
             .sites
             .entry(idx)
             .or_insert_with(|| SiteLog::new(module, func, pc));
+        if seeded {
+            site.seeded += 1;
+        }
         let cmp = match &site.kind {
             SiteKind::Cond { cmp } => *cmp,
             SiteKind::Switch | SiteKind::Other => {

@@ -180,6 +180,7 @@ pub(super) fn side_reason(
             at: a,
             inputs: Vec::new(),
             pending_can_reach: false,
+            seeds: None,
         };
     };
     let where_ = side_words(module, site, index, target, &a);
@@ -218,6 +219,7 @@ pub(super) fn side_reason(
         at: a,
         inputs,
         pending_can_reach: false,
+        seeds: None,
     }
 }
 
