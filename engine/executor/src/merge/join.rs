@@ -104,10 +104,10 @@ fn same_shape(a: &State, b: &State) -> bool {
     };
     let cross = argv
         && match (&a.cross, &b.cross) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x.same_as(y),
-        _ => false,
-    };
+            (None, None) => true,
+            (Some(x), Some(y)) => x.same_as(y),
+            _ => false,
+        };
     cross
         && a.stack.len() == b.stack.len()
         && a.stack.iter().zip(&b.stack).all(|(x, y)| same_frame(x, y))
