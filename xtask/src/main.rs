@@ -41,6 +41,9 @@ commands:
           (tests/bench/loops/, 20 s each)
   bench coreutils [--quick] [--budget S] [--only a,b] [--out DIR] [--rebuild]
           setup, then GNU coreutils 9.1 captured and explored with the paper's options
+  bench crosscheck [--quick] [--budget S] [--only a,b] [--out DIR] [--rebuild] [--report-only]
+          setup, then GNU coreutils 9.1 crosschecked against toybox 0.8.9 (paper §5.5),
+          one [[crosscheck]] per tool both provide -> target/bench/crosscheck.{json,md}
   bench projects [--only a,b] [--budget S] [--out DIR] [--no-plain]
           setup, then eight Debian source packages captured with their own builds,
           `init --from-build`, every listed target run -> target/bench/projects/
@@ -51,6 +54,9 @@ commands:
           every corpus package (30 s per program), resumable -> target/bench/corpus/
   bench projects --quick
           one small corpus package end to end, checked (part of `cargo xtask test`)
+  bench seeds [--only a,b] [--budget S] [--out DIR] [--reuse] [--prepare]
+          jq, gawk, lua5.4, sqlite3 at 30 s per program without and with seeds from their
+          own tests, measured by gcov on their own build -> target/bench/seeds/
   fuzz [--count N] [--seed S]
           setup, then mutants of bitcode, .ktest files and symtest.toml (N of each,
           default 500) through the release binary: no signal, panic or hang, documented

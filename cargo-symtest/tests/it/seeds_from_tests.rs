@@ -275,6 +275,90 @@ fn the_program_is_put_back_after_ctrl_c() {
     program_is_back(&dir);
 }
 
+/// Tests that run the program under valgrind run the recorder under it (and
+/// the program without it): the recording says so, naming the runs, and
+/// keeps them. Valgrind is told by its preload library in `LD_PRELOAD`
+/// (here one that does not exist: the loader says so and goes on).
+#[test]
+fn runs_made_under_valgrind_are_told() {
+    let dir = copy_fixture("seed-tests", "seeds-valgrind");
+    let config = std::fs::read_to_string(dir.join("symtest.toml"))
+        .unwrap()
+        .replace(
+            "seed-tests = [\"make\", \"check\"]",
+            "seed-tests = [\"sh\", \"-c\", \"LD_PRELOAD=vgpreload_core-amd64-linux.so ./kv -c tests/basic.kv; ./kv -k name < tests/basic.kv\"]",
+        );
+    std::fs::write(dir.join("symtest.toml"), config).unwrap();
+    let o = symtest_in(&dir, &["--max-time", "2"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "seeds: 1 run(s) of `kv` under `sh -c LD_PRELOAD=vgpreload_core-amd64-linux.so ./kv -c tests/basic.kv; ./kv -k name < tests/basic.kv` were made under valgrind"
+        ),
+        "{}",
+        shown(&o)
+    );
+    let s = &report(&dir, "kv")["seeds"];
+    assert_eq!(
+        (&s["runs_seen"], &s["runs_kept"]),
+        (&Value::from(2), &Value::from(2)),
+        "{s:#}"
+    );
+    program_is_back(&dir);
+}
+
+/// A test that gives the program an empty file (gawk's `-f` of an empty
+/// program): the model's files hold at least 1 byte, so the seed's file is
+/// one zero byte, said as padding; the engine takes the seed and the target
+/// runs (an environment it refuses would stop the target's whole run).
+#[test]
+fn a_run_with_an_empty_file_is_a_seed() {
+    let dir = copy_fixture("seed-tests", "seeds-empty-file");
+    let config = std::fs::read_to_string(dir.join("symtest.toml"))
+        .unwrap()
+        .replace(
+        "seed-tests = [\"make\", \"check\"]",
+        "seed-tests = [\"sh\", \"-c\", \": > empty.kv; ./kv -c empty.kv; ./kv -c tests/basic.kv\"]",
+    );
+    std::fs::write(dir.join("symtest.toml"), config).unwrap();
+    let o = symtest_in(&dir, &["--max-time", "3"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let r = report(&dir, "kv");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    let s = &r["seeds"];
+    assert_eq!(
+        (&s["runs_kept"], &s["seeds"], &s["padded"]),
+        (&Value::from(2), &Value::from(2), &Value::from(1)),
+        "{s:#}"
+    );
+    let listing = read_json(&Path::new(s["dir"].as_str().unwrap()).join("seeds.json"));
+    let empty = listing
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["runs"][0] == "./kv -c empty.kv")
+        .expect("the empty file's run");
+    assert_eq!(
+        empty["padded"],
+        serde_json::json!(["file A (0 of 1 bytes)"])
+    );
+    assert_eq!(
+        empty["args"],
+        serde_json::json!([
+            "kv",
+            "--sym-arg",
+            "2",
+            "--sym-arg",
+            "1",
+            "--sym-files",
+            "1",
+            "1"
+        ])
+    );
+    program_is_back(&dir);
+}
+
 /// Bad input: file, line and key.
 #[test]
 fn seed_keys_bad_input() {

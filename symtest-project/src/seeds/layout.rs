@@ -9,14 +9,20 @@
 //! - the files the arguments name: `--sym-files <count> <size>`, renamed `A`,
 //!   `B`, ... in the arguments (the model's names), objects `A-data` (the
 //!   contents, shorter files padded with zeros to the longest: the model gives
-//!   every file one size) and `A-data-stat` (the `struct stat` init.c's
-//!   `sym_file` assumes);
+//!   every file one size, of at least 1 byte, so empty files are padded to
+//!   one zero byte) and `A-data-stat` (the `struct stat` init.c's `sym_file`
+//!   assumes);
 //! - stdin, when the run read any: `--sym-stdin <length>`, objects `stdin`
 //!   and `stdin-stat`;
 //! - `model_version` (4 bytes, 1).
 //!
-//! An object longer than the bound (`seed-max-bytes`) is cut there.
+//! An object longer than the bound (`seed-max-bytes`) is cut there, an
+//! argument also at the longest symbolic argument the engine takes
+//! ([`MAX_SYM_ARG_LEN`]); a run whose environment the engine would still
+//! refuse (its arguments together too long) is no seed, with the reason:
+//! one such seed would stop the target's whole exploration.
 
+use crate::runtime::{check_env_options, MAX_SYM_ARG_LEN};
 use symtest_ktest::{KTest, KTestObject};
 
 /// One run of the program, as recorded or made from an input file.
@@ -148,7 +154,12 @@ pub fn seed_of(program: &str, run: &Run, max: usize) -> Result<Seed, String> {
             None => word.clone(),
         };
         if run.symbolic_args {
-            let value = bounded(&word, max, format!("argument {}", i + 1), &mut truncated);
+            let value = bounded(
+                &word,
+                max.min(MAX_SYM_ARG_LEN as usize),
+                format!("argument {}", i + 1),
+                &mut truncated,
+            );
             args.extend(["--sym-arg".to_string(), value.len().to_string()]);
             objects.push(KTestObject::new(arg_name(i), [&value[..], &[0]].concat()));
         } else {
@@ -171,7 +182,8 @@ pub fn seed_of(program: &str, run: &Run, max: usize) -> Result<Seed, String> {
                 )
             })
             .collect();
-        let size = data.iter().map(Vec::len).max().unwrap_or(0);
+        // The model's files have one size, of at least 1 byte.
+        let size = data.iter().map(Vec::len).max().unwrap_or(0).max(1);
         args.extend([
             "--sym-files".to_string(),
             paths.len().to_string(),
@@ -199,6 +211,10 @@ pub fn seed_of(program: &str, run: &Run, max: usize) -> Result<Seed, String> {
         objects.push(KTestObject::new("stdin-stat", stat));
     }
     objects.push(KTestObject::new("model_version", 1u32.to_le_bytes()));
+    // What the engine checks of any environment but its memory (which
+    // depends on the target's --max-memory; the bound keeps a seed small).
+    check_env_options(&args[1..], u64::MAX, 0)
+        .map_err(|e| format!("the engine would refuse its environment: {e}"))?;
     Ok(Seed {
         ktest: KTest {
             args,
@@ -368,5 +384,55 @@ mod tests {
         assert!(seed_of("p", &many, 10).unwrap_err().contains("at most 26"));
         assert_eq!(arg_name(7), "arg07");
         assert_eq!(arg_name(123), "arg23");
+    }
+
+    #[test]
+    fn what_the_engine_refuses_is_padded_cut_or_left_out() {
+        // An empty file (`gawk -f empty.awk`): one zero byte, said.
+        let empty = Run {
+            args: vec![b"-f".to_vec(), b"empty.awk".to_vec()],
+            symbolic_args: true,
+            files: vec![FileArg {
+                index: 1,
+                offset: 0,
+                contents: Vec::new(),
+            }],
+            stdin: Some(b"x".to_vec()),
+        };
+        let s = seed_of("gawk", &empty, 4096).unwrap();
+        assert_eq!(
+            s.ktest.args,
+            [
+                "gawk",
+                "--sym-arg",
+                "2",
+                "--sym-arg",
+                "1",
+                "--sym-files",
+                "1",
+                "1",
+                "--sym-stdin",
+                "1"
+            ]
+        );
+        assert_eq!(s.ktest.objects[2].bytes, [0]);
+        assert_eq!(s.padded, ["file A (0 of 1 bytes)"]);
+        // An argument longer than the engine's longest, under a larger bound.
+        let long = Run {
+            args: vec![vec![b'x'; 5000]],
+            symbolic_args: true,
+            ..Run::default()
+        };
+        let s = seed_of("p", &long, 1 << 20).unwrap();
+        assert_eq!(s.ktest.args, ["p", "--sym-arg", "4096"]);
+        assert_eq!(s.truncated, ["argument 1"]);
+        // Arguments too long together: no seed, and why.
+        let many = Run {
+            args: vec![vec![b'y'; 4000]; 17],
+            symbolic_args: true,
+            ..Run::default()
+        };
+        let e = seed_of("p", &many, 4096).unwrap_err();
+        assert!(e.starts_with("the engine would refuse its environment: --sym-arg 4000: the symbolic arguments add up to"), "{e}");
     }
 }

@@ -205,6 +205,17 @@ fn record_all(
                 });
             }
             let runs = rec.runs.remove(&t.name).unwrap_or_default();
+            let under_valgrind = runs
+                .iter()
+                .filter(|r| r.as_ref().is_ok_and(|r| r.under_valgrind))
+                .count();
+            if under_valgrind > 0 {
+                on_event(Event::Message {
+                    target: t.name.clone(),
+                    level: Level::Warning,
+                    text: valgrind_warning(t, &shown, under_valgrind, rec.failed.is_some()),
+                });
+            }
             out.insert(
                 t.name.clone(),
                 TestRuns {
@@ -217,6 +228,27 @@ fn record_all(
         }
     }
     Ok(out)
+}
+
+/// What `count` runs made under valgrind mean for the recording: the
+/// recorder stands in for the program, so valgrind runs the recorder, and
+/// the program it executes runs without valgrind (valgrind follows no
+/// `exec` unless told to): valgrind reports nothing of the program, a test
+/// that checks its report fails, and the runs a failing test script would
+/// have made after it are missing.
+fn valgrind_warning(t: &Target, shown: &str, count: usize, failed: bool) -> String {
+    let program = t
+        .build
+        .as_ref()
+        .map_or(t.name.clone(), |b| b.written.clone());
+    format!(
+        "seeds: {count} run(s) of `{program}` under `{shown}` were made under valgrind: valgrind ran the recorder that stands in for `{program}`, and `{program}` itself ran without valgrind, so valgrind reported nothing of it{}; run the tests without valgrind (the project's own switch for it, if it has one)",
+        if failed {
+            " (a test that checks valgrind's report fails, and the runs the tests would have made after it are missing)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The run an input file makes: the target's fixed leading words (its

@@ -38,6 +38,10 @@ pub struct Recorded {
     /// The environment variables the run had that the test command did not
     /// (or had with another value).
     pub environment: BTreeSet<String>,
+    /// The tests ran the program under valgrind (its preload library is in
+    /// the run's `LD_PRELOAD`): valgrind ran the recorder, and the program
+    /// the recorder then executes runs without it.
+    pub under_valgrind: bool,
 }
 
 /// The runs of each target's program under one test command.
@@ -379,7 +383,9 @@ fn read_run(dir: &Path, base: &HashMap<OsString, OsString>) -> Result<Recorded, 
             contents,
         });
     }
-    let environment = split_nul(&read("environ").unwrap_or_default())
+    let environ = split_nul(&read("environ").unwrap_or_default());
+    let under_valgrind = environ.iter().any(|e| under_valgrind(e));
+    let environment = environ
         .into_iter()
         .filter_map(|e| {
             let at = e.iter().position(|&b| b == b'=')?;
@@ -402,6 +408,20 @@ fn read_run(dir: &Path, base: &HashMap<OsString, OsString>) -> Result<Recorded, 
         },
         shown,
         environment,
+        under_valgrind,
+    })
+}
+
+/// Whether an environment entry is valgrind's `LD_PRELOAD`: it preloads
+/// its `vgpreload_*.so` libraries into the program it runs.
+fn under_valgrind(entry: &[u8]) -> bool {
+    let Some(value) = entry.strip_prefix(b"LD_PRELOAD=") else {
+        return false;
+    };
+    value.split(|&b| b == b':' || b == b' ').any(|lib| {
+        lib.rsplit(|&b| b == b'/')
+            .next()
+            .is_some_and(|n| n.starts_with(b"vgpreload_"))
     })
 }
 
@@ -500,5 +520,17 @@ mod tests {
         assert_eq!(split_nul(b"a\0b\0"), [b"a".to_vec(), b"b".to_vec()]);
         assert_eq!(split_nul(b"a\0\0"), [b"a".to_vec(), Vec::new()]);
         assert!(split_nul(b"").is_empty());
+    }
+
+    #[test]
+    fn valgrind_s_preload_is_recognised() {
+        let vg = b"LD_PRELOAD=/usr/libexec/valgrind/vgpreload_core-amd64-linux.so:/usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so";
+        assert!(under_valgrind(vg));
+        assert!(under_valgrind(
+            b"LD_PRELOAD=libx.so vgpreload_core-x86-linux.so"
+        ));
+        assert!(!under_valgrind(b"LD_PRELOAD=/usr/lib/libasan.so"));
+        assert!(!under_valgrind(b"LD_PRELOADED=vgpreload_core.so"));
+        assert!(!under_valgrind(b"PATH=/opt/vgpreload_x"));
     }
 }

@@ -241,6 +241,15 @@ pub(crate) fn project(work: &Path, rebuild: bool) -> Result<(PathBuf, Option<f64
     if dir.join("config.status").exists() && !rebuild {
         return Ok((dir, None));
     }
+    std::fs::create_dir_all(work)?;
+    let s = configured_copy(&dir, &work.join("configure.log"))?;
+    Ok((dir, Some(s)))
+}
+
+/// A fresh copy of Debian's coreutils source at `dir` (replacing what is
+/// there), configured for musl as the benchmark builds it; returns the
+/// seconds `./configure` took.
+pub(crate) fn configured_copy(dir: &Path, log: &Path) -> Result<f64> {
     let src = debsrc::fetch(
         "coreutils",
         "9.1-1",
@@ -248,19 +257,17 @@ pub(crate) fn project(work: &Path, rebuild: bool) -> Result<(PathBuf, Option<f64
         "configure.ac",
     )?;
     if dir.exists() {
-        std::fs::remove_dir_all(&dir)?;
+        std::fs::remove_dir_all(dir)?;
     }
-    std::fs::create_dir_all(work)?;
     eprintln!("bench coreutils: configuring a copy of the source for musl");
     // Timestamps preserved, so make does not try to rerun autotools.
-    util::run(Command::new("cp").arg("-a").arg(&src).arg(&dir))?;
+    util::run(Command::new("cp").arg("-a").arg(&src).arg(dir))?;
     let mut c = Command::new("./configure");
     c.env("FORCE_UNSAFE_CONFIGURE", "1")
         .arg("CC=musl-gcc")
         .arg("CFLAGS=-g -O0")
         .args(CONFIGURE_FLAGS);
-    let s = run_in(&dir, &mut c, &work.join("configure.log")).context("configuring coreutils")?;
-    Ok((dir, Some(s)))
+    run_in(dir, &mut c, log).context("configuring coreutils")
 }
 
 /// `symtest.toml` as a user writes it: one program target per utility,

@@ -25,6 +25,14 @@
 //! the hand recipes, or (`--corpus`) the corpus chosen by the written rule of
 //! `tests/bench/corpus/RULE.md` (see [`projects`]).
 //!
+//! `cargo xtask bench seeds`: jq, gawk, lua5.4 and sqlite3 without and with
+//! seeds from their own test suites, measured by gcov on their own build
+//! (issue #50; see [`projects::seeds`]).
+//!
+//! `cargo xtask bench crosscheck`: GNU coreutils crosschecked against toybox
+//! (the paper's §5.5) on every tool both provide whose output depends on its
+//! inputs alone, one `[[crosscheck]]` per tool (see [`crosscheck`]).
+//!
 //! `cargo xtask bench fp` (also at the end of `bench solver`): time per
 //! floating-point query against integer queries of the same shape (see
 //! [`fp`]), written to `target/bench/fp.json`.
@@ -33,6 +41,8 @@
 
 mod coreutils;
 mod coreutils_report;
+mod crosscheck;
+mod crosscheck_report;
 mod fp;
 mod gate;
 mod gcov;
@@ -56,11 +66,13 @@ pub const USAGE: &str =
        cargo xtask bench engine|solver|fp|loops
        cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]
        cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] [--seed S] [--budget SECONDS] [--out DIR]
+       cargo xtask bench crosscheck [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild] [--report-only]
        cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]
        cargo xtask bench projects [--only a,b] [--budget SECONDS] [--out DIR] [--no-plain]
        cargo xtask bench projects --corpus [--only a,b] [--shard K/N] [--fresh] [--budget SECONDS]
                                   [--package-timeout SECONDS] [--out DIR]
-       cargo xtask bench projects --select | --quick";
+       cargo xtask bench projects --select | --quick
+       cargo xtask bench seeds [--only a,b] [--budget SECONDS] [--out DIR] [--reuse] [--prepare]";
 
 /// An option's value as a number in `lo..=hi`, or the message saying why not
 /// (the benchmark adds its usage).
@@ -92,12 +104,14 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
         Some("mutation") => mutation::run(&mutation::Options::parse(&args[1..])?).map(|_| ()),
         Some("gate") => gate::run(&gate::Options::parse(&args[1..])?),
+        Some("crosscheck") => crosscheck::run(&crosscheck::Options::parse(&args[1..])?).map(|_| ()),
         Some("projects") => projects::run(&projects::Options::parse(&args[1..])?).map(|_| ()),
+        Some("seeds") => projects::seeds::run(&projects::seeds::Options::parse(&args[1..])?),
         Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
         None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
         Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, mutation, gate, projects)\n{USAGE}"
+            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, crosscheck, mutation, gate, projects, seeds)\n{USAGE}"
         ))
         .into()),
     }
@@ -112,6 +126,23 @@ pub(crate) fn target_dir(root: &Path) -> PathBuf {
 /// Builds the release binary; returns its path.
 pub fn release_binary() -> Result<PathBuf> {
     engine_binary(true)
+}
+
+/// The `cargo-symtest` binary a benchmark (`who`, for its message) runs:
+/// `$SYMTEST_BENCH_BIN` when set (a fixed binary, not rebuilt), else the
+/// release build of the workspace.
+pub(crate) fn bench_binary(who: &str) -> Result<PathBuf> {
+    match std::env::var_os("SYMTEST_BENCH_BIN") {
+        Some(p) => {
+            let p = PathBuf::from(p);
+            if !p.is_file() {
+                bail!("SYMTEST_BENCH_BIN={} is not a file", p.display());
+            }
+            eprintln!("{who}: using {} (SYMTEST_BENCH_BIN)", p.display());
+            Ok(p)
+        }
+        None => release_binary(),
+    }
 }
 
 /// Builds the `cargo-symtest` binary (release or debug); returns its path.

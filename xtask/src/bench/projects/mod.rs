@@ -31,9 +31,10 @@ mod corpus;
 mod generic;
 mod listing;
 mod options;
-mod recipes;
+pub(super) mod recipes;
 mod report;
 mod runner;
+pub mod seeds;
 mod suite;
 
 use crate::{debsrc, paths, setup, util};
@@ -199,7 +200,7 @@ fn build_env(r: &Recipe, tree: &Path) -> Vec<(String, String)> {
     ]
 }
 
-fn fetch(r: &Recipe) -> Result<PathBuf> {
+pub(super) fn fetch(r: &Recipe) -> Result<PathBuf> {
     if r.upstream_only {
         debsrc::fetch_upstream(r.package, r.version, r.unpacked, r.marker)
     } else {

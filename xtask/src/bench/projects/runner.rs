@@ -27,17 +27,7 @@ const INSTALL_TIMEOUT_S: u64 = 180;
 /// binary for every shard of a corpus run, not rebuilt), else the release
 /// build of the workspace.
 fn binary() -> Result<PathBuf> {
-    match std::env::var_os("SYMTEST_BENCH_BIN") {
-        Some(p) => {
-            let p = PathBuf::from(p);
-            if !p.is_file() {
-                bail!("SYMTEST_BENCH_BIN={} is not a file", p.display());
-            }
-            eprintln!("bench projects: using {} (SYMTEST_BENCH_BIN)", p.display());
-            Ok(p)
-        }
-        None => super::super::release_binary(),
-    }
+    super::super::bench_binary("bench projects")
 }
 
 /// One package's row.

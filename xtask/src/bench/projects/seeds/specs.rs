@@ -1,0 +1,157 @@
+//! Where each package's seeds come from: its own test command, the one that
+//! runs its programs, and why that one.
+
+use anyhow::{Context, Result};
+use std::path::Path;
+
+/// The seeds of one package's program targets.
+pub struct Spec {
+    /// The recipe's name.
+    pub package: &'static str,
+    /// The test command, run from the tree (`{tree}`: its absolute path):
+    /// each program target's `seed-tests`.
+    pub tests: &'static [&'static str],
+    /// Why this command.
+    pub why: &'static str,
+}
+
+impl Spec {
+    /// The command as a shell would take it (with `{tree}` unexpanded).
+    pub fn shown(&self) -> String {
+        let words: Vec<String> = self
+            .tests
+            .iter()
+            .map(|w| {
+                if w.contains(' ') {
+                    format!("'{w}'")
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        words.join(" ")
+    }
+
+    /// The test command's words in `tree`.
+    pub fn command(&self, tree: &Path) -> Vec<String> {
+        self.tests
+            .iter()
+            .map(|w| w.replace("{tree}", &tree.display().to_string()))
+            .collect()
+    }
+}
+
+pub fn all() -> Vec<Spec> {
+    vec![
+        Spec {
+            package: "jq",
+            tests: &["make", "check", "NO_VALGRIND=1"],
+            why: "jq's own `make check`: tests/jqtest, onigtest, mantest (`jq --run-tests` over \
+                  jq.test, onig.test and the manual's examples) and shtest (about 80 command \
+                  lines, and every prefix of tests/torture/input0.json). NO_VALGRIND=1, jq's own \
+                  switch: configure found valgrind on this machine (Debian's build has none), and \
+                  under valgrind the recorder, not jq, is what valgrind runs, so shtest's checks \
+                  of valgrind's summary fail and its later runs are never made",
+        },
+        Spec {
+            package: "gawk",
+            tests: &["make", "check"],
+            why: "gawk's own `make check` (test/Makefile: each test runs `gawk -f test.awk \
+                  test.in` and compares the output)",
+        },
+        Spec {
+            package: "lua5.4",
+            tests: &["make", "test", "LIBTOOL={tree}/debian/libtool/libtool"],
+            why: "the only test Debian's source of lua5.4 carries: `make test` runs `lua5.4 -v` \
+                  (with the LIBTOOL of the recipe's build); the source ships no .lua file (Lua's \
+                  own test suite is a separate upstream tarball, not in the package), so there \
+                  are no input files for `seed-inputs` either",
+        },
+        Spec {
+            package: "sqlite3",
+            tests: &[
+                "sh",
+                "-c",
+                "make testfixture USE_AMALGAMATION=1 && ./testfixture test/permutations.test shell",
+            ],
+            why: "what `make shelltest` runs, without building the other programs its \
+                  prerequisites list (sqlite3_analyzer, sqldiff, dbhash, sqltclsh): testfixture \
+                  runs test/shell1-8.test, each case `exec ./sqlite3 test.db < cmds.txt`. The \
+                  rest of sqlite's suite runs the library inside testfixture (Tcl), never the \
+                  shell, so it makes no seed. testfixture is built from the amalgamation \
+                  (USE_AMALGAMATION=1, upstream's default): under Debian's \
+                  --disable-amalgamation it does not link (ext/fts3/fts3_term.c is in both \
+                  TESTSRC and TESTSRC2: `multiple definition of sqlite3Fts3InitTerm`), and \
+                  Debian's rules run no test",
+        },
+    ]
+}
+
+/// The config `init` wrote with each program target's seed keys removed
+/// and, with `spec`, its `seed-tests` set to the package's test command.
+pub fn config(init: &str, spec: Option<&Spec>, tree: &Path) -> Result<String> {
+    let mut doc: toml::Table =
+        toml::from_str(init).context("parsing the symtest.toml init wrote")?;
+    let targets = doc
+        .get_mut("target")
+        .and_then(|t| t.as_array_mut())
+        .context("the symtest.toml init wrote has no [[target]]")?;
+    for t in targets.iter_mut().filter_map(|t| t.as_table_mut()) {
+        if t.get("kind").and_then(|k| k.as_str()) != Some("program") {
+            continue;
+        }
+        t.retain(|k, _| !k.starts_with("seed-"));
+        if let Some(s) = spec {
+            let words = s
+                .command(tree)
+                .into_iter()
+                .map(toml::Value::String)
+                .collect();
+            t.insert("seed-tests".into(), toml::Value::Array(words));
+        }
+    }
+    Ok(toml::to_string(&doc)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INIT: &str = "[[target]]\nname = \"jq\"\nkind = \"program\"\nbuild = [\"make\"]\n\
+                        binary = \".libs/jq\"\nseed-tests = [\"make\", \"check\"]\n\n\
+                        [[target]]\nname = \"libjq\"\nkind = \"library\"\nbuild = [\"make\"]\n\
+                        library = \".libs/libjq.so\"\n";
+
+    #[test]
+    fn program_targets_get_the_package_s_test_command() {
+        let tree = Path::new("/t");
+        let plain: toml::Table = toml::from_str(&config(INIT, None, tree).unwrap()).unwrap();
+        let t = plain["target"].as_array().unwrap();
+        assert!(t[0].get("seed-tests").is_none());
+        assert_eq!(t[1]["kind"].as_str(), Some("library"));
+        let lua = all().into_iter().find(|s| s.package == "lua5.4").unwrap();
+        let seeded: toml::Table = toml::from_str(&config(INIT, Some(&lua), tree).unwrap()).unwrap();
+        let t = seeded["target"].as_array().unwrap();
+        let words: Vec<&str> = t[0]["seed-tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap())
+            .collect();
+        assert_eq!(words, ["make", "test", "LIBTOOL=/t/debian/libtool/libtool"]);
+        assert!(t[1].get("seed-tests").is_none());
+        let jq = all().into_iter().find(|s| s.package == "jq").unwrap();
+        assert_eq!(jq.shown(), "make check NO_VALGRIND=1");
+    }
+
+    #[test]
+    fn every_spec_names_a_recipe() {
+        let names: Vec<&str> = super::super::recipes::all()
+            .iter()
+            .map(|r| r.name)
+            .collect();
+        for s in all() {
+            assert!(names.contains(&s.package), "{}", s.package);
+        }
+    }
+}
