@@ -29,7 +29,7 @@ pub struct Coverage {
     program_fn: Vec<bool>,
 }
 
-const FAR: u32 = u32::MAX / 4;
+use crate::cfg::FAR;
 
 /// Which instructions of `body` stand at the end of a statement whose code is
 /// on the same line, without being part of it: a block that is only an
@@ -268,58 +268,6 @@ impl Coverage {
             .as_ref()
             .expect("defined");
         let base = self.base[f.0 as usize] as usize;
-        let n = body.insts.len();
-        let mut dist = vec![FAR; n];
-        // Block entry distances, relaxed to a fixpoint (blocks are few).
-        let mut entry = vec![FAR; body.blocks.len()];
-        loop {
-            let mut changed = false;
-            for (bi, blk) in body.blocks.iter().enumerate() {
-                let (first, len) = (blk.first as usize, blk.len as usize);
-                let last = &body.insts[first + len - 1];
-                let succ_min = successors(&last.op)
-                    .into_iter()
-                    .map(|s| entry[s as usize])
-                    .min()
-                    .unwrap_or(FAR);
-                let mut d = succ_min.saturating_add(1);
-                for k in (first..first + len).rev() {
-                    d = if !self.covered[base + k] {
-                        0
-                    } else {
-                        d.saturating_add(1)
-                    };
-                    if d < dist[k] {
-                        dist[k] = d;
-                    }
-                }
-                if d < entry[bi] {
-                    entry[bi] = d;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        dist
-    }
-}
-
-pub(crate) fn successors(op: &Op) -> Vec<u32> {
-    match op {
-        Op::Br { target } => vec![target.0],
-        Op::CondBr {
-            then_block,
-            else_block,
-            ..
-        } => vec![then_block.0, else_block.0],
-        Op::Switch { default, cases, .. } => {
-            let mut v: Vec<u32> = cases.iter().map(|c| c.1 .0).collect();
-            v.push(default.0);
-            v
-        }
-        Op::IndirectBr { targets, .. } => targets.iter().map(|c| c.1 .0).collect(),
-        _ => Vec::new(),
+        crate::cfg::distances(body, |k| !self.covered[base + k], |_| FAR)
     }
 }

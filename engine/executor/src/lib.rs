@@ -9,6 +9,7 @@
 
 mod budget;
 mod census;
+mod cfg;
 mod complete;
 mod config;
 mod constraints;

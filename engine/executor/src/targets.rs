@@ -10,7 +10,7 @@
 use crate::coverage::Coverage;
 use symtest_ir::{Callee, FileId, FuncId, Module, Op};
 
-const FAR: u32 = u32::MAX / 4;
+use crate::cfg::FAR;
 /// What returning from one frame costs in the distance of a state.
 const FRAME_COST: u32 = 32;
 
@@ -149,55 +149,19 @@ impl Targets {
         entry: &[u32],
         coverage: &Coverage,
     ) -> Vec<u32> {
-        let n = body.insts.len();
-        let mut dist = vec![FAR; n];
-        let mut block_entry = vec![FAR; body.blocks.len()];
         let base = coverage.index(FuncId(fi as u32), 0);
-        loop {
-            let mut changed = false;
-            for (bi, blk) in body.blocks.iter().enumerate() {
-                let (first, len) = (blk.first as usize, blk.len as usize);
-                if len == 0 {
-                    continue;
-                }
-                let last = &body.insts[first + len - 1];
-                let succ = successors(&last.op)
-                    .into_iter()
-                    .map(|s| block_entry[s as usize])
-                    .min()
-                    .unwrap_or(FAR);
-                let mut d = succ.saturating_add(1);
-                for k in (first..first + len).rev() {
-                    if self.is_open_target(base + k as u32) {
-                        d = 0;
-                    } else {
-                        let via_call = match &body.insts[k].op {
-                            Op::Call {
-                                callee: Callee::Direct(g),
-                                ..
-                            } => entry
-                                .get(g.0 as usize)
-                                .copied()
-                                .unwrap_or(FAR)
-                                .saturating_add(1),
-                            _ => FAR,
-                        };
-                        d = d.saturating_add(1).min(via_call);
-                    }
-                    if d < dist[k] {
-                        dist[k] = d;
-                    }
-                }
-                if d < block_entry[bi] {
-                    block_entry[bi] = d;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        dist
+        let via_call = |k: usize| match &body.insts[k].op {
+            Op::Call {
+                callee: Callee::Direct(g),
+                ..
+            } => entry
+                .get(g.0 as usize)
+                .copied()
+                .unwrap_or(FAR)
+                .saturating_add(1),
+            _ => FAR,
+        };
+        crate::cfg::distances(body, |k| self.is_open_target(base + k as u32), via_call)
     }
 
     /// The distance of a state whose frames are `frames` (function, pc of the
@@ -225,23 +189,6 @@ impl Targets {
             best = best.min(d.saturating_add(cost));
         }
         (best < FAR).then_some(best)
-    }
-}
-
-fn successors(op: &Op) -> Vec<u32> {
-    match op {
-        Op::Br { target } => vec![target.0],
-        Op::CondBr {
-            then_block,
-            else_block,
-            ..
-        } => vec![then_block.0, else_block.0],
-        Op::Switch { default, cases, .. } => {
-            let mut v: Vec<u32> = cases.iter().map(|c| c.1 .0).collect();
-            v.push(default.0);
-            v
-        }
-        _ => Vec::new(),
     }
 }
 

@@ -4,7 +4,7 @@
 //! head and every block that reaches one of its back edges' sources without
 //! passing through the head).
 
-use crate::coverage::successors;
+use crate::cfg::{block_successors, predecessors};
 use symtest_ir::{BlockId, Body, FuncId, Module, Op};
 
 /// One loop head of a function.
@@ -62,28 +62,13 @@ impl Loops {
     }
 }
 
-fn block_successors(body: &Body, b: usize) -> Vec<u32> {
-    let blk = &body.blocks[b];
-    if blk.len == 0 {
-        return Vec::new();
-    }
-    successors(&body.insts[(blk.first + blk.len - 1) as usize].op)
-}
-
 fn heads_of(body: &Body) -> Vec<Head> {
     let n = body.blocks.len();
     if n == 0 {
         return Vec::new();
     }
     let succ: Vec<Vec<u32>> = (0..n).map(|b| block_successors(body, b)).collect();
-    let mut pred: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (b, ss) in succ.iter().enumerate() {
-        for &s in ss {
-            if (s as usize) < n {
-                pred[s as usize].push(b as u32);
-            }
-        }
-    }
+    let pred = predecessors(body);
     // Depth-first walk: 0 unseen, 1 on the stack, 2 done.
     let mut color = vec![0u8; n];
     let mut back: Vec<(u32, u32)> = Vec::new(); // (source, head)

@@ -13,7 +13,7 @@
 //! one can still reach, is `pending`.
 
 use super::{render, Cut, SiteKind, CUTS};
-use crate::coverage::successors;
+use crate::cfg::successors;
 use crate::executor::Executor;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
