@@ -118,6 +118,13 @@ fn opt_is(a: &str, name: &str) -> bool {
     a == Some(name)
 }
 
+/// The permission bits of a recorded `struct stat` (x86_64 Linux: `st_mode`
+/// at offset 24), `None` when the object is too short to hold them.
+fn stat_mode(stat: &[u8]) -> Option<u32> {
+    let b: [u8; 4] = stat.get(24..28)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b) & 0o7777)
+}
+
 /// The test's input: for a whole program the shell command that runs it by
 /// hand (files written, stdin piped, arguments quoted), for a harness the
 /// values of its symbolic objects.
@@ -164,6 +171,14 @@ pub fn input_line(target: &Target, test: &EngineTest) -> String {
             let letter = (b'A' + k as u8) as char;
             if let Some(b) = object(&format!("{letter}-data"), 0) {
                 let _ = write!(line, "{} > {letter}; ", printf_bytes(b));
+            }
+            // The mode the engine chose, when a shell's umask 022 would not
+            // give it.
+            if let Some(m) = object(&format!("{letter}-data-stat"), 0)
+                .and_then(stat_mode)
+                .filter(|&m| m != 0o644)
+            {
+                let _ = write!(line, "chmod {m:o} {letter}; ");
             }
         }
     }

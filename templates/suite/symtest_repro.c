@@ -125,6 +125,14 @@ void symtest_print_repro(const struct symtest_case *c, const char *injected, FIL
         printf_bytes(o->bytes, o->size, f);
         fprintf(f, " > %c; ", 'A' + i);
       }
+      /* The mode the test recorded (st_mode at offset 24 of its stat), when
+       * a shell's umask 022 would not give it. */
+      snprintf(name, sizeof name, "%c-data-stat", 'A' + i);
+      if ((o = object_named(c, name, 0)) && o->size >= 28) {
+        unsigned mode = ((unsigned)o->bytes[24] | (unsigned)o->bytes[25] << 8) & 07777;
+        if (mode != 0644)
+          fprintf(f, "chmod %o %c; ", mode, 'A' + i);
+      }
     }
     if (in) {
       printf_bytes(in->bytes, in->size, f);

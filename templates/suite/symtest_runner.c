@@ -196,7 +196,25 @@ static char *argument_string(const struct symtest_object *o) {
   return m + span - len;
 }
 
-static void write_file(const char *path, const struct symtest_object *o) {
+/* The permission bits the engine chose for file `file` (st_mode of its
+ * `X-data-stat` object, a struct stat of x86_64 Linux: offset 24), or -1
+ * when the test has no such object. */
+static long recorded_mode(const char *file) {
+  char name[24];
+  unsigned i;
+  snprintf(name, sizeof name, "%s-data-stat", file);
+  for (i = 0; i < symtest_current->num_objects; i++) {
+    const struct symtest_object *o = &symtest_current->objects[i];
+    if (strcmp(o->name, name) == 0 && o->size >= 28) {
+      const unsigned char *b = o->bytes + 24;
+      unsigned long m = (unsigned long)b[0] | (unsigned long)b[1] << 8 | (unsigned long)b[2] << 16 | (unsigned long)b[3] << 24;
+      return (long)(m & 07777);
+    }
+  }
+  return -1;
+}
+
+static void write_file(const char *path, const struct symtest_object *o, long mode) {
   struct timespec times[2];
   FILE *f = fopen(path, "wb");
   if (!f || fwrite(o->bytes, 1, o->size, f) != o->size || fclose(f) != 0) {
@@ -207,6 +225,12 @@ static void write_file(const char *path, const struct symtest_object *o) {
   times[0].tv_sec = times[1].tv_sec = SYMTEST_EPOCH;
   times[0].tv_nsec = times[1].tv_nsec = 0;
   if (utimensat(AT_FDCWD, path, times, 0) != 0) {
+    perror(path);
+    exit(MISMATCH_EXIT);
+  }
+  /* Its permission bits as the engine chose them (`test -x A`, `ls -l`
+   * decide by them), not the umask's. */
+  if (mode >= 0 && chmod(path, (mode_t)mode) != 0) {
     perror(path);
     exit(MISMATCH_EXIT);
   }
@@ -250,7 +274,7 @@ static int program_argv(char **argv, int max) {
       for (i = 0; i < files && i < 26; i++) {
         char file[2] = {(char)('A' + i), 0};
         snprintf(name, sizeof name, "%s-data", file);
-        write_file(file, find_object(name, 0));
+        write_file(file, find_object(name, 0), recorded_mode(file));
       }
     } else if ((is_opt(a, "sym-stdin") || is_opt(a, "max-fail")) && pa[k + 1]) {
       k++;

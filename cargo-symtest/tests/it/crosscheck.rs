@@ -115,6 +115,47 @@ fn crosscheck_finds_the_one_input_class_where_two_programs_differ() {
     );
 }
 
+/// `anyx` and `ownerx` differ only when a file's group or other execute bit
+/// is set without its owner's: the native runs give each file the mode the
+/// engine chose (not the umask's 0644), so every mismatch is confirmed, and
+/// its input says how to make the file.
+#[test]
+fn crosscheck_mismatches_on_file_modes_are_confirmed_natively() {
+    let dir = fixture("crosscheck-modes", "crosscheck-modes");
+    let o = run_in(&dir, &["--target", "modes-vs"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let s = summary(&dir, "modes-vs");
+    assert!(n(&s, "mismatches") >= 1, "{s:#}");
+    assert_eq!(n(&s, "mismatches"), n(&s, "mismatches_confirmed"), "{s:#}");
+    for m in s["mismatch_list"].as_array().unwrap() {
+        assert_eq!(m["confirmed"], true, "{m:#}");
+        assert_eq!(m["sides"][0]["first_differing_line"], "executable", "{m:#}");
+        let input = m["sides"][0]["input"].as_str().unwrap();
+        let mode = input
+            .split("chmod ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|m| u32::from_str_radix(m, 8).ok())
+            .unwrap_or_else(|| panic!("no chmod in {input}"));
+        assert!(mode & 0o011 != 0 && mode & 0o100 == 0, "{input}");
+    }
+    // `anyx`'s suite records its behaviour on the mismatches; once it stops
+    // saying "executable", the suite fails, and its line to reproduce a
+    // test makes the file with the test's mode.
+    let src = dir.join("src/anyx.c");
+    let code = std::fs::read_to_string(&src).unwrap();
+    std::fs::write(&src, code.replace("0111", "0100")).unwrap();
+    let suite = dir.join("tests/symtest/modes-vs/anyx");
+    let o = make(&suite, &["test"]);
+    assert!(!o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("reproduce: ") && out.contains("chmod "),
+        "{}",
+        text(&o)
+    );
+}
+
 /// One program as two targets: every pair of paths is proven equal, no
 /// mismatch; the targets themselves run too (no `--target`).
 #[test]

@@ -260,6 +260,16 @@ fn every_failure_class_is_injected() {
     let (code, out) = replay(&dir, &prog, &[&t], &[]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("ok  [not reached: read#50]"), "{out}");
+
+    // The largest count a failure object holds (the engine leaves unused
+    // ones there too: a crosscheck's `open=2147483647`) is a call never
+    // reached, not a vector the shim refuses (exit 125).
+    let mut objects = files_and_stdin();
+    objects.extend(fails(&[("open", i32::MAX), ("stat", i32::MAX)]));
+    let t = write_test(&dir, "largest", objects, &args, exit(0), None);
+    let (code, out) = replay(&dir, &prog, &[&t], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("ok  [not reached: open#2147483647"), "{out}");
 }
 
 #[test]

@@ -61,6 +61,95 @@ pub fn row(project: &Path, tool: &str, code: i32, wall_s: f64, log: &Path) -> Va
     })
 }
 
+/// The commit the benchmark runs at (`git rev-parse --short HEAD`, with
+/// `+changes` when tracked files differ from it); `unknown` outside git.
+pub fn commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short", "HEAD"]) {
+        Some(head) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
+            Some(changes) if !changes.is_empty() => format!("{head}+changes"),
+            _ => head,
+        },
+        None => "unknown".to_string(),
+    }
+}
+
+/// `--only` after a run of every tool: the last run's rows (`last`, its
+/// `crosscheck.json`) with those of the tools rerun replaced by `rows`, in
+/// the last run's order (tools it did not run appended), and its settings
+/// with this rerun (`rerun`: command, tools, commit, wall time) added to
+/// its `reruns`. `None` when `last` ran at another budget per tool than
+/// `budget_s` (its rows do not compare with these).
+pub fn merged(
+    last: &Value,
+    rows: Vec<Value>,
+    budget_s: f64,
+    rerun: Value,
+) -> Option<(Vec<Value>, Value)> {
+    if last["run"]["budget_s"].as_f64() != Some(budget_s) {
+        return None;
+    }
+    let mut fresh = rows;
+    let mut out = Vec::new();
+    for r in last["tools"].as_array().into_iter().flatten() {
+        match fresh.iter().position(|n| n["tool"] == r["tool"]) {
+            Some(i) => out.push(fresh.remove(i)),
+            None => out.push(derived(r.clone())),
+        }
+    }
+    out.extend(fresh);
+    let mut run = last["run"].clone();
+    match run["reruns"].as_array_mut() {
+        Some(list) => list.push(rerun),
+        None => run["reruns"] = json!([rerun]),
+    }
+    Some((out, run))
+}
+
+/// A row of an earlier report with the counts [`row`] derives from its
+/// mismatches made again (a report may predate one of them).
+fn derived(mut r: Value) -> Value {
+    if let Some(list) = r["mismatch_list"].as_array() {
+        let distinct = classes(list).len();
+        let with_failures = list.iter().filter(|m| injects_failures(m)).count();
+        r["distinct_differences"] = json!(distinct);
+        r["mismatches_with_failures"] = json!(with_failures);
+    }
+    r
+}
+
+/// The header's note of the reruns merged into a run's report: which rows
+/// ran at which commit.
+fn reruns_note(run: &Value) -> String {
+    let mut s = String::new();
+    for r in run["reruns"].as_array().into_iter().flatten() {
+        let tools: Vec<&str> = r["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let _ = writeln!(
+            s,
+            "Rows rerun since: {} by `{}` at commit {} ({:.0} s).\n",
+            tools.join(", "),
+            r["command"].as_str().unwrap_or("?"),
+            r["commit"].as_str().unwrap_or("unknown"),
+            r["wall_s"].as_f64().unwrap_or(0.0)
+        );
+    }
+    s
+}
+
 /// Whether a mismatch's input injects a system-call failure (`--max-fail`):
 /// its shell commands say so (`(failures injected: write=2)`).
 pub fn injects_failures(m: &Value) -> bool {
@@ -111,7 +200,16 @@ fn code(s: &str) -> String {
     if s.is_empty() {
         return "(empty line)".to_string();
     }
-    let s = s.replace('\n', " ");
+    // Other control characters (a NUL makes the file binary) as `\xNN`.
+    let s: String = s
+        .replace('\n', " ")
+        .chars()
+        .map(|c| match c {
+            '\t' => c.to_string(),
+            c if c.is_control() => format!("\\x{:02x}", c as u32),
+            c => c.to_string(),
+        })
+        .collect();
     if s.contains('`') {
         format!("`` {s} ``")
     } else {
@@ -178,6 +276,76 @@ fn table(rows: &[Value]) -> String {
         total[6],
         bugs
     );
+    s
+}
+
+/// What tells mismatches apart by cause, in the report's order: whether an
+/// injected failure is needed, then what the native programs did (both or
+/// one of them failed, stdout the same or not). stderr is not compared, so
+/// two error messages differ only by their exit statuses.
+pub const CAUSES: &[&str] = &[
+    "not confirmed natively",
+    "only under an injected system-call failure",
+    "both fail, with different exit statuses, same stdout (error-status conventions)",
+    "one fails, the other succeeds, same stdout (an option, operand or number only one accepts)",
+    "one fails, the other succeeds, stdout differs (an input only one accepts)",
+    "both fail, stdout differs (what is printed before the error)",
+    "both succeed, stdout differs (the same valid input, different output)",
+];
+
+/// The cause of a mismatch: an index into [`CAUSES`].
+pub fn cause(m: &Value) -> usize {
+    if m["confirmed"] != true {
+        return 0;
+    }
+    if injects_failures(m) {
+        return 1;
+    }
+    let ok: Vec<bool> = m["sides"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|sd| sd["status"] == "exit 0")
+        .collect();
+    let stdout = m["differs"]
+        .as_array()
+        .is_some_and(|d| d.iter().any(|x| x == "stdout"));
+    let (both_ok, both_fail) = (ok.iter().all(|&o| o), ok.iter().all(|&o| !o));
+    match (stdout, both_ok, both_fail) {
+        (false, _, true) => 2,
+        (false, _, _) => 3,
+        (true, false, false) => 4,
+        (true, _, true) => 5,
+        (true, _, _) => 6,
+    }
+}
+
+/// The mismatches of all rows by [`cause`]: how many, and the tools with
+/// how many each (most first).
+fn causes_table(rows: &[Value]) -> String {
+    let mut s = String::from("| cause | mismatches | tools |\n|---|---:|---|\n");
+    for (i, what) in CAUSES.iter().enumerate() {
+        let mut tools: Vec<(usize, &str)> = rows
+            .iter()
+            .map(|r| {
+                let n = r["mismatch_list"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|m| cause(m) == i)
+                    .count();
+                (n, r["tool"].as_str().unwrap_or("?"))
+            })
+            .filter(|(n, _)| *n > 0)
+            .collect();
+        if tools.is_empty() {
+            continue;
+        }
+        tools.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        let total: usize = tools.iter().map(|t| t.0).sum();
+        let list: Vec<String> = tools.iter().map(|(n, t)| format!("{t} ({n})")).collect();
+        let _ = writeln!(s, "| {what} | {total} | {} |", list.join(", "));
+    }
     s
 }
 
@@ -321,12 +489,16 @@ pub fn write(dir: &Path, rows: &[Value], run: &Value) -> Result<()> {
         serde_json::to_string_pretty(&json!({"run": run, "tools": rows}))?,
     )?;
     let mut md = format!(
-        "# GNU coreutils 9.1 crosschecked against toybox 0.8.9\n\n`{}`: {} s per tool, {:.0} s in all.\n\n",
+        "# GNU coreutils 9.1 crosschecked against toybox 0.8.9\n\n`{}`: {} s per tool, {:.0} s in all, at commit {}.\n\n",
         run["command"].as_str().unwrap_or("?"),
         run["budget_s"],
-        run["wall_s"].as_f64().unwrap_or(0.0)
+        run["wall_s"].as_f64().unwrap_or(0.0),
+        run["commit"].as_str().unwrap_or("not recorded")
     );
+    md.push_str(&reruns_note(run));
     md.push_str(&table(rows));
+    md.push_str("\n## Mismatches by cause\n\n");
+    md.push_str(&causes_table(rows));
     let left: Vec<String> = run["left_out"]
         .as_array()
         .into_iter()
@@ -400,7 +572,102 @@ mod tests {
             .collect();
         assert_eq!(got, [(2, "t1"), (1, "t2"), (1, "t4")]);
         assert!(!injects_failures(&list[0]));
+        // Lines are shown with their control characters escaped.
+        assert_eq!(code("a\0b\tc"), "`a\\x00b\tc`");
         assert!(injects_failures(&list[3]));
+    }
+
+    /// Causes: an injected failure first, then what the native programs
+    /// did; an unconfirmed mismatch has no cause.
+    #[test]
+    fn mismatches_are_told_apart_by_cause() {
+        let m = |gnu: &str, toybox: &str, differs: Value, input: &str| {
+            json!({"confirmed": true, "differs": differs, "sides": [
+                {"status": gnu, "input": format!("test {input}")},
+                {"status": toybox, "input": format!("toybox test {input}")}]})
+        };
+        let status = json!(["exit status"]);
+        let stdout = json!(["stdout"]);
+        let cases = [
+            (
+                m(
+                    "exit 1",
+                    "exit 0",
+                    status.clone(),
+                    "-   (failures injected: close=1)",
+                ),
+                1,
+            ),
+            (m("exit 2", "exit 1", status.clone(), "-a ''"), 2),
+            (m("exit 2", "exit 0", status, "-a A"), 3),
+            (m("exit 1", "exit 0", stdout.clone(), "-z"), 4),
+            (m("exit 1", "exit 2", stdout.clone(), "x"), 5),
+            (m("exit 0", "exit 0", stdout, "--"), 6),
+        ];
+        for (c, want) in &cases {
+            assert_eq!(cause(c), *want, "{c}");
+        }
+        let mut unconfirmed = cases[0].0.clone();
+        unconfirmed["confirmed"] = json!(false);
+        assert_eq!(cause(&unconfirmed), 0);
+        let rows = [json!({"tool": "test", "mismatch_list": [cases[1].0, cases[5].0]})];
+        let t = causes_table(&rows);
+        assert!(
+            t.contains(&format!("| {} | 1 | test (1) |", CAUSES[6])),
+            "{t}"
+        );
+        assert!(
+            t.contains(&format!("| {} | 1 | test (1) |", CAUSES[2])),
+            "{t}"
+        );
+        assert!(!t.contains(CAUSES[1]), "{t}");
+    }
+
+    /// `--only` after a full run: the rows rerun replace theirs, in the
+    /// last run's order, the others stay as they ran; the rerun is noted
+    /// with its commit. Another budget per tool merges nothing.
+    #[test]
+    fn reruns_replace_their_rows_of_the_last_run() {
+        let last = json!({
+            "run": {"command": "cargo xtask bench crosscheck", "budget_s": 60.0, "commit": "aaa"},
+            "tools": [
+                {"tool": "cat", "paths": 1, "commit": "aaa", "mismatch_list": [
+                    {"sides": [{"input": "cat -   (failures injected: read=1)"}]}]},
+                {"tool": "sort", "paths": 2, "commit": "aaa"},
+                {"tool": "test", "paths": 3},
+            ],
+        });
+        let rows = vec![
+            json!({"tool": "test", "paths": 30, "commit": "bbb"}),
+            json!({"tool": "sort", "paths": 20, "commit": "bbb"}),
+        ];
+        let rerun = json!({"command": "cargo xtask bench crosscheck --only test,sort",
+                           "tools": ["test", "sort"], "commit": "bbb", "wall_s": 250.0});
+        let (merged_rows, run) = merged(&last, rows.clone(), 60.0, rerun).unwrap();
+        let got: Vec<(&str, u64, &str)> = merged_rows
+            .iter()
+            .map(|r| {
+                (
+                    r["tool"].as_str().unwrap(),
+                    r["paths"].as_u64().unwrap(),
+                    r["commit"].as_str().unwrap_or("-"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [("cat", 1, "aaa"), ("sort", 20, "bbb"), ("test", 30, "bbb")]
+        );
+        assert_eq!(merged_rows[0]["mismatches_with_failures"], 1);
+        assert_eq!(run["commit"], "aaa");
+        let note = reruns_note(&run);
+        assert!(
+            note.contains(
+                "test, sort by `cargo xtask bench crosscheck --only test,sort` at commit bbb"
+            ),
+            "{note}"
+        );
+        assert!(merged(&last, rows, 10.0, json!({})).is_none());
     }
 
     /// A crosscheck whose engine the watchdog stopped has no pair counts:
