@@ -510,31 +510,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     let backend =
         symtest_solver::BitwuzlaSolver::with_mode(mode).context("starting the Bitwuzla solver")?;
     let solver = build_chain(&layers, Box::new(backend));
-    let mut out = OutputDir::create(a.output_dir.as_deref())?;
-    out.write_tests = !a.write_no_tests;
-    if config.max_suspend_disk_mb > 0 {
-        config.suspend_dir = Some(
-            a.suspend_dir
-                .clone()
-                .unwrap_or_else(|| out.dir.join("suspended")),
-        );
-    }
-    out.posix = a.posix_runtime;
-    out.program_args = a.program_args.clone();
-    let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
-        let b = ProgressBar::new_spinner();
-        b.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
-        b.enable_steady_tick(Duration::from_millis(200));
-        b
-    });
-    let mut sink = Sink {
-        out,
-        quiet: a.quiet,
-        bar,
-        progress_json: a.progress_json,
-        write_error: None,
-        bug_tests: Vec::new(),
-    };
+    let mut sink = sink_of(&a, &mut config)?;
     let started = chrono_now();
     let summary = match symtest_executor::run(&module, &config, solver, &mut sink) {
         Ok(s) => s,
@@ -556,8 +532,63 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
         Some(n) => Some(n.validate(&sink.out.dir, &sink.bug_tests)?),
         None => None,
     };
+    write_results(
+        &a,
+        &sink.out,
+        &summary,
+        validation.as_ref(),
+        &started,
+        libc_note,
+    )?;
+    if !a.quiet {
+        print_done(&a, &summary, validation.as_ref(), &sink.out.dir);
+    }
+    Ok(0)
+}
+
+/// The sink of the run's events: the output directory (set in `config`
+/// as the suspension directory's parent when states may be suspended to
+/// disk) and, on a terminal, the progress spinner.
+fn sink_of(a: &ExecArgs, config: &mut Config) -> Result<Sink> {
+    let mut out = OutputDir::create(a.output_dir.as_deref())?;
+    out.write_tests = !a.write_no_tests;
+    if config.max_suspend_disk_mb > 0 {
+        config.suspend_dir = Some(
+            a.suspend_dir
+                .clone()
+                .unwrap_or_else(|| out.dir.join("suspended")),
+        );
+    }
+    out.posix = a.posix_runtime;
+    out.program_args = a.program_args.clone();
+    let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
+        let b = ProgressBar::new_spinner();
+        b.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    });
+    Ok(Sink {
+        out,
+        quiet: a.quiet,
+        bar,
+        progress_json: a.progress_json,
+        write_error: None,
+        bug_tests: Vec::new(),
+    })
+}
+
+/// Writes `stats.json` (with the errors not reproduced natively, told
+/// unless quiet), `coverage.json` and `info` into the output directory.
+fn write_results(
+    a: &ExecArgs,
+    out: &OutputDir,
+    summary: &symtest_executor::RunSummary,
+    validation: Option<&crate::validate::Validation>,
+    started: &str,
+    libc_note: Option<String>,
+) -> Result<()> {
     let mut stats_json = serde_json::to_value(&summary.stats)?;
-    if let Some(v) = &validation {
+    if let Some(v) = validation {
         stats_json["errors_not_reproduced"] = v.not_reproduced.len().into();
         for (name, what) in &v.not_reproduced {
             if !a.quiet {
@@ -566,10 +597,10 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
         }
     }
     let stats_json = serde_json::to_string_pretty(&stats_json)?;
-    sink.out.write_file("stats.json", stats_json.as_bytes())?;
+    out.write_file("stats.json", stats_json.as_bytes())?;
     let coverage =
         crate::output::coverage_json(&summary.covered_lines, &summary.target_lines, &summary.why);
-    sink.out.write_file("coverage.json", coverage.as_bytes())?;
+    out.write_file("coverage.json", coverage.as_bytes())?;
     let info = format!(
         "command: {}\nstarted: {started}\nfinished: {}\nhalt reason: {}\n{}\n{}\n",
         std::env::args().collect::<Vec<_>>().join(" "),
@@ -580,38 +611,45 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
             .unwrap_or_default(),
         progress_line(&summary.stats)
     );
-    sink.out.write_file("info", info.as_bytes())?;
-    if !a.quiet && a.crosscheck.is_some() {
-        let s = &summary.stats;
+    out.write_file("info", info.as_bytes())?;
+    Ok(())
+}
+
+/// The closing lines on stderr: the crosscheck's figures (when asked) and
+/// what the run did, into `dir`.
+fn print_done(
+    a: &ExecArgs,
+    summary: &symtest_executor::RunSummary,
+    validation: Option<&crate::validate::Validation>,
+    dir: &std::path::Path,
+) {
+    let s = &summary.stats;
+    if a.crosscheck.is_some() {
         eprintln!(
             "symtest: crosscheck: {} pairs of paths compared, {} proven equal, {} mismatches",
             s.crosscheck_pairs, s.crosscheck_equal, s.crosscheck_mismatches
         );
     }
-    if !a.quiet {
-        let s = &summary.stats;
-        let errors = match &validation {
-            Some(v) => format!(
-                "{} errors (tests reproduced natively: {}; not reproduced: {})",
-                s.errors,
-                v.confirmed,
-                v.not_reproduced.len()
-            ),
-            None => format!("{} errors", s.errors),
-        };
-        eprintln!(
-            "symtest: done in {:.2}s ({}): {} instructions, {} paths completed, {} tests, {errors}, {}/{} lines covered -> {}",
-            s.time_s,
-            summary.halt_reason,
-            s.instructions,
-            s.paths_completed,
-            s.tests,
-            s.covered_lines,
-            s.total_lines,
-            sink.out.dir.display()
-        );
-    }
-    Ok(0)
+    let errors = match validation {
+        Some(v) => format!(
+            "{} errors (tests reproduced natively: {}; not reproduced: {})",
+            s.errors,
+            v.confirmed,
+            v.not_reproduced.len()
+        ),
+        None => format!("{} errors", s.errors),
+    };
+    eprintln!(
+        "symtest: done in {:.2}s ({}): {} instructions, {} paths completed, {} tests, {errors}, {}/{} lines covered -> {}",
+        s.time_s,
+        summary.halt_reason,
+        s.instructions,
+        s.paths_completed,
+        s.tests,
+        s.covered_lines,
+        s.total_lines,
+        dir.display()
+    );
 }
 
 /// Loads the program for exploration (runs in the supervised child, under the

@@ -216,47 +216,7 @@ fn from_build_config(command: &[String], sel: &Selection, seed_tests: Option<&[S
     }
     let names: Vec<String> = sel.programs.iter().map(|p| p.name.clone()).collect();
     for (name, p) in target_names(&names).iter().zip(&sel.programs) {
-        s.push_str(&format!("\n[[target]]\nname = {}\n", toml_string(name)));
-        if !p.also.is_empty() {
-            let shown: Vec<&str> = p
-                .also
-                .iter()
-                .take(TOOLS_SHOWN)
-                .map(String::as_str)
-                .collect();
-            let more = p.also.len().saturating_sub(TOOLS_SHOWN);
-            let example = p.also[0].as_str();
-            s.push_str(&format!(
-                "# A multi-call program, also installed as {}{}: test a tool by naming a\n\
-                 # target after it (argv[0] is the target's name), or with the tool first in\n\
-                 # args (argv[1]): args = [{}, \"--sym-args\", \"0\", \"2\", \"4\"].\n",
-                shown.join(", "),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                },
-                toml_string(example)
-            ));
-        }
-        s.push_str(&format!(
-            "kind = \"program\"\nbuild = {build}\nbinary = {}\n\
-             # up to 2 arguments of up to 4 bytes, a file A of 8 bytes, 8 bytes of stdin\n\
-             args = [\"--sym-args\", \"0\", \"2\", \"4\", \"--sym-files\", \"1\", \"8\", \"--sym-stdin\", \"8\"]\n\
-             max-time = 60\n",
-            toml_string(&p.binary)
-        ));
-        if let Some(tests) = seed_tests {
-            s.push_str(&format!(
-                "# the project's own tests: each run of this program they make is a seed\n\
-                 seed-tests = [{}]\n",
-                tests
-                    .iter()
-                    .map(|w| toml_string(w))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
+        s.push_str(&program_target(name, p, &build, seed_tests));
     }
     if !sel.libraries.is_empty() {
         s.push_str(
@@ -265,77 +225,162 @@ fn from_build_config(command: &[String], sel: &Selection, seed_tests: Option<&[S
              # another is tested through a harness you write (a C file whose main()\n\
              # calls it with symbolic input, see `cargo symtest init`): uncomment it.\n",
         );
-        let lib_names: Vec<String> = sel
-            .libraries
-            .iter()
-            .map(|l| {
-                // libz.a -> z, liblua5.4.a -> lua5.4, libz.so.1.2.13 -> z;
-                // util/lib.a -> util.
-                let stem = match l.name.find(".so") {
-                    Some(i) => &l.name[..i],
-                    None => l
-                        .name
-                        .strip_suffix(".a")
-                        .or_else(|| l.name.strip_suffix(".la"))
-                        .unwrap_or(&l.name),
-                };
-                match stem.strip_prefix("lib") {
-                    Some(n) if !n.is_empty() => n.to_string(),
-                    // A module without the prefix (`filefuncs.so`) keeps its name.
-                    None if !stem.is_empty() => stem.to_string(),
-                    _ => std::path::Path::new(&l.path)
-                        .parent()
-                        .and_then(|d| d.file_name())
-                        .map_or(stem.to_string(), |d| d.to_string_lossy().into_owned()),
-                }
-            })
-            .collect();
-        // A library named as a program (`faad` and `libfaad`) keeps its `lib`;
-        // names still taken get a number.
-        let mut taken = target_names(&names);
-        let mut unique = Vec::new();
-        for n in target_names(&lib_names) {
-            let mut name = if taken.contains(&n) {
-                format!("lib{n}")
-            } else {
-                n
-            };
-            let mut k = 2;
-            while taken.contains(&name) {
-                name = format!(
-                    "{}-{k}",
-                    name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
-                );
-                k += 1;
-            }
-            taken.push(name.clone());
-            unique.push(name);
-        }
-        let lib_names = unique;
+        let lib_names = library_names(&names, &sel.libraries);
         for (name, l) in lib_names.iter().zip(&sel.libraries) {
-            if !l.headers.is_empty() {
-                // Its installed headers are its interface: a library target,
-                // its harness generated from them.
-                let headers: Vec<String> = l.headers.iter().map(|h| toml_string(h)).collect();
-                s.push_str(&format!(
-                    "\n[[target]]\nname = {}\nkind = \"library\"\nbuild = {build}\n\
-                     library = {}\n# the headers `make install` installs\nheaders = [{}]\nmax-time = 60\n",
-                    toml_string(name),
-                    toml_string(&l.path),
-                    headers.join(", ")
-                ));
-                continue;
-            }
-            s.push_str(&format!(
-                "\n# [[target]]\n# name = {}\n# kind = \"harness\"\n# build = {build}\n\
-                 # library = {}\n# sources = [{}]\n# max-time = 60\n",
-                toml_string(name),
-                toml_string(&l.path),
-                toml_string(&format!("symtest/{name}_harness.c"))
-            ));
+            s.push_str(&library_target(name, l, &build));
         }
     }
     s
+}
+
+/// Program `p`'s target `name` (its build command the TOML array `build`),
+/// seeded by the project's tests when `seed_tests` names them.
+fn program_target(
+    name: &str,
+    p: &symtest_project::user_targets::Program,
+    build: &str,
+    seed_tests: Option<&[String]>,
+) -> String {
+    let mut s = format!("\n[[target]]\nname = {}\n", toml_string(name));
+    if !p.also.is_empty() {
+        let shown: Vec<&str> = p
+            .also
+            .iter()
+            .take(TOOLS_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let more = p.also.len().saturating_sub(TOOLS_SHOWN);
+        let example = p.also[0].as_str();
+        s.push_str(&format!(
+            "# A multi-call program, also installed as {}{}: test a tool by naming a\n\
+             # target after it (argv[0] is the target's name), or with the tool first in\n\
+             # args (argv[1]): args = [{}, \"--sym-args\", \"0\", \"2\", \"4\"].\n",
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            },
+            toml_string(example)
+        ));
+    }
+    s.push_str(&format!(
+        "kind = \"program\"\nbuild = {build}\nbinary = {}\n\
+         # up to 2 arguments of up to 4 bytes, a file A of 8 bytes, 8 bytes of stdin\n\
+         args = [\"--sym-args\", \"0\", \"2\", \"4\", \"--sym-files\", \"1\", \"8\", \"--sym-stdin\", \"8\"]\n\
+         max-time = 60\n",
+        toml_string(&p.binary)
+    ));
+    if let Some(tests) = seed_tests {
+        s.push_str(&format!(
+            "# the project's own tests: each run of this program they make is a seed\n\
+             seed-tests = [{}]\n",
+            tests
+                .iter()
+                .map(|w| toml_string(w))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    s
+}
+
+/// The target names of `libraries`, unique among themselves and the
+/// programs' `names`: a library named as a program (`faad` and `libfaad`)
+/// keeps its `lib`; names still taken get a number.
+fn library_names(
+    names: &[String],
+    libraries: &[symtest_project::user_targets::Library],
+) -> Vec<String> {
+    let lib_names: Vec<String> = libraries.iter().map(library_stem).collect();
+    let mut taken = target_names(names);
+    let mut unique = Vec::new();
+    for n in target_names(&lib_names) {
+        let mut name = if taken.contains(&n) {
+            format!("lib{n}")
+        } else {
+            n
+        };
+        let mut k = 2;
+        while taken.contains(&name) {
+            name = format!(
+                "{}-{k}",
+                name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+            );
+            k += 1;
+        }
+        taken.push(name.clone());
+        unique.push(name);
+    }
+    unique
+}
+
+/// A library's name without `lib` and its suffix: libz.a -> z,
+/// liblua5.4.a -> lua5.4, libz.so.1.2.13 -> z; util/lib.a -> util.
+fn library_stem(l: &symtest_project::user_targets::Library) -> String {
+    let stem = match l.name.find(".so") {
+        Some(i) => &l.name[..i],
+        None => l
+            .name
+            .strip_suffix(".a")
+            .or_else(|| l.name.strip_suffix(".la"))
+            .unwrap_or(&l.name),
+    };
+    match stem.strip_prefix("lib") {
+        Some(n) if !n.is_empty() => n.to_string(),
+        // A module without the prefix (`filefuncs.so`) keeps its name.
+        None if !stem.is_empty() => stem.to_string(),
+        _ => std::path::Path::new(&l.path)
+            .parent()
+            .and_then(|d| d.file_name())
+            .map_or(stem.to_string(), |d| d.to_string_lossy().into_owned()),
+    }
+}
+
+/// Library `l`'s target `name`: a library target when the install step
+/// installs its headers (its interface, the harness generated from them),
+/// else a harness target to fill in, commented out.
+fn library_target(name: &str, l: &symtest_project::user_targets::Library, build: &str) -> String {
+    if !l.headers.is_empty() {
+        let headers: Vec<String> = l.headers.iter().map(|h| toml_string(h)).collect();
+        return format!(
+            "\n[[target]]\nname = {}\nkind = \"library\"\nbuild = {build}\n\
+             library = {}\n# the headers `make install` installs\nheaders = [{}]\nmax-time = 60\n",
+            toml_string(name),
+            toml_string(&l.path),
+            headers.join(", ")
+        );
+    }
+    format!(
+        "\n# [[target]]\n# name = {}\n# kind = \"harness\"\n# build = {build}\n\
+         # library = {}\n# sources = [{}]\n# max-time = 60\n",
+        toml_string(name),
+        toml_string(&l.path),
+        toml_string(&format!("symtest/{name}_harness.c"))
+    )
+}
+
+/// The libraries listed, for the line saying what `init --from-build`
+/// created: "; N library(ies) with its installed headers; M for harnesses,
+/// commented out" (each part only when there are some).
+fn libraries_note(libraries: &[symtest_project::user_targets::Library]) -> String {
+    let with = libraries.iter().filter(|l| !l.headers.is_empty()).count();
+    let without = libraries.len() - with;
+    let plural = |n: usize| if n == 1 { "y" } else { "ies" };
+    let mut t = String::new();
+    if with > 0 {
+        t.push_str(&format!(
+            "; {with} librar{} with its installed headers",
+            plural(with)
+        ));
+    }
+    if without > 0 {
+        t.push_str(&format!(
+            "; {without} librar{} for harnesses, commented out",
+            plural(without)
+        ));
+    }
+    t
 }
 
 /// `cargo symtest init --from-build -- BUILD...`.
@@ -418,29 +463,7 @@ fn from_build(a: &InitArgs, dir: &Path) -> Result<u8> {
         } else {
             format!(": {}", target_names(&names).join(", "))
         },
-        {
-            let with = sel
-                .libraries
-                .iter()
-                .filter(|l| !l.headers.is_empty())
-                .count();
-            let without = sel.libraries.len() - with;
-            let plural = |n: usize| if n == 1 { "y" } else { "ies" };
-            let mut t = String::new();
-            if with > 0 {
-                t.push_str(&format!(
-                    "; {with} librar{} with its installed headers",
-                    plural(with)
-                ));
-            }
-            if without > 0 {
-                t.push_str(&format!(
-                    "; {without} librar{} for harnesses, commented out",
-                    plural(without)
-                ));
-            }
-            t
-        }
+        libraries_note(&sel.libraries)
     );
     for (o, why) in &sel.left_out {
         eprintln!("        Note left out {o}: {why}");

@@ -220,6 +220,49 @@ fn parse_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
     }
 }
 
+/// KLEE option `k` (with its `value` from `--name=value`, else the next
+/// argument, at `*i`, when it takes one) translated into `out`, or its note
+/// in `notes` when it has no effect.
+fn klee_option(
+    k: &KleeOpt,
+    value: Option<&str>,
+    args: &[OsString],
+    i: &mut usize,
+    out: &mut Vec<OsString>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    let name = k.name;
+    let value = match value {
+        Some(v) => Some(v.to_string()),
+        None if k.value => {
+            let v = args
+                .get(*i)
+                .and_then(|v| v.to_str())
+                .ok_or_else(|| format!("KLEE option --{name} expects a value"))?;
+            *i += 1;
+            Some(v.to_string())
+        }
+        None => None,
+    };
+    match k.action {
+        Map(list) => {
+            let v = value.unwrap_or_default();
+            out.extend(list.iter().map(|a| OsString::from(a.replace("{}", &v))));
+        }
+        Bool(on, off) => {
+            let list = if parse_bool(name, value.as_deref())? {
+                on
+            } else {
+                off
+            };
+            out.extend(list.iter().map(OsString::from));
+        }
+        Ignore(why) => notes.push(format!("KLEE option --{name} accepted; no effect: {why}")),
+        Refuse(why) => return Err(format!("KLEE option --{name} is not supported: {why}")),
+    }
+    Ok(())
+}
+
 /// Translates the arguments after `exec`.
 pub fn translate(args: &[OsString], own: &OwnOptions) -> Result<Translated, String> {
     let mut out: Vec<OsString> = Vec::new();
@@ -296,36 +339,7 @@ pub fn translate(args: &[OsString], own: &OwnOptions) -> Result<Translated, Stri
         }
         if let Some(k) = KLEE_OPTS.iter().find(|k| k.name == name) {
             i += 1;
-            let value = match value {
-                Some(v) => Some(v.to_string()),
-                None if k.value => {
-                    let v = args
-                        .get(i)
-                        .and_then(|v| v.to_str())
-                        .ok_or_else(|| format!("KLEE option --{name} expects a value"))?;
-                    i += 1;
-                    Some(v.to_string())
-                }
-                None => None,
-            };
-            match k.action {
-                Map(list) => {
-                    let v = value.unwrap_or_default();
-                    out.extend(list.iter().map(|a| OsString::from(a.replace("{}", &v))));
-                }
-                Bool(on, off) => {
-                    let list = if parse_bool(name, value.as_deref())? {
-                        on
-                    } else {
-                        off
-                    };
-                    out.extend(list.iter().map(OsString::from));
-                }
-                Ignore(why) => {
-                    notes.push(format!("KLEE option --{name} accepted; no effect: {why}"))
-                }
-                Refuse(why) => return Err(format!("KLEE option --{name} is not supported: {why}")),
-            }
+            klee_option(k, value, args, &mut i, &mut out, &mut notes)?;
             continue;
         }
         if seen_program {

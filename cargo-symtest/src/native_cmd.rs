@@ -195,6 +195,57 @@ fn verdict_json(test: &Path, v: &Verdict, compared: bool) -> serde_json::Value {
     })
 }
 
+/// The line of test `t`'s verdict `v` (`compared`: whether its recorded
+/// outcome is one to compare with), with the first lines of stderr of a
+/// mismatch; with the kept directory when `keep_dirs`.
+fn print_verdict(t: &Path, v: &Verdict, compared: bool, keep_dirs: bool) {
+    let mut notes = if v.run.injected.is_empty() {
+        String::new()
+    } else {
+        format!("  [failed: {}]", v.run.injected.join(", "))
+    };
+    if !v.missed_failures.is_empty() {
+        notes.push_str(&format!(
+            "  [not reached: {}]",
+            v.missed_failures.join(", ")
+        ));
+    }
+    if keep_dirs {
+        notes.push_str(&format!("  (kept {})", v.run.dir.display()));
+    }
+    let native = v.run.outcome;
+    if !compared {
+        // Still run (the inputs are real, e.g. for coverage), but there is
+        // no program behaviour to compare with.
+        let why = match v.recorded {
+            Some(r) => format!("engine recorded {r}, an engine limit"),
+            None => match early_reason(t) {
+                Some(reason) => format!("engine stopped the path early: {reason}"),
+                None => "no recorded outcome".to_string(),
+            },
+        };
+        println!("{}: {native}  not compared ({why}){notes}", t.display());
+        return;
+    }
+    let r = v.recorded.expect("replayable");
+    if v.ok {
+        println!("{}: {native}  ok{notes}", t.display());
+    } else {
+        let stdout = if v.stdout_differs {
+            "; stdout differs from the recorded one"
+        } else {
+            ""
+        };
+        println!(
+            "{}: {native}  MISMATCH (engine recorded {r}{stdout}){notes}",
+            t.display()
+        );
+        for line in v.run.stderr.lines().take(5) {
+            println!("    {line}");
+        }
+    }
+}
+
 /// The command: every test, one line each, then a summary.  Exit 1 when a
 /// replayed test does not reproduce its recorded outcome, a test is corrupt,
 /// or no test could be compared.
@@ -256,51 +307,7 @@ pub fn run(tests: &[PathBuf], a: &NativeArgs) -> Result<u8> {
             println!("{}", verdict_json(t, &v, compared));
             continue;
         }
-        let mut notes = if v.run.injected.is_empty() {
-            String::new()
-        } else {
-            format!("  [failed: {}]", v.run.injected.join(", "))
-        };
-        if !v.missed_failures.is_empty() {
-            notes.push_str(&format!(
-                "  [not reached: {}]",
-                v.missed_failures.join(", ")
-            ));
-        }
-        if a.keep_dirs {
-            notes.push_str(&format!("  (kept {})", v.run.dir.display()));
-        }
-        let native = v.run.outcome;
-        if !compared {
-            // Still run (the inputs are real, e.g. for coverage), but there is
-            // no program behaviour to compare with.
-            let why = match v.recorded {
-                Some(r) => format!("engine recorded {r}, an engine limit"),
-                None => match early_reason(t) {
-                    Some(reason) => format!("engine stopped the path early: {reason}"),
-                    None => "no recorded outcome".to_string(),
-                },
-            };
-            println!("{}: {native}  not compared ({why}){notes}", t.display());
-            continue;
-        }
-        let r = v.recorded.expect("replayable");
-        if v.ok {
-            println!("{}: {native}  ok{notes}", t.display());
-        } else {
-            let stdout = if v.stdout_differs {
-                "; stdout differs from the recorded one"
-            } else {
-                ""
-            };
-            println!(
-                "{}: {native}  MISMATCH (engine recorded {r}{stdout}){notes}",
-                t.display()
-            );
-            for line in v.run.stderr.lines().take(5) {
-                println!("    {line}");
-            }
-        }
+        print_verdict(t, &v, compared, a.keep_dirs);
     }
     if a.json {
         println!(

@@ -177,6 +177,19 @@ impl World {
                 }
             }
         }
+        world.add_files(ktest)?;
+        if let Some(o) = object("stdin") {
+            let stat = object("stdin-stat").map(|s| s.bytes.as_slice());
+            world.stdin = Some(cut_to_stat(&o.bytes, stat));
+        }
+        world.add_failures(ktest)?;
+        Ok(world)
+    }
+
+    /// The symbolic files of `ktest` (its `NAME-data` objects, cut to the
+    /// size of their `NAME-data-stat` ones, with their permissions).
+    fn add_files(&mut self, ktest: &KTest) -> Result<(), WorldError> {
+        let object = |name: &str| ktest.objects.iter().find(|o| o.name == name);
         for o in &ktest.objects {
             let Some(name) = o.name.strip_suffix("-data") else {
                 continue;
@@ -195,16 +208,19 @@ impl World {
             let mode = stat
                 .and_then(|s| le_u32(s, ST_MODE_OFFSET))
                 .map_or(0o644, |m| m & 0o777);
-            world.files.push(SymFile {
+            self.files.push(SymFile {
                 name: name.to_string(),
                 data: cut_to_stat(&o.bytes, stat),
                 mode,
             });
         }
-        if let Some(o) = object("stdin") {
-            let stat = object("stdin-stat").map(|s| s.bytes.as_slice());
-            world.stdin = Some(cut_to_stat(&o.bytes, stat));
-        }
+        Ok(())
+    }
+
+    /// The failures `ktest` injects (its `CLASS_fail` objects: the call of
+    /// the class that fails, a positive 32-bit count).
+    fn add_failures(&mut self, ktest: &KTest) -> Result<(), WorldError> {
+        let object = |name: &str| ktest.objects.iter().find(|o| o.name == name);
         for class in FAIL_CLASSES {
             if let Some(o) = object(&format!("{class}_fail")) {
                 let Some(k) = le_u32(&o.bytes, 0).filter(|_| o.bytes.len() == 4) else {
@@ -212,11 +228,11 @@ impl World {
                 };
                 // A negative or zero value means "never".
                 if (1..=i32::MAX as u32).contains(&k) {
-                    world.failures.push((class, k));
+                    self.failures.push((class, k));
                 }
             }
         }
-        Ok(world)
+        Ok(())
     }
 
     /// The failures as the shim's `SYMTEST_FAIL` value ("read=3,open=1").

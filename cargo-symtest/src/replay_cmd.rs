@@ -95,6 +95,35 @@ fn collect(tests: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Replays `tests` on a harness built from `a`'s sources. The harness is
+/// built in a temporary directory removed on every exit: errors and panics
+/// drop it; SIGINT, SIGTERM and SIGHUP are held until it is gone, then take
+/// their usual effect.
+fn replay_built(
+    a: &ReplayArgs,
+    tests: &[&PathBuf],
+    timeout: Duration,
+    tally: &mut Tally,
+) -> Result<()> {
+    let guard = interrupt::Guard::install();
+    let tmp = crate::tempdir::TempDir::new("replay")?;
+    let bin = tmp.path().join("harness");
+    replay::build_native(
+        &a.sources,
+        &a.include,
+        &symtest_project::paths::models_dir(),
+        &bin,
+    )?;
+    if guard.caught().is_none() {
+        replay_all(&bin, tests, timeout, tally)?;
+    }
+    drop(tmp);
+    if let Some(sig) = guard.caught() {
+        guard.reraise(sig);
+    }
+    Ok(())
+}
+
 pub fn run(a: ReplayArgs) -> Result<u8> {
     crate::tempdir::sweep();
     let tests = collect(&a.tests)?;
@@ -158,27 +187,7 @@ pub fn run(a: ReplayArgs) -> Result<u8> {
     if !to_run.is_empty() {
         match &a.binary {
             Some(b) => replay_all(b, &to_run, timeout, &mut tally)?,
-            None => {
-                // The harness is built in a temporary directory removed on every
-                // exit: errors and panics drop it; SIGINT, SIGTERM and SIGHUP are
-                // held until it is gone, then take their usual effect.
-                let guard = interrupt::Guard::install();
-                let tmp = crate::tempdir::TempDir::new("replay")?;
-                let bin = tmp.path().join("harness");
-                replay::build_native(
-                    &a.sources,
-                    &a.include,
-                    &symtest_project::paths::models_dir(),
-                    &bin,
-                )?;
-                if guard.caught().is_none() {
-                    replay_all(&bin, &to_run, timeout, &mut tally)?;
-                }
-                drop(tmp);
-                if let Some(sig) = guard.caught() {
-                    guard.reraise(sig);
-                }
-            }
+            None => replay_built(&a, &to_run, timeout, &mut tally)?,
         }
     }
     println!(

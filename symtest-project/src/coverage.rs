@@ -121,89 +121,38 @@ pub fn report(
 ) -> Result<CoverageSummary> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let (files, profile) = nb.coverage_of(kept).map_err(anyhow::Error::msg)?;
-    let mut lcov = String::new();
-    let (mut lc, mut lt, mut bc, mut bt, mut claimed_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    let mut not_executed = 0u64;
-    let mut warnings = Vec::new();
-    let mut rows = Vec::new();
-    let mut text = String::new();
     let dead = crate::eloc::dead_functions(bitcode, &crate::eloc::entry_of(t), &dir.join(".eloc"));
     let _ = std::fs::remove_dir_all(dir.join(".eloc"));
-    let mut dead_by_file: BTreeMap<PathBuf, BTreeMap<u32, String>> = BTreeMap::new();
-    let (mut ec, mut et) = (0u64, 0u64);
     // A library target's generated harness is not code under test.
     let generated = t.library.as_ref().and_then(|l| l.generated.as_deref());
+    let mut acc = Totals::default();
+    let cx = FileContext {
+        t,
+        root,
+        nb,
+        dead: &dead,
+        claim,
+        sources,
+        dir,
+    };
     for (src, fc) in files.iter().filter(|(s, _)| Some(s.as_path()) != generated) {
-        let rel = relative(src, root).display().to_string();
-        let gcov_name = format!("{}.gcov", rel.replace('/', "#"));
-        let source_text = std::fs::read_to_string(src).unwrap_or_default();
-        std::fs::write(dir.join(&gcov_name), fc.gcov_text(&rel, &source_text))
-            .with_context(|| format!("writing {gcov_name}"))?;
-        lcov.push_str(&lcov_record(src, fc));
-        let covered = fc.covered_lines();
-        let (c, n) = (covered.len() as u64, fc.lines.len() as u64);
-        let (b, m) = (fc.taken_branches().len() as u64, fc.branches.len() as u64);
-        lc += c;
-        lt += n;
-        bc += b;
-        bt += m;
-        let dead_here = match (&dead, nb.function_starts_of(src)) {
-            (Ok(d), Some(starts)) => crate::eloc::dead_lines(fc, starts, d),
-            _ => BTreeMap::new(),
-        };
-        let dead_functions: BTreeSet<&str> = dead_here.values().map(String::as_str).collect();
-        // Dead lines are never covered: the covered ones all count.
-        let eloc_n = n - dead_here.len() as u64;
-        ec += c;
-        et += eloc_n;
-        let engine = claimed(claim, &t.root, src);
-        claimed_total += engine.len() as u64;
-        let unsound: Vec<u32> = engine.difference(&covered).copied().collect();
-        not_executed += unsound.len() as u64;
-        let causes: Vec<serde_json::Value> = unsound
-            .iter()
-            .map(|&l| serde_json::json!({"line": l, "cause": sources.cause(&t.root, src, l)}))
-            .collect();
-        for c in &causes {
-            warnings.push(format!(
-                "{rel}:{}: the engine claims this line and no kept test executed it natively: {}",
-                c["line"],
-                c["cause"].as_str().unwrap_or("")
-            ));
-        }
-        // LLVM puts a function's prologue on its header line and the epilogue on the
-        // closing brace; the engine counts statements, so those lines are left out.
-        let source: Vec<&str> = source_text.lines().collect();
-        let gcov_only: Vec<u32> = covered
-            .difference(&engine)
-            .copied()
-            .filter(|l| {
-                source
-                    .get(*l as usize - 1)
-                    .is_none_or(|text| is_statement_line(text))
-            })
-            .collect();
-        rows.push(serde_json::json!({
-            "file": rel,
-            "lines_covered": c, "lines_total": n,
-            "branches_covered": b, "branches_total": m,
-            "engine_claimed_lines": engine.len(),
-            "claimed_not_executed": unsound,
-            "claimed_not_executed_causes": causes,
-            "executed_not_claimed": gcov_only,
-            "eloc_lines_total": eloc_n,
-            "dead_lines": dead_here.len(),
-            "dead_functions": dead_functions,
-        }));
-        let _ = writeln!(
-            text,
-            "{rel}: lines {c}/{n}, branches {b}/{m}, engine claims {} lines",
-            engine.len()
-        );
-        if !dead_here.is_empty() {
-            dead_by_file.insert(src.clone(), dead_here);
-        }
+        acc.add_file(&cx, src, fc)?;
     }
+    let Totals {
+        lcov,
+        lc,
+        lt,
+        bc,
+        bt,
+        ec,
+        et,
+        claimed_total,
+        not_executed,
+        warnings,
+        rows,
+        mut text,
+        dead_by_file,
+    } = acc;
     let _ = writeln!(text, "total: lines {lc}/{lt}, branches {bc}/{bt}");
     let eloc_lines = dead.as_ref().ok().map(|_| (ec, et));
     match &eloc_lines {
@@ -259,6 +208,141 @@ pub fn report(
         warnings,
         eloc_lines,
     })
+}
+
+/// What [`report`] gathers over the files.
+#[derive(Default)]
+struct Totals {
+    /// The lcov tracefile.
+    lcov: String,
+    /// Lines covered and in all.
+    lc: u64,
+    lt: u64,
+    /// Branch sides taken and in all.
+    bc: u64,
+    bt: u64,
+    /// Lines covered and in all after whole-program optimization.
+    ec: u64,
+    et: u64,
+    /// Lines the engine claims.
+    claimed_total: u64,
+    /// Lines the engine claims that no kept test executed natively.
+    not_executed: u64,
+    warnings: Vec<String>,
+    /// Per file, for `summary.json`.
+    rows: Vec<serde_json::Value>,
+    /// `summary.txt`.
+    text: String,
+    /// Per file, the lines whole-program optimization removes, with their
+    /// function.
+    dead_by_file: BTreeMap<PathBuf, BTreeMap<u32, String>>,
+}
+
+/// What [`Totals::add_file`] reads besides the file.
+#[derive(Clone, Copy)]
+struct FileContext<'a> {
+    t: &'a Target,
+    root: &'a Path,
+    nb: &'a NativeBuild,
+    /// The functions whole-program optimization removes, or why they are
+    /// not known.
+    dead: &'a std::result::Result<BTreeSet<String>, String>,
+    /// The engine's claim (`coverage.json`).
+    claim: &'a serde_json::Value,
+    sources: &'a ClaimSources<'a>,
+    /// The report's directory.
+    dir: &'a Path,
+}
+
+impl Totals {
+    /// Writes source `src`'s `.gcov` file into the report's directory and
+    /// adds its figures (`fc`: its native coverage).
+    fn add_file(
+        &mut self,
+        cx: &FileContext,
+        src: &Path,
+        fc: &crate::covdata::FileCoverage,
+    ) -> Result<()> {
+        let FileContext {
+            t,
+            root,
+            nb,
+            dead,
+            claim,
+            sources,
+            dir,
+        } = *cx;
+        let rel = relative(src, root).display().to_string();
+        let gcov_name = format!("{}.gcov", rel.replace('/', "#"));
+        let source_text = std::fs::read_to_string(src).unwrap_or_default();
+        std::fs::write(dir.join(&gcov_name), fc.gcov_text(&rel, &source_text))
+            .with_context(|| format!("writing {gcov_name}"))?;
+        self.lcov.push_str(&lcov_record(src, fc));
+        let covered = fc.covered_lines();
+        let (c, n) = (covered.len() as u64, fc.lines.len() as u64);
+        let (b, m) = (fc.taken_branches().len() as u64, fc.branches.len() as u64);
+        self.lc += c;
+        self.lt += n;
+        self.bc += b;
+        self.bt += m;
+        let dead_here = match (dead, nb.function_starts_of(src)) {
+            (Ok(d), Some(starts)) => crate::eloc::dead_lines(fc, starts, d),
+            _ => BTreeMap::new(),
+        };
+        let dead_functions: BTreeSet<&str> = dead_here.values().map(String::as_str).collect();
+        // Dead lines are never covered: the covered ones all count.
+        let eloc_n = n - dead_here.len() as u64;
+        self.ec += c;
+        self.et += eloc_n;
+        let engine = claimed(claim, &t.root, src);
+        self.claimed_total += engine.len() as u64;
+        let unsound: Vec<u32> = engine.difference(&covered).copied().collect();
+        self.not_executed += unsound.len() as u64;
+        let causes: Vec<serde_json::Value> = unsound
+            .iter()
+            .map(|&l| serde_json::json!({"line": l, "cause": sources.cause(&t.root, src, l)}))
+            .collect();
+        for c in &causes {
+            self.warnings.push(format!(
+                "{rel}:{}: the engine claims this line and no kept test executed it natively: {}",
+                c["line"],
+                c["cause"].as_str().unwrap_or("")
+            ));
+        }
+        // LLVM puts a function's prologue on its header line and the epilogue on the
+        // closing brace; the engine counts statements, so those lines are left out.
+        let source: Vec<&str> = source_text.lines().collect();
+        let gcov_only: Vec<u32> = covered
+            .difference(&engine)
+            .copied()
+            .filter(|l| {
+                source
+                    .get(*l as usize - 1)
+                    .is_none_or(|text| is_statement_line(text))
+            })
+            .collect();
+        self.rows.push(serde_json::json!({
+            "file": rel,
+            "lines_covered": c, "lines_total": n,
+            "branches_covered": b, "branches_total": m,
+            "engine_claimed_lines": engine.len(),
+            "claimed_not_executed": unsound,
+            "claimed_not_executed_causes": causes,
+            "executed_not_claimed": gcov_only,
+            "eloc_lines_total": eloc_n,
+            "dead_lines": dead_here.len(),
+            "dead_functions": dead_functions,
+        }));
+        let _ = writeln!(
+            self.text,
+            "{rel}: lines {c}/{n}, branches {b}/{m}, engine claims {} lines",
+            engine.len()
+        );
+        if !dead_here.is_empty() {
+            self.dead_by_file.insert(src.to_path_buf(), dead_here);
+        }
+        Ok(())
+    }
 }
 
 /// One file's record of the lcov tracefile format (genhtml, editors, CI services).

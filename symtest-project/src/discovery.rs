@@ -461,113 +461,10 @@ fn resolve(
     for spanned in &cfg.target {
         let t = spanned.get_ref();
         let line = config::line_of(text, spanned.span().start);
-        let mut sources = Vec::new();
-        let (patterns, sources_line) = match &t.sources {
-            Some(s) => (
-                s.get_ref().as_slice(),
-                config::line_of(text, s.span().start),
-            ),
-            None => (&[][..], line),
-        };
-        for pat in patterns {
-            let found = glob::expand(&root, pat);
-            if found.is_empty() {
-                return Err(ConfigError {
-                    file: file.to_path_buf(),
-                    line: Some(sources_line),
-                    key: Some("sources".into()),
-                    message: format!(
-                        "`{pat}` matches no file under {} (target `{}`)",
-                        root.display(),
-                        t.name.get_ref()
-                    ),
-                }
-                .into());
-            }
-            for f in found {
-                let shown = f
-                    .strip_prefix(&root)
-                    .unwrap_or(&f)
-                    .to_string_lossy()
-                    .into_owned();
-                if let Some(c) = crate::escape::unsafe_file_name(&shown) {
-                    return Err(ConfigError {
-                        file: file.to_path_buf(),
-                        line: Some(sources_line),
-                        key: Some("sources".into()),
-                        message: format!(
-                            "`{shown}` (matched by `{pat}`) has {c:?} in its name, which the \
-                             generated Makefile cannot name safely: rename the file or \
-                             narrow the glob (target `{}`)",
-                            t.name.get_ref()
-                        ),
-                    }
-                    .into());
-                }
-                if !sources.contains(&f) {
-                    sources.push(f);
-                }
-            }
-        }
+        let sources = target_sources(file, text, &root, t, line)?;
         let name = t.name.get_ref().clone();
-        let library = match &t.headers {
-            Some(h) if t.kind == config::Kind::Library => {
-                let mut headers = Vec::new();
-                for pat in h.get_ref() {
-                    let found = glob::expand(&root, pat);
-                    if found.is_empty() {
-                        return Err(ConfigError {
-                            file: file.to_path_buf(),
-                            line: Some(config::line_of(text, h.span().start)),
-                            key: Some("headers".into()),
-                            message: format!(
-                                "`{pat}` matches no file under {} (target `{name}`)",
-                                root.display()
-                            ),
-                        }
-                        .into());
-                    }
-                    for f in found {
-                        if !headers.contains(&f) {
-                            headers.push(f);
-                        }
-                    }
-                }
-                Some(LibrarySpec {
-                    headers,
-                    functions: t.functions.clone(),
-                    assume: t.assume.clone(),
-                    pointer_elements: t
-                        .pointer_elements
-                        .as_ref()
-                        .map_or(DEFAULT_POINTER_ELEMENTS, |v| *v.get_ref() as u32),
-                    pointer_depth: t
-                        .pointer_depth
-                        .as_ref()
-                        .map_or(DEFAULT_POINTER_DEPTH, |v| *v.get_ref() as u32),
-                    sequence_length: t
-                        .sequence_length
-                        .as_ref()
-                        .map_or(DEFAULT_SEQUENCE_LENGTH, |v| *v.get_ref() as u32),
-                    generated: None,
-                })
-            }
-            _ => None,
-        };
-        let build = t.build.as_ref().and_then(|b| {
-            let (written, artifact) = match (&t.binary, &t.library) {
-                (Some(p), _) => (p, Artifact::Binary(root.join(p.get_ref()))),
-                (None, Some(p)) => (p, Artifact::Library(root.join(p.get_ref()))),
-                (None, None) => return None,
-            };
-            Some(BuildSpec {
-                command: b.get_ref().clone(),
-                command_line: config::line_of(text, b.span().start),
-                artifact,
-                written: written.get_ref().clone(),
-                line: config::line_of(text, written.span().start),
-            })
-        });
+        let library = library_spec(file, text, &root, t, &name)?;
+        let build = build_spec(text, &root, t);
         out.push(Target {
             kind: t.kind,
             package: package.clone(),
@@ -608,29 +505,180 @@ fn resolve(
             library,
         });
         let target = out.last().expect("just pushed");
-        let at = |span: std::ops::Range<usize>, key: &str, message: String| ConfigError {
-            file: file.to_path_buf(),
-            line: Some(config::line_of(text, span.start)),
-            key: Some(key.into()),
-            message,
-        };
-        if let Some(d) = &t.suite_dir {
-            if let Err(why) = suite_dir_ok(&root, target) {
-                return Err(at(d.span(), "suite-dir", format!("`{}` {why}", d.get_ref())).into());
-            }
-        }
-        if let Err((key, why)) = check_exec_args.map_or(Ok(()), |c| exec_options_ok(target, c)) {
-            let span = if key == "args" {
-                spanned.span()
-            } else {
-                t.exec_args
-                    .as_ref()
-                    .map_or_else(|| spanned.span(), |e| e.span())
-            };
-            return Err(at(span, key, format!("{why} (target `{}`)", target.name)).into());
-        }
+        check_target(file, text, &root, spanned, target, check_exec_args)?;
     }
     Ok(out)
+}
+
+/// Target `t`'s `sources` globs expanded under `root` (a glob matching no
+/// file, or a file the generated Makefile cannot name, is an error), each
+/// file once, in order; `line` is the target's.
+fn target_sources(
+    file: &Path,
+    text: &str,
+    root: &Path,
+    t: &config::TargetTable,
+    line: usize,
+) -> Result<Vec<PathBuf>, DiscoveryError> {
+    let mut sources = Vec::new();
+    let (patterns, sources_line) = match &t.sources {
+        Some(s) => (
+            s.get_ref().as_slice(),
+            config::line_of(text, s.span().start),
+        ),
+        None => (&[][..], line),
+    };
+    for pat in patterns {
+        let found = glob::expand(root, pat);
+        if found.is_empty() {
+            return Err(ConfigError {
+                file: file.to_path_buf(),
+                line: Some(sources_line),
+                key: Some("sources".into()),
+                message: format!(
+                    "`{pat}` matches no file under {} (target `{}`)",
+                    root.display(),
+                    t.name.get_ref()
+                ),
+            }
+            .into());
+        }
+        for f in found {
+            let shown = f
+                .strip_prefix(root)
+                .unwrap_or(&f)
+                .to_string_lossy()
+                .into_owned();
+            if let Some(c) = crate::escape::unsafe_file_name(&shown) {
+                return Err(ConfigError {
+                    file: file.to_path_buf(),
+                    line: Some(sources_line),
+                    key: Some("sources".into()),
+                    message: format!(
+                        "`{shown}` (matched by `{pat}`) has {c:?} in its name, which the \
+                         generated Makefile cannot name safely: rename the file or \
+                         narrow the glob (target `{}`)",
+                        t.name.get_ref()
+                    ),
+                }
+                .into());
+            }
+            if !sources.contains(&f) {
+                sources.push(f);
+            }
+        }
+    }
+    Ok(sources)
+}
+
+/// The library spec of a `library` target `t` named `name` with
+/// `headers` (their globs expanded under `root`; a glob matching no file is
+/// an error); `None` for other targets.
+fn library_spec(
+    file: &Path,
+    text: &str,
+    root: &Path,
+    t: &config::TargetTable,
+    name: &str,
+) -> Result<Option<LibrarySpec>, DiscoveryError> {
+    Ok(match &t.headers {
+        Some(h) if t.kind == config::Kind::Library => {
+            let mut headers = Vec::new();
+            for pat in h.get_ref() {
+                let found = glob::expand(root, pat);
+                if found.is_empty() {
+                    return Err(ConfigError {
+                        file: file.to_path_buf(),
+                        line: Some(config::line_of(text, h.span().start)),
+                        key: Some("headers".into()),
+                        message: format!(
+                            "`{pat}` matches no file under {} (target `{name}`)",
+                            root.display()
+                        ),
+                    }
+                    .into());
+                }
+                for f in found {
+                    if !headers.contains(&f) {
+                        headers.push(f);
+                    }
+                }
+            }
+            Some(LibrarySpec {
+                headers,
+                functions: t.functions.clone(),
+                assume: t.assume.clone(),
+                pointer_elements: t
+                    .pointer_elements
+                    .as_ref()
+                    .map_or(DEFAULT_POINTER_ELEMENTS, |v| *v.get_ref() as u32),
+                pointer_depth: t
+                    .pointer_depth
+                    .as_ref()
+                    .map_or(DEFAULT_POINTER_DEPTH, |v| *v.get_ref() as u32),
+                sequence_length: t
+                    .sequence_length
+                    .as_ref()
+                    .map_or(DEFAULT_SEQUENCE_LENGTH, |v| *v.get_ref() as u32),
+                generated: None,
+            })
+        }
+        _ => None,
+    })
+}
+
+/// Target `t`'s build spec: its `build` command and the `binary` or
+/// `library` it makes (under `root`), if it has them.
+fn build_spec(text: &str, root: &Path, t: &config::TargetTable) -> Option<BuildSpec> {
+    t.build.as_ref().and_then(|b| {
+        let (written, artifact) = match (&t.binary, &t.library) {
+            (Some(p), _) => (p, Artifact::Binary(root.join(p.get_ref()))),
+            (None, Some(p)) => (p, Artifact::Library(root.join(p.get_ref()))),
+            (None, None) => return None,
+        };
+        Some(BuildSpec {
+            command: b.get_ref().clone(),
+            command_line: config::line_of(text, b.span().start),
+            artifact,
+            written: written.get_ref().clone(),
+            line: config::line_of(text, written.span().start),
+        })
+    })
+}
+
+/// Checks built target `target` (of table `spanned`): its suite
+/// directory, and its exec options with `check_exec_args`.
+fn check_target(
+    file: &Path,
+    text: &str,
+    root: &Path,
+    spanned: &toml::Spanned<config::TargetTable>,
+    target: &Target,
+    check_exec_args: Option<ExecArgsCheck>,
+) -> Result<(), DiscoveryError> {
+    let t = spanned.get_ref();
+    let at = |span: std::ops::Range<usize>, key: &str, message: String| ConfigError {
+        file: file.to_path_buf(),
+        line: Some(config::line_of(text, span.start)),
+        key: Some(key.into()),
+        message,
+    };
+    if let Some(d) = &t.suite_dir {
+        if let Err(why) = suite_dir_ok(root, target) {
+            return Err(at(d.span(), "suite-dir", format!("`{}` {why}", d.get_ref())).into());
+        }
+    }
+    if let Err((key, why)) = check_exec_args.map_or(Ok(()), |c| exec_options_ok(target, c)) {
+        let span = if key == "args" {
+            spanned.span()
+        } else {
+            t.exec_args
+                .as_ref()
+                .map_or_else(|| spanned.span(), |e| e.span())
+        };
+        return Err(at(span, key, format!("{why} (target `{}`)", target.name)).into());
+    }
+    Ok(())
 }
 
 /// A target's seed keys, its input glob expanded (a glob matching no file

@@ -214,19 +214,7 @@ pub fn makefile(
     let mut objects = Vec::new();
     let mut n = 0usize;
     let mut object = |u: &Unit, rules: &mut Vec<String>| -> String {
-        let stem: String = u
-            .source
-            .file_stem()
-            .map_or("src".into(), |x| x.to_string_lossy().into_owned())
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let stem = make_stem(&u.source, "src");
         let o = format!("symtest_u{n:02}_{stem}.o");
         n += 1;
         rules.push(format!(
@@ -243,19 +231,7 @@ pub fn makefile(
     for (k, a) in inputs.archives.iter().enumerate() {
         let mut members: Vec<String> = a.members.iter().map(|u| object(u, &mut rules)).collect();
         members.extend(a.objects.iter().map(|o| file(o)));
-        let stem: String = a
-            .path
-            .file_stem()
-            .map_or("lib".into(), |x| x.to_string_lossy().into_owned())
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let stem = make_stem(&a.path, "lib");
         let lib = format!("symtest_a{k:02}_{stem}.a");
         rules.push(format!(
             "{lib}: {}\n\trm -f $@\n\t$(AR) rcs $@ $^\n",
@@ -272,15 +248,7 @@ pub fn makefile(
     unique_archives.dedup();
     link.extend(archives);
     link.extend(inputs.libs.iter().map(|l| make_shell_word(l)));
-    let note = match &target.build {
-        Some(b) => format!(
-            "#\n# The code under test is compiled with the compile commands the project's\n\
-             # build recorded (`{}`), from the project's tree: run that build first\n\
-             # (it makes the generated headers such as config.h).\n",
-            b.command.join(" ")
-        ),
-        None => String::new(),
-    };
+    let note = build_note(target);
     let checks = crate::recipe::ubsan_checks(target).join(",");
     let text = MAKEFILE_IN
         .replace("@FILE_MAP@", &file_map(root, suite))
@@ -293,6 +261,36 @@ pub fn makefile(
         .replace("@LINK@", &link.join(" "))
         .replace("@RULES@", &rules.join("\n"));
     SuiteMakefile { text, objects }
+}
+
+/// The file stem of `path` (`default` without one) with every character
+/// but ASCII letters, digits and `_` made `_`: a part of a make target name.
+fn make_stem(path: &Path, default: &str) -> String {
+    path.file_stem()
+        .map_or(default.into(), |x| x.to_string_lossy().into_owned())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The Makefile's note on the build a target's code under test comes from
+/// (empty without one).
+fn build_note(target: &Target) -> String {
+    match &target.build {
+        Some(b) => format!(
+            "#\n# The code under test is compiled with the compile commands the project's\n\
+             # build recorded (`{}`), from the project's tree: run that build first\n\
+             # (it makes the generated headers such as config.h).\n",
+            b.command.join(" ")
+        ),
+        None => String::new(),
+    }
 }
 
 /// `-fmacro-prefix-map` options that make `__FILE__` of a file under `root`

@@ -326,6 +326,28 @@ fn resolve(
     t: &Target,
     spec: &BuildSpec,
 ) -> Result<Captured, Error> {
+    let output = output_of(root, m, t, spec)?;
+    let bc = bitcode_of(m, output, t, spec)?;
+    let native = match &spec.artifact {
+        Artifact::Binary(_) => program_inputs(root, dir, m, output, bc),
+        Artifact::Library(_) => library_inputs(root, dir, m, t, output),
+    };
+    check_nameable(root, t, &native)?;
+    Ok(Captured {
+        bitcode: dir.join(bc),
+        native,
+        capture_dir: dir.to_path_buf(),
+        output: output.output.clone(),
+    })
+}
+
+/// The output of the build `spec` names, or why there is none (or several).
+fn output_of<'m>(
+    root: &Path,
+    m: &'m Manifest,
+    t: &Target,
+    spec: &BuildSpec,
+) -> Result<&'m Output, Error> {
     let (kind, wanted) = match &spec.artifact {
         Artifact::Binary(p) => ("executable", p),
         Artifact::Library(p) => ("static-library", p),
@@ -341,18 +363,17 @@ fn resolve(
             .collect();
         found = find(root, &shared, wanted, &spec.written);
     }
-    let output = match found.as_slice() {
+    match found.as_slice() {
         [] => {
             let what = if kind == "executable" {
                 "executable"
             } else {
                 "static library"
             };
-            return Err(not_produced(t, spec, what, &of_kind));
+            Err(not_produced(t, spec, what, &of_kind))
         }
-        [o] => *o,
-        many => {
-            return Err(Error::BadInput(format!(
+        [o] => Ok(*o),
+        many => Err(Error::BadInput(format!(
                 "{}:{}: key `{}`: `{}` names several outputs of the build: {}; give its path (target `{}`)",
                 t.config_file.display(),
                 spec.line,
@@ -360,9 +381,18 @@ fn resolve(
                 spec.written,
                 many.iter().map(|o| o.output.as_str()).collect::<Vec<_>>().join(", "),
                 t.name
-            )))
-        }
-    };
+            ))),
+    }
+}
+
+/// The bitcode of `output`, or why it cannot be tested: the build
+/// removed or replaced it, its module lacks code, or it has no bitcode.
+fn bitcode_of<'m>(
+    m: &Manifest,
+    output: &'m Output,
+    t: &Target,
+    spec: &BuildSpec,
+) -> Result<&'m String, Error> {
     let place = format!(
         "{}:{}: key `{}`",
         t.config_file.display(),
@@ -389,13 +419,13 @@ fn resolve(
                 .collect::<String>()
         )));
     }
-    let Some(bc) = &output.bitcode else {
+    output.bitcode.as_ref().ok_or_else(|| {
         let why: Vec<&String> = m
             .warnings
             .iter()
             .filter(|w| w.starts_with(&output.output))
             .collect();
-        return Err(Error::BadInput(format!(
+        Error::BadInput(format!(
             "{}:{}: key `{}`: the build produced `{}` but no bitcode of it (target `{}`){}",
             t.config_file.display(),
             spec.line,
@@ -403,112 +433,128 @@ fn resolve(
             output.output,
             t.name,
             why.iter().map(|w| format!("\n  {w}")).collect::<String>()
-        )));
-    };
+        ))
+    })
+}
+
+/// What a program's native build links: the project's libraries (as
+/// archives of the members the module `bc` took, the members `output`
+/// names linked whole), its objects and the external libraries.
+fn program_inputs(
+    root: &Path,
+    dir: &Path,
+    m: &Manifest,
+    output: &Output,
+    bc: &str,
+) -> NativeInputs {
     let mut native = NativeInputs::default();
-    match &spec.artifact {
-        Artifact::Binary(_) => {
-            // The members the program's module took from each archive: the
-            // native link takes the same ones (a coreutils utility links 280
-            // of gnulib's members into libcoreutils.a and needs a few dozen).
-            let needed = symbols(&[dir.join(bc)])
-                .and_then(|mut d| d.pop())
-                .map(|(_, syms)| syms.defined);
-            // The libraries of the project, each rebuilt from what a linker
-            // takes of it (a shared library's objects as a static one).
-            // The archive members the output names are linked whole, as
-            // the linker did; of each library, the other members the module
-            // took something from stay in an archive.
-            let whole: BTreeSet<&String> = output.from_libraries.iter().collect();
-            for input in &output.inputs {
-                let lib = m.outputs.iter().find(|o| {
-                    &o.output == input && matches!(o.kind, "static-library" | "shared-library")
-                });
-                if let Some(lib) = lib {
-                    let path = root.join(&lib.output);
-                    let i = match native.archives.iter().position(|a| a.path == path) {
-                        Some(i) => i,
-                        None => {
-                            let a = archive(root, dir, m, lib, needed.as_ref(), &whole);
-                            if a.members.is_empty() && a.objects.is_empty() {
-                                continue;
-                            }
-                            native.archives.push(a);
-                            native.archives.len() - 1
-                        }
-                    };
-                    native.archive_links.push(i);
-                }
-            }
-            // The objects linked whole (those inside partial links and
-            // copies included); objects without bitcode as the build made them.
-            for object in output.objects.iter().chain(&output.from_libraries) {
-                native.units.extend(unit_of(root, m, object));
-            }
-            for object in &output.missing_bitcode {
-                let path = root.join(object);
-                if path.is_file() && !native.objects.contains(&path) {
-                    native.objects.push(path);
-                }
-            }
-            native.libs = output.external_libraries.clone();
-            // A shared library of the project is linked as an archive of its
-            // objects: what it was linked with comes along (`-ljpeg`).
-            for input in &output.inputs {
-                if let Some(lib) = m
-                    .outputs
-                    .iter()
-                    .find(|o| &o.output == input && o.kind == "shared-library")
-                {
-                    for l in &lib.external_libraries {
-                        if !native.libs.contains(l) {
-                            native.libs.push(l.clone());
-                        }
+    // The members the program's module took from each archive: the
+    // native link takes the same ones (a coreutils utility links 280
+    // of gnulib's members into libcoreutils.a and needs a few dozen).
+    let needed = symbols(&[dir.join(bc)])
+        .and_then(|mut d| d.pop())
+        .map(|(_, syms)| syms.defined);
+    // The libraries of the project, each rebuilt from what a linker
+    // takes of it (a shared library's objects as a static one).
+    // The archive members the output names are linked whole, as
+    // the linker did; of each library, the other members the module
+    // took something from stay in an archive.
+    let whole: BTreeSet<&String> = output.from_libraries.iter().collect();
+    for input in &output.inputs {
+        let lib = m
+            .outputs
+            .iter()
+            .find(|o| &o.output == input && matches!(o.kind, "static-library" | "shared-library"));
+        if let Some(lib) = lib {
+            let path = root.join(&lib.output);
+            let i = match native.archives.iter().position(|a| a.path == path) {
+                Some(i) => i,
+                None => {
+                    let a = archive(root, dir, m, lib, needed.as_ref(), &whole);
+                    if a.members.is_empty() && a.objects.is_empty() {
+                        continue;
                     }
+                    native.archives.push(a);
+                    native.archives.len() - 1
                 }
-            }
+            };
+            native.archive_links.push(i);
         }
-        Artifact::Library(_) => {
-            native.units = t
-                .sources
-                .iter()
-                .map(|s| units::harness_unit(t, s))
-                .collect();
-            native
-                .archives
-                .push(archive(root, dir, m, output, None, &BTreeSet::new()));
-            native.archive_links.push(0);
-            // What a shared library was linked with (`-lonig` for libjq.so);
-            // a static one records nothing, so the shared library the build
-            // made of the same name says it (libtool makes both: `-lxml2`).
-            native.libs = output.external_libraries.clone();
-            if native.libs.is_empty() && output.kind == "static-library" {
-                let stem = |p: &str| -> String {
-                    let name = p.rsplit('/').next().unwrap_or(p);
-                    let end = name
-                        .find(".so")
-                        .or_else(|| name.rfind(".a"))
-                        .unwrap_or(name.len());
-                    name[..end].to_string()
-                };
-                let mine = stem(&output.output);
-                if let Some(shared) = m
-                    .outputs
-                    .iter()
-                    .find(|o| o.kind == "shared-library" && stem(&o.output) == mine)
-                {
-                    native.libs = shared.external_libraries.clone();
+    }
+    // The objects linked whole (those inside partial links and
+    // copies included); objects without bitcode as the build made them.
+    for object in output.objects.iter().chain(&output.from_libraries) {
+        native.units.extend(unit_of(root, m, object));
+    }
+    for object in &output.missing_bitcode {
+        let path = root.join(object);
+        if path.is_file() && !native.objects.contains(&path) {
+            native.objects.push(path);
+        }
+    }
+    native.libs = output.external_libraries.clone();
+    // A shared library of the project is linked as an archive of its
+    // objects: what it was linked with comes along (`-ljpeg`).
+    for input in &output.inputs {
+        if let Some(lib) = m
+            .outputs
+            .iter()
+            .find(|o| &o.output == input && o.kind == "shared-library")
+        {
+            for l in &lib.external_libraries {
+                if !native.libs.contains(l) {
+                    native.libs.push(l.clone());
                 }
             }
         }
     }
-    check_nameable(root, t, &native)?;
-    Ok(Captured {
-        bitcode: dir.join(bc),
-        native,
-        capture_dir: dir.to_path_buf(),
-        output: output.output.clone(),
-    })
+    native
+}
+
+/// What a library target's native build links: its harness sources and
+/// the library (as an archive), with what the library was linked with.
+fn library_inputs(
+    root: &Path,
+    dir: &Path,
+    m: &Manifest,
+    t: &Target,
+    output: &Output,
+) -> NativeInputs {
+    let mut native = NativeInputs {
+        units: t
+            .sources
+            .iter()
+            .map(|s| units::harness_unit(t, s))
+            .collect(),
+        ..NativeInputs::default()
+    };
+    native
+        .archives
+        .push(archive(root, dir, m, output, None, &BTreeSet::new()));
+    native.archive_links.push(0);
+    // What a shared library was linked with (`-lonig` for libjq.so);
+    // a static one records nothing, so the shared library the build
+    // made of the same name says it (libtool makes both: `-lxml2`).
+    native.libs = output.external_libraries.clone();
+    if native.libs.is_empty() && output.kind == "static-library" {
+        let stem = |p: &str| -> String {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            let end = name
+                .find(".so")
+                .or_else(|| name.rfind(".a"))
+                .unwrap_or(name.len());
+            name[..end].to_string()
+        };
+        let mine = stem(&output.output);
+        if let Some(shared) = m
+            .outputs
+            .iter()
+            .find(|o| o.kind == "shared-library" && stem(&o.output) == mine)
+        {
+            native.libs = shared.external_libraries.clone();
+        }
+    }
+    native
 }
 
 /// The native builds check no more undefined behaviour in the project's code

@@ -73,71 +73,13 @@ pub fn check_env_options(
     max_memory_mib: u64,
     byte_cost: u64,
 ) -> Result<(), String> {
-    let num = |opt: &str, v: Option<&String>| -> Result<u64, String> {
-        let v = v.ok_or_else(|| format!("{opt} expects a number"))?;
-        if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("{opt}: `{v}` is not a number"));
-        }
-        // All digits: too many of them for u64 is simply too large.
-        Ok(v.parse::<u64>().unwrap_or(u64::MAX))
-    };
-    let cap_bytes = max_memory_mib.saturating_mul(MIB) / 2;
-    // Symbolic bytes of each option, and their sum.
-    let mut total: u64 = 0;
-    let mut shown: Vec<String> = Vec::new();
-    let mut fits = |what: String, bytes: u64| -> Result<(), String> {
-        let need = bytes.saturating_mul(byte_cost);
-        if need > cap_bytes {
-            return Err(format!(
-                "{what} needs about {} MiB of engine memory for its {bytes} symbolic bytes \
-                 (about {byte_cost} bytes each), more than half of --max-memory {max_memory_mib} MiB",
-                need.div_ceil(MIB)
-            ));
-        }
-        total = total.saturating_add(bytes);
-        shown.push(what);
-        let need = total.saturating_mul(byte_cost);
-        if need > cap_bytes {
-            return Err(format!(
-                "the symbolic environment ({}) needs about {} MiB of engine memory for its \
-                 {total} symbolic bytes (about {byte_cost} bytes each), more than half of \
-                 --max-memory {max_memory_mib} MiB",
-                shown.join(", "),
-                need.div_ceil(MIB)
-            ));
-        }
-        Ok(())
-    };
-    let arg_len = |opt: &str, n: u64| -> Result<(), String> {
-        if n > MAX_SYM_ARG_LEN {
-            return Err(format!(
-                "{opt}: an argument of {n} bytes is longer than {MAX_SYM_ARG_LEN} (PATH_MAX): \
-                 the engine's cost of a symbolic argument grows with the square of its length"
-            ));
-        }
-        Ok(())
-    };
-    let file_len = |opt: &str, n: u64| -> Result<(), String> {
-        if n > MAX_SYM_FILE_LEN {
-            return Err(format!(
-                "{opt}: {n} bytes is larger than {MAX_SYM_FILE_LEN} (16 MiB), the largest file \
-                 the POSIX model reads (and about {} GiB of engine memory)",
-                MAX_SYM_FILE_LEN.saturating_mul(byte_cost) >> 30
-            ));
-        }
-        Ok(())
-    };
-    let mut arg_bytes: u64 = 0;
-    let mut args_total = |what: String, bytes: u64| -> Result<(), String> {
-        arg_bytes = arg_bytes.saturating_add(bytes);
-        if arg_bytes > MAX_SYM_ARG_BYTES {
-            return Err(format!(
-                "{what}: the symbolic arguments add up to {arg_bytes} bytes (each with its NUL), \
-                 more than {MAX_SYM_ARG_BYTES}: the solver's memory grows with the square of \
-                 their total"
-            ));
-        }
-        Ok(())
+    let mut m = EnvMemory {
+        cap_bytes: max_memory_mib.saturating_mul(MIB) / 2,
+        max_memory_mib,
+        byte_cost,
+        total: 0,
+        shown: Vec::new(),
+        arg_bytes: 0,
     };
     let mut i = 0;
     while i < args.len() {
@@ -146,9 +88,9 @@ pub fn check_env_options(
         match name {
             Some("sym-arg") => {
                 let n = num("--sym-arg", args.get(i + 1))?;
-                fits(format!("--sym-arg {n}"), n.saturating_add(1))?;
+                m.fits(format!("--sym-arg {n}"), n.saturating_add(1))?;
                 arg_len("--sym-arg", n)?;
-                args_total(format!("--sym-arg {n}"), n + 1)?;
+                m.args_total(format!("--sym-arg {n}"), n + 1)?;
                 i += 2;
             }
             Some("sym-args") => {
@@ -161,12 +103,12 @@ pub fn check_env_options(
                 if hi > MAX_SYM_ARGS {
                     return Err(format!("--sym-args: at most {MAX_SYM_ARGS} arguments"));
                 }
-                fits(
+                m.fits(
                     format!("--sym-args {lo} {hi} {n}"),
                     hi.saturating_mul(n.saturating_add(1)).saturating_add(4),
                 )?;
                 arg_len("--sym-args", n)?;
-                args_total(format!("--sym-args {lo} {hi} {n}"), hi * (n + 1))?;
+                m.args_total(format!("--sym-args {lo} {hi} {n}"), hi * (n + 1))?;
                 i += 4;
             }
             Some("sym-files") => {
@@ -180,11 +122,11 @@ pub fn check_env_options(
                 if size == 0 {
                     return Err("--sym-files: files need at least 1 byte".into());
                 }
-                fits(
+                m.fits(
                     format!("--sym-files {k} {size}"),
                     k.saturating_mul(size.saturating_add(STAT_BYTES)),
                 )?;
-                file_len("--sym-files", size)?;
+                file_len("--sym-files", size, byte_cost)?;
                 i += 3;
             }
             Some("sym-stdin") => {
@@ -192,8 +134,8 @@ pub fn check_env_options(
                 if n == 0 {
                     return Err("--sym-stdin: stdin needs at least 1 byte".into());
                 }
-                fits(format!("--sym-stdin {n}"), n.saturating_add(STAT_BYTES))?;
-                file_len("--sym-stdin", n)?;
+                m.fits(format!("--sym-stdin {n}"), n.saturating_add(STAT_BYTES))?;
+                file_len("--sym-stdin", n, byte_cost)?;
                 i += 2;
             }
             Some("max-fail") => {
@@ -209,6 +151,101 @@ pub fn check_env_options(
         }
     }
     Ok(())
+}
+
+/// A number option's value (all digits; too many of them is simply too
+/// large), or why it is not one.
+fn num(opt: &str, v: Option<&String>) -> Result<u64, String> {
+    let v = v.ok_or_else(|| format!("{opt} expects a number"))?;
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{opt}: `{v}` is not a number"));
+    }
+    Ok(v.parse::<u64>().unwrap_or(u64::MAX))
+}
+
+/// Refuses a symbolic argument of `n` bytes past [`MAX_SYM_ARG_LEN`].
+fn arg_len(opt: &str, n: u64) -> Result<(), String> {
+    if n > MAX_SYM_ARG_LEN {
+        return Err(format!(
+            "{opt}: an argument of {n} bytes is longer than {MAX_SYM_ARG_LEN} (PATH_MAX): \
+             the engine's cost of a symbolic argument grows with the square of its length"
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a symbolic file of `n` bytes past [`MAX_SYM_FILE_LEN`] (at
+/// `byte_cost` bytes of engine memory each).
+fn file_len(opt: &str, n: u64, byte_cost: u64) -> Result<(), String> {
+    if n > MAX_SYM_FILE_LEN {
+        return Err(format!(
+            "{opt}: {n} bytes is larger than {MAX_SYM_FILE_LEN} (16 MiB), the largest file \
+             the POSIX model reads (and about {} GiB of engine memory)",
+            MAX_SYM_FILE_LEN.saturating_mul(byte_cost) >> 30
+        ));
+    }
+    Ok(())
+}
+
+/// The symbolic bytes of the environment options checked so far, against
+/// half of `--max-memory`.
+struct EnvMemory {
+    /// Half of `--max-memory`, in bytes.
+    cap_bytes: u64,
+    max_memory_mib: u64,
+    /// Bytes of engine memory per symbolic byte.
+    byte_cost: u64,
+    /// Symbolic bytes of the options so far.
+    total: u64,
+    /// Those options.
+    shown: Vec<String>,
+    /// Bytes of the symbolic arguments so far (each with its NUL).
+    arg_bytes: u64,
+}
+
+impl EnvMemory {
+    /// Adds option `what` of `bytes` symbolic bytes, refused when it, or
+    /// the options so far with it, need more than the cap.
+    fn fits(&mut self, what: String, bytes: u64) -> Result<(), String> {
+        let (byte_cost, max_memory_mib) = (self.byte_cost, self.max_memory_mib);
+        let need = bytes.saturating_mul(byte_cost);
+        if need > self.cap_bytes {
+            return Err(format!(
+                "{what} needs about {} MiB of engine memory for its {bytes} symbolic bytes \
+                 (about {byte_cost} bytes each), more than half of --max-memory {max_memory_mib} MiB",
+                need.div_ceil(MIB)
+            ));
+        }
+        self.total = self.total.saturating_add(bytes);
+        self.shown.push(what);
+        let total = self.total;
+        let need = total.saturating_mul(byte_cost);
+        if need > self.cap_bytes {
+            return Err(format!(
+                "the symbolic environment ({}) needs about {} MiB of engine memory for its \
+                 {total} symbolic bytes (about {byte_cost} bytes each), more than half of \
+                 --max-memory {max_memory_mib} MiB",
+                self.shown.join(", "),
+                need.div_ceil(MIB)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds `bytes` of symbolic arguments (option `what`), refused past
+    /// [`MAX_SYM_ARG_BYTES`] in all.
+    fn args_total(&mut self, what: String, bytes: u64) -> Result<(), String> {
+        self.arg_bytes = self.arg_bytes.saturating_add(bytes);
+        let arg_bytes = self.arg_bytes;
+        if arg_bytes > MAX_SYM_ARG_BYTES {
+            return Err(format!(
+                "{what}: the symbolic arguments add up to {arg_bytes} bytes (each with its NUL), \
+                 more than {MAX_SYM_ARG_BYTES}: the solver's memory grows with the square of \
+                 their total"
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -85,46 +85,15 @@ fn program_name(w: &str) -> &str {
     w.rsplit('/').next().unwrap_or(w)
 }
 
+/// How to install what `build` (run in `root`) made into `destdir`, when
+/// symtest knows how: make's `install` target, `cmake --install`, `meson
+/// install` or ninja's `install` target, or the install of a script's last
+/// build command.
 fn install_for(root: &Path, build: &[String], destdir: &Path) -> Option<Install> {
     let dest = destdir.display().to_string();
     let (prog, args) = build.split_first()?;
-    let make_like = |make: &str, args: &[String]| -> Install {
-        // Keep where the build runs make (-C, -f), nothing else.
-        let mut keep = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            let a = &args[i];
-            if a == "-C" || a == "-f" || a == "--file" || a == "--directory" {
-                keep.push(a.clone());
-                keep.extend(args.get(i + 1).cloned());
-                i += 2;
-                continue;
-            }
-            if (a.starts_with("-C") || a.starts_with("-f") && a.len() > 2)
-                || a.starts_with("--directory=")
-                || a.starts_with("--file=")
-                || a.starts_with("--makefile=")
-            {
-                keep.push(a.clone());
-            }
-            i += 1;
-        }
-        let mut command = vec![make.to_string()];
-        command.extend(keep);
-        let mut dry = command.clone();
-        dry.push("-n".into());
-        for c in [&mut command, &mut dry] {
-            c.push("install".into());
-            c.push(format!("DESTDIR={dest}"));
-        }
-        Install {
-            command,
-            env: Vec::new(),
-            dry_run: Some(dry),
-        }
-    };
     match program_name(prog) {
-        "make" | "gmake" => Some(make_like(prog, args)),
+        "make" | "gmake" => Some(make_install(prog, args, &dest)),
         "cmake" if args.first().is_some_and(|a| a == "--build") => {
             let dir = args.get(1)?;
             root.join(dir)
@@ -136,83 +105,129 @@ fn install_for(root: &Path, build: &[String], destdir: &Path) -> Option<Install>
                     dry_run: None,
                 })
         }
-        "ninja" => {
-            let dir = args
-                .iter()
-                .position(|a| a == "-C")
-                .and_then(|i| args.get(i + 1))
-                .cloned();
-            // A Meson build: `meson install --destdir` (ninja's dry run of
-            // `install` only names `meson install`, never DESTDIR).
-            let build_dir = root.join(dir.as_deref().unwrap_or("."));
-            if build_dir.join("meson-private").is_dir() {
-                return Some(Install {
-                    command: vec![
-                        "meson".into(),
-                        "install".into(),
-                        "-C".into(),
-                        build_dir.display().to_string(),
-                        "--no-rebuild".into(),
-                        "--quiet".into(),
-                        "--destdir".into(),
-                        dest.clone(),
-                    ],
-                    env: Vec::new(),
-                    dry_run: None,
-                });
-            }
-            let mut command = vec![prog.clone()];
-            if let Some(d) = &dir {
-                command.extend(["-C".to_string(), d.clone()]);
-            }
-            let mut dry = command.clone();
-            dry.push("-n".into());
-            command.push("install".into());
-            dry.push("install".into());
-            Some(Install {
-                command,
-                env: vec![("DESTDIR".into(), dest.clone())],
-                dry_run: Some(dry),
-            })
-        }
+        "ninja" => Some(ninja_install(root, prog, args, &dest)),
         // A script (`sh -c "cmake -S . -B b && cmake --build b"`): its last
         // command, from the directory it ran in.
         "sh" | "bash" | "dash" if args.first().is_some_and(|a| a == "-c") => {
-            let script = args.get(1)?;
-            let mut dir: Option<String> = None;
-            let mut last: Vec<String> = Vec::new();
-            for cmd in script.split(['\n', ';']).flat_map(|c| c.split("&&")) {
-                let words: Vec<String> = cmd
-                    .split_whitespace()
-                    .map(|w| w.trim_matches(['\'', '"']).to_string())
-                    .collect();
-                match words.as_slice() {
-                    [] => {}
-                    [cd, d] if cd == "cd" => dir = Some(d.clone()),
-                    _ => last = words,
-                }
-            }
-            let (prog, rest) = last.split_first()?;
-            let inner = match program_name(prog) {
-                "make" | "gmake" => {
-                    let mut w = vec![prog.clone()];
-                    if let Some(d) = &dir {
-                        w.extend(["-C".to_string(), d.clone()]);
-                    }
-                    w.extend(rest.iter().cloned());
-                    w
-                }
-                "cmake" | "ninja" if dir.is_none() => last.clone(),
-                _ => return None,
-            };
+            let inner = script_build(args.get(1)?)?;
             install_for(root, &inner, destdir)
         }
         // Anything else: the Makefile it left.
         _ => ["Makefile", "makefile", "GNUmakefile"]
             .iter()
             .any(|m| root.join(m).is_file())
-            .then(|| make_like("make", &[])),
+            .then(|| make_install("make", &[], &dest)),
     }
+}
+
+/// `make install` into `dest` with where the build ran `make` (its `args`:
+/// -C, -f), nothing else, and its dry run.
+fn make_install(make: &str, args: &[String], dest: &str) -> Install {
+    let mut keep = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "-C" || a == "-f" || a == "--file" || a == "--directory" {
+            keep.push(a.clone());
+            keep.extend(args.get(i + 1).cloned());
+            i += 2;
+            continue;
+        }
+        if (a.starts_with("-C") || a.starts_with("-f") && a.len() > 2)
+            || a.starts_with("--directory=")
+            || a.starts_with("--file=")
+            || a.starts_with("--makefile=")
+        {
+            keep.push(a.clone());
+        }
+        i += 1;
+    }
+    let mut command = vec![make.to_string()];
+    command.extend(keep);
+    let mut dry = command.clone();
+    dry.push("-n".into());
+    for c in [&mut command, &mut dry] {
+        c.push("install".into());
+        c.push(format!("DESTDIR={dest}"));
+    }
+    Install {
+        command,
+        env: Vec::new(),
+        dry_run: Some(dry),
+    }
+}
+
+/// The install of a ninja build (`prog args`, run in `root`) into `dest`:
+/// `meson install --destdir` for a Meson build (ninja's dry run of
+/// `install` only names `meson install`, never DESTDIR), else ninja's
+/// `install` target with its dry run.
+fn ninja_install(root: &Path, prog: &str, args: &[String], dest: &str) -> Install {
+    let dir = args
+        .iter()
+        .position(|a| a == "-C")
+        .and_then(|i| args.get(i + 1))
+        .cloned();
+    let build_dir = root.join(dir.as_deref().unwrap_or("."));
+    if build_dir.join("meson-private").is_dir() {
+        return Install {
+            command: vec![
+                "meson".into(),
+                "install".into(),
+                "-C".into(),
+                build_dir.display().to_string(),
+                "--no-rebuild".into(),
+                "--quiet".into(),
+                "--destdir".into(),
+                dest.to_string(),
+            ],
+            env: Vec::new(),
+            dry_run: None,
+        };
+    }
+    let mut command = vec![prog.to_string()];
+    if let Some(d) = &dir {
+        command.extend(["-C".to_string(), d.clone()]);
+    }
+    let mut dry = command.clone();
+    dry.push("-n".into());
+    command.push("install".into());
+    dry.push("install".into());
+    Install {
+        command,
+        env: vec![("DESTDIR".into(), dest.to_string())],
+        dry_run: Some(dry),
+    }
+}
+
+/// The build command of a shell `script`: its last command (make, cmake
+/// or ninja), run from the directory it changed to.
+fn script_build(script: &str) -> Option<Vec<String>> {
+    let mut dir: Option<String> = None;
+    let mut last: Vec<String> = Vec::new();
+    for cmd in script.split(['\n', ';']).flat_map(|c| c.split("&&")) {
+        let words: Vec<String> = cmd
+            .split_whitespace()
+            .map(|w| w.trim_matches(['\'', '"']).to_string())
+            .collect();
+        match words.as_slice() {
+            [] => {}
+            [cd, d] if cd == "cd" => dir = Some(d.clone()),
+            _ => last = words,
+        }
+    }
+    let (prog, rest) = last.split_first()?;
+    Some(match program_name(prog) {
+        "make" | "gmake" => {
+            let mut w = vec![prog.clone()];
+            if let Some(d) = &dir {
+                w.extend(["-C".to_string(), d.clone()]);
+            }
+            w.extend(rest.iter().cloned());
+            w
+        }
+        "cmake" | "ninja" if dir.is_none() => last.clone(),
+        _ => return None,
+    })
 }
 
 /// Runs the install step into a fresh temporary directory; that directory,
@@ -390,12 +405,50 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
             .filter(|o| o.kind == kind && o.bitcode.is_some() && o.gone.is_none())
             .collect()
     };
-    let execs: Vec<&Output> = of("executable")
-        .into_iter()
-        .filter(|o| o.main_from.is_some())
-        .collect();
-    let statics = of("static-library");
-    let shared = of("shared-library");
+    let c = Candidates {
+        execs: of("executable")
+            .into_iter()
+            .filter(|o| o.main_from.is_some())
+            .collect(),
+        statics: of("static-library"),
+        shared: of("shared-library"),
+    };
+    let mut sel = Selection {
+        rule: Rule::Untouched { why: String::new() },
+        programs: Vec::new(),
+        libraries: Vec::new(),
+        left_out: not_listable(m),
+    };
+    // The second rule's evidence, read before the install attempt below
+    // touches the tree: a `make install` that fails may still have run or
+    // read the programs (a recipe running `./prog --version`), and what it
+    // did is no evidence of what the build ran.
+    let untouched = untouched_copies(root, &c.execs, capture_dir);
+    sel.rule = match install(root, build) {
+        Ok((dest, command)) => {
+            by_install(root, &c, &dest, &mut sel);
+            Rule::Installed { command }
+        }
+        Err(why) => {
+            by_untouched(root, &c, untouched, &mut sel);
+            Rule::Untouched { why }
+        }
+    };
+    sel
+}
+
+/// The outputs with bitcode a selection chooses from.
+struct Candidates<'m> {
+    /// The executables whose module has a `main`.
+    execs: Vec<&'m Output>,
+    statics: Vec<&'m Output>,
+    shared: Vec<&'m Output>,
+}
+
+/// The outputs that cannot be listed (removed or replaced by the build,
+/// without bitcode, executables without `main`) and those the capture left
+/// out, with why.
+fn not_listable(m: &Manifest) -> Vec<(String, String)> {
     let mut left_out: Vec<(String, String)> = Vec::new();
     for o in &m.outputs {
         if let Some(why) = &o.gone {
@@ -415,136 +468,141 @@ pub fn select(root: &Path, m: &Manifest, build: &[String], capture_dir: &Path) -
     for l in &m.left_out {
         left_out.push((l.output.clone(), l.why.clone()));
     }
-    let mut programs = Vec::new();
-    let mut libraries = Vec::new();
-    // The second rule's evidence, read before the install attempt below
-    // touches the tree: a `make install` that fails may still have run or
-    // read the programs (a recipe running `./prog --version`), and what it
-    // did is no evidence of what the build ran.
-    let untouched: Vec<(&Output, Option<PathBuf>)> = {
-        let copies = copies_in_tree(root, &execs, capture_dir);
-        execs
-            .iter()
-            .map(|o| {
-                let mut candidates: Vec<PathBuf> = copies
-                    .iter()
-                    .filter(|(_, c)| std::ptr::eq(*c, *o))
-                    .map(|(p, _)| p.clone())
-                    .collect();
-                candidates.push(root.join(&o.output));
-                (
-                    *o,
-                    candidates.into_iter().find(|p| !accessed_since_written(p)),
-                )
-            })
-            .collect()
-    };
-    let rule = match install(root, build) {
-        Ok((dest, command)) => {
-            let files = installed_files(&dest);
-            // Installed names of each output, in order.
-            let mut names: BTreeMap<&str, Vec<(bool, String)>> = BTreeMap::new();
-            let mut libs: BTreeMap<&str, String> = BTreeMap::new();
-            for (path, file) in &files {
-                if let [o] = identity::find(root, &execs, file, "executable").as_slice() {
-                    names
-                        .entry(o.output.as_str())
-                        .or_default()
-                        .push((path != file, name_of(path)));
-                } else if let Some(o) = identity::find(root, &statics, file, "static-library")
-                    .first()
-                    .or(identity::find(root, &shared, file, "shared-library").first())
-                {
-                    libs.entry(o.output.as_str())
-                        .or_insert_with(|| name_of(path));
-                }
-            }
-            let headers = installed_headers(root, &files);
-            let _ = std::fs::remove_dir_all(&dest);
-            for o in &execs {
-                match names.get(o.output.as_str()) {
-                    Some(n) => {
-                        // Named as installed: the file itself first, then the
-                        // links to it (a multi-call program's tools).
-                        let mut n = n.clone();
-                        n.sort();
-                        let mut n: Vec<String> = n.into_iter().map(|(_, name)| name).collect();
-                        n.dedup();
-                        programs.push(Program {
-                            name: n[0].clone(),
-                            binary: o.output.clone(),
-                            also: n[1..].to_vec(),
-                        });
-                    }
-                    None => left_out.push((
-                        o.output.clone(),
-                        "built but not installed (a build-time helper, a test or an example)"
-                            .into(),
-                    )),
-                }
-            }
-            for o in statics.iter().chain(&shared) {
-                match libs.get(o.output.as_str()) {
-                    Some(n) => libraries.push(Library {
-                        name: n.clone(),
-                        path: o.output.clone(),
-                        headers: headers.clone(),
-                    }),
-                    None if o.kind == "static-library" => left_out.push((
-                        o.output.clone(),
-                        "a static library that is not installed (the build's own)".into(),
-                    )),
-                    None => {}
-                }
-            }
-            // Shared libraries only where no static one is installed.
-            if libraries
+    left_out
+}
+
+/// Each executable with the first of its copies in the tree (then itself)
+/// that nothing accessed since it was written, if any.
+fn untouched_copies<'m>(
+    root: &Path,
+    execs: &[&'m Output],
+    capture_dir: &Path,
+) -> Vec<(&'m Output, Option<PathBuf>)> {
+    let copies = copies_in_tree(root, execs, capture_dir);
+    execs
+        .iter()
+        .map(|o| {
+            let mut candidates: Vec<PathBuf> = copies
                 .iter()
-                .any(|l| statics.iter().any(|o| o.output == l.path))
-            {
-                libraries.retain(|l| statics.iter().any(|o| o.output == l.path));
-            }
-            Rule::Installed { command }
+                .filter(|(_, c)| std::ptr::eq(*c, *o))
+                .map(|(p, _)| p.clone())
+                .collect();
+            candidates.push(root.join(&o.output));
+            (
+                *o,
+                candidates.into_iter().find(|p| !accessed_since_written(p)),
+            )
+        })
+        .collect()
+}
+
+/// The first rule: the programs and libraries the install step installed
+/// into `dest` (then removed), named as installed; the others left out.
+fn by_install(root: &Path, c: &Candidates, dest: &Path, sel: &mut Selection) {
+    let files = installed_files(dest);
+    // Installed names of each output, in order.
+    let mut names: BTreeMap<&str, Vec<(bool, String)>> = BTreeMap::new();
+    let mut libs: BTreeMap<&str, String> = BTreeMap::new();
+    for (path, file) in &files {
+        if let [o] = identity::find(root, &c.execs, file, "executable").as_slice() {
+            names
+                .entry(o.output.as_str())
+                .or_default()
+                .push((path != file, name_of(path)));
+        } else if let Some(o) = identity::find(root, &c.statics, file, "static-library")
+            .first()
+            .or(identity::find(root, &c.shared, file, "shared-library").first())
+        {
+            libs.entry(o.output.as_str())
+                .or_insert_with(|| name_of(path));
         }
-        Err(why) => {
-            for (o, untouched) in untouched {
-                match untouched {
-                    Some(p) => programs.push(Program {
-                        name: name_of(&p),
-                        binary: p
-                            .strip_prefix(root)
-                            .unwrap_or(&p)
-                            .to_string_lossy()
-                            .into_owned(),
-                        also: Vec::new(),
-                    }),
-                    None => left_out.push((
-                        o.output.clone(),
-                        "run or read by the build after it was linked (a build-time helper, \
-                         or what strip or cp made the program from)"
-                            .into(),
-                    )),
-                }
-            }
-            let libs = if statics.is_empty() {
-                &shared
-            } else {
-                &statics
-            };
-            for o in libs {
-                libraries.push(Library {
-                    name: name_of(Path::new(&o.output)),
-                    path: o.output.clone(),
-                    headers: Vec::new(),
+    }
+    let headers = installed_headers(root, &files);
+    let _ = std::fs::remove_dir_all(dest);
+    for o in &c.execs {
+        match names.get(o.output.as_str()) {
+            Some(n) => {
+                // Named as installed: the file itself first, then the
+                // links to it (a multi-call program's tools).
+                let mut n = n.clone();
+                n.sort();
+                let mut n: Vec<String> = n.into_iter().map(|(_, name)| name).collect();
+                n.dedup();
+                sel.programs.push(Program {
+                    name: n[0].clone(),
+                    binary: o.output.clone(),
+                    also: n[1..].to_vec(),
                 });
             }
-            Rule::Untouched { why }
+            None => sel.left_out.push((
+                o.output.clone(),
+                "built but not installed (a build-time helper, a test or an example)".into(),
+            )),
         }
+    }
+    for o in c.statics.iter().chain(&c.shared) {
+        match libs.get(o.output.as_str()) {
+            Some(n) => sel.libraries.push(Library {
+                name: n.clone(),
+                path: o.output.clone(),
+                headers: headers.clone(),
+            }),
+            None if o.kind == "static-library" => sel.left_out.push((
+                o.output.clone(),
+                "a static library that is not installed (the build's own)".into(),
+            )),
+            None => {}
+        }
+    }
+    // Shared libraries only where no static one is installed.
+    if sel
+        .libraries
+        .iter()
+        .any(|l| c.statics.iter().any(|o| o.output == l.path))
+    {
+        sel.libraries
+            .retain(|l| c.statics.iter().any(|o| o.output == l.path));
+    }
+}
+
+/// The second rule (no install step): the executables the build left
+/// untouched after linking them, and the static libraries (else the shared
+/// ones).
+fn by_untouched(
+    root: &Path,
+    c: &Candidates,
+    untouched: Vec<(&Output, Option<PathBuf>)>,
+    sel: &mut Selection,
+) {
+    for (o, untouched) in untouched {
+        match untouched {
+            Some(p) => sel.programs.push(Program {
+                name: name_of(&p),
+                binary: p
+                    .strip_prefix(root)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .into_owned(),
+                also: Vec::new(),
+            }),
+            None => sel.left_out.push((
+                o.output.clone(),
+                "run or read by the build after it was linked (a build-time helper, \
+                 or what strip or cp made the program from)"
+                    .into(),
+            )),
+        }
+    }
+    let libs = if c.statics.is_empty() {
+        &c.shared
+    } else {
+        &c.statics
     };
-    Selection {
-        rule,
-        programs,
-        libraries,
-        left_out,
+    for o in libs {
+        sel.libraries.push(Library {
+            name: name_of(Path::new(&o.output)),
+            path: o.output.clone(),
+            headers: Vec::new(),
+        });
     }
 }

@@ -43,6 +43,7 @@ use symtest_expr::{ArrayId, Assignment, BinOp, Bits, CmpOp, Evaluator, ExprId, E
 
 mod memo;
 mod relation;
+mod search;
 mod tables;
 mod tape;
 mod word;

@@ -111,6 +111,40 @@ impl Scratch {
         self.idx.clear();
     }
 
+    /// Groups the elements by union-find root (numbered in order of first
+    /// appearance) and puts each live assertion in its group; how many
+    /// groups are in use.
+    fn form_groups(&mut self) -> usize {
+        let mut used = 0usize;
+        for i in 0..self.order.len() {
+            let r = find(&mut self.parent, i as u32);
+            let g = match self.group_of_root.get(&r) {
+                Some(&g) => g,
+                None => {
+                    let g = self.new_group(&mut used);
+                    self.group_of_root.insert(r, g);
+                    g
+                }
+            };
+            self.groups[g].arrays.push(self.order[i].array);
+            self.elem_group.push(g);
+        }
+        for k in 0..self.live.len() {
+            let (e, pos) = self.live[k];
+            let r = find(&mut self.parent, self.first_of[k]);
+            let g = &mut self.groups[self.group_of_root[&r]];
+            g.assertions.push(e);
+            g.last = g.last.max(pos);
+        }
+        for g in self.groups[..used].iter_mut() {
+            g.assertions.sort_unstable();
+            g.assertions.dedup();
+            g.arrays.sort_unstable();
+            g.arrays.dedup();
+        }
+        used
+    }
+
     /// A new empty group (reusing a previous query's storage); its index.
     fn new_group(&mut self, used: &mut usize) -> usize {
         if *used == self.groups.len() {
@@ -272,7 +306,38 @@ impl<S: Solver> IndependentSolver<S> {
             self.footprints.clear();
             self.pool_uid = pool.uid();
         }
-        // (assertion, position), constants and array-free ones decided.
+        if let Some(answer) = self.decide_outright(sc, pool, assertions, arrays) {
+            self.counters.answered += 1;
+            return Ok(answer);
+        }
+        self.join_elements(sc, pool);
+        let used = sc.form_groups();
+        let groups = &mut sc.groups[..used];
+        let n = groups.len() as u64;
+        if n > 1 {
+            self.stats.split_queries += 1;
+        }
+        self.stats.max_groups = self.stats.max_groups.max(n);
+        sc.idx.extend(0..groups.len());
+        sc.idx.sort_by_key(|&g| std::cmp::Reverse(groups[g].last));
+        if let Some(answer) = self.solve_groups(pool, groups, &sc.idx, known)? {
+            return Ok(answer);
+        }
+        let model = combine(pool, arrays, &sc.order, &sc.elem_group, groups, known);
+        Ok(SatResult::Sat(model))
+    }
+
+    /// Drops the constant `true` assertions and decides the array-free
+    /// ones, leaving the others in `sc.live` as (assertion, position);
+    /// the answer when that decides the query (one is false, or none is
+    /// left).
+    fn decide_outright(
+        &mut self,
+        sc: &mut Scratch,
+        pool: &ExprPool,
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+    ) -> Option<SatResult> {
         let empty = Assignment::new();
         for (pos, &e) in assertions.iter().enumerate() {
             let holds = match pool.as_const(e) {
@@ -282,19 +347,19 @@ impl<S: Solver> IndependentSolver<S> {
             };
             match holds {
                 Some(true) => self.stats.dropped += 1,
-                Some(false) => {
-                    self.counters.answered += 1;
-                    return Ok(SatResult::Unsat);
-                }
+                Some(false) => return Some(SatResult::Unsat),
                 None => sc.live.push((e, pos)),
             }
         }
-        if sc.live.is_empty() {
-            self.counters.answered += 1;
-            return Ok(SatResult::Sat(project(pool, &empty, arrays)));
-        }
-        // Union-find over the elements read (array bytes at constant
-        // indices, whole arrays), numbered locally.
+        sc.live
+            .is_empty()
+            .then(|| SatResult::Sat(project(pool, &empty, arrays)))
+    }
+
+    /// Union-find over the elements the live assertions read (array bytes
+    /// at constant indices, whole arrays), numbered locally; a whole-array
+    /// element joins every byte of its array.
+    fn join_elements(&mut self, sc: &mut Scratch, pool: &ExprPool) {
         for k in 0..sc.live.len() {
             let fp = self.footprint(pool, sc.live[k].0);
             let mut first: Option<u32> = None;
@@ -312,7 +377,6 @@ impl<S: Solver> IndependentSolver<S> {
             sc.first_of
                 .push(first.expect("a live assertion reads an array"));
         }
-        // A whole-array element joins every byte of its array.
         for (i, el) in sc.order.iter().enumerate() {
             if el.byte == WHOLE {
                 sc.whole_of.insert(el.array, i as u32);
@@ -325,44 +389,20 @@ impl<S: Solver> IndependentSolver<S> {
                 }
             }
         }
-        // Groups by root, numbered in order of first appearance.
-        let mut used = 0usize;
-        for i in 0..sc.order.len() {
-            let r = find(&mut sc.parent, i as u32);
-            let g = match sc.group_of_root.get(&r) {
-                Some(&g) => g,
-                None => {
-                    let g = sc.new_group(&mut used);
-                    sc.group_of_root.insert(r, g);
-                    g
-                }
-            };
-            sc.groups[g].arrays.push(sc.order[i].array);
-            sc.elem_group.push(g);
-        }
-        for k in 0..sc.live.len() {
-            let (e, pos) = sc.live[k];
-            let r = find(&mut sc.parent, sc.first_of[k]);
-            let g = &mut sc.groups[sc.group_of_root[&r]];
-            g.assertions.push(e);
-            g.last = g.last.max(pos);
-        }
-        let groups = &mut sc.groups[..used];
-        for g in groups.iter_mut() {
-            g.assertions.sort_unstable();
-            g.assertions.dedup();
-            g.arrays.sort_unstable();
-            g.arrays.dedup();
-        }
-        let n = groups.len() as u64;
-        if n > 1 {
-            self.stats.split_queries += 1;
-        }
-        self.stats.max_groups = self.stats.max_groups.max(n);
-        sc.idx.extend(0..groups.len());
-        sc.idx.sort_by_key(|&g| std::cmp::Reverse(groups[g].last));
+    }
+
+    /// Poses each group not made of known assertions to the inner solver,
+    /// in the order `idx`, keeping its model; the query's answer when a
+    /// group is Unsat, else when one is Unknown.
+    fn solve_groups(
+        &mut self,
+        pool: &ExprPool,
+        groups: &mut [Group],
+        idx: &[usize],
+        known: Option<Known<'_>>,
+    ) -> Result<Option<SatResult>, SolverError> {
         let mut unknown: Option<String> = None;
-        for &g in &sc.idx {
+        for &g in idx {
             let grp = &mut groups[g];
             if let Some(k) = known.filter(|k| grp.last < k.prefix) {
                 debug_assert!(
@@ -376,55 +416,63 @@ impl<S: Solver> IndependentSolver<S> {
             self.stats.group_queries += 1;
             match self.inner.check(pool, &grp.assertions, &grp.arrays)? {
                 SatResult::Sat(m) => grp.model = Some(m),
-                SatResult::Unsat => return Ok(SatResult::Unsat),
+                SatResult::Unsat => return Ok(Some(SatResult::Unsat)),
                 SatResult::Unknown(why) => {
                     unknown.get_or_insert(why);
                 }
             }
         }
-        if let Some(why) = unknown {
-            return Ok(SatResult::Unknown(why));
-        }
-        // Combine: each byte from the model of the group that reads it (a
-        // whole array from its group's model), the rest zeros. `arrays` is
-        // sorted (the caller's, deduplicated), so a byte finds its buffer
-        // by binary search.
-        let mut bufs: Vec<(ArrayId, Vec<u8>)> = arrays
-            .iter()
-            .map(|&a| (a, vec![0u8; pool.array_info(a).size as usize]))
-            .collect();
-        let sorted = bufs.windows(2).all(|w| w[0].0 < w[1].0);
-        if !sorted {
-            bufs.sort_by_key(|&(a, _)| a);
-            bufs.dedup_by_key(|&mut (a, _)| a);
-        }
-        for (i, el) in sc.order.iter().enumerate() {
-            let Ok(slot) = bufs.binary_search_by_key(&el.array, |&(a, _)| a) else {
-                continue;
-            };
-            let bytes = &mut bufs[slot].1;
-            let grp = &groups[sc.elem_group[i]];
-            let m = match (grp.known, known, grp.model.as_ref()) {
-                (true, Some(k), _) => k.model,
-                (_, _, Some(m)) => m,
-                _ => continue,
-            };
-            let src = m.bytes(el.array);
-            if el.byte == WHOLE {
-                let n = src.len().min(bytes.len());
-                bytes[..n].copy_from_slice(&src[..n]);
-            } else if let (Some(slot), Some(&v)) =
-                (bytes.get_mut(el.byte as usize), src.get(el.byte as usize))
-            {
-                *slot = v;
-            }
-        }
-        let mut model = Assignment::new();
-        for (a, bytes) in bufs {
-            model.set(a, bytes);
-        }
-        Ok(SatResult::Sat(model))
+        Ok(unknown.map(SatResult::Unknown))
     }
+}
+
+/// The combined model: each byte from the model of the group that reads it
+/// (a whole array from its group's model), the rest zeros. `arrays` is
+/// sorted (the caller's, deduplicated), so a byte finds its buffer by
+/// binary search.
+fn combine(
+    pool: &ExprPool,
+    arrays: &[ArrayId],
+    order: &[Elem],
+    elem_group: &[usize],
+    groups: &[Group],
+    known: Option<Known<'_>>,
+) -> Assignment {
+    let mut bufs: Vec<(ArrayId, Vec<u8>)> = arrays
+        .iter()
+        .map(|&a| (a, vec![0u8; pool.array_info(a).size as usize]))
+        .collect();
+    let sorted = bufs.windows(2).all(|w| w[0].0 < w[1].0);
+    if !sorted {
+        bufs.sort_by_key(|&(a, _)| a);
+        bufs.dedup_by_key(|&mut (a, _)| a);
+    }
+    for (i, el) in order.iter().enumerate() {
+        let Ok(slot) = bufs.binary_search_by_key(&el.array, |&(a, _)| a) else {
+            continue;
+        };
+        let bytes = &mut bufs[slot].1;
+        let grp = &groups[elem_group[i]];
+        let m = match (grp.known, known, grp.model.as_ref()) {
+            (true, Some(k), _) => k.model,
+            (_, _, Some(m)) => m,
+            _ => continue,
+        };
+        let src = m.bytes(el.array);
+        if el.byte == WHOLE {
+            let n = src.len().min(bytes.len());
+            bytes[..n].copy_from_slice(&src[..n]);
+        } else if let (Some(slot), Some(&v)) =
+            (bytes.get_mut(el.byte as usize), src.get(el.byte as usize))
+        {
+            *slot = v;
+        }
+    }
+    let mut model = Assignment::new();
+    for (a, bytes) in bufs {
+        model.set(a, bytes);
+    }
+    model
 }
 
 impl<S: Solver> IndependentSolver<S> {

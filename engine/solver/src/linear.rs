@@ -36,6 +36,7 @@ use crate::lookup::{small_lookup, SmallLookup};
 use crate::wellformed::store_chain_for;
 use crate::{project, validate, LayerCounters, SatResult, Solver, SolverError};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::ops::ControlFlow;
 use std::rc::Rc;
 use symtest_expr::{ArrayId, Assignment, BinOp, CmpOp, Evaluator, ExprId, ExprPool, Node};
 
@@ -137,75 +138,58 @@ pub(crate) fn decide(
         memo: FxHashMap::default(),
         lookups,
     };
-    let mut system = System::new(unknowns.count);
-    let mut bounds: Vec<(ExprId, IntervalSet)> = Vec::new();
-    // (assertion, how it is encoded); conjunctions are split.
-    let mut parts: Vec<(ExprId, Encoded)> = Vec::new();
-    let mut todo: Vec<ExprId> = assertions.to_vec();
-    while let Some(a) = todo.pop() {
-        if let Some(c) = pool.as_const(a) {
-            if c.is_true() {
-                continue;
-            }
-            return Some(SatResult::Unsat);
-        }
-        match *pool.node(a) {
-            Node::Bin(BinOp::And, x, y) => {
-                todo.extend([x, y]);
-                continue;
-            }
-            Node::Cmp(CmpOp::Eq, x, y) if pool.width(x) <= 64 => {
-                if let (Some(fx), Some(fy)) = (lin.form(x), lin.form(y)) {
-                    for (rx, ry) in fx.iter().zip(fy.iter()) {
-                        let mut r = rx.clone();
-                        xor_into(&mut r, ry);
-                        if !system.insert(r) {
-                            return Some(SatResult::Unsat);
-                        }
-                    }
-                    parts.push((a, Encoded::Exactly));
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        if let Some(f) = lin.form(a) {
-            let mut r = f[0].clone();
-            flip_constant(&mut r, unknowns.count);
-            if !system.insert(r) {
-                return Some(SatResult::Unsat);
-            }
-            parts.push((a, Encoded::Exactly));
-            continue;
-        }
-        if let Some((t, set)) = bound_of(pool, a) {
-            if pool.width(t) <= 64 && lin.form(t).is_some() {
-                let k = match bounds.iter().position(|(u, _)| *u == t) {
-                    Some(k) => {
-                        bounds[k].1 = bounds[k].1.intersect(&set);
-                        k
-                    }
-                    None => {
-                        bounds.push((t, set));
-                        bounds.len() - 1
-                    }
-                };
-                parts.push((a, Encoded::Bound(k)));
-                continue;
-            }
-        }
-        parts.push((a, Encoded::Checked));
-    }
-    if !parts.iter().any(|(_, e)| *e != Encoded::Checked) {
+    let Some(enc) = Encoding::of(&mut lin, assertions) else {
+        return Some(SatResult::Unsat);
+    };
+    if !enc.parts.iter().any(|(_, e)| *e != Encoded::Checked) {
         return None;
     }
-    // Each bound as cubes; the fewest cubes first, and a bound that would
-    // make too many cases is only checked.
-    let mut splits: Vec<(usize, Vec<(u64, u64)>)> = Vec::new();
+    let Some(splits) = splits(&enc.bounds) else {
+        return Some(SatResult::Unsat);
+    };
+    let checked: Vec<ExprId> = enc
+        .parts
+        .iter()
+        .filter(|(_, e)| match e {
+            Encoded::Exactly => false,
+            Encoded::Bound(k) => !splits.iter().any(|(s, _)| s == k),
+            Encoded::Checked => true,
+        })
+        .map(|(a, _)| *a)
+        .collect();
+    let mut candidates = Candidates {
+        rng: 0x9E37_79B9_7F4A_7C15u64,
+        budget: CANDIDATES,
+    };
+    let mut choice = vec![0usize; splits.len()];
+    let mut any_consistent = false;
+    loop {
+        if let Some(case) = enc.case(&mut lin, &splits, &choice) {
+            any_consistent = true;
+            let tried = candidates.try_case(&case, &unknowns, pool, &checked, assertions, arrays);
+            if let ControlFlow::Break(answer) = tried {
+                return answer;
+            }
+        }
+        if !next_choice(&mut choice, &splits) {
+            return (!any_consistent).then_some(SatResult::Unsat);
+        }
+    }
+}
+
+/// A bound split into cases: its index in the bounds, and its cubes
+/// (value, mask of the bits it fixes).
+type Split = (usize, Vec<(u64, u64)>);
+
+/// Each bound as cubes; the fewest cubes first, and a bound that would
+/// make too many cases is left out (only checked). `None` when a bound
+/// allows no value.
+fn splits(bounds: &[(ExprId, IntervalSet)]) -> Option<Vec<Split>> {
+    let mut splits: Vec<Split> = Vec::new();
     for (k, (_, set)) in bounds.iter().enumerate() {
         let cubes = set_cubes(set);
         if cubes.is_empty() {
-            return Some(SatResult::Unsat);
+            return None;
         }
         splits.push((k, cubes));
     }
@@ -219,82 +203,186 @@ pub(crate) fn decide(
             false
         }
     });
-    let checked: Vec<ExprId> = parts
-        .iter()
-        .filter(|(_, e)| match e {
-            Encoded::Exactly => false,
-            Encoded::Bound(k) => !splits.iter().any(|(s, _)| s == k),
-            Encoded::Checked => true,
-        })
-        .map(|(a, _)| *a)
-        .collect();
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-    let mut budget = CANDIDATES;
-    let mut choice = vec![0usize; splits.len()];
-    let mut any_consistent = false;
+    Some(splits)
+}
+
+/// Steps `choice` (a cube of each split) to the next combination; `false`
+/// when every one has been tried.
+fn next_choice(choice: &mut [usize], splits: &[Split]) -> bool {
+    let mut k = 0;
     loop {
-        let mut case = system.clone();
-        let mut consistent = true;
-        'rows: for (k, (b, cubes)) in splits.iter().enumerate() {
+        if k == choice.len() {
+            return false;
+        }
+        choice[k] += 1;
+        if choice[k] < splits[k].1.len() {
+            return true;
+        }
+        choice[k] = 0;
+        k += 1;
+    }
+}
+
+/// The encoding of a query's assertions.
+struct Encoding {
+    /// The equations.
+    system: System,
+    /// The bounded terms and the values they may take.
+    bounds: Vec<(ExprId, IntervalSet)>,
+    /// (assertion, how it is encoded); conjunctions are split.
+    parts: Vec<(ExprId, Encoded)>,
+}
+
+impl Encoding {
+    /// Encodes `assertions`, or `None` when one is false or contradicts
+    /// the equations (the query is unsatisfiable).
+    fn of(lin: &mut Linearizer, assertions: &[ExprId]) -> Option<Encoding> {
+        let pool = lin.pool;
+        let mut enc = Encoding {
+            system: System::new(lin.unknowns.count),
+            bounds: Vec::new(),
+            parts: Vec::new(),
+        };
+        let mut todo: Vec<ExprId> = assertions.to_vec();
+        while let Some(a) = todo.pop() {
+            if let Some(c) = pool.as_const(a) {
+                if c.is_true() {
+                    continue;
+                }
+                return None;
+            }
+            if let Node::Bin(BinOp::And, x, y) = *pool.node(a) {
+                todo.extend([x, y]);
+                continue;
+            }
+            let how = enc.encode(lin, a)?;
+            enc.parts.push((a, how));
+        }
+        Some(enc)
+    }
+
+    /// Encodes assertion `a` (not a conjunction) by equations, else as a
+    /// bound, else not at all; `None` when its equations contradict the
+    /// others.
+    fn encode(&mut self, lin: &mut Linearizer, a: ExprId) -> Option<Encoded> {
+        let pool = lin.pool;
+        if let Node::Cmp(CmpOp::Eq, x, y) = *pool.node(a) {
+            if pool.width(x) <= 64 {
+                if let (Some(fx), Some(fy)) = (lin.form(x), lin.form(y)) {
+                    for (rx, ry) in fx.iter().zip(fy.iter()) {
+                        let mut r = rx.clone();
+                        xor_into(&mut r, ry);
+                        if !self.system.insert(r) {
+                            return None;
+                        }
+                    }
+                    return Some(Encoded::Exactly);
+                }
+            }
+        }
+        if let Some(f) = lin.form(a) {
+            let mut r = f[0].clone();
+            flip_constant(&mut r, lin.unknowns.count);
+            if !self.system.insert(r) {
+                return None;
+            }
+            return Some(Encoded::Exactly);
+        }
+        if let Some((t, set)) = bound_of(pool, a) {
+            if pool.width(t) <= 64 && lin.form(t).is_some() {
+                let k = match self.bounds.iter().position(|(u, _)| *u == t) {
+                    Some(k) => {
+                        self.bounds[k].1 = self.bounds[k].1.intersect(&set);
+                        k
+                    }
+                    None => {
+                        self.bounds.push((t, set));
+                        self.bounds.len() - 1
+                    }
+                };
+                return Some(Encoded::Bound(k));
+            }
+        }
+        Some(Encoded::Checked)
+    }
+
+    /// The equations with each split bound fixed to its cube of `choice`,
+    /// or `None` when they are inconsistent.
+    fn case(&self, lin: &mut Linearizer, splits: &[Split], choice: &[usize]) -> Option<System> {
+        let mut case = self.system.clone();
+        for (k, (b, cubes)) in splits.iter().enumerate() {
             let (value, mask) = cubes[choice[k]];
-            let f = lin.form(bounds[*b].0).expect("bounded terms have forms");
+            let f = lin
+                .form(self.bounds[*b].0)
+                .expect("bounded terms have forms");
             for (bit, row) in f.iter().enumerate() {
                 if mask >> bit & 1 == 0 {
                     continue;
                 }
                 let mut r = row.clone();
                 if value >> bit & 1 == 1 {
-                    flip_constant(&mut r, unknowns.count);
+                    flip_constant(&mut r, lin.unknowns.count);
                 }
                 if !case.insert(r) {
-                    consistent = false;
-                    break 'rows;
-                }
-            }
-        }
-        if consistent {
-            any_consistent = true;
-            // Free unknowns 0, then pseudo-random, while the budget lasts.
-            let mut first = true;
-            while budget > 0 {
-                budget -= 1;
-                let bits = case.solve(|_| {
-                    if first {
-                        return false;
-                    }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    rng & 1 == 1
-                });
-                first = false;
-                let model = unknowns.model(pool, &bits);
-                let mut ev = Evaluator::new(pool, &model);
-                if checked.iter().all(|&a| ev.eval_bool(a)) {
-                    // Every assertion, as a check of the encoding.
-                    if assertions.iter().all(|&a| ev.eval_bool(a)) {
-                        return Some(SatResult::Sat(project(pool, &model, arrays)));
-                    }
                     return None;
                 }
-                if checked.is_empty() {
-                    break;
-                }
             }
         }
-        // Next combination.
-        let mut k = 0;
-        loop {
-            if k == choice.len() {
-                return (!any_consistent).then_some(SatResult::Unsat);
+        Some(case)
+    }
+}
+
+/// The candidate solutions tried across a query's cases.
+struct Candidates {
+    /// State of the pseudo-random choice of free unknowns.
+    rng: u64,
+    /// Candidates left.
+    budget: u32,
+}
+
+impl Candidates {
+    /// Tries solutions of `case`: free unknowns 0, then pseudo-random,
+    /// while the budget lasts. `Break` with the query's answer when one
+    /// satisfies the `checked` assertions (`Sat` if every assertion holds
+    /// under it, else `None`: the encoding is not trusted); `Continue`
+    /// for the next case.
+    fn try_case(
+        &mut self,
+        case: &System,
+        unknowns: &Unknowns,
+        pool: &ExprPool,
+        checked: &[ExprId],
+        assertions: &[ExprId],
+        arrays: &[ArrayId],
+    ) -> ControlFlow<Option<SatResult>> {
+        let mut first = true;
+        while self.budget > 0 {
+            self.budget -= 1;
+            let rng = &mut self.rng;
+            let bits = case.solve(|_| {
+                if first {
+                    return false;
+                }
+                *rng ^= *rng << 13;
+                *rng ^= *rng >> 7;
+                *rng ^= *rng << 17;
+                *rng & 1 == 1
+            });
+            first = false;
+            let model = unknowns.model(pool, &bits);
+            let mut ev = Evaluator::new(pool, &model);
+            if checked.iter().all(|&a| ev.eval_bool(a)) {
+                // Every assertion, as a check of the encoding.
+                if assertions.iter().all(|&a| ev.eval_bool(a)) {
+                    return ControlFlow::Break(Some(SatResult::Sat(project(pool, &model, arrays))));
+                }
+                return ControlFlow::Break(None);
             }
-            choice[k] += 1;
-            if choice[k] < splits[k].1.len() {
+            if checked.is_empty() {
                 break;
             }
-            choice[k] = 0;
-            k += 1;
         }
+        ControlFlow::Continue(())
     }
 }
 

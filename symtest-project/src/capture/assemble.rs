@@ -245,22 +245,23 @@ pub(super) fn undefined_symbols(bc: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-/// Builds the capture directory's contents in `dest` (which exists).
-pub fn assemble(
-    root: &Path,
-    build: &[String],
-    records: Vec<Record>,
-    dest: &Path,
-) -> Result<Manifest> {
-    let logged = super::parts::index(records, &dest.join("objects"));
-    let cache = LinkCache::new(dest);
-    let (outputs, left_out, mut warnings) = super::outputs::build(root, &logged, dest, &cache)?;
-    cache.finish();
-    let mut compiles = Vec::new();
-    let mut commands = Vec::new();
-    let mut dropped_flags: BTreeMap<String, usize> = BTreeMap::new();
-    let mut uncarried: Vec<(String, String)> = Vec::new();
-    for r in logged.compiles.values() {
+/// The compiles of a capture, as the manifest and `compile_commands.json`
+/// list them.
+#[derive(Default)]
+struct Compiles {
+    entries: Vec<CompileEntry>,
+    commands: Vec<CompileCommand>,
+    /// Each flag dropped from the bitcode compiles, with how many compiles
+    /// dropped it.
+    dropped_flags: BTreeMap<String, usize>,
+    /// (object, why) of the objects that do not name their bitcode.
+    uncarried: Vec<(String, String)>,
+}
+
+impl Compiles {
+    /// Adds compile record `r` (but a probe's, made outside the build
+    /// `root`), with a warning when it made no bitcode.
+    fn add(&mut self, root: &Path, r: &Record, warnings: &mut Vec<String>) {
         let Record::Compile {
             cwd,
             compiler,
@@ -274,18 +275,18 @@ pub fn assemble(
             carry_error,
         } = r
         else {
-            continue;
+            return;
         };
         // The objects of a compile-and-link made outside the build root
         // (a probe under a temporary name) are not the project's.
         if object.to_string_lossy().contains('#') && !object.starts_with(root) {
-            continue;
+            return;
         }
         if let Some(e) = carry_error {
-            uncarried.push((rel(root, object), e.clone()));
+            self.uncarried.push((rel(root, object), e.clone()));
         }
         for d in dropped {
-            *dropped_flags.entry(d.clone()).or_insert(0) += 1;
+            *self.dropped_flags.entry(d.clone()).or_insert(0) += 1;
         }
         let mut flags = super::wrapper::translation_flags(arguments);
         for d in dropped {
@@ -301,7 +302,7 @@ pub fn assemble(
                 e.lines().next().unwrap_or("")
             ));
         }
-        compiles.push(CompileEntry {
+        self.entries.push(CompileEntry {
             source: rel(root, source),
             object: rel(root, object),
             bitcode: bitcode.as_ref().map(|b| {
@@ -316,7 +317,7 @@ pub fn assemble(
             dropped_flags: dropped.clone(),
             added_flags: added.clone(),
         });
-        commands.push(CompileCommand {
+        self.commands.push(CompileCommand {
             directory: cwd.to_string_lossy().into_owned(),
             arguments: std::iter::once(compiler.clone())
                 .chain(arguments.iter().cloned())
@@ -325,25 +326,54 @@ pub fn assemble(
             output: object.to_string_lossy().into_owned(),
         });
     }
-    if let Some((first, why)) = uncarried.first() {
-        warnings.push(format!(
-            "{} object(s) do not name their bitcode ({first}: {why}): copies of them \
-             (objcopy, strip, cp) are not recognised",
-            uncarried.len()
-        ));
+
+    /// The warnings about all the compiles: objects that do not name their
+    /// bitcode, flags dropped.
+    fn warn(&self, warnings: &mut Vec<String>) {
+        if let Some((first, why)) = self.uncarried.first() {
+            warnings.push(format!(
+                "{} object(s) do not name their bitcode ({first}: {why}): copies of them \
+                 (objcopy, strip, cp) are not recognised",
+                self.uncarried.len()
+            ));
+        }
+        if !self.dropped_flags.is_empty() {
+            warnings.push(format!(
+                "flags dropped from the bitcode compiles (clang-19 does not take them, or they \
+                 name a system include directory, which musl's headers must come before; the \
+                 build's own compiles keep them): {}",
+                self.dropped_flags
+                    .iter()
+                    .map(|(f, n)| format!("{f} ({n} compile{})", if *n == 1 { "" } else { "s" }))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
     }
-    if !dropped_flags.is_empty() {
-        warnings.push(format!(
-            "flags dropped from the bitcode compiles (clang-19 does not take them, or they \
-             name a system include directory, which musl's headers must come before; the \
-             build's own compiles keep them): {}",
-            dropped_flags
-                .iter()
-                .map(|(f, n)| format!("{f} ({n} compile{})", if *n == 1 { "" } else { "s" }))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+}
+
+/// Builds the capture directory's contents in `dest` (which exists).
+pub fn assemble(
+    root: &Path,
+    build: &[String],
+    records: Vec<Record>,
+    dest: &Path,
+) -> Result<Manifest> {
+    let logged = super::parts::index(records, &dest.join("objects"));
+    let cache = LinkCache::new(dest);
+    let (outputs, left_out, mut warnings) = super::outputs::build(root, &logged, dest, &cache)?;
+    cache.finish();
+    let mut c = Compiles::default();
+    for r in logged.compiles.values() {
+        c.add(root, r, &mut warnings);
     }
+    c.warn(&mut warnings);
+    let Compiles {
+        entries: compiles,
+        commands,
+        dropped_flags,
+        ..
+    } = c;
     for (object, source) in &logged.foreign {
         warnings.push(format!(
             "{}: not C (assembly or C++), no bitcode for {}",

@@ -194,6 +194,37 @@ fn install_wrappers(bin: &Path) -> Result<(), CaptureError> {
     Ok(())
 }
 
+/// Points the build's `CC`, `AR`, `RANLIB` and `LD` at the wrappers in
+/// `bin` when the environment does not set them; the notes on those it
+/// sets to a path (which the capture then does not see).
+fn tool_env(cmd: &mut Command, bin: &Path) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (var, default) in [
+        ("CC", "cc"),
+        ("AR", "ar"),
+        ("RANLIB", "ranlib"),
+        ("LD", "ld"),
+    ] {
+        match std::env::var(var) {
+            Ok(v) if v.contains('/') => notes.push(format!(
+                "{var}={v} is a path: the build calls it directly and the capture \
+                 does not see it (name the tool, e.g. {var}={})",
+                Path::new(&v)
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+            )),
+            Ok(_) => {}
+            Err(_) => {
+                if bin.join(default).exists() {
+                    cmd.env(var, default);
+                }
+            }
+        }
+    }
+    notes
+}
+
 /// Runs the build under the wrappers and assembles.
 fn capture_into(
     o: &CaptureOptions,
@@ -223,30 +254,7 @@ fn capture_into(
     if let Ok(inc) = crate::toolchain::musl_include() {
         cmd.env(wrapper::MUSL_INCLUDE_ENV, inc);
     }
-    let mut notes = Vec::new();
-    for (var, default) in [
-        ("CC", "cc"),
-        ("AR", "ar"),
-        ("RANLIB", "ranlib"),
-        ("LD", "ld"),
-    ] {
-        match std::env::var(var) {
-            Ok(v) if v.contains('/') => notes.push(format!(
-                "{var}={v} is a path: the build calls it directly and the capture \
-                 does not see it (name the tool, e.g. {var}={})",
-                Path::new(&v)
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-            )),
-            Ok(_) => {}
-            Err(_) => {
-                if bin.join(default).exists() {
-                    cmd.env(var, default);
-                }
-            }
-        }
-    }
+    let mut notes = tool_env(&mut cmd, bin);
     let words: Vec<String> = o
         .build
         .iter()

@@ -302,11 +302,32 @@ impl Builder<'_> {
             .iter()
             .filter_map(|o| self.logged.bitcode_of(o))
             .collect();
-        let mut module = None;
+        let module = self.link_module(output, &bcs, &libraries, &linked, &read, &mut out)?;
+        self.warn_missing_bitcode(&out);
+        self.modules.insert(output.to_path_buf(), module.clone());
+        self.library_objects.insert(output.to_path_buf(), linked);
+        self.links.insert(output.to_path_buf(), out);
+        Ok(module)
+    }
+
+    /// Links the module of `output` (`out`) from `bcs` and, only as needed,
+    /// the modules of the project's `libraries`, into the capture
+    /// directory, and checks it against the `linked` objects; the module,
+    /// or `None` (a warning says why, unless the output has no place
+    /// there).
+    fn link_module(
+        &mut self,
+        output: &Path,
+        bcs: &[PathBuf],
+        libraries: &[PathBuf],
+        linked: &[PathBuf],
+        read: &Read,
+        out: &mut Output,
+    ) -> Result<Option<PathBuf>> {
         match self.dest_for(output) {
             Some(target) if !bcs.is_empty() => {
                 std::fs::create_dir_all(target.parent().expect("has a parent"))?;
-                match llvm_link(&bcs, &libraries, &target, self.cache) {
+                match llvm_link(bcs, libraries, &target, self.cache) {
                     Ok(()) => {
                         out.bitcode = Some(rel(self.dest, &target));
                         if !read.missing_objects.is_empty() {
@@ -317,8 +338,8 @@ impl Builder<'_> {
                             }
                             out.undefined_from_missing = left.into_iter().collect();
                         }
-                        self.check_module(output, &target, &linked, &bcs, &read, &mut out);
-                        module = Some(target);
+                        self.check_module(output, &target, linked, bcs, read, out);
+                        return Ok(Some(target));
                     }
                     Err(e) => self
                         .warnings
@@ -330,6 +351,12 @@ impl Builder<'_> {
                 .push(format!("{}: no input has bitcode", out.output)),
             None => {}
         }
+        Ok(None)
+    }
+
+    /// The warning about the objects of `out` without bitcode: what the
+    /// module calls that they define.
+    fn warn_missing_bitcode(&mut self, out: &Output) {
         if !out.missing_bitcode.is_empty() {
             self.warnings.push(format!(
                 "{}: no bitcode for {} (assembly, C++ or a failed compile); {}",
@@ -345,10 +372,6 @@ impl Builder<'_> {
                 }
             ));
         }
-        self.modules.insert(output.to_path_buf(), module.clone());
-        self.library_objects.insert(output.to_path_buf(), linked);
-        self.links.insert(output.to_path_buf(), out);
-        Ok(module)
     }
 
     /// Reads a link's command line: its objects (with the contents of

@@ -351,6 +351,57 @@ pub fn classify(
         .and_then(|w| serde_json::from_value(w.clone()).ok())
         .unwrap_or_default();
     let mut names = Names::new(base, root);
+    let by_file = engine_by_file(claim, &engine, &mut names);
+    let no_record = claim.get("lines").is_none();
+    let empty = EngineFile::default();
+    let mut report = WhyReport {
+        target: target.to_string(),
+        pending_states: engine.pending_states,
+        suspended_states: engine.suspended_states,
+        ..WhyReport::default()
+    };
+    for (src, fc) in files {
+        let key = src.canonicalize().unwrap_or_else(|_| src.clone());
+        let e = by_file.get(&key).unwrap_or(&empty);
+        let text = std::fs::read_to_string(src).unwrap_or_default();
+        let source: Vec<&str> = text.lines().collect();
+        let mut fw = FileWhy {
+            file: relative(src, root).display().to_string(),
+            lines_total: fc.lines.len() as u64,
+            covered: fc.covered_lines().into_iter().collect(),
+            ..FileWhy::default()
+        };
+        // Without the engine's record (it was stopped), no engine reason.
+        let record = (!no_record).then_some((e, &names));
+        let line_reason = line_reasons(fc, record, dead.get(src), &source, |line| {
+            sources.cause(base, src, line)
+        });
+        fw.branches = branch_whys(fc, e, &names, &line_reason, &source);
+        fw.lines = line_reason
+            .into_iter()
+            .map(|(line, reason)| LineWhy { line, reason })
+            .collect();
+        for l in &fw.lines {
+            Counts::add(&mut report.counts.lines, &l.reason.reason);
+            if l.reason.pending_can_reach && l.reason.reason != "pending" {
+                report.counts.lines_pending_can_reach += 1;
+            }
+        }
+        for b in &fw.branches {
+            Counts::add(&mut report.counts.branches, &b.reason.reason);
+        }
+        report.files.push(fw);
+    }
+    report
+}
+
+/// The engine's claim (`claim`'s `lines`) and record (`engine`) per source
+/// file, by the path its name resolves to.
+fn engine_by_file<'e>(
+    claim: &serde_json::Value,
+    engine: &'e EngineWhy,
+    names: &mut Names,
+) -> BTreeMap<PathBuf, EngineFile<'e>> {
     let mut by_file: BTreeMap<PathBuf, EngineFile> = BTreeMap::new();
     if let Some(lines) = claim.get("lines").and_then(|l| l.as_object()) {
         for (f, ls) in lines {
@@ -378,118 +429,116 @@ pub fn classify(
             by_file.entry(p).or_default().branches.push(b);
         }
     }
-    let no_record = claim.get("lines").is_none();
-    let empty = EngineFile::default();
-    let mut report = WhyReport {
-        target: target.to_string(),
-        pending_states: engine.pending_states,
-        suspended_states: engine.suspended_states,
-        ..WhyReport::default()
-    };
-    for (src, fc) in files {
-        let key = src.canonicalize().unwrap_or_else(|_| src.clone());
-        let e = by_file.get(&key).unwrap_or(&empty);
-        let text = std::fs::read_to_string(src).unwrap_or_default();
-        let source: Vec<&str> = text.lines().collect();
-        let mut fw = FileWhy {
-            file: relative(src, root).display().to_string(),
-            lines_total: fc.lines.len() as u64,
-            covered: fc.covered_lines().into_iter().collect(),
-            ..FileWhy::default()
-        };
-        let mut line_reason: BTreeMap<u32, Reason> = BTreeMap::new();
-        let line_text = |l: u32| source.get(l as usize - 1).copied().unwrap_or("");
-        let dead_here = dead.get(src);
-        for (&line, &count) in &fc.lines {
-            if count > 0 {
-                continue;
-            }
-            let r = if let Some(f) = dead_here.and_then(|d| d.get(&line)) {
-                reason(
-                    "dead",
-                    "removed-by-optimization",
-                    format!("in `{f}`, which whole-program optimization removes: once constants are propagated across functions no call to it remains, so no input runs it (not an executable line in the KLEE paper's sense)"),
-                )
-            } else if no_record {
-                reason(
-                    "not-reached",
-                    "no-engine-record",
-                    "the engine left no record (it was stopped by the watchdog)".into(),
-                )
-            } else if e.claimed.contains(&line) {
-                reason("no-test", "claimed", sources.cause(base, src, line))
+    by_file
+}
+
+/// The text of line `l` (from 1) of `source`, or "".
+fn source_line<'s>(source: &[&'s str], l: u32) -> &'s str {
+    source.get(l as usize - 1).copied().unwrap_or("")
+}
+
+/// Why each line of `fc` the kept tests never ran is uncovered: removed by
+/// optimization (`dead_here`), no engine record (`engine` is `None`), the
+/// engine claims it (`cause` says why no kept test runs it natively), the
+/// engine's reason, or what the engine did nearby.
+fn line_reasons(
+    fc: &FileCoverage,
+    engine: Option<(&EngineFile, &Names)>,
+    dead_here: Option<&BTreeMap<u32, String>>,
+    source: &[&str],
+    cause: impl Fn(u32) -> String,
+) -> BTreeMap<u32, Reason> {
+    let mut line_reason: BTreeMap<u32, Reason> = BTreeMap::new();
+    for (&line, &count) in &fc.lines {
+        if count > 0 {
+            continue;
+        }
+        let r = if let Some(f) = dead_here.and_then(|d| d.get(&line)) {
+            reason(
+                "dead",
+                "removed-by-optimization",
+                format!("in `{f}`, which whole-program optimization removes: once constants are propagated across functions no call to it remains, so no input runs it (not an executable line in the KLEE paper's sense)"),
+            )
+        } else if let Some((e, names)) = engine {
+            if e.claimed.contains(&line) {
+                reason("no-test", "claimed", cause(line))
             } else if let Some(r) = e.lines.get(&line) {
                 names.reason(r)
             } else {
-                nearby(line, line_text(line), e, &names)
-            };
-            line_reason.insert(line, r);
-        }
-        for (&(line, index), &count) in &fc.branches {
-            if count > 0 {
-                continue;
+                nearby(line, source_line(source, line), e, names)
             }
-            let want = if index % 2 == 0 { "true" } else { "false" };
-            let (col, end_line, end_col) =
-                fc.regions
-                    .get(&(line, index))
-                    .copied()
-                    .unwrap_or((0, line, u32::MAX));
-            let other = fc.branches.get(&(line, index ^ 1)).copied().unwrap_or(0);
-            // An earlier condition of the line with a side never taken: what
-            // keeps a later one from being evaluated.
-            let earlier = fw
-                .branches
-                .iter()
-                .rev()
-                .find(|b| b.line == line && b.index / 2 < index / 2)
-                .map(|b| &b.reason);
-            let r = match line_reason.get(&line) {
-                Some(r) => {
-                    let mut r = r.clone();
-                    r.detail = format!("its line is not covered: {}", r.detail);
-                    r
-                }
-                None => branch_reason(
-                    e,
-                    &names,
-                    &NativeSide {
-                        line,
-                        want,
-                        extent: (col, end_line, end_col),
-                        other,
-                        case_label: {
-                            let t = line_text(line).trim_start();
-                            t.starts_with("case ") || t.starts_with("default")
-                        },
-                    },
-                    earlier,
-                ),
-            };
-            fw.branches.push(BranchWhy {
-                line,
-                index,
-                col,
-                side: want.to_string(),
-                reason: r,
-            });
-        }
-        fw.lines = line_reason
-            .into_iter()
-            .map(|(line, reason)| LineWhy { line, reason })
-            .collect();
-        for l in &fw.lines {
-            Counts::add(&mut report.counts.lines, &l.reason.reason);
-            if l.reason.pending_can_reach && l.reason.reason != "pending" {
-                report.counts.lines_pending_can_reach += 1;
-            }
-        }
-        for b in &fw.branches {
-            Counts::add(&mut report.counts.branches, &b.reason.reason);
-        }
-        report.files.push(fw);
+        } else {
+            reason(
+                "not-reached",
+                "no-engine-record",
+                "the engine left no record (it was stopped by the watchdog)".into(),
+            )
+        };
+        line_reason.insert(line, r);
     }
-    report
+    line_reason
+}
+
+/// Why each branch side of `fc` the kept tests never took is uncovered:
+/// its line's reason when the line is uncovered (`line_reason`), else the
+/// engine's account of the condition.
+fn branch_whys(
+    fc: &FileCoverage,
+    e: &EngineFile,
+    names: &Names,
+    line_reason: &BTreeMap<u32, Reason>,
+    source: &[&str],
+) -> Vec<BranchWhy> {
+    let mut branches: Vec<BranchWhy> = Vec::new();
+    for (&(line, index), &count) in &fc.branches {
+        if count > 0 {
+            continue;
+        }
+        let want = if index % 2 == 0 { "true" } else { "false" };
+        let (col, end_line, end_col) =
+            fc.regions
+                .get(&(line, index))
+                .copied()
+                .unwrap_or((0, line, u32::MAX));
+        let other = fc.branches.get(&(line, index ^ 1)).copied().unwrap_or(0);
+        // An earlier condition of the line with a side never taken: what
+        // keeps a later one from being evaluated.
+        let earlier = branches
+            .iter()
+            .rev()
+            .find(|b| b.line == line && b.index / 2 < index / 2)
+            .map(|b| &b.reason);
+        let r = match line_reason.get(&line) {
+            Some(r) => {
+                let mut r = r.clone();
+                r.detail = format!("its line is not covered: {}", r.detail);
+                r
+            }
+            None => branch_reason(
+                e,
+                names,
+                &NativeSide {
+                    line,
+                    want,
+                    extent: (col, end_line, end_col),
+                    other,
+                    case_label: {
+                        let t = source_line(source, line).trim_start();
+                        t.starts_with("case ") || t.starts_with("default")
+                    },
+                },
+                earlier,
+            ),
+        };
+        branches.push(BranchWhy {
+            line,
+            index,
+            col,
+            side: want.to_string(),
+            reason: r,
+        });
+    }
+    branches
 }
 
 /// A side of a condition the kept tests never take, as llvm-cov shows it.

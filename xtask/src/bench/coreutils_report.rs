@@ -53,6 +53,39 @@ pub fn write_report(
     asked: &[&str],
     run: &Value,
 ) -> Result<()> {
+    let mut md = header(results, run);
+    md.push_str(
+        "| utility | status | lines (own src) | line cov. | ELOC cov. | branch cov. | tests written / kept | bugs | suite passed / failed | native disagreements | claimed, not executed | re-run | pipeline beyond exploration | instructions | peak MB | KiB per live state | solver share |\n\
+         |---|---|---:|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|\n",
+    );
+    for r in results {
+        md.push_str(&util_row(r));
+    }
+    let t = Totals::of(results);
+    md.push_str(&summary(results, asked, run, &t));
+    md.push_str(&why_table(results));
+    md.push_str(&notes(results, asked));
+    std::fs::write(work.join("coreutils.md"), &md)?;
+    let j: Vec<Value> = results.iter().map(util_json).collect();
+    std::fs::write(
+        work.join("coreutils.json"),
+        serde_json::to_string_pretty(&json!({
+            "run": run, "mean_line_pct": mean(&t.pcts),
+            "overall_line_pct": gcov::pct(t.lc as usize, t.lt as usize),
+            "mean_eloc_pct": mean(&t.eloc_pcts),
+            "overall_eloc_pct": gcov::pct(t.lc as usize, t.et as usize), "utilities": j,
+        }))?,
+    )?;
+    println!("{md}");
+    eprintln!(
+        "bench coreutils: report in {}",
+        work.join("coreutils.md").display()
+    );
+    Ok(())
+}
+
+/// The report's opening paragraphs: what was run, how, and how long it took.
+fn header(results: &[UtilResult], run: &Value) -> String {
     let budget = run["budget_s"].as_f64().unwrap_or(0.0);
     let mut md = format!(
         "GNU coreutils {VERSION} (Debian's source, configured for musl) through `cargo symtest` \
@@ -84,68 +117,102 @@ pub fn write_report(
             None => String::new(),
         }
     ));
-    md.push_str(
-        "| utility | status | lines (own src) | line cov. | ELOC cov. | branch cov. | tests written / kept | bugs | suite passed / failed | native disagreements | claimed, not executed | re-run | pipeline beyond exploration | instructions | peak MB | KiB per live state | solver share |\n\
-         |---|---|---:|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|\n",
-    );
-    let (mut lt, mut lc, mut pcts, mut overheads) = (0u64, 0u64, Vec::new(), Vec::new());
-    let (mut et, mut eloc_pcts) = (0u64, Vec::new());
-    for r in results {
-        let lp = gcov::pct(r.lines_covered as usize, r.lines_total as usize);
-        let ep = gcov::pct(r.lines_covered as usize, r.eloc_total as usize);
-        if r.status == "ok" {
-            pcts.push(lp);
-            eloc_pcts.push(ep);
-            et += r.eloc_total;
-            overheads.push(r.overhead_s());
-            lt += r.lines_total;
-            lc += r.lines_covered;
-        }
-        let s = &r.stats;
-        let time = s["time_s"].as_f64().unwrap_or(0.0).max(1e-9);
-        let suite = match &r.suite_error {
-            Some(_) => "build/run failed".to_string(),
-            None if r.suite_flaky.is_empty() => format!("{} / {}", r.suite_passed, r.suite_failed),
-            None => format!(
-                "{} / {} ({} flaky)",
-                r.suite_passed,
-                r.suite_failed,
-                r.suite_flaky.len()
-            ),
+    md
+}
+
+/// The row of utility `r` in the table.
+fn util_row(r: &UtilResult) -> String {
+    let lp = gcov::pct(r.lines_covered as usize, r.lines_total as usize);
+    let ep = gcov::pct(r.lines_covered as usize, r.eloc_total as usize);
+    let s = &r.stats;
+    let time = s["time_s"].as_f64().unwrap_or(0.0).max(1e-9);
+    let suite = match &r.suite_error {
+        Some(_) => "build/run failed".to_string(),
+        None if r.suite_flaky.is_empty() => format!("{} / {}", r.suite_passed, r.suite_failed),
+        None => format!(
+            "{} / {} ({} flaky)",
+            r.suite_passed,
+            r.suite_failed,
+            r.suite_flaky.len()
+        ),
+    };
+    format!(
+        "| {} | {} | {} | {:.1}% | {:.1}% | {:.1}% | {} / {} | {}{} | {suite} | {} | {} ({} in all) | {} | {:.0} s | {} | {:.0} | {} | {:.0}% |\n",
+        r.name,
+        r.status,
+        r.lines_total,
+        lp,
+        ep,
+        gcov::pct(r.branches_taken as usize, r.branches_total as usize),
+        r.tests_written,
+        r.tests_kept,
+        r.bugs,
+        if r.unconfirmed > 0 {
+            format!(" (+{} not reproduced)", r.unconfirmed)
+        } else {
+            String::new()
+        },
+        r.disagreements,
+        r.claimed_not_executed,
+        r.claimed_not_executed_all,
+        r.rerun.as_deref().unwrap_or("-"),
+        r.overhead_s(),
+        s["instructions"].as_u64().unwrap_or(0),
+        s["memory_peak_mb"].as_f64().unwrap_or(0.0),
+        per_state(s),
+        100.0 * s["solver_time_s"].as_f64().unwrap_or(0.0) / time
+    )
+}
+
+/// The coverage figures over the utilities whose status is ok.
+struct Totals {
+    /// Lines of their own sources.
+    lt: u64,
+    /// Of those, covered.
+    lc: u64,
+    /// ELOC of their own sources.
+    et: u64,
+    /// Each one's line coverage (%).
+    pcts: Vec<f64>,
+    /// Each one's ELOC coverage (%).
+    eloc_pcts: Vec<f64>,
+    /// Each one's pipeline time beyond exploration.
+    overheads: Vec<f64>,
+}
+
+impl Totals {
+    fn of(results: &[UtilResult]) -> Totals {
+        let mut t = Totals {
+            lt: 0,
+            lc: 0,
+            et: 0,
+            pcts: Vec::new(),
+            eloc_pcts: Vec::new(),
+            overheads: Vec::new(),
         };
-        md.push_str(&format!(
-            "| {} | {} | {} | {:.1}% | {:.1}% | {:.1}% | {} / {} | {}{} | {suite} | {} | {} ({} in all) | {} | {:.0} s | {} | {:.0} | {} | {:.0}% |\n",
-            r.name,
-            r.status,
-            r.lines_total,
-            lp,
-            ep,
-            gcov::pct(r.branches_taken as usize, r.branches_total as usize),
-            r.tests_written,
-            r.tests_kept,
-            r.bugs,
-            if r.unconfirmed > 0 {
-                format!(" (+{} not reproduced)", r.unconfirmed)
-            } else {
-                String::new()
-            },
-            r.disagreements,
-            r.claimed_not_executed,
-            r.claimed_not_executed_all,
-            r.rerun.as_deref().unwrap_or("-"),
-            r.overhead_s(),
-            s["instructions"].as_u64().unwrap_or(0),
-            s["memory_peak_mb"].as_f64().unwrap_or(0.0),
-            per_state(s),
-            100.0 * s["solver_time_s"].as_f64().unwrap_or(0.0) / time
-        ));
+        for r in results.iter().filter(|r| r.status == "ok") {
+            t.pcts
+                .push(gcov::pct(r.lines_covered as usize, r.lines_total as usize));
+            t.eloc_pcts
+                .push(gcov::pct(r.lines_covered as usize, r.eloc_total as usize));
+            t.et += r.eloc_total;
+            t.overheads.push(r.overhead_s());
+            t.lt += r.lines_total;
+            t.lc += r.lines_covered;
+        }
+        t
     }
-    let max_overhead = overheads.iter().copied().fold(0.0, f64::max);
+}
+
+/// The summary paragraphs under the table.
+fn summary(results: &[UtilResult], asked: &[&str], run: &Value, t: &Totals) -> String {
+    let Totals { lt, lc, et, .. } = *t;
+    let max_overhead = t.overheads.iter().copied().fold(0.0, f64::max);
     let census_max = results
         .iter()
         .filter_map(|r| census_kib(&r.stats))
         .fold(0.0, f64::max);
-    md.push_str(&format!(
+    format!(
         "\n**Mean line coverage {:.1}%, overall {:.1}%** ({lc} of {lt} lines of the utilities' own \
          sources) over {} of {} utilities. Native disagreements {}, claimed-but-unexecuted lines {} \
          ({} in all sources), suites failing {}, flaky verdicts over {} runs of each suite {}, \
@@ -154,9 +221,9 @@ pub fn write_report(
          **Over the paper's ELOC** (the lines of functions that survive whole-program \
          optimization; `cargo symtest`'s `dead` lines left out): mean {:.1}%, overall {:.1}% \
          ({lc} of {et} lines).\n",
-        mean(&pcts),
+        mean(&t.pcts),
         gcov::pct(lc as usize, lt as usize),
-        pcts.len(),
+        t.pcts.len(),
         asked.len(),
         results.iter().map(|r| r.disagreements).sum::<u64>(),
         results.iter().map(|r| r.claimed_not_executed).sum::<u64>(),
@@ -171,12 +238,17 @@ pub fn write_report(
             .iter()
             .filter(|r| r.rerun.as_deref().is_some_and(|s| s != "ok"))
             .count(),
-        mean(&overheads),
+        mean(&t.overheads),
         max_overhead,
-        mean(&eloc_pcts),
+        mean(&t.eloc_pcts),
         gcov::pct(lc as usize, et as usize),
-    ));
-    md.push_str(&why_table(results));
+    )
+}
+
+/// Each utility's message and suite error (first lines), and the
+/// utilities asked for without a report.
+fn notes(results: &[UtilResult], asked: &[&str]) -> String {
+    let mut md = String::new();
     for r in results {
         if let Some(m) = &r.message {
             md.push_str(&format!(
@@ -204,45 +276,29 @@ pub fn write_report(
             missing.join(", ")
         ));
     }
-    std::fs::write(work.join("coreutils.md"), &md)?;
-    let j: Vec<Value> = results
-        .iter()
-        .map(|r| {
-            json!({
-                "name": r.name, "status": r.status, "message": r.message, "sources": r.sources,
-                "lines_total": r.lines_total, "lines_covered": r.lines_covered,
-                "eloc_total": r.eloc_total,
-                "branches_total": r.branches_total, "branches_taken": r.branches_taken,
-                "all_lines": {"covered": r.all_lines.0, "total": r.all_lines.1},
-                "tests_written": r.tests_written, "tests_kept": r.tests_kept,
-                "bugs": r.bugs, "unconfirmed": r.unconfirmed,
-                "native_disagreements": r.disagreements, "flaky": r.flaky,
-                "claimed_not_executed": r.claimed_not_executed,
-                "claimed_not_executed_all": r.claimed_not_executed_all,
-                "suite": {"passed": r.suite_passed, "failed": r.suite_failed, "error": r.suite_error,
-                    "flaky": r.suite_flaky},
-                "rerun": r.rerun, "explore_s": r.explore_s, "total_s": r.total_s,
-                "overhead_s": r.overhead_s(), "stage_s": r.stage_s, "stats": r.stats,
-                "why": {"lines": r.why_lines, "branches": r.why_branches,
-                    "lines_pending_can_reach": r.why_pending_can_reach},
-            })
-        })
-        .collect();
-    std::fs::write(
-        work.join("coreutils.json"),
-        serde_json::to_string_pretty(&json!({
-            "run": run, "mean_line_pct": mean(&pcts),
-            "overall_line_pct": gcov::pct(lc as usize, lt as usize),
-            "mean_eloc_pct": mean(&eloc_pcts),
-            "overall_eloc_pct": gcov::pct(lc as usize, et as usize), "utilities": j,
-        }))?,
-    )?;
-    println!("{md}");
-    eprintln!(
-        "bench coreutils: report in {}",
-        work.join("coreutils.md").display()
-    );
-    Ok(())
+    md
+}
+
+/// Utility `r`'s figures in `coreutils.json`.
+fn util_json(r: &UtilResult) -> Value {
+    json!({
+        "name": r.name, "status": r.status, "message": r.message, "sources": r.sources,
+        "lines_total": r.lines_total, "lines_covered": r.lines_covered,
+        "eloc_total": r.eloc_total,
+        "branches_total": r.branches_total, "branches_taken": r.branches_taken,
+        "all_lines": {"covered": r.all_lines.0, "total": r.all_lines.1},
+        "tests_written": r.tests_written, "tests_kept": r.tests_kept,
+        "bugs": r.bugs, "unconfirmed": r.unconfirmed,
+        "native_disagreements": r.disagreements, "flaky": r.flaky,
+        "claimed_not_executed": r.claimed_not_executed,
+        "claimed_not_executed_all": r.claimed_not_executed_all,
+        "suite": {"passed": r.suite_passed, "failed": r.suite_failed, "error": r.suite_error,
+            "flaky": r.suite_flaky},
+        "rerun": r.rerun, "explore_s": r.explore_s, "total_s": r.total_s,
+        "overhead_s": r.overhead_s(), "stage_s": r.stage_s, "stats": r.stats,
+        "why": {"lines": r.why_lines, "branches": r.why_branches,
+            "lines_pending_can_reach": r.why_pending_can_reach},
+    })
 }
 
 /// Why uncovered, per utility: the reasons of `cargo symtest why` for the

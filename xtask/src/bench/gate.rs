@@ -234,6 +234,72 @@ fn line_counts(
     Ok(out)
 }
 
+/// The lines of `lines` a bug can be planted before, as (line, the most
+/// times one kept test runs it, a test that runs it more often), in a
+/// seeded shuffle: those some kept test runs at most 4096 times and some
+/// other test of `tests` more often (`counts`: per test, per line).
+fn plant_candidates(
+    lines: &[&str],
+    counts: &BTreeMap<String, BTreeMap<u32, u64>>,
+    kept: &[String],
+    tests: &[String],
+    seed: u64,
+) -> Vec<(u32, u64, String)> {
+    let most = |line: u32, among: &mut dyn Iterator<Item = &String>| -> (u64, Option<String>) {
+        let mut best = (0u64, None);
+        for t in among {
+            let c = counts
+                .get(t)
+                .and_then(|m| m.get(&line))
+                .copied()
+                .unwrap_or(0);
+            if c > best.0 {
+                best = (c, Some(t.clone()));
+            }
+        }
+        best
+    };
+    let mut candidates: Vec<(u32, u64, String)> = Vec::new();
+    for i in 0..lines.len() {
+        if !plantable(lines, i) {
+            continue;
+        }
+        let line = i as u32 + 1;
+        let (k, _) = most(line, &mut kept.iter());
+        let (all, witness) = most(line, &mut tests.iter());
+        if k >= 1 && all > k && k <= 4096 {
+            candidates.push((line, k, witness.expect("a test ran it")));
+        }
+    }
+    // A seeded shuffle (the same seed plants the same bugs).
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    for i in (1..candidates.len()).rev() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        candidates.swap(i, (state >> 33) as usize % (i + 1));
+    }
+    candidates
+}
+
+/// The hand-written bug of `uniq` (its source `lines`): before
+/// writeline()'s `-c` branch; reached by `printf 'a\na\na\na\n' | uniq -c`
+/// (8 bytes of stdin).
+fn uniq_plant(lines: &[&str]) -> Option<Plant> {
+    let w = lines.iter().position(|l| l.starts_with("writeline ("))?;
+    let i = lines[w..]
+        .iter()
+        .position(|l| l.trim() == "if (countmode == count_occurrences)")
+        .map(|i| w + i)?;
+    Some(Plant {
+        utility: "uniq".to_string(),
+        line: i as u32 + 1,
+        kind: ISSUE_UNIQ,
+        threshold: 0,
+        witness: "printf 'a\\na\\na\\na\\n' | uniq -c (by hand)".into(),
+    })
+}
+
 /// Bugs planted in one utility's source and checked reachable natively.
 fn plant(dir: &Path, u: &str, n: usize, seed: u64) -> Result<Vec<Plant>> {
     let src = dir.join("src").join(format!("{u}.c"));
@@ -254,40 +320,7 @@ fn plant(dir: &Path, u: &str, n: usize, seed: u64) -> Result<Vec<Plant>> {
         .filter_map(|k| k["engine"].as_str().map(str::to_string))
         .collect();
     let counts = line_counts(&native, &src, &tests)?;
-    let most = |line: u32, among: &mut dyn Iterator<Item = &String>| -> (u64, Option<String>) {
-        let mut best = (0u64, None);
-        for t in among {
-            let c = counts
-                .get(t)
-                .and_then(|m| m.get(&line))
-                .copied()
-                .unwrap_or(0);
-            if c > best.0 {
-                best = (c, Some(t.clone()));
-            }
-        }
-        best
-    };
-    let mut candidates: Vec<(u32, u64, String)> = Vec::new();
-    for i in 0..lines.len() {
-        if !plantable(&lines, i) {
-            continue;
-        }
-        let line = i as u32 + 1;
-        let (k, _) = most(line, &mut kept.iter());
-        let (all, witness) = most(line, &mut tests.iter());
-        if k >= 1 && all > k && k <= 4096 {
-            candidates.push((line, k, witness.expect("a test ran it")));
-        }
-    }
-    // A seeded shuffle (the same seed plants the same bugs).
-    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
-    for i in (1..candidates.len()).rev() {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        candidates.swap(i, (state >> 33) as usize % (i + 1));
-    }
+    let candidates = plant_candidates(&lines, &counts, &kept, &tests, seed);
     let makefile = native.join("suite/Makefile");
     let rebuild = || -> Result<bool> {
         Ok(run_quiet(
@@ -331,27 +364,8 @@ fn plant(dir: &Path, u: &str, n: usize, seed: u64) -> Result<Vec<Plant>> {
             });
         }
     }
-    // The hand-written bug: before writeline()'s `-c` branch; reached by
-    // `printf 'a\na\na\na\n' | uniq -c` (8 bytes of stdin).
     if u == "uniq" {
-        let at = lines
-            .iter()
-            .position(|l| l.starts_with("writeline ("))
-            .and_then(|w| {
-                lines[w..]
-                    .iter()
-                    .position(|l| l.trim() == "if (countmode == count_occurrences)")
-                    .map(|i| w + i)
-            });
-        if let Some(i) = at {
-            plants.push(Plant {
-                utility: u.to_string(),
-                line: i as u32 + 1,
-                kind: ISSUE_UNIQ,
-                threshold: 0,
-                witness: "printf 'a\\na\\na\\na\\n' | uniq -c (by hand)".into(),
-            });
-        }
+        plants.extend(uniq_plant(&lines));
     }
     rebuild()?;
     Ok(plants)
@@ -459,6 +473,40 @@ fn gate(
     Ok(g)
 }
 
+/// A git repository of the C sources of the project in `dir`, committed:
+/// the gate's diff is against HEAD.
+fn init_repository(dir: &Path) -> Result<()> {
+    let git = |args: &[&str]| {
+        util::run(
+            Command::new("git")
+                .args([
+                    "-c",
+                    "user.name=symtest",
+                    "-c",
+                    "user.email=symtest@example.invalid",
+                ])
+                .args(args)
+                .current_dir(dir),
+        )
+    };
+    git(&["init", "-q"])?;
+    let mut sources: Vec<String> = Vec::new();
+    for sub in ["src", "lib"] {
+        for e in std::fs::read_dir(dir.join(sub))? {
+            let p = e?.path();
+            if p.extension().is_some_and(|x| x == "c" || x == "h") {
+                sources.push(p.strip_prefix(dir).unwrap_or(&p).display().to_string());
+            }
+        }
+    }
+    sources.sort();
+    let mut add = vec!["add", "-f"];
+    add.extend(sources.iter().map(String::as_str));
+    git(&add)?;
+    git(&["commit", "-q", "-m", "coreutils 9.1"])?;
+    Ok(())
+}
+
 pub fn run(o: &Options) -> Result<()> {
     setup::ensure()?;
     let root = paths::workspace_root();
@@ -478,36 +526,8 @@ pub fn run(o: &Options) -> Result<()> {
     let n = o.bugs.unwrap_or(if o.quick { 2 } else { 5 });
     let budget = o.budget_s.unwrap_or(if o.quick { 20.0 } else { 60.0 });
     let (dir, _) = super::coreutils::project(&work, false)?;
-    // A git repository of the C sources: the gate's diff is against HEAD.
     if !dir.join(".git").is_dir() {
-        let git = |args: &[&str]| {
-            util::run(
-                Command::new("git")
-                    .args([
-                        "-c",
-                        "user.name=symtest",
-                        "-c",
-                        "user.email=symtest@example.invalid",
-                    ])
-                    .args(args)
-                    .current_dir(&dir),
-            )
-        };
-        git(&["init", "-q"])?;
-        let mut sources: Vec<String> = Vec::new();
-        for sub in ["src", "lib"] {
-            for e in std::fs::read_dir(dir.join(sub))? {
-                let p = e?.path();
-                if p.extension().is_some_and(|x| x == "c" || x == "h") {
-                    sources.push(p.strip_prefix(&dir).unwrap_or(&p).display().to_string());
-                }
-            }
-        }
-        sources.sort();
-        let mut add = vec!["add", "-f"];
-        add.extend(sources.iter().map(String::as_str));
-        git(&add)?;
-        git(&["commit", "-q", "-m", "coreutils 9.1"])?;
+        init_repository(&dir)?;
     }
     std::fs::write(dir.join("symtest.toml"), super::coreutils::config(&list))?;
     eprintln!("bench gate: the base run ({} s per utility)", budget);

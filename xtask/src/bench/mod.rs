@@ -232,10 +232,56 @@ fn engine() -> Result<()> {
     ));
     json.insert("concrete_loop".into(), s);
 
+    json.insert(
+        "fork_heavy".into(),
+        fork_heavy(&bin, &src, &work, &mut rows)?,
+    );
+    json.insert(
+        "wordcount".into(),
+        wordcount(&bin, &root, &work, &mut rows)?,
+    );
+
+    let bc = work.join("tr_figure1.bc");
+    compile(&root.join("tests").join("demo").join("tr.c"), &bc)?;
+    let s = exec(&bin, &bc, &work.join("tr_figure1"), &[])?;
+    rows.push(format!(
+        "tests/demo/tr.c | Figure 1 tr: time to the bug / to full line coverage / total | {:.2} s / {:.2} s / {:.2} s ({}/{} lines, {} paths, {} queries, {} reached Bitwuzla)",
+        f(&s, "first_bug_s"),
+        f(&s, "last_new_line_s"),
+        f(&s, "time_s"),
+        f(&s, "covered_lines"),
+        f(&s, "total_lines"),
+        f(&s, "paths_completed"),
+        f(&s, "queries"),
+        f(&s, "solver_queries")
+    ));
+    json.insert("tr_figure1".into(), s);
+
+    println!("| program | measure | result |\n|---|---|---|");
+    for r in &rows {
+        println!("| {r} |");
+    }
+    let out = work.join("engine.json");
+    std::fs::write(
+        &out,
+        serde_json::to_string_pretty(&serde_json::Value::Object(json))?,
+    )?;
+    println!("\nraw statistics: {}", out.display());
+    Ok(())
+}
+
+/// `fork_heavy.c`, breadth first: the cost of one fork and the memory per
+/// live state, as rows of the engine table; its statistics.
+fn fork_heavy(
+    bin: &Path,
+    src: &Path,
+    work: &Path,
+    rows: &mut Vec<String>,
+) -> Result<serde_json::Value> {
     let bc = work.join("fork_heavy.bc");
     compile(&src.join("fork_heavy.c"), &bc)?;
     let s = exec(
-        &bin,
+        bin,
         &bc,
         &work.join("fork_heavy"),
         // Breadth first with no dive: every state stays alive until all forked.
@@ -258,21 +304,30 @@ fn engine() -> Result<()> {
         f(&s, "memory_peak_mb"),
         f(&s, "memory_peak_mb") / peak * 100_000.0
     ));
-    json.insert("fork_heavy".into(), s);
+    Ok(s)
+}
 
-    // A whole program under the POSIX model (argv, a file, stdin, one failing
-    // system call per path): forks at every byte it reads, the frontier of
-    // live states what memory must hold.
+/// `tests/utils/wordcount.c`, a whole program under the POSIX model (argv, a
+/// file, stdin, one failing system call per path): forks at every byte it
+/// reads, the frontier of live states what memory must hold. Rows of the
+/// engine table: the memory per live state (with the census)
+/// and the instruction rate; its statistics.
+fn wordcount(
+    bin: &Path,
+    root: &Path,
+    work: &Path,
+    rows: &mut Vec<String>,
+) -> Result<serde_json::Value> {
     let bc = work.join("wordcount.bc");
     util::run(
-        Command::new(&bin)
+        Command::new(bin)
             .arg("cc")
             .arg(root.join("tests").join("utils").join("wordcount.c"))
             .arg("-o")
             .arg(&bc),
     )?;
     let s = exec(
-        &bin,
+        bin,
         &bc,
         &work.join("wordcount"),
         &[
@@ -319,35 +374,7 @@ fn engine() -> Result<()> {
         f(&s, "paths_completed"),
         100.0 * f(&s, "solver_time_s") / f(&s, "time_s").max(1e-9)
     ));
-    json.insert("wordcount".into(), s);
-
-    let bc = work.join("tr_figure1.bc");
-    compile(&root.join("tests").join("demo").join("tr.c"), &bc)?;
-    let s = exec(&bin, &bc, &work.join("tr_figure1"), &[])?;
-    rows.push(format!(
-        "tests/demo/tr.c | Figure 1 tr: time to the bug / to full line coverage / total | {:.2} s / {:.2} s / {:.2} s ({}/{} lines, {} paths, {} queries, {} reached Bitwuzla)",
-        f(&s, "first_bug_s"),
-        f(&s, "last_new_line_s"),
-        f(&s, "time_s"),
-        f(&s, "covered_lines"),
-        f(&s, "total_lines"),
-        f(&s, "paths_completed"),
-        f(&s, "queries"),
-        f(&s, "solver_queries")
-    ));
-    json.insert("tr_figure1".into(), s);
-
-    println!("| program | measure | result |\n|---|---|---|");
-    for r in &rows {
-        println!("| {r} |");
-    }
-    let out = work.join("engine.json");
-    std::fs::write(
-        &out,
-        serde_json::to_string_pretty(&serde_json::Value::Object(json))?,
-    )?;
-    println!("\nraw statistics: {}", out.display());
-    Ok(())
+    Ok(s)
 }
 
 /// The solver benchmark's workload: (name, source relative to the workspace,
@@ -416,72 +443,74 @@ fn pct(x: f64, of: f64) -> String {
     }
 }
 
-/// `cargo xtask bench solver`: every program of [`SOLVER_WORKLOAD`] under
-/// every configuration of [`SOLVER_CONFIGS`], same seed and instruction
-/// budget (so the same exploration: the layers change speed, never
-/// answers), printed like the paper's Table 1.
-fn solver() -> Result<()> {
-    setup::ensure()?;
-    let root = paths::workspace_root();
-    let bin = release_binary()?;
-    let work = target_dir(&root).join("bench").join("solver");
-    std::fs::create_dir_all(&work)?;
-    let mut per_program = serde_json::Map::new();
-    let mut totals = vec![Totals::default(); SOLVER_CONFIGS.len()];
-    let mut detail = Vec::new();
-    for &(name, src, budget) in SOLVER_WORKLOAD {
-        let bc = work.join(format!("{name}.bc"));
-        compile(&root.join(src), &bc)?;
-        let mut runs = serde_json::Map::new();
-        let mut instructions = Vec::new();
-        for (ci, &(label, layers)) in SOLVER_CONFIGS.iter().enumerate() {
-            let budget_s = budget.to_string();
-            let s = exec(
-                &bin,
-                &bc,
-                &work.join(format!("{name}-{ci}")),
-                &[
-                    "--solver-layers",
-                    layers,
-                    "--max-instructions",
-                    &budget_s,
-                    "--max-time",
-                    SOLVER_MAX_TIME_S,
-                ],
-            )?;
-            let capped = f(&s, "time_s") >= SOLVER_MAX_TIME_S.parse::<f64>().unwrap_or(f64::MAX);
-            let t = &mut totals[ci];
-            t.queries += f(&s, "queries");
-            t.solver_queries += f(&s, "solver_queries");
-            t.time += f(&s, "time_s");
-            t.solver_time += f(&s, "solver_time_s");
-            t.instructions += f(&s, "instructions");
-            t.capped |= capped;
-            instructions.push(f(&s, "instructions"));
-            detail.push(format!(
-                "| {name} | {label} | {} | {} | {} | {} | {:.2} | {:.2} |{} |",
-                f(&s, "instructions"),
-                f(&s, "paths_completed"),
-                f(&s, "queries"),
-                f(&s, "solver_queries"),
-                f(&s, "time_s"),
-                f(&s, "solver_time_s"),
-                if capped { " (time cap)" } else { "" },
-            ));
-            eprintln!(
-                "bench solver: {name} [{layers}]: {} queries, {} reached Bitwuzla, {:.2} s",
-                f(&s, "queries"),
-                f(&s, "solver_queries"),
-                f(&s, "time_s")
-            );
-            runs.insert(layers.to_string(), s);
-        }
-        if instructions.iter().any(|&i| i != instructions[0]) {
-            eprintln!("bench solver: warning: {name} executed different instruction counts {instructions:?}");
-        }
-        per_program.insert(name.to_string(), serde_json::Value::Object(runs));
+/// One program of [`SOLVER_WORKLOAD`] under every configuration: its
+/// figures added to `totals` (per configuration) and its rows to
+/// `detail`; its statistics per configuration.
+fn solver_program(
+    bin: &Path,
+    root: &Path,
+    work: &Path,
+    (name, src, budget): (&str, &str, u64),
+    totals: &mut [Totals],
+    detail: &mut Vec<String>,
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let bc = work.join(format!("{name}.bc"));
+    compile(&root.join(src), &bc)?;
+    let mut runs = serde_json::Map::new();
+    let mut instructions = Vec::new();
+    for (ci, &(label, layers)) in SOLVER_CONFIGS.iter().enumerate() {
+        let budget_s = budget.to_string();
+        let s = exec(
+            bin,
+            &bc,
+            &work.join(format!("{name}-{ci}")),
+            &[
+                "--solver-layers",
+                layers,
+                "--max-instructions",
+                &budget_s,
+                "--max-time",
+                SOLVER_MAX_TIME_S,
+            ],
+        )?;
+        let capped = f(&s, "time_s") >= SOLVER_MAX_TIME_S.parse::<f64>().unwrap_or(f64::MAX);
+        let t = &mut totals[ci];
+        t.queries += f(&s, "queries");
+        t.solver_queries += f(&s, "solver_queries");
+        t.time += f(&s, "time_s");
+        t.solver_time += f(&s, "solver_time_s");
+        t.instructions += f(&s, "instructions");
+        t.capped |= capped;
+        instructions.push(f(&s, "instructions"));
+        detail.push(format!(
+            "| {name} | {label} | {} | {} | {} | {} | {:.2} | {:.2} |{} |",
+            f(&s, "instructions"),
+            f(&s, "paths_completed"),
+            f(&s, "queries"),
+            f(&s, "solver_queries"),
+            f(&s, "time_s"),
+            f(&s, "solver_time_s"),
+            if capped { " (time cap)" } else { "" },
+        ));
+        eprintln!(
+            "bench solver: {name} [{layers}]: {} queries, {} reached Bitwuzla, {:.2} s",
+            f(&s, "queries"),
+            f(&s, "solver_queries"),
+            f(&s, "time_s")
+        );
+        runs.insert(layers.to_string(), s);
     }
+    if instructions.iter().any(|&i| i != instructions[0]) {
+        eprintln!(
+            "bench solver: warning: {name} executed different instruction counts {instructions:?}"
+        );
+    }
+    Ok(runs)
+}
 
+/// Prints the solver table (each configuration against `base` and `none`)
+/// and the all-vs-none line; the table's rows for the JSON.
+fn print_solver_table(totals: &[Totals]) -> Vec<serde_json::Value> {
     let base = totals[1];
     let none = totals[0];
     println!("Solver optimizations (paper §3.3, Table 1): {} programs, same seed and instruction budget per program\n", SOLVER_WORKLOAD.len());
@@ -520,6 +549,35 @@ fn solver() -> Result<()> {
         pct(all.solver_queries, base.solver_queries),
         base.time / all.time.max(1e-9),
     );
+    rows
+}
+
+/// `cargo xtask bench solver`: every program of [`SOLVER_WORKLOAD`] under
+/// every configuration of [`SOLVER_CONFIGS`], same seed and instruction
+/// budget (so the same exploration: the layers change speed, never
+/// answers), printed like the paper's Table 1.
+fn solver() -> Result<()> {
+    setup::ensure()?;
+    let root = paths::workspace_root();
+    let bin = release_binary()?;
+    let work = target_dir(&root).join("bench").join("solver");
+    std::fs::create_dir_all(&work)?;
+    let mut per_program = serde_json::Map::new();
+    let mut totals = vec![Totals::default(); SOLVER_CONFIGS.len()];
+    let mut detail = Vec::new();
+    for &(name, src, budget) in SOLVER_WORKLOAD {
+        let runs = solver_program(
+            &bin,
+            &root,
+            &work,
+            (name, src, budget),
+            &mut totals,
+            &mut detail,
+        )?;
+        per_program.insert(name.to_string(), serde_json::Value::Object(runs));
+    }
+
+    let rows = print_solver_table(&totals);
     println!("\n| program | optimizations | instructions | paths | executor queries | reaching Bitwuzla | time (s) | solver time (s) | |\n|---|---|---:|---:|---:|---:|---:|---:|---|");
     for d in &detail {
         println!("{d}");

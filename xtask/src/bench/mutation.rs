@@ -403,6 +403,36 @@ fn kept(out_dir: &Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// The demo's wc target, as `cargo xtask demo` configures it: its
+/// mutation score over `n` mutants.
+fn score_wc(o: &Options, bin: &Path, tool: &[PathBuf], work: &Path, n: usize) -> Result<Score> {
+    let dir = work.join("wc");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    std::fs::copy(
+        paths::workspace_root().join("tests/utils/wc.c"),
+        dir.join("wc.c"),
+    )?;
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"wc\"\nkind = \"program\"\nsources = [\"wc.c\"]\n\
+         args = [\"--sym-args\", \"0\", \"2\", \"2\", \"--sym-files\", \"1\", \"4\", \"--sym-stdin\", \"4\"]\n",
+    )?;
+    eprintln!("bench mutation: wc: cargo symtest");
+    pipeline(bin, &dir, o.budget_s.unwrap_or(20.0), &work.join("wc.log"))?;
+    let out = dir.join("symtest-out/wc");
+    let subject = Subject {
+        target: "wc",
+        project: &dir,
+        rel: "wc.c",
+        suite: &dir.join("tests/symtest/wc"),
+        out_dir: &out,
+    };
+    let mut s = score(&subject, tool, work, n, o.seed, None)?;
+    s.tests_kept = kept(&out);
+    Ok(s)
+}
+
 pub fn run(o: &Options) -> Result<Vec<Score>> {
     setup::ensure()?;
     let root = paths::workspace_root();
@@ -418,29 +448,7 @@ pub fn run(o: &Options) -> Result<Vec<Score>> {
     let n_cu = o.mutants.unwrap_or(if o.quick { 10 } else { 40 });
     let mut scores = Vec::new();
     if wanted("wc") {
-        // The demo's wc target, as `cargo xtask demo` configures it.
-        let dir = work.join("wc");
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir)?;
-        std::fs::copy(root.join("tests/utils/wc.c"), dir.join("wc.c"))?;
-        std::fs::write(
-            dir.join("symtest.toml"),
-            "[[target]]\nname = \"wc\"\nkind = \"program\"\nsources = [\"wc.c\"]\n\
-             args = [\"--sym-args\", \"0\", \"2\", \"2\", \"--sym-files\", \"1\", \"4\", \"--sym-stdin\", \"4\"]\n",
-        )?;
-        eprintln!("bench mutation: wc: cargo symtest");
-        pipeline(&bin, &dir, o.budget_s.unwrap_or(20.0), &work.join("wc.log"))?;
-        let out = dir.join("symtest-out/wc");
-        let subject = Subject {
-            target: "wc",
-            project: &dir,
-            rel: "wc.c",
-            suite: &dir.join("tests/symtest/wc"),
-            out_dir: &out,
-        };
-        let mut s = score(&subject, &tool, &work, n_wc, o.seed, None)?;
-        s.tests_kept = kept(&out);
-        scores.push(s);
+        scores.push(score_wc(o, &bin, &tool, &work, n_wc)?);
     }
     let utils: Vec<(&str, &str)> = COREUTILS
         .iter()

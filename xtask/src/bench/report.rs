@@ -165,6 +165,18 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
          replayed; \"planted\" bugs are the `// EXPECT-ERROR:` markers. Whole programs are \
          marked *(program)*.\n"
     );
+    per_program(&mut m, rs);
+    ahead_behind(&mut m, rs);
+    ranges(&mut m, rs);
+    engine_stats(&mut m, rs);
+    random_stats(&mut m, rs);
+    bugs(&mut m, rs);
+    m
+}
+
+/// The per-program table, with the overall, average and median rows (and the
+/// averages of harnesses and whole programs apart, when there are both).
+fn per_program(m: &mut String, rs: &[ProgramResult]) {
     let _ = writeln!(m, "## Per program\n");
     let _ = writeln!(
         m,
@@ -239,6 +251,11 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
         }
     }
     let _ = writeln!(m);
+}
+
+/// The line on which programs symtest has more, the same or less line coverage
+/// than random testing.
+fn ahead_behind(m: &mut String, rs: &[ProgramResult]) {
     let ahead = rs
         .iter()
         .filter(|r| r.symtest.line_pct > r.random.line_pct + 1e-9)
@@ -259,12 +276,20 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
             format!(" ({})", behind.join(", "))
         }
     );
+}
+
+/// The line coverage ranges section (as the paper's Table 2).
+fn ranges(m: &mut String, rs: &[ProgramResult]) {
     let _ = writeln!(m, "## Line coverage ranges (as the paper's Table 2)\n");
     let _ = writeln!(m, "| coverage | symtest | random |\n|---|---:|---:|");
     for (label, s, r) in histogram(rs) {
         let _ = writeln!(m, "| {label} | {s} | {r} |");
     }
     let _ = writeln!(m);
+}
+
+/// The engine statistics section (symtest's `stats.json`).
+fn engine_stats(m: &mut String, rs: &[ProgramResult]) {
     let _ = writeln!(m, "## Engine statistics (symtest's `stats.json`)\n");
     let _ = writeln!(
         m,
@@ -295,6 +320,10 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
             f(s, "states_peak"),
         );
     }
+}
+
+/// The random testing section.
+fn random_stats(m: &mut String, rs: &[ProgramResult]) {
     let _ = writeln!(
         m,
         "\n## Random testing (`tests/bench/random/symtest_random.c`)\n"
@@ -318,6 +347,11 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
             f(s, "edges")
         );
     }
+}
+
+/// The bugs section: each bug each tool found, and each planted bug symtest
+/// missed.
+fn bugs(m: &mut String, rs: &[ProgramResult]) {
     let _ = writeln!(m, "\n## Bugs\n");
     for r in rs {
         for (t, name) in [(&r.symtest, "symtest"), (&r.random, "random")] {
@@ -353,7 +387,6 @@ pub fn markdown(rs: &[ProgramResult], command: &str, total_s: f64) -> String {
             }
         }
     }
-    m
 }
 
 pub fn write(out: &Path, rs: &[ProgramResult], command: &str, total_s: f64) -> Result<()> {

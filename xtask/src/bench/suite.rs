@@ -361,6 +361,55 @@ fn read_json(p: &Path) -> Result<serde_json::Value> {
     Ok(serde_json::from_str(&text)?)
 }
 
+/// Compiles target `t` to `bc`: a whole program with `cargo symtest cc`
+/// (`bin`), a harness as the benchmarks compile one.
+fn compile_target(bin: &Path, t: &Target, bc: &Path) -> Result<()> {
+    if t.program {
+        util::run(Command::new(bin).arg("cc").arg(&t.source).arg("-o").arg(bc))?;
+    } else {
+        super::compile(&t.source, bc)?;
+    }
+    Ok(())
+}
+
+/// The random-testing runner's command on target `t`, writing into `out`.
+fn random_command(runner: &Path, out: &Path, budget_arg: &str, t: &Target) -> Command {
+    let mut random_cmd = Command::new(runner);
+    random_cmd
+        .arg(out)
+        .arg(budget_arg)
+        .arg(SEED.to_string())
+        .arg("1000");
+    if t.program {
+        random_cmd.arg("--").args(&t.args);
+    }
+    random_cmd
+}
+
+/// `cargo-symtest exec` (`bin`) on target `t`'s module `bc`, writing into
+/// `out`.
+fn symtest_command(bin: &Path, bc: &Path, out: &Path, budget_arg: &str, t: &Target) -> Command {
+    let mut sym_cmd = Command::new(bin);
+    sym_cmd
+        .arg("exec")
+        .arg(bc)
+        .arg("--output-dir")
+        .arg(out)
+        .args([
+            "--quiet",
+            "--max-time",
+            budget_arg,
+            "--seed",
+            &SEED.to_string(),
+        ]);
+    if t.program {
+        sym_cmd
+            .args(["--libc=musl", "--posix-runtime", "--"])
+            .args(&t.args);
+    }
+    sym_cmd
+}
+
 fn run_program(
     root: &Path,
     bin: &Path,
@@ -382,51 +431,15 @@ fn run_program(
     let budget_arg = format!("{budget}");
     let bc = work.join(format!("{}.bc", t.name));
     let runner = native::build_random(root, &t.source, &work)?;
-    if t.program {
-        util::run(
-            Command::new(bin)
-                .arg("cc")
-                .arg(&t.source)
-                .arg("-o")
-                .arg(&bc),
-        )?;
-    } else {
-        super::compile(&t.source, &bc)?;
-    }
+    compile_target(bin, t, &bc)?;
     let rnd_out = work.join("random-out");
-    let mut random_cmd = Command::new(&runner);
-    random_cmd
-        .arg(&rnd_out)
-        .arg(&budget_arg)
-        .arg(SEED.to_string())
-        .arg("1000");
-    if t.program {
-        random_cmd.arg("--").args(&t.args);
-    }
     let random_started = Instant::now();
-    let mut random_child = random_cmd
+    let mut random_child = random_command(&runner, &rnd_out, &budget_arg, t)
         .spawn()
         .with_context(|| format!("running {}", runner.display()))?;
 
     let sym_out = work.join("symtest-out");
-    let mut sym_cmd = Command::new(bin);
-    sym_cmd
-        .arg("exec")
-        .arg(&bc)
-        .arg("--output-dir")
-        .arg(&sym_out)
-        .args([
-            "--quiet",
-            "--max-time",
-            &budget_arg,
-            "--seed",
-            &SEED.to_string(),
-        ]);
-    if t.program {
-        sym_cmd
-            .args(["--libc=musl", "--posix-runtime", "--"])
-            .args(&t.args);
-    }
+    let mut sym_cmd = symtest_command(bin, &bc, &sym_out, &budget_arg, t);
     let started = Instant::now();
     let status = sym_cmd
         .status()

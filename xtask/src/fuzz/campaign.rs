@@ -487,10 +487,20 @@ fn runtime_says_corrupt(stderr: &str) -> bool {
     .any(|m| stderr.contains(m))
 }
 
-/// `.ktest` mutants: `show`, the replay runtime directly, `replay --binary`,
-/// and (whole-program tests) `replay --native`.
-fn ktest(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
-    let o = c.o;
+/// What the `.ktest` mutants start from and run against.
+struct KtestSeeds {
+    /// The harness's tests (`exec --emit-all`).
+    harness_out: PathBuf,
+    /// The harness built natively against the replay runtime.
+    harness: PathBuf,
+    /// A whole program's tests (argv, files, stdin, failures).
+    wc_out: PathBuf,
+    /// That program built natively, for `replay --native`.
+    wc_native: PathBuf,
+}
+
+/// Runs the seed programs into `seeds` and builds their native replays.
+fn ktest_seeds(o: &Options, seeds: &Path) -> Result<KtestSeeds, String> {
     let src = seeds.join("kt.c");
     std::fs::write(&src, KTEST_HARNESS).map_err(|e| e.to_string())?;
     let bc = seeds.join("kt.bc");
@@ -529,16 +539,33 @@ fn ktest(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
         .arg("-o")
         .arg(&wc_native);
     prepare(cmd)?;
+    Ok(KtestSeeds {
+        harness_out,
+        harness,
+        wc_out,
+        wc_native,
+    })
+}
 
-    let tests = |dir: &Path| -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|d| d.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default();
-        v.retain(|p| p.extension().is_some_and(|x| x == "ktest"));
-        v.sort();
-        v
-    };
-    let families = [(tests(&harness_out), false), (tests(&wc_out), true)];
+/// The `.ktest` files of `dir`, sorted.
+fn ktest_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|x| x == "ktest"));
+    v.sort();
+    v
+}
+
+/// `.ktest` mutants: `show`, the replay runtime directly, `replay --binary`,
+/// and (whole-program tests) `replay --native`.
+fn ktest(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
+    let o = c.o;
+    let s = ktest_seeds(o, seeds)?;
+    let families = [
+        (ktest_files(&s.harness_out), false),
+        (ktest_files(&s.wc_out), true),
+    ];
     if families.iter().any(|(t, _)| t.is_empty()) {
         return Err("the seed runs wrote no .ktest files".into());
     }
@@ -548,7 +575,6 @@ fn ktest(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
         .collect();
     let dir = o.work.join("ktest");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let limit = Duration::from_secs(60);
     for i in 0..o.ktest {
         let (list, program) = &families[c.rng.below(families.len())];
         let seed = &list[c.rng.below(list.len())];
@@ -559,65 +585,75 @@ fn ktest(c: &mut Campaign, seeds: &Path) -> Result<(), String> {
         // The recorded outcome travels with the test.
         let _ = std::fs::copy(seed.with_extension("json"), dir.join("m.json"));
         c.report.ktest.tried += 1;
-
-        let mut cmd = c.cmd();
-        cmd.arg("show").arg(&file);
-        let show = run(cmd, limit);
-        *c.report.ktest.exits.entry(show.key()).or_default() += 1;
-        if let Some((rule, detail)) = judge(&show, &[0, 2], false) {
-            c.finding(format!("show: {rule}"), detail, &m, "ktest");
-            continue;
+        if check_ktest(c, &s, &file, &m, *program) {
+            c.progress("ktest", i, o.ktest);
         }
-        let corrupt = show.code == Some(2);
-        if !*program {
-            let mut cmd = Command::new(&harness);
-            cmd.env("SYMTEST_KTEST", &file);
-            let native = run(cmd, limit);
-            if runtime_says_corrupt(&native.stderr) != corrupt {
-                let detail = format!(
-                    "show exit {:?}; replay runtime: {}",
-                    show.code,
-                    native.stderr.lines().next().unwrap_or("(accepted)")
-                );
-                c.finding(
-                    "show and the replay runtime disagree".into(),
-                    detail,
-                    &m,
-                    "ktest",
-                );
-            }
-        }
-        let mut cmd = c.cmd();
-        cmd.arg("replay");
-        if *program {
-            cmd.arg("--native").arg(&wc_native);
-        } else {
-            cmd.arg("--binary").arg(&harness);
-        }
-        cmd.args(["--timeout", "10"]).arg(&file);
-        let replay = run(cmd, limit);
-        if let Some((rule, detail)) = judge(&replay, &[0, 1], false) {
-            c.finding(format!("replay: {rule}"), detail, &m, "ktest");
-        } else if corrupt && (replay.code != Some(1) || !replay.stdout.contains("CORRUPT")) {
-            let detail = format!("exit {:?}: {}", replay.code, replay.stdout.trim_end());
-            c.finding(
-                "replay: a corrupt test did not fail".into(),
-                detail,
-                &m,
-                "ktest",
-            );
-        } else if replay.code == Some(0) && !replay.stdout.contains("1 passed") {
-            let detail = replay.stdout.trim_end().to_string();
-            c.finding(
-                "replay: exit 0 without a passed test".into(),
-                detail,
-                &m,
-                "ktest",
-            );
-        }
-        c.progress("ktest", i, o.ktest);
     }
     Ok(())
+}
+
+/// Runs mutant `m` (written to `file`; of the whole program's tests when
+/// `program`) through `show`, the replay runtime (harness tests) and
+/// `replay`, recording what they disagree on or fail at; `false` when
+/// `show` itself failed (the rest is not run).
+fn check_ktest(c: &mut Campaign, s: &KtestSeeds, file: &Path, m: &[u8], program: bool) -> bool {
+    let limit = Duration::from_secs(60);
+    let mut cmd = c.cmd();
+    cmd.arg("show").arg(file);
+    let show = run(cmd, limit);
+    *c.report.ktest.exits.entry(show.key()).or_default() += 1;
+    if let Some((rule, detail)) = judge(&show, &[0, 2], false) {
+        c.finding(format!("show: {rule}"), detail, m, "ktest");
+        return false;
+    }
+    let corrupt = show.code == Some(2);
+    if !program {
+        let mut cmd = Command::new(&s.harness);
+        cmd.env("SYMTEST_KTEST", file);
+        let native = run(cmd, limit);
+        if runtime_says_corrupt(&native.stderr) != corrupt {
+            let detail = format!(
+                "show exit {:?}; replay runtime: {}",
+                show.code,
+                native.stderr.lines().next().unwrap_or("(accepted)")
+            );
+            c.finding(
+                "show and the replay runtime disagree".into(),
+                detail,
+                m,
+                "ktest",
+            );
+        }
+    }
+    let mut cmd = c.cmd();
+    cmd.arg("replay");
+    if program {
+        cmd.arg("--native").arg(&s.wc_native);
+    } else {
+        cmd.arg("--binary").arg(&s.harness);
+    }
+    cmd.args(["--timeout", "10"]).arg(file);
+    let replay = run(cmd, limit);
+    if let Some((rule, detail)) = judge(&replay, &[0, 1], false) {
+        c.finding(format!("replay: {rule}"), detail, m, "ktest");
+    } else if corrupt && (replay.code != Some(1) || !replay.stdout.contains("CORRUPT")) {
+        let detail = format!("exit {:?}: {}", replay.code, replay.stdout.trim_end());
+        c.finding(
+            "replay: a corrupt test did not fail".into(),
+            detail,
+            m,
+            "ktest",
+        );
+    } else if replay.code == Some(0) && !replay.stdout.contains("1 passed") {
+        let detail = replay.stdout.trim_end().to_string();
+        c.finding(
+            "replay: exit 0 without a passed test".into(),
+            detail,
+            m,
+            "ktest",
+        );
+    }
+    true
 }
 
 /// The `symtest.toml` mutants start from this (every key, two targets).

@@ -43,6 +43,10 @@ struct Target {
     in_bounds: Value,
 }
 
+/// The objects a symbolic pointer may point into, and where it is invalid
+/// (if it can be).
+type Resolved = (Vec<Target>, Option<PtrError>);
+
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn exec_alloca(
@@ -450,49 +454,13 @@ impl<'m> Executor<'m> {
 
     /// Objects a symbolic pointer may point into, and the condition (with a message)
     /// under which it points into none.
-    #[allow(clippy::type_complexity)]
-    fn resolve_symbolic(
-        &mut self,
-        st: &mut State,
-        ptr: &Value,
-        bytes: u64,
-    ) -> Exec<(Vec<Target>, Option<PtrError>)> {
+    fn resolve_symbolic(&mut self, st: &mut State, ptr: &Value, bytes: u64) -> Exec<Resolved> {
         let e = match ptr {
             Value::Symbolic(e) => *e,
             Value::Concrete(_) => unreachable!("concrete pointers are checked directly"),
         };
-        // Provenance: `&object + offset` stays in `object`.
-        if let Some(c) = self.provenance(e) {
-            if let Some(entry) = st.memory.find_below(c) {
-                let obj = entry.object.clone();
-                if c <= obj.end() && !entry.freed() {
-                    let inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
-                    let not = Ops::not(&mut self.pool, &inb);
-                    let error = if self.may_be_true(st, &not)? {
-                        let prefer = self.near_bounds(ptr, obj.base, obj.end());
-                        Some(PtrError {
-                            cond: not,
-                            message: format!(
-                                "out-of-bounds access: {bytes} byte(s) outside `{}` ({} bytes)",
-                                obj.name(self.module),
-                                obj.size
-                            ),
-                            prefer,
-                        })
-                    } else {
-                        None
-                    };
-                    let targets = if self.may_be_true(st, &inb)? {
-                        vec![Target {
-                            base: obj.base,
-                            in_bounds: inb,
-                        }]
-                    } else {
-                        Vec::new()
-                    };
-                    return Ok((targets, error));
-                }
-            }
+        if let Some(resolved) = self.resolve_by_provenance(st, ptr, e, bytes)? {
+            return Ok(resolved);
         }
         // By examples: an address the solver picks, the object holding it, exclude
         // that object, repeat. Once an example lands outside every object, later
@@ -536,21 +504,7 @@ impl<'m> Executor<'m> {
                     in_bounds: inb,
                 });
             }
-            // Exclude the whole object range (in-bounds or straddling its end).
-            let off = Ops::bin(
-                &mut self.pool,
-                BinOp::Sub,
-                ptr,
-                &Value::from_u64(64, obj.base),
-            );
-            let inside = Ops::cmp(
-                &mut self.pool,
-                symtest_expr::CmpOp::Ult,
-                &off,
-                &Value::from_u64(64, obj.size.max(1)),
-            );
-            let outside = Ops::not(&mut self.pool, &inside);
-            excluded.push(outside.expr(&mut self.pool));
+            excluded.push(self.outside_object(ptr, obj.base, obj.size));
             if targets.len() as u32 >= self.config.max_resolutions {
                 self.warn_once(format!(
                     "symbolic pointer resolved to {} objects; the remaining ones are not explored",
@@ -574,6 +528,67 @@ impl<'m> Executor<'m> {
                 prefer: None,
             }),
         ))
+    }
+
+    /// The resolution of symbolic pointer `ptr` (expression `e`) by its
+    /// provenance: `&object + offset` stays in `object`, when that object
+    /// is live and holds the provenance address; `None` otherwise.
+    fn resolve_by_provenance(
+        &mut self,
+        st: &mut State,
+        ptr: &Value,
+        e: ExprId,
+        bytes: u64,
+    ) -> Exec<Option<Resolved>> {
+        let Some(c) = self.provenance(e) else {
+            return Ok(None);
+        };
+        let Some(entry) = st.memory.find_below(c) else {
+            return Ok(None);
+        };
+        let obj = entry.object.clone();
+        if c > obj.end() || entry.freed() {
+            return Ok(None);
+        }
+        let inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
+        let not = Ops::not(&mut self.pool, &inb);
+        let error = if self.may_be_true(st, &not)? {
+            let prefer = self.near_bounds(ptr, obj.base, obj.end());
+            Some(PtrError {
+                cond: not,
+                message: format!(
+                    "out-of-bounds access: {bytes} byte(s) outside `{}` ({} bytes)",
+                    obj.name(self.module),
+                    obj.size
+                ),
+                prefer,
+            })
+        } else {
+            None
+        };
+        let targets = if self.may_be_true(st, &inb)? {
+            vec![Target {
+                base: obj.base,
+                in_bounds: inb,
+            }]
+        } else {
+            Vec::new()
+        };
+        Ok(Some((targets, error)))
+    }
+
+    /// `ptr` lies outside the object at `base` of `size` bytes: neither in
+    /// bounds nor straddling its end.
+    fn outside_object(&mut self, ptr: &Value, base: u64, size: u64) -> ExprId {
+        let off = Ops::bin(&mut self.pool, BinOp::Sub, ptr, &Value::from_u64(64, base));
+        let inside = Ops::cmp(
+            &mut self.pool,
+            symtest_expr::CmpOp::Ult,
+            &off,
+            &Value::from_u64(64, size.max(1)),
+        );
+        let outside = Ops::not(&mut self.pool, &inside);
+        outside.expr(&mut self.pool)
     }
 
     /// `ptr` lies inside some live object (a disjunction over the address space).

@@ -119,46 +119,14 @@ pub fn decode_state(
     pool: &ExprPool,
 ) -> Decoded<State> {
     let id = r.u64()?;
-    let n = r.len(1)?;
-    let mut stack = Vec::with_capacity(n);
-    for _ in 0..n {
-        let f = match p.read::<Frame>(r)? {
-            Some(f) => f,
-            None => {
-                let f = decode_frame(r, p, module, pool)?;
-                p.done(Rc::new(f))
-            }
-        };
-        stack.push(f);
-    }
-    if stack.is_empty() {
-        return Err(DecodeError::Invalid("empty stack"));
-    }
+    let stack = decode_stack(r, p, module, pool)?;
     let constraints = PList::decode(r, p, &mut |r, _| read_expr(r, pool))?;
     let equalities = PList::decode(r, p, &mut |r, _| {
         Ok((read_expr(r, pool)?, read_expr(r, pool)?))
     })?;
     let preferences = PList::decode(r, p, &mut |r, _| read_expr(r, pool))?;
     let memory = AddressSpace::decode(r, p, module, pool)?;
-    let symbolics = match p.read::<Vec<SymbolicObject>>(r)? {
-        Some(s) => s,
-        None => {
-            let n = r.len(3)?;
-            let mut v = Vec::with_capacity(n);
-            for _ in 0..n {
-                let name = r.string()?;
-                let array = pool
-                    .array_at(r.usize()?)
-                    .ok_or(DecodeError::Invalid("array"))?;
-                v.push(SymbolicObject {
-                    name,
-                    array,
-                    size: r.u32()?,
-                });
-            }
-            p.done(Rc::new(v))
-        }
-    };
+    let symbolics = decode_symbolics(r, p, pool)?;
     let depth = r.u32()?;
     let instructions = r.u64()?;
     let last_new_cover = r.u64()?;
@@ -166,20 +134,7 @@ pub fn decode_state(
     let pending_cover = decode_cover(r, p, module)?;
     let query_cost_us = r.u64()?;
     let forks = r.u32()?;
-    let n = r.len(6)?;
-    let mut jmp_targets = Vec::with_capacity(n);
-    for _ in 0..n {
-        let depth = r.usize()?;
-        let func = func_id(r.u32()?, module)?;
-        jmp_targets.push(JmpTarget {
-            depth,
-            func,
-            block: BlockId(r.u32()?),
-            prev_block: r.opt_u32()?.map(BlockId),
-            pc: r.u32()?,
-            dest: r.opt_u32()?,
-        });
-    }
+    let jmp_targets = decode_jmp_targets(r, module)?;
     let stdout = Output::decode(r, p, pool)?;
     let forking_disabled = r.bool()?;
     let n = r.len(8)?;
@@ -189,35 +144,13 @@ pub fn decode_state(
     }
     let errno_obj = r.opt_u64()?;
     let error_suffix = if r.bool()? { Some(r.string()?) } else { None };
-    let n = r.len(9)?;
-    let mut terminated = Vec::with_capacity(n);
-    for _ in 0..n {
-        let base = r.u64()?;
-        let len = r.len(1)?;
-        let bytes = (0..len)
-            .map(|_| read_expr(r, pool))
-            .collect::<Decoded<Rc<[ExprId]>>>()?;
-        terminated.push(Terminated {
-            base,
-            bytes,
-            proven: r.u32()?,
-        });
-    }
+    let terminated = decode_terminated(r, pool)?;
     let cross = if r.bool()? {
         Some(Box::new(crate::crosscheck::SecondRun::decode(r, p, pool)?))
     } else {
         None
     };
-    let argv = if r.bool()? {
-        let n = r.len(1)?;
-        let mut a = Vec::with_capacity(n);
-        for _ in 0..n {
-            a.push(r.string()?);
-        }
-        Some(Rc::new(a))
-    } else {
-        None
-    };
+    let argv = decode_argv(r)?;
     Ok(State {
         id,
         stack,
@@ -248,6 +181,111 @@ pub fn decode_state(
         terminated,
         cross,
         argv,
+    })
+}
+
+/// The frames of a state's stack (each shared one read once), not empty.
+fn decode_stack(
+    r: &mut Reader<'_>,
+    p: &mut Pieces<'_>,
+    module: &Module,
+    pool: &ExprPool,
+) -> Decoded<Vec<Rc<Frame>>> {
+    let n = r.len(1)?;
+    let mut stack = Vec::with_capacity(n);
+    for _ in 0..n {
+        let f = match p.read::<Frame>(r)? {
+            Some(f) => f,
+            None => {
+                let f = decode_frame(r, p, module, pool)?;
+                p.done(Rc::new(f))
+            }
+        };
+        stack.push(f);
+    }
+    if stack.is_empty() {
+        return Err(DecodeError::Invalid("empty stack"));
+    }
+    Ok(stack)
+}
+
+/// A state's symbolic objects (shared between states, read once).
+fn decode_symbolics(
+    r: &mut Reader<'_>,
+    p: &mut Pieces<'_>,
+    pool: &ExprPool,
+) -> Decoded<Rc<Vec<SymbolicObject>>> {
+    Ok(match p.read::<Vec<SymbolicObject>>(r)? {
+        Some(s) => s,
+        None => {
+            let n = r.len(3)?;
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                let name = r.string()?;
+                let array = pool
+                    .array_at(r.usize()?)
+                    .ok_or(DecodeError::Invalid("array"))?;
+                v.push(SymbolicObject {
+                    name,
+                    array,
+                    size: r.u32()?,
+                });
+            }
+            p.done(Rc::new(v))
+        }
+    })
+}
+
+/// Where each `setjmp` of a state's path may return again.
+fn decode_jmp_targets(r: &mut Reader<'_>, module: &Module) -> Decoded<Vec<JmpTarget>> {
+    let n = r.len(6)?;
+    let mut jmp_targets = Vec::with_capacity(n);
+    for _ in 0..n {
+        let depth = r.usize()?;
+        let func = func_id(r.u32()?, module)?;
+        jmp_targets.push(JmpTarget {
+            depth,
+            func,
+            block: BlockId(r.u32()?),
+            prev_block: r.opt_u32()?.map(BlockId),
+            pc: r.u32()?,
+            dest: r.opt_u32()?,
+        });
+    }
+    Ok(jmp_targets)
+}
+
+/// A state's objects whose accessible bytes end at their first NUL, with
+/// what its path proved of them.
+fn decode_terminated(r: &mut Reader<'_>, pool: &ExprPool) -> Decoded<Vec<Terminated>> {
+    let n = r.len(9)?;
+    let mut terminated = Vec::with_capacity(n);
+    for _ in 0..n {
+        let base = r.u64()?;
+        let len = r.len(1)?;
+        let bytes = (0..len)
+            .map(|_| read_expr(r, pool))
+            .collect::<Decoded<Rc<[ExprId]>>>()?;
+        terminated.push(Terminated {
+            base,
+            bytes,
+            proven: r.u32()?,
+        });
+    }
+    Ok(terminated)
+}
+
+/// The argv a state's path started with, when not the configuration's.
+fn decode_argv(r: &mut Reader<'_>) -> Decoded<Option<Rc<Vec<String>>>> {
+    Ok(if r.bool()? {
+        let n = r.len(1)?;
+        let mut a = Vec::with_capacity(n);
+        for _ in 0..n {
+            a.push(r.string()?);
+        }
+        Some(Rc::new(a))
+    } else {
+        None
     })
 }
 

@@ -208,69 +208,11 @@ pub(crate) fn prepare(llvm: &mut Llvm<'_>) {
         unsafe {
             let b = LLVMCreateBuilderInContext(ctx);
             let i64t = LLVMInt64TypeInContext(ctx);
-            let empty = c"".as_ptr();
             for (call, rewrite) in rewrites {
                 LLVMPositionBuilderBefore(b, call.raw());
                 LLVMSetCurrentDebugLocation2(b, LLVMInstructionGetDebugLoc(call.raw()));
-                let new = match rewrite {
-                    Rewrite::Reduce(len, combine) => {
-                        let vector = LLVMGetOperand(call.raw(), 0);
-                        let elem = |i: u64| {
-                            LLVMBuildExtractElement(b, vector, LLVMConstInt(i64t, i, 0), empty)
-                        };
-                        let mut acc = elem(0);
-                        for i in 1..len {
-                            let e = elem(i);
-                            acc = match combine {
-                                Combine::Bin(op) => LLVMBuildBinOp(b, op, acc, e, empty),
-                                Combine::Pick(pred) => {
-                                    let c = LLVMBuildICmp(b, pred, acc, e, empty);
-                                    LLVMBuildSelect(b, c, acc, e, empty)
-                                }
-                            };
-                        }
-                        acc
-                    }
-                    Rewrite::FMulAdd => {
-                        let arg = |i| LLVMGetOperand(call.raw(), i);
-                        let m = LLVMBuildFMul(b, arg(0), arg(1), empty);
-                        LLVMBuildFAdd(b, m, arg(2), empty)
-                    }
-                    Rewrite::Constant(ones) => {
-                        let v = if ones { u64::MAX } else { 0 };
-                        LLVMConstInt(LLVMTypeOf(call.raw()), v, ones as i32)
-                    }
-                    Rewrite::PtrMask => {
-                        let p = LLVMGetOperand(call.raw(), 0);
-                        let mask = LLVMGetOperand(call.raw(), 1);
-                        let int = LLVMBuildPtrToInt(b, p, LLVMTypeOf(mask), empty);
-                        let masked = LLVMBuildAnd(b, int, mask, empty);
-                        LLVMBuildIntToPtr(b, masked, LLVMTypeOf(call.raw()), empty)
-                    }
-                    Rewrite::Constrained(strict) => {
-                        let arg = |i| LLVMGetOperand(call.raw(), i);
-                        match strict {
-                            Strict::Bin(op) => LLVMBuildBinOp(b, op, arg(0), arg(1), empty),
-                            Strict::Cast(op) => {
-                                LLVMBuildCast(b, op, arg(0), LLVMTypeOf(call.raw()), empty)
-                            }
-                            Strict::Cmp => {
-                                let mut len = 0;
-                                let text = LLVMGetMDString(arg(2), &mut len);
-                                let pred = (!text.is_null())
-                                    .then(|| {
-                                        std::slice::from_raw_parts(text.cast::<u8>(), len as usize)
-                                    })
-                                    .and_then(fcmp_predicate);
-                                match pred {
-                                    Some(p) => LLVMBuildFCmp(b, p, arg(0), arg(1), empty),
-                                    // Unknown predicate: keep the call (it lowers
-                                    // to an unsupported intrinsic).
-                                    None => continue,
-                                }
-                            }
-                        }
-                    }
+                let Some(new) = replacement(b, i64t, call, rewrite) else {
+                    continue;
                 };
                 LLVMReplaceAllUsesWith(call.raw(), new);
                 LLVMInstructionEraseFromParent(call.raw());
@@ -281,6 +223,75 @@ pub(crate) fn prepare(llvm: &mut Llvm<'_>) {
     if has_vectors {
         run_passes(llvm.raw_module(), "scalarizer");
     }
+}
+
+/// The value that replaces `call` under `rewrite`, built before it; `None`
+/// to keep the call (a constrained comparison with an unknown predicate).
+///
+/// # Safety
+/// As in [`prepare`]: the builder `b` is positioned before the live `call`,
+/// and `i64t` is the context's `i64`.
+unsafe fn replacement(
+    b: LLVMBuilderRef,
+    i64t: LLVMTypeRef,
+    call: Val<'_>,
+    rewrite: Rewrite,
+) -> Option<LLVMValueRef> {
+    let empty = c"".as_ptr();
+    Some(match rewrite {
+        Rewrite::Reduce(len, combine) => {
+            let vector = LLVMGetOperand(call.raw(), 0);
+            let elem = |i: u64| LLVMBuildExtractElement(b, vector, LLVMConstInt(i64t, i, 0), empty);
+            let mut acc = elem(0);
+            for i in 1..len {
+                let e = elem(i);
+                acc = match combine {
+                    Combine::Bin(op) => LLVMBuildBinOp(b, op, acc, e, empty),
+                    Combine::Pick(pred) => {
+                        let c = LLVMBuildICmp(b, pred, acc, e, empty);
+                        LLVMBuildSelect(b, c, acc, e, empty)
+                    }
+                };
+            }
+            acc
+        }
+        Rewrite::FMulAdd => {
+            let arg = |i| LLVMGetOperand(call.raw(), i);
+            let m = LLVMBuildFMul(b, arg(0), arg(1), empty);
+            LLVMBuildFAdd(b, m, arg(2), empty)
+        }
+        Rewrite::Constant(ones) => {
+            let v = if ones { u64::MAX } else { 0 };
+            LLVMConstInt(LLVMTypeOf(call.raw()), v, ones as i32)
+        }
+        Rewrite::PtrMask => {
+            let p = LLVMGetOperand(call.raw(), 0);
+            let mask = LLVMGetOperand(call.raw(), 1);
+            let int = LLVMBuildPtrToInt(b, p, LLVMTypeOf(mask), empty);
+            let masked = LLVMBuildAnd(b, int, mask, empty);
+            LLVMBuildIntToPtr(b, masked, LLVMTypeOf(call.raw()), empty)
+        }
+        Rewrite::Constrained(strict) => {
+            let arg = |i| LLVMGetOperand(call.raw(), i);
+            match strict {
+                Strict::Bin(op) => LLVMBuildBinOp(b, op, arg(0), arg(1), empty),
+                Strict::Cast(op) => LLVMBuildCast(b, op, arg(0), LLVMTypeOf(call.raw()), empty),
+                Strict::Cmp => {
+                    let mut len = 0;
+                    let text = LLVMGetMDString(arg(2), &mut len);
+                    let pred = (!text.is_null())
+                        .then(|| std::slice::from_raw_parts(text.cast::<u8>(), len as usize))
+                        .and_then(fcmp_predicate);
+                    match pred {
+                        Some(p) => LLVMBuildFCmp(b, p, arg(0), arg(1), empty),
+                        // Unknown predicate: keep the call (it lowers
+                        // to an unsupported intrinsic).
+                        None => return None,
+                    }
+                }
+            }
+        }
+    })
 }
 
 /// Runs a new-pass-manager pipeline; on failure the module is left as it is (the

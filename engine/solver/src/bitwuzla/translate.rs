@@ -318,37 +318,7 @@ impl BitwuzlaSolver {
             }
         }
         if want == Want::Bool {
-            if pool.width(id) != 1 {
-                return Err(malformed(id, "Boolean use of a wide expression"));
-            }
-            return Ok(match *pool.node(id) {
-                Node::Const(ref b) => self.bool_const(b.is_true()),
-                Node::Cmp(op, a, b) => self.mk2(cmp_kind(op), bv(self, a), bv(self, b)),
-                Node::FCmp(op, a, b) => {
-                    let kind = match op {
-                        FpCmpOp::Eq => bz::BITWUZLA_KIND_FP_EQUAL,
-                        FpCmpOp::Lt => bz::BITWUZLA_KIND_FP_LT,
-                        FpCmpOp::Le => bz::BITWUZLA_KIND_FP_LEQ,
-                    };
-                    self.mk2(kind, self.fp[&a], self.fp[&b])
-                }
-                Node::Not(a) => self.mk1(bz::BITWUZLA_KIND_NOT, bl(self, a)),
-                Node::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
-                    let kind = match op {
-                        BinOp::And => bz::BITWUZLA_KIND_AND,
-                        BinOp::Or => bz::BITWUZLA_KIND_OR,
-                        _ => bz::BITWUZLA_KIND_XOR,
-                    };
-                    self.mk2(kind, bl(self, a), bl(self, b))
-                }
-                Node::Ite(c, t, e) => {
-                    self.mk3(bz::BITWUZLA_KIND_ITE, bl(self, c), bl(self, t), bl(self, e))
-                }
-                _ => {
-                    let one = Owned(self.bv_u64(1, 1));
-                    self.mk2(bz::BITWUZLA_KIND_EQUAL, bv(self, id), one.0)
-                }
-            });
+            return self.build_bool(pool, id);
         }
         Ok(match *pool.node(id) {
             Node::Const(ref b) => self.bv_const(b),
@@ -370,31 +340,7 @@ impl BitwuzlaSolver {
                 bv(self, value),
             ),
             Node::Select { array, index } if expands(pool, array, index) => {
-                let (stores, base) = store_chain_for(pool, array, index);
-                let runs = table_runs(pool, &stores);
-                if runs.as_ref().is_none_or(|r| r.len() > FEW_RUNS) {
-                    if let Some(l) = crate::lookup::small_lookup(pool, index, &stores) {
-                        if let Some(&var) = self.bv.get(&l.var) {
-                            return Ok(self.lookup_read(&l, var));
-                        }
-                    }
-                }
-                if let Some(runs) = runs {
-                    let (ix, base) = (bv(self, index), bv(self, base));
-                    return Ok(self.table_read(&runs, ix, base));
-                }
-                // Read over writes: ite(index == i_n, v_n, ite(..., select(base, index))),
-                // outermost store first, instead of Bitwuzla's lemmas on demand
-                // (one refinement round per lemma on long store chains).
-                let ix = bv(self, index);
-                let mut t = Owned(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, bv(self, base), ix));
-                for &(i, v) in stores.iter().rev() {
-                    let c = Owned(self.mk2(bz::BITWUZLA_KIND_EQUAL, ix, bv(self, i)));
-                    t = Owned(self.mk3(bz::BITWUZLA_KIND_ITE, c.0, bv(self, v), t.0));
-                }
-                let out = t.0;
-                std::mem::forget(t);
-                out
+                self.build_expanded_read(pool, array, index)
             }
             Node::Select { array, index } => self.mk2(
                 bz::BITWUZLA_KIND_ARRAY_SELECT,
@@ -445,6 +391,75 @@ impl BitwuzlaSolver {
                 unreachable!("floating-point nodes are built by build_fp_bits")
             }
         })
+    }
+
+    /// Builds `id` as a Boolean term (its operands are memoised).
+    fn build_bool(&mut self, pool: &ExprPool, id: ExprId) -> Result<Term, SolverError> {
+        let bv = |s: &Self, e: ExprId| s.bv[&e];
+        let bl = |s: &Self, e: ExprId| s.boolean[&e];
+        if pool.width(id) != 1 {
+            return Err(malformed(id, "Boolean use of a wide expression"));
+        }
+        Ok(match *pool.node(id) {
+            Node::Const(ref b) => self.bool_const(b.is_true()),
+            Node::Cmp(op, a, b) => self.mk2(cmp_kind(op), bv(self, a), bv(self, b)),
+            Node::FCmp(op, a, b) => {
+                let kind = match op {
+                    FpCmpOp::Eq => bz::BITWUZLA_KIND_FP_EQUAL,
+                    FpCmpOp::Lt => bz::BITWUZLA_KIND_FP_LT,
+                    FpCmpOp::Le => bz::BITWUZLA_KIND_FP_LEQ,
+                };
+                self.mk2(kind, self.fp[&a], self.fp[&b])
+            }
+            Node::Not(a) => self.mk1(bz::BITWUZLA_KIND_NOT, bl(self, a)),
+            Node::Bin(op @ (BinOp::And | BinOp::Or | BinOp::Xor), a, b) => {
+                let kind = match op {
+                    BinOp::And => bz::BITWUZLA_KIND_AND,
+                    BinOp::Or => bz::BITWUZLA_KIND_OR,
+                    _ => bz::BITWUZLA_KIND_XOR,
+                };
+                self.mk2(kind, bl(self, a), bl(self, b))
+            }
+            Node::Ite(c, t, e) => {
+                self.mk3(bz::BITWUZLA_KIND_ITE, bl(self, c), bl(self, t), bl(self, e))
+            }
+            _ => {
+                let one = Owned(self.bv_u64(1, 1));
+                self.mk2(bz::BITWUZLA_KIND_EQUAL, bv(self, id), one.0)
+            }
+        })
+    }
+
+    /// Builds a read of `array` at `index` that [`expands`]: a lookup of a
+    /// small table, a table of runs, or the read over writes as an `ite`
+    /// chain (its operands are memoised).
+    fn build_expanded_read(&mut self, pool: &ExprPool, array: ExprId, index: ExprId) -> Term {
+        let bv = |s: &Self, e: ExprId| s.bv[&e];
+        let (stores, base) = store_chain_for(pool, array, index);
+        let runs = table_runs(pool, &stores);
+        if runs.as_ref().is_none_or(|r| r.len() > FEW_RUNS) {
+            if let Some(l) = crate::lookup::small_lookup(pool, index, &stores) {
+                if let Some(&var) = self.bv.get(&l.var) {
+                    return self.lookup_read(&l, var);
+                }
+            }
+        }
+        if let Some(runs) = runs {
+            let (ix, base) = (bv(self, index), bv(self, base));
+            return self.table_read(&runs, ix, base);
+        }
+        // Read over writes: ite(index == i_n, v_n, ite(..., select(base, index))),
+        // outermost store first, instead of Bitwuzla's lemmas on demand
+        // (one refinement round per lemma on long store chains).
+        let ix = bv(self, index);
+        let mut t = Owned(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, bv(self, base), ix));
+        for &(i, v) in stores.iter().rev() {
+            let c = Owned(self.mk2(bz::BITWUZLA_KIND_EQUAL, ix, bv(self, i)));
+            t = Owned(self.mk3(bz::BITWUZLA_KIND_ITE, c.0, bv(self, v), t.0));
+        }
+        let out = t.0;
+        std::mem::forget(t);
+        out
     }
 }
 

@@ -8,6 +8,11 @@ use super::{Op, Tape};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
+/// A class of a variable's values in a two-variable table: the values of
+/// the one-variable slots the two-variable part reads, the members, and
+/// whether an evaluation of a member was tainted.
+type Class = (Vec<u64>, ByteSet, bool);
+
 impl Tape {
     /// The two-variable assertions of `multi` as tables over the domains
     /// (one relation per pair of variables, from the memo or tabulated
@@ -217,21 +222,7 @@ impl Tape {
                 both.push(x);
             }
         }
-        // The one-variable slots the two-variable part reads.
-        let mut iface: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-        {
-            let mut read = vec![false; self.ops.len()];
-            for &x in &both {
-                self.operands(x, |o| read[o as usize] = true);
-            }
-            for side in 0..2 {
-                iface[side] = one[side]
-                    .iter()
-                    .copied()
-                    .filter(|&x| read[x as usize])
-                    .collect();
-            }
-        }
+        let iface = self.interface(&one, &both);
         let vars = [a, b];
         // A read in the two-variable part that may fall through to either
         // variable's byte reads its value itself: then every value is its
@@ -247,28 +238,9 @@ impl Tape {
         if first > self.limit.saturating_sub(self.spent) {
             return None;
         }
-        // Classes of each variable's values: (interface values, members,
-        // whether an evaluation of a member was tainted).
-        let mut classes: [Vec<(Vec<u64>, ByteSet, bool)>; 2] = [Vec::new(), Vec::new()];
-        for side in 0..2 {
-            let mut index: FxHashMap<Vec<u64>, usize> = FxHashMap::default();
-            for x in doms[side].iter() {
-                self.values[vars[side]] = x;
-                self.tainted = false;
-                self.run(&one[side]);
-                let mut key: Vec<u64> =
-                    iface[side].iter().map(|&s| self.vals[s as usize]).collect();
-                if direct {
-                    key.push(u64::from(x));
-                }
-                let c = *index.entry(key.clone()).or_insert_with(|| {
-                    classes[side].push((key, ByteSet::default(), false));
-                    classes[side].len() - 1
-                });
-                classes[side][c].1.insert(x);
-                classes[side][c].2 |= self.tainted;
-            }
-        }
+        let classes: [Vec<Class>; 2] = std::array::from_fn(|side| {
+            self.classes(vars[side], &doms[side], &one[side], &iface[side], direct)
+        });
         let second = (classes[0].len() * classes[1].len() * both.len().max(1)) as u64;
         if second > self.limit.saturating_sub(self.spent) {
             return None;
@@ -300,6 +272,54 @@ impl Tape {
             }
         }
         Some((rows, tainted))
+    }
+
+    /// The slots of `one` (each variable's one-variable slots) that the
+    /// two-variable slots `both` read.
+    fn interface(&self, one: &[Vec<u32>; 2], both: &[u32]) -> [Vec<u32>; 2] {
+        let mut read = vec![false; self.ops.len()];
+        for &x in both {
+            self.operands(x, |o| read[o as usize] = true);
+        }
+        one.each_ref().map(|slots| {
+            slots
+                .iter()
+                .copied()
+                .filter(|&x| read[x as usize])
+                .collect()
+        })
+    }
+
+    /// The classes of variable `var`'s values over `dom`: those giving the
+    /// same values at the `iface` slots after evaluating its one-variable
+    /// slots `one` (each value its own class when `direct`), in order of
+    /// their first member.
+    fn classes(
+        &mut self,
+        var: usize,
+        dom: &ByteSet,
+        one: &[u32],
+        iface: &[u32],
+        direct: bool,
+    ) -> Vec<Class> {
+        let mut classes: Vec<Class> = Vec::new();
+        let mut index: FxHashMap<Vec<u64>, usize> = FxHashMap::default();
+        for x in dom.iter() {
+            self.values[var] = x;
+            self.tainted = false;
+            self.run(one);
+            let mut key: Vec<u64> = iface.iter().map(|&s| self.vals[s as usize]).collect();
+            if direct {
+                key.push(u64::from(x));
+            }
+            let c = *index.entry(key.clone()).or_insert_with(|| {
+                classes.push((key, ByteSet::default(), false));
+                classes.len() - 1
+            });
+            classes[c].1.insert(x);
+            classes[c].2 |= self.tainted;
+        }
+        classes
     }
 
     /// Calls `f` on each operand slot of slot `x` (a read's store chain

@@ -1,5 +1,6 @@
 //! The compiled query of the small-domain layer (a tape of operations on
-//! 64-bit words) and its depth-first search over the variables' values.
+//! 64-bit words) and its evaluation; `search.rs` searches the variables'
+//! values over it.
 
 use super::*;
 
@@ -66,6 +67,17 @@ pub(super) struct Tape {
     pub(super) limit: u64,
 }
 
+/// Where each node of a query being compiled went.
+#[derive(Default)]
+struct Slots {
+    /// The slot of each compiled node.
+    slot: FxHashMap<ExprId, u32>,
+    /// The chain number of each array a read goes through.
+    chain_of: FxHashMap<ExprId, u32>,
+    /// Per read slot: its variable, if it reads a root at a constant index.
+    read_var: FxHashMap<u32, usize>,
+}
+
 impl Tape {
     /// Compiles `assertions`, or `None` when the query is out of scope.
     pub(super) fn build(pool: &ExprPool, assertions: &[ExprId], memo: &mut Memo) -> Option<Tape> {
@@ -84,228 +96,247 @@ impl Tape {
             spent: 0,
             limit: DOMAIN_BUDGET,
         };
-        let mut slot: FxHashMap<ExprId, u32> = FxHashMap::default();
-        let mut chain_of: FxHashMap<ExprId, u32> = FxHashMap::default();
-        // Per read slot: its variable, if it reads a root at a constant index.
-        let mut read_var: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut sl = Slots::default();
         let mut stack: Vec<(ExprId, bool)> = assertions.iter().rev().map(|&a| (a, false)).collect();
         while let Some((e, expanded)) = stack.pop() {
-            if slot.contains_key(&e) {
+            if sl.slot.contains_key(&e) {
                 continue;
             }
-            let node = pool.node(e);
             if !expanded {
                 stack.push((e, true));
-                let kids: Vec<ExprId> = match node {
-                    Node::Select { array, index } if memo.const_table(pool, *array).is_some() => {
-                        vec![*index]
-                    }
-                    Node::Select { array, index } => {
-                        let mut v = vec![*index];
-                        let mut cur = *array;
-                        loop {
-                            match pool.node(cur) {
-                                Node::Store {
-                                    array: base,
-                                    index,
-                                    value,
-                                } => {
-                                    v.push(*index);
-                                    v.push(*value);
-                                    cur = *base;
-                                }
-                                Node::Array(_) => break,
-                                _ => return None,
-                            }
-                        }
-                        v
-                    }
-                    Node::FBin(..)
-                    | Node::FUn(..)
-                    | Node::FFma(..)
-                    | Node::FCmp(..)
-                    | Node::FConv(..)
-                    | Node::Array(_)
-                    | Node::Store { .. } => return None,
-                    other => other.children().to_vec(),
-                };
+                let kids = Self::kids(pool, e, memo)?;
                 stack.extend(
                     kids.into_iter()
                         .rev()
-                        .filter(|k| !slot.contains_key(k))
+                        .filter(|k| !sl.slot.contains_key(k))
                         .map(|k| (k, false)),
                 );
                 continue;
             }
-            let s = |x: &ExprId| slot[x];
-            let op = match node {
-                Node::Const(_) => Op::Const,
-                Node::Not(a) => Op::Not(s(a)),
-                Node::Bin(op, a, b) => {
-                    if nonlinear(pool, *op, *a, *b) {
-                        t.nonlinear += 1;
-                    }
-                    Op::Bin(*op, s(a), s(b))
-                }
-                Node::Cmp(op, a, b) => Op::Cmp(*op, s(a), s(b)),
-                Node::Ite(c, a, b) => Op::Ite(s(c), s(a), s(b)),
-                Node::Concat(h, l) => Op::Concat(s(h), s(l)),
-                Node::Extract { expr, lo, width } => Op::Extract(s(expr), *lo, *width),
-                Node::ZExt(a, _) => Op::ZExt(s(a)),
-                Node::SExt(a, w) => Op::SExt(s(a), *w),
-                Node::Select { array, index } => {
-                    let c = match chain_of.get(array) {
-                        Some(&c) => c,
-                        None => {
-                            let c = t.chains.len() as u32;
-                            let chain = match memo.const_table(pool, *array) {
-                                Some(table) => Chain {
-                                    stores: Vec::new(),
-                                    by_index: None,
-                                    root: table.root,
-                                    consts: Some(table),
-                                    mask: 0,
-                                },
-                                None => Self::chain(pool, *array, &slot),
-                            };
-                            t.chains.push(chain);
-                            chain_of.insert(*array, c);
-                            c
-                        }
-                    };
-                    if let Some(i) = pool.as_const(*index) {
-                        let root = t.chains[c as usize].root;
-                        let i = i.as_u64_exact()?;
-                        if i >= u64::from(pool.array_info(root).size) {
-                            return None;
-                        }
-                        let var = match t.vars.iter().position(|&v| v == (root, i)) {
-                            Some(v) => v,
-                            None => {
-                                if t.vars.len() == DOMAIN_MAX_VARS {
-                                    return None;
-                                }
-                                t.vars.push((root, i));
-                                t.vars.len() - 1
-                            }
-                        };
-                        read_var.insert(t.ops.len() as u32, var);
-                    } else {
-                        t.symbolic_reads += 1;
-                    }
-                    Op::Read(s(index), c)
-                }
-                _ => return None,
-            };
-            let width = pool.width(e);
-            if width > 64 {
-                return None;
-            }
-            let value = match node {
-                Node::Const(b) => b.to_u64(),
-                _ => 0,
-            };
-            slot.insert(e, t.ops.len() as u32);
-            t.ops.push(op);
-            t.vals.push(value);
-            t.widths.push(width);
-            if t.ops.len() > DOMAIN_MAX_NODES {
-                return None;
-            }
+            t.push_node(pool, e, memo, &mut sl)?;
         }
         t.values = vec![0; t.vars.len()];
-        // Dependencies, in tape order (operands come first).
-        for c in 0..t.chains.len() {
-            t.chains[c].mask = 0;
+        t.dependencies(&sl.read_var);
+        t.compile_checks(assertions, &sl.slot);
+        Some(t)
+    }
+
+    /// The nodes `e` needs slots for before its own (a read's store chain
+    /// included, but for a read of a constant table), or `None` when `e`
+    /// is out of scope.
+    fn kids(pool: &ExprPool, e: ExprId, memo: &mut Memo) -> Option<Vec<ExprId>> {
+        Some(match pool.node(e) {
+            Node::Select { array, index } if memo.const_table(pool, *array).is_some() => {
+                vec![*index]
+            }
+            Node::Select { array, index } => {
+                let mut v = vec![*index];
+                let mut cur = *array;
+                loop {
+                    match pool.node(cur) {
+                        Node::Store {
+                            array: base,
+                            index,
+                            value,
+                        } => {
+                            v.push(*index);
+                            v.push(*value);
+                            cur = *base;
+                        }
+                        Node::Array(_) => break,
+                        _ => return None,
+                    }
+                }
+                v
+            }
+            Node::FBin(..)
+            | Node::FUn(..)
+            | Node::FFma(..)
+            | Node::FCmp(..)
+            | Node::FConv(..)
+            | Node::Array(_)
+            | Node::Store { .. } => return None,
+            other => other.children().to_vec(),
+        })
+    }
+
+    /// Compiles node `e` (its operands have slots) into the next slot, or
+    /// `None` when it is out of scope or the tape is full.
+    fn push_node(
+        &mut self,
+        pool: &ExprPool,
+        e: ExprId,
+        memo: &mut Memo,
+        sl: &mut Slots,
+    ) -> Option<()> {
+        let node = pool.node(e);
+        let s = |x: &ExprId| sl.slot[x];
+        let op = match node {
+            Node::Const(_) => Op::Const,
+            Node::Not(a) => Op::Not(s(a)),
+            Node::Bin(op, a, b) => {
+                if nonlinear(pool, *op, *a, *b) {
+                    self.nonlinear += 1;
+                }
+                Op::Bin(*op, s(a), s(b))
+            }
+            Node::Cmp(op, a, b) => Op::Cmp(*op, s(a), s(b)),
+            Node::Ite(c, a, b) => Op::Ite(s(c), s(a), s(b)),
+            Node::Concat(h, l) => Op::Concat(s(h), s(l)),
+            Node::Extract { expr, lo, width } => Op::Extract(s(expr), *lo, *width),
+            Node::ZExt(a, _) => Op::ZExt(s(a)),
+            Node::SExt(a, w) => Op::SExt(s(a), *w),
+            Node::Select { array, index } => self.read_op(pool, *array, *index, memo, sl)?,
+            _ => return None,
+        };
+        let width = pool.width(e);
+        if width > 64 {
+            return None;
         }
-        t.masks = vec![0; t.ops.len()];
-        let mut chain_done = vec![false; t.chains.len()];
-        for i in 0..t.ops.len() {
-            let m = match &t.ops[i] {
+        let value = match node {
+            Node::Const(b) => b.to_u64(),
+            _ => 0,
+        };
+        sl.slot.insert(e, self.ops.len() as u32);
+        self.ops.push(op);
+        self.vals.push(value);
+        self.widths.push(width);
+        if self.ops.len() > DOMAIN_MAX_NODES {
+            return None;
+        }
+        Some(())
+    }
+
+    /// The read of `array` at `index` for the next slot: its chain (made on
+    /// the first read of `array`) and, at a constant index, its variable
+    /// (`None` past the array's size or [`DOMAIN_MAX_VARS`]).
+    fn read_op(
+        &mut self,
+        pool: &ExprPool,
+        array: ExprId,
+        index: ExprId,
+        memo: &mut Memo,
+        sl: &mut Slots,
+    ) -> Option<Op> {
+        let c = match sl.chain_of.get(&array) {
+            Some(&c) => c,
+            None => {
+                let c = self.chains.len() as u32;
+                let chain = match memo.const_table(pool, array) {
+                    Some(table) => Chain {
+                        stores: Vec::new(),
+                        by_index: None,
+                        root: table.root,
+                        consts: Some(table),
+                        mask: 0,
+                    },
+                    None => Self::chain(pool, array, &sl.slot),
+                };
+                self.chains.push(chain);
+                sl.chain_of.insert(array, c);
+                c
+            }
+        };
+        if let Some(i) = pool.as_const(index) {
+            let root = self.chains[c as usize].root;
+            let i = i.as_u64_exact()?;
+            if i >= u64::from(pool.array_info(root).size) {
+                return None;
+            }
+            let var = match self.vars.iter().position(|&v| v == (root, i)) {
+                Some(v) => v,
+                None => {
+                    if self.vars.len() == DOMAIN_MAX_VARS {
+                        return None;
+                    }
+                    self.vars.push((root, i));
+                    self.vars.len() - 1
+                }
+            };
+            sl.read_var.insert(self.ops.len() as u32, var);
+        } else {
+            self.symbolic_reads += 1;
+        }
+        Some(Op::Read(sl.slot[&index], c))
+    }
+
+    /// Sets the variables each slot and each chain depends on, in tape
+    /// order (operands come first); `read_var` gives the variable of each
+    /// read at a constant index.
+    fn dependencies(&mut self, read_var: &FxHashMap<u32, usize>) {
+        for c in 0..self.chains.len() {
+            self.chains[c].mask = 0;
+        }
+        self.masks = vec![0; self.ops.len()];
+        let mut chain_done = vec![false; self.chains.len()];
+        for i in 0..self.ops.len() {
+            let m = match &self.ops[i] {
                 Op::Const => 0,
                 Op::Not(a) | Op::Extract(a, ..) | Op::ZExt(a) | Op::SExt(a, _) => {
-                    t.masks[*a as usize]
+                    self.masks[*a as usize]
                 }
                 Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Concat(a, b) => {
-                    t.masks[*a as usize] | t.masks[*b as usize]
+                    self.masks[*a as usize] | self.masks[*b as usize]
                 }
                 Op::Ite(c, a, b) => {
-                    t.masks[*c as usize] | t.masks[*a as usize] | t.masks[*b as usize]
+                    self.masks[*c as usize] | self.masks[*a as usize] | self.masks[*b as usize]
                 }
                 Op::Read(index, c) => {
                     let c = *c as usize;
                     if !chain_done[c] {
-                        let ch = &t.chains[c];
+                        let ch = &self.chains[c];
                         let m = ch.stores.iter().fold(0, |m, &(si, sv)| {
-                            m | t.masks[si as usize] | t.masks[sv as usize]
+                            m | self.masks[si as usize] | self.masks[sv as usize]
                         });
-                        t.chains[c].mask = m;
+                        self.chains[c].mask = m;
                         chain_done[c] = true;
                     }
-                    let ch = &t.chains[c];
+                    let ch = &self.chains[c];
                     let own = match read_var.get(&(i as u32)) {
                         Some(&v) => 1u64 << v,
                         // A read at a symbolic index may reach any variable
                         // of its root.
-                        None => t
+                        None => self
                             .vars
                             .iter()
                             .enumerate()
                             .filter(|(_, v)| v.0 == ch.root)
                             .fold(0, |m, (k, _)| m | 1u64 << k),
                     };
-                    own | ch.mask | t.masks[*index as usize]
+                    own | ch.mask | self.masks[*index as usize]
                 }
             };
-            t.masks[i] = m;
+            self.masks[i] = m;
         }
-        // Each assertion's own tape: the slots it reaches, in tape order.
-        let mut stamp = vec![u32::MAX; t.ops.len()];
+    }
+
+    /// Each assertion's own check: the slots it reaches, in tape order.
+    fn compile_checks(&mut self, assertions: &[ExprId], slot: &FxHashMap<ExprId, u32>) {
+        let mut stamp = vec![u32::MAX; self.ops.len()];
         for (k, a) in assertions.iter().enumerate() {
             let root = slot[a];
             let mut reached = Vec::new();
             let mut todo = vec![root];
             stamp[root as usize] = k as u32;
             while let Some(x) = todo.pop() {
-                if !matches!(t.ops[x as usize], Op::Const) {
+                if !matches!(self.ops[x as usize], Op::Const) {
                     reached.push(x);
                 }
-                let mut visit = |y: u32| {
+                self.operands(x, |y: u32| {
                     if stamp[y as usize] != k as u32 {
                         stamp[y as usize] = k as u32;
                         todo.push(y);
                     }
-                };
-                match &t.ops[x as usize] {
-                    Op::Const => {}
-                    Op::Not(a) | Op::Extract(a, ..) | Op::ZExt(a) | Op::SExt(a, _) => visit(*a),
-                    Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Concat(a, b) => {
-                        visit(*a);
-                        visit(*b);
-                    }
-                    Op::Ite(c, a, b) => {
-                        visit(*c);
-                        visit(*a);
-                        visit(*b);
-                    }
-                    Op::Read(index, c) => {
-                        visit(*index);
-                        for &(si, sv) in &t.chains[*c as usize].stores {
-                            visit(si);
-                            visit(sv);
-                        }
-                    }
-                }
+                });
             }
             reached.sort_unstable();
-            t.checks.push(Check {
+            self.checks.push(Check {
                 expr: *a,
                 tape: reached,
                 root,
-                mask: t.masks[root as usize],
+                mask: self.masks[root as usize],
             });
         }
-        Some(t)
     }
 
     /// The chain of stores `array` heads (every operand already has a slot).
@@ -434,286 +465,6 @@ impl Tape {
             }
         }
         Some(true)
-    }
-
-    /// Searches the variables' values: `Some(true)` with the model in
-    /// `values` (found), `Some(false)` (proved unsatisfiable) or `None`
-    /// (undecided: over budget, or a tainted rejection).
-    pub(super) fn search(
-        &mut self,
-        allowed: &[Option<[bool; 256]>],
-        memo: &mut Memo,
-    ) -> Option<bool> {
-        let n = self.vars.len();
-        let mut incomplete = false;
-        // Assertions without variables, then each variable's own ones.
-        let mut unary: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut multi: Vec<usize> = Vec::new();
-        for k in 0..self.checks.len() {
-            let m = self.checks[k].mask;
-            if m == 0 {
-                self.tainted = false;
-                if !self.eval(k)? {
-                    if !self.tainted {
-                        return Some(false);
-                    }
-                    incomplete = true;
-                }
-            } else if m.count_ones() == 1 {
-                unary[m.trailing_zeros() as usize].push(k);
-            } else {
-                multi.push(k);
-            }
-        }
-        if incomplete {
-            return None;
-        }
-        let exhausted = |incomplete: bool| if incomplete { None } else { Some(false) };
-        let used = self.checks.iter().fold(0u64, |m, c| m | c.mask);
-        // Each variable's domain: the values its bounds allow and each of
-        // its own assertions holds for (tabulated over all 256 once, then
-        // remembered).
-        let mut doms: Vec<ByteSet> = vec![ByteSet::default(); n];
-        for v in 0..n {
-            if used & (1 << v) == 0 {
-                continue;
-            }
-            let mut dom = match &allowed[v] {
-                Some(m) => ByteSet::of_mask(m),
-                None => ByteSet::full(),
-            };
-            for &k in &unary[v] {
-                let (e, var) = (self.checks[k].expr, self.vars[v]);
-                let (holds, tainted) = match memo.unary(e, var) {
-                    Some(u) => (u.holds, u.tainted),
-                    None => {
-                        let (mut holds, mut tainted) = (ByteSet::default(), ByteSet::default());
-                        for x in 0..=255u8 {
-                            self.values[v] = x;
-                            self.tainted = false;
-                            if self.eval(k)? {
-                                holds.insert(x);
-                            } else if self.tainted {
-                                tainted.insert(x);
-                            }
-                        }
-                        memo.set_unary(
-                            e,
-                            Unary {
-                                var,
-                                holds,
-                                tainted,
-                            },
-                        );
-                        (holds, tainted)
-                    }
-                };
-                incomplete |= tainted.intersects(&dom);
-                dom = dom.and(&holds);
-            }
-            doms[v] = dom;
-            if dom.is_empty() {
-                return exhausted(incomplete);
-            }
-        }
-        for v in 0..n {
-            if used & (1 << v) == 0 {
-                self.values[v] = 0;
-            }
-        }
-        // Two-variable assertions become tables when the budget covers
-        // them, and the domains are pruned to arc consistency with them.
-        let (rels, rest) = self.relations(&multi, &doms, &mut incomplete, memo)?;
-        if !arc_consistency(&mut doms, &rels) {
-            return exhausted(incomplete);
-        }
-        // Three-variable assertions become tables over the pruned domains.
-        let mut tern: Vec<TernaryTable> = Vec::new();
-        let mut general = Vec::new();
-        for k in rest {
-            if self.checks[k].mask.count_ones() == 3 {
-                if let Some((t, tv)) = self.ternary(k, &doms, memo) {
-                    incomplete |= t.tainted;
-                    tern.push((t, tv, k));
-                    continue;
-                }
-            }
-            general.push(k);
-        }
-        // Arc consistency with the two-variable tables, then support in
-        // the three-variable ones, until neither prunes (or a few rounds).
-        for _ in 0..8 {
-            if !arc_consistency(&mut doms, &rels) {
-                return exhausted(incomplete);
-            }
-            let mut changed = false;
-            for (t, tv, _) in &tern {
-                match prune_ternary(&mut doms, t, *tv) {
-                    None => return exhausted(incomplete),
-                    Some(c) => changed |= c,
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let linking: Vec<usize> = general
-            .iter()
-            .copied()
-            .chain(tern.iter().map(|t| t.2))
-            .collect();
-        let order = Self::order(n, used, &doms, &rels, &linking, &self.checks);
-        if order.is_empty() {
-            return Some(true);
-        }
-        let mut depth_of = vec![usize::MAX; n];
-        for (d, &v) in order.iter().enumerate() {
-            depth_of[v] = d;
-        }
-        // At each depth: the relations to variables fixed before it, and the
-        // other assertions whose last variable (in this order) it is.
-        let mut links: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-        for (i, r) in rels.iter().enumerate() {
-            links[depth_of[r.a].max(depth_of[r.b])].push(i);
-        }
-        // Three-variable tables: a filter at the depth of their last
-        // variable when that is the one their rows give, else a lookup.
-        let mut filters: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-        let mut lookups: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-        for (i, (_, tv, _)) in tern.iter().enumerate() {
-            let last = tv
-                .iter()
-                .map(|&v| depth_of[v])
-                .max()
-                .expect("three variables");
-            if depth_of[tv[2]] == last {
-                filters[last].push(i);
-            } else {
-                lookups[last].push(i);
-            }
-        }
-        let mut at_depth: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-        for &k in &general {
-            let m = self.checks[k].mask;
-            let depth = order
-                .iter()
-                .rposition(|&v| m & (1 << v) != 0)
-                .expect("a multi-variable assertion has variables");
-            at_depth[depth].push(k);
-        }
-        // A search that cannot finish within the budget unless pruning
-        // halves it is not started: the worst case (no pruning but by the
-        // tables) is the sum over depths of the candidates at that depth
-        // times its checks.
-        let mut worst = 0f64;
-        let mut candidates = 1f64;
-        for (d, &v) in order.iter().enumerate() {
-            let branching = links[d]
-                .iter()
-                .map(|&i| {
-                    let u = rels[i].other(v);
-                    rels[i].branching(u, &doms[u], &doms[v])
-                })
-                .min()
-                .unwrap_or(doms[v].len());
-            candidates *= branching as f64;
-            let cost: usize = at_depth[d].iter().map(|&k| self.checks[k].tape.len()).sum();
-            worst += candidates * (cost + lookups[d].len()) as f64;
-        }
-        if worst > 2.0 * (self.limit.saturating_sub(self.spent)) as f64 {
-            return None;
-        }
-        // Depth first; at each depth the candidates are the variable's
-        // domain less what the tables of its fixed neighbours rule out.
-        let mut cand = vec![ByteSet::default(); order.len()];
-        let mut next = vec![0usize; order.len()];
-        let enter = |d: usize, values: &[u8]| {
-            let v = order[d];
-            let c = links[d].iter().fold(doms[v], |c, &i| {
-                let u = rels[i].other(v);
-                c.and(&rels[i].supports(u, values[u]))
-            });
-            filters[d].iter().fold(c, |c, &i| {
-                let (t, tv, _) = &tern[i];
-                c.and(t.row(values[tv[0]], values[tv[1]]))
-            })
-        };
-        cand[0] = enter(0, &self.values);
-        let mut d = 0;
-        loop {
-            let Some(x) = cand[d].next_from(next[d]) else {
-                if d == 0 {
-                    return exhausted(incomplete);
-                }
-                d -= 1;
-                continue;
-            };
-            next[d] = usize::from(x) + 1;
-            self.spent += 1;
-            if self.spent > self.limit {
-                return None;
-            }
-            self.values[order[d]] = x;
-            let values = &self.values;
-            if !lookups[d].iter().all(|&i| {
-                let (t, tv, _) = &tern[i];
-                t.row(values[tv[0]], values[tv[1]]).contains(values[tv[2]])
-            }) {
-                continue;
-            }
-            if !self.all_hold(&at_depth[d], &mut incomplete)? {
-                continue;
-            }
-            if d + 1 == order.len() {
-                return Some(true);
-            }
-            d += 1;
-            cand[d] = enter(d, &self.values);
-            next[d] = 0;
-        }
-    }
-
-    /// The search order over the used variables: the smallest domain
-    /// first, then repeatedly the variable with the most assertions and
-    /// tables linking it to those already placed (then the smallest
-    /// domain, then the lowest number), so that each table is checked as
-    /// soon as possible and a tree of tables is searched along its edges.
-    pub(super) fn order(
-        n: usize,
-        used: u64,
-        doms: &[ByteSet],
-        rels: &[Relation],
-        linking: &[usize],
-        checks: &[Check],
-    ) -> Vec<usize> {
-        let mut placed = 0u64;
-        let mut order = Vec::new();
-        let mut left: Vec<usize> = (0..n).filter(|&v| used & (1 << v) != 0).collect();
-        while !left.is_empty() {
-            let links = |v: usize| {
-                let r = rels
-                    .iter()
-                    .filter(|r| (r.a == v || r.b == v) && placed & (1 << r.other(v)) != 0)
-                    .count();
-                let g = linking
-                    .iter()
-                    .filter(|&&k| {
-                        let m = checks[k].mask;
-                        m & (1 << v) != 0 && m & placed != 0
-                    })
-                    .count();
-                r + g
-            };
-            let (p, &v) = left
-                .iter()
-                .enumerate()
-                .min_by_key(|&(_, &v)| (std::cmp::Reverse(links(v)), doms[v].len(), v))
-                .expect("not empty");
-            left.remove(p);
-            placed |= 1 << v;
-            order.push(v);
-        }
-        order
     }
 
     /// The current values as a model: every variable's array at its full

@@ -466,48 +466,128 @@ pub fn select(fetch_hand: &dyn Fn(&recipes::Recipe) -> Result<PathBuf>) -> Resul
     order.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.name.cmp(&b.1.name)));
     let hand = recipes::all();
     let hand_names: Vec<&str> = hand.iter().map(|r| r.package).collect();
-    let quota: BTreeMap<&str, u32> = STRATA.iter().copied().collect();
-    let mut taken: BTreeMap<&str, u32> = BTreeMap::new();
-    let mut selected: Vec<Member> = Vec::new();
-    let mut reserve: Vec<Member> = Vec::new();
-    // (rank, name, version, verdict, detail)
-    let mut walk: Vec<(usize, String, String, String, String)> = Vec::new();
-    let mut metadata_skips: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut fetches = 0;
-    let full = |taken: &BTreeMap<&str, u32>| {
-        STRATA
-            .iter()
-            .all(|(s, q)| taken.get(s).copied().unwrap_or(0) >= *q)
-    };
+    let mut w = Walk::default();
     for (i, (_, s)) in order.iter().enumerate() {
-        let rank = i + 1;
-        if full(&taken) || fetches >= MAX_FETCHES {
+        if w.full() || w.fetches >= MAX_FETCHES {
             break;
         }
-        if let Some((clause, detail)) = metadata_clause(s, &hand_names) {
-            *metadata_skips.entry(clause).or_default() += 1;
-            walk.push((
+        w.visit(&apt, i + 1, s, &hand_names)?;
+    }
+    let walked = w.rows.last().map_or(0, |row| row.0);
+    let quota_total: u32 = STRATA.iter().map(|s| s.1).sum();
+    let short = (quota_total as usize).saturating_sub(w.selected.len());
+    for mut m in std::mem::take(&mut w.reserve).into_iter().take(short) {
+        m.reserve = true;
+        if let Some(row) = w.rows.iter_mut().find(|row| row.1 == m.name) {
+            row.3 = "reserve".into();
+        }
+        w.selected.push(m);
+    }
+    // The fixed members, classified for the report.
+    for r in &hand {
+        let src = fetch_hand(r)?;
+        let c = classify(&src);
+        let rank = order
+            .iter()
+            .position(|(_, s)| s.name == r.package)
+            .map_or(0, |p| p + 1);
+        w.selected.push(Member {
+            name: r.name.to_string(),
+            version: r.version.to_string(),
+            build_system: c.build_system,
+            c_lines: c.c_lines,
+            rank: rank as u64,
+            hand: true,
+            reserve: false,
+        });
+    }
+    w.selected.sort_by_key(|m| m.rank);
+    let header = format!(
+        "index = \"bookworm main Sources, release {} of {}\"\n\
+         index-sha256 = \"{index_sha}\"\nuniverse = {}\nwalked-to-rank = {walked}",
+        index.version,
+        index.date,
+        u.len()
+    );
+    let toml = corpus_toml(&header, &w);
+    let out = dir();
+    std::fs::create_dir_all(&out)?;
+    std::fs::write(out.join("corpus.toml"), &toml)?;
+    let mut tsv = String::from("rank\tpackage\tversion\tverdict\tdetail\n");
+    for (rank, name, version, verdict, detail) in &w.rows {
+        let _ = writeln!(tsv, "{rank}\t{name}\t{version}\t{verdict}\t{detail}");
+    }
+    std::fs::write(out.join("walk.tsv"), tsv)?;
+    apt.finish();
+    let (selected, fetches) = (&w.selected, w.fetches);
+    eprintln!(
+        "select: {} packages ({} sampled, {} fixed) after {fetches} fetches up to rank {walked}; \
+         wrote {} and walk.tsv",
+        selected.len(),
+        selected.iter().filter(|m| !m.hand).count(),
+        selected.iter().filter(|m| m.hand).count(),
+        out.join("corpus.toml").display()
+    );
+    if selected.iter().filter(|m| !m.hand).count() < quota_total as usize {
+        eprintln!(
+            "select: warning: the walk ended with {} of {quota_total} sampled packages",
+            selected.iter().filter(|m| !m.hand).count()
+        );
+    }
+    Ok(())
+}
+
+/// The selection's walk over the candidates in the rule's order.
+#[derive(Default)]
+struct Walk {
+    /// The members taken, per stratum up to its quota (then the reserve
+    /// and the fixed members).
+    selected: Vec<Member>,
+    /// The members past their stratum's quota, in walk order.
+    reserve: Vec<Member>,
+    /// (rank, name, version, verdict, detail) of each package walked.
+    rows: Vec<(usize, String, String, String, String)>,
+    /// How many packages each metadata clause skipped.
+    metadata_skips: BTreeMap<&'static str, usize>,
+    /// Members taken per stratum.
+    taken: BTreeMap<&'static str, u32>,
+    /// Packages fetched.
+    fetches: usize,
+}
+
+impl Walk {
+    /// Whether every stratum has its quota.
+    fn full(&self) -> bool {
+        STRATA
+            .iter()
+            .all(|(s, q)| self.taken.get(s).copied().unwrap_or(0) >= *q)
+    }
+
+    /// Decides candidate `s` at `rank`: by its metadata, else fetched and
+    /// classified, taken into its stratum or the reserve.
+    fn visit(&mut self, apt: &debsrc::Apt, rank: usize, s: &Stanza, hand: &[&str]) -> Result<()> {
+        let row = |verdict: &str, detail: String| {
+            (
                 rank,
                 s.name.clone(),
                 s.version.clone(),
-                clause.into(),
+                verdict.to_string(),
                 detail,
-            ));
-            continue;
+            )
+        };
+        if let Some((clause, detail)) = metadata_clause(s, hand) {
+            *self.metadata_skips.entry(clause).or_default() += 1;
+            self.rows.push(row(clause, detail));
+            return Ok(());
         }
-        fetches += 1;
+        self.fetches += 1;
+        let fetches = self.fetches;
         eprintln!("select: [{fetches}] rank {rank}: {} {}", s.name, s.version);
-        let c = match classified(&apt, &s.name, &s.version) {
+        let c = match classified(apt, &s.name, &s.version) {
             Ok(c) => c,
             Err(why) => {
-                walk.push((
-                    rank,
-                    s.name.clone(),
-                    s.version.clone(),
-                    "download".into(),
-                    why,
-                ));
-                continue;
+                self.rows.push(row("download", why));
+                return Ok(());
             }
         };
         let desc = format!(
@@ -526,66 +606,42 @@ pub fn select(fetch_hand: &dyn Fn(&recipes::Recipe) -> Result<PathBuf>) -> Resul
             hand: false,
             reserve: false,
         };
-        let verdict = if let Some((clause, _)) = c.clause() {
-            clause
-        } else {
-            let stratum = STRATA
-                .iter()
-                .find(|(s, _)| *s == c.build_system)
-                .map(|(s, _)| *s)
-                .context("a build system outside the strata")?;
-            let n = taken.entry(stratum).or_default();
-            if *n >= quota[stratum] {
-                reserve.push(member);
-                "quota-full"
-            } else {
-                *n += 1;
-                selected.push(member);
-                "selected"
-            }
+        let verdict = match c.clause() {
+            Some((clause, _)) => clause,
+            None => self.take(&c, member)?,
         };
         if verdict != "selected" && verdict != "quota-full" {
             // Not kept: only the classification is cached.
             let d = debsrc::cached_dir(&s.name, &s.version);
             std::fs::remove_dir_all(d).ok();
         }
-        walk.push((
-            rank,
-            s.name.clone(),
-            s.version.clone(),
-            verdict.into(),
-            desc,
-        ));
+        self.rows.push(row(verdict, desc));
+        Ok(())
     }
-    let walked = walk.last().map_or(0, |w| w.0);
-    let quota_total: u32 = STRATA.iter().map(|s| s.1).sum();
-    let short = (quota_total as usize).saturating_sub(selected.len());
-    for mut m in reserve.into_iter().take(short) {
-        m.reserve = true;
-        if let Some(w) = walk.iter_mut().find(|w| w.1 == m.name) {
-            w.3 = "reserve".into();
-        }
-        selected.push(m);
-    }
-    // The fixed members, classified for the report.
-    for r in &hand {
-        let src = fetch_hand(r)?;
-        let c = classify(&src);
-        let rank = order
+
+    /// Takes `member` (classified `c`) into its stratum, or into the
+    /// reserve when the stratum has its quota; the verdict.
+    fn take(&mut self, c: &Content, member: Member) -> Result<&'static str> {
+        let (stratum, quota) = STRATA
             .iter()
-            .position(|(_, s)| s.name == r.package)
-            .map_or(0, |p| p + 1);
-        selected.push(Member {
-            name: r.name.to_string(),
-            version: r.version.to_string(),
-            build_system: c.build_system,
-            c_lines: c.c_lines,
-            rank: rank as u64,
-            hand: true,
-            reserve: false,
-        });
+            .find(|(s, _)| *s == c.build_system)
+            .copied()
+            .context("a build system outside the strata")?;
+        let n = self.taken.entry(stratum).or_default();
+        Ok(if *n >= quota {
+            self.reserve.push(member);
+            "quota-full"
+        } else {
+            *n += 1;
+            self.selected.push(member);
+            "selected"
+        })
     }
-    selected.sort_by_key(|m| m.rank);
+}
+
+/// `corpus.toml`: the rule, the index lines of `header`, the walk's
+/// figures and the selected members.
+fn corpus_toml(header: &str, w: &Walk) -> String {
     let mut toml = String::new();
     let _ = writeln!(
         toml,
@@ -595,15 +651,8 @@ pub fn select(fetch_hand: &dyn Fn(&recipes::Recipe) -> Result<PathBuf>) -> Resul
          # that decided it, is in walk.tsv.\n"
     );
     let _ = writeln!(toml, "rule = \"{RULE}\"");
-    let _ = writeln!(
-        toml,
-        "index = \"bookworm main Sources, release {} of {}\"",
-        index.version, index.date
-    );
-    let _ = writeln!(toml, "index-sha256 = \"{index_sha}\"");
-    let _ = writeln!(toml, "universe = {}", u.len());
-    let _ = writeln!(toml, "walked-to-rank = {walked}");
-    let _ = writeln!(toml, "fetches = {fetches}");
+    let _ = writeln!(toml, "{header}");
+    let _ = writeln!(toml, "fetches = {}", w.fetches);
     let _ = writeln!(
         toml,
         "quotas = {{ {} }}",
@@ -620,7 +669,7 @@ pub fn select(fetch_hand: &dyn Fn(&recipes::Recipe) -> Result<PathBuf>) -> Resul
             .iter()
             .map(|(s, _)| format!(
                 "{s} = {}",
-                selected
+                w.selected
                     .iter()
                     .filter(|m| !m.hand && m.build_system == *s)
                     .count()
@@ -631,13 +680,13 @@ pub fn select(fetch_hand: &dyn Fn(&recipes::Recipe) -> Result<PathBuf>) -> Resul
     let _ = writeln!(
         toml,
         "metadata-skips = {{ {} }}",
-        metadata_skips
+        w.metadata_skips
             .iter()
             .map(|(c, n)| format!("{} = {n}", toml_key(c)))
             .collect::<Vec<_>>()
             .join(", ")
     );
-    for m in &selected {
+    for m in &w.selected {
         let _ = writeln!(
             toml,
             "\n[[package]]\nname = \"{}\"\nversion = \"{}\"\nbuild-system = \"{}\"\n\
@@ -651,30 +700,7 @@ pub fn select(fetch_hand: &dyn Fn(&recipes::Recipe) -> Result<PathBuf>) -> Resul
             if m.reserve { "\nreserve = true" } else { "" },
         );
     }
-    let out = dir();
-    std::fs::create_dir_all(&out)?;
-    std::fs::write(out.join("corpus.toml"), &toml)?;
-    let mut tsv = String::from("rank\tpackage\tversion\tverdict\tdetail\n");
-    for (rank, name, version, verdict, detail) in &walk {
-        let _ = writeln!(tsv, "{rank}\t{name}\t{version}\t{verdict}\t{detail}");
-    }
-    std::fs::write(out.join("walk.tsv"), tsv)?;
-    apt.finish();
-    eprintln!(
-        "select: {} packages ({} sampled, {} fixed) after {fetches} fetches up to rank {walked}; \
-         wrote {} and walk.tsv",
-        selected.len(),
-        selected.iter().filter(|m| !m.hand).count(),
-        selected.iter().filter(|m| m.hand).count(),
-        out.join("corpus.toml").display()
-    );
-    if selected.iter().filter(|m| !m.hand).count() < quota_total as usize {
-        eprintln!(
-            "select: warning: the walk ended with {} of {quota_total} sampled packages",
-            selected.iter().filter(|m| !m.hand).count()
-        );
-    }
-    Ok(())
+    toml
 }
 
 fn toml_key(k: &str) -> String {

@@ -364,21 +364,7 @@ fn run_project(
     std::fs::create_dir_all(dir)?;
     if x.plain {
         *step = "plain build";
-        let plain = dir.join("plain");
-        prepared(r, src, &plain, &dir.join("configure-plain.log"), x.deadline)?;
-        let build = words(r, &plain);
-        let t = Instant::now();
-        run_logged_until(
-            Command::new(&build[0])
-                .args(&build[1..])
-                .envs(build_env(r, &plain))
-                .current_dir(&plain),
-            &dir.join("build-plain.log"),
-            x.deadline,
-        )
-        .with_context(|| format!("the plain build of {}", r.name))?;
-        p.plain_build_s = Some(t.elapsed().as_secs_f64());
-        std::fs::remove_dir_all(&plain)?;
+        plain_build(x, r, src, p)?;
     }
     *step = "configure";
     let tree = dir.join("tree");
@@ -401,12 +387,80 @@ fn run_project(
     *step = "listing";
     let config_path = tree.join("symtest.toml");
     let mut config = std::fs::read_to_string(&config_path)?;
-    let (programs, libraries, left_out, rule) = listed(&config)?;
+    let listing = record_listing(r, &config, &tree, p)?;
+    config.push_str(&add_harnesses(r, &tree, &build)?);
+    std::fs::write(&config_path, &config)?;
+    *step = "run";
+    let t = Instant::now();
+    let mut run = pipeline(x, r, &tree, x.budget_s, None)?;
+    let budgets = rerun_slow_loads(x, r, &tree, &mut run)?;
+    p.run_s = t.elapsed().as_secs_f64();
+    for t in &run.reports {
+        let target = target_result(x, r, &tree, t, &listing, &run, &budgets);
+        p.targets.push(target);
+    }
+    run_suites(dir, &mut p.targets);
+    if run.timed_out {
+        return Err(TimedOut {
+            what: format!(
+                "`cargo symtest` ({} of {} target(s) finished)",
+                p.targets.len(),
+                listing.programs.len() + r.harnesses.len()
+            ),
+        }
+        .into());
+    }
+    if let Some(code) = run.failed {
+        bail!(
+            "cargo symtest on {} exited {code} (see {})",
+            r.name,
+            dir.join("run.stderr").display()
+        );
+    }
+    Ok(())
+}
+
+/// The plain build (no capture) of the project in `<dir>/plain`, timed
+/// into `p`, then removed.
+fn plain_build(x: &Run, r: &Recipe, src: &Path, p: &mut ProjectResult) -> Result<()> {
+    let dir = &x.dir;
+    let plain = dir.join("plain");
+    prepared(r, src, &plain, &dir.join("configure-plain.log"), x.deadline)?;
+    let build = words(r, &plain);
+    let t = Instant::now();
+    run_logged_until(
+        Command::new(&build[0])
+            .args(&build[1..])
+            .envs(build_env(r, &plain))
+            .current_dir(&plain),
+        &dir.join("build-plain.log"),
+        x.deadline,
+    )
+    .with_context(|| format!("the plain build of {}", r.name))?;
+    p.plain_build_s = Some(t.elapsed().as_secs_f64());
+    std::fs::remove_dir_all(&plain)?;
+    Ok(())
+}
+
+/// What `init --from-build` listed in the tree: the programs and library
+/// targets, with the capture's manifest.
+struct Listing {
+    programs: Vec<(String, String)>,
+    lib_targets: Vec<(String, String)>,
+    manifest: serde_json::Value,
+}
+
+/// Records in `p` what `init --from-build` listed in `config` (and its
+/// manifest counted), and checks the listing against the recipe; an error
+/// when nothing can be run (a [`LibraryOnly`] one when libraries were
+/// listed).
+fn record_listing(r: &Recipe, config: &str, tree: &Path, p: &mut ProjectResult) -> Result<Listing> {
+    let (programs, libraries, left_out, rule) = listed(config)?;
     p.rule = rule;
     p.programs = programs.iter().map(|(n, _)| n.clone()).collect();
     p.libraries = libraries;
     p.left_out = left_out;
-    let m = manifest(&tree)?;
+    let m = manifest(tree)?;
     let count = |key: &str, pred: &dyn Fn(&serde_json::Value) -> bool| -> u64 {
         m[key]
             .as_array()
@@ -417,7 +471,7 @@ fn run_project(
     p.outputs = count("outputs", &|_| true);
     p.outputs_with_bitcode = count("outputs", &|x| x["bitcode"].is_string());
     p.dropped_flags = m["dropped_flags"].clone();
-    let lib_targets = library_targets(&config)?;
+    let lib_targets = library_targets(config)?;
     p.library_modules = p
         .libraries
         .iter()
@@ -443,13 +497,23 @@ fn run_project(
         }
         return Err(LibraryOnly { what }.into());
     }
-    config.push_str(&add_harnesses(r, &tree, &build)?);
-    std::fs::write(&config_path, &config)?;
-    *step = "run";
-    let t = Instant::now();
-    let mut run = pipeline(x, r, &tree, x.budget_s, None)?;
-    // A module whose loading alone takes the budget on this machine (loading
-    // counts against --max-time) runs again, alone, with three times it.
+    Ok(Listing {
+        programs,
+        lib_targets,
+        manifest: m,
+    })
+}
+
+/// A module whose loading alone takes the budget on this machine (loading
+/// counts against --max-time) runs again, alone, with three times it: its
+/// report replaces the first one in `run`. The budget of each target run
+/// again.
+fn rerun_slow_loads(
+    x: &Run,
+    r: &Recipe,
+    tree: &Path,
+    run: &mut Reports,
+) -> Result<std::collections::BTreeMap<String, f64>> {
     let mut budgets: std::collections::BTreeMap<String, f64> = Default::default();
     for rep in run.reports.clone() {
         if run.timed_out {
@@ -461,7 +525,7 @@ fn run_project(
             .is_some_and(|m| m.contains("did not finish within --max-time"));
         if rep["status"] == "engine-failed" && slow_load {
             let budget = 3.0 * x.budget_s;
-            let again = pipeline(x, r, &tree, budget, Some(&name))?;
+            let again = pipeline(x, r, tree, budget, Some(&name))?;
             run.timed_out |= again.timed_out;
             run.panics.extend(again.panics);
             if let Some(a) = again
@@ -476,75 +540,91 @@ fn run_project(
             }
         }
     }
-    p.run_s = t.elapsed().as_secs_f64();
-    for t in &run.reports {
-        let name = t["name"].as_str().unwrap_or("").to_string();
-        let module = tree
-            .join("symtest-out/.build")
-            .join(&name)
-            .join("bc")
-            .join(format!("{name}.bc"));
-        let program = programs.iter().find(|(n, _)| *n == name);
-        let library = lib_targets.iter().find(|(n, _)| *n == name);
-        let artifact = program
+    Ok(budgets)
+}
+
+/// The result of one target from its report `t` (the suite's figures are
+/// left for [`run_suites`]).
+fn target_result(
+    x: &Run,
+    r: &Recipe,
+    tree: &Path,
+    t: &serde_json::Value,
+    listing: &Listing,
+    run: &Reports,
+    budgets: &std::collections::BTreeMap<String, f64>,
+) -> TargetResult {
+    let name = t["name"].as_str().unwrap_or("").to_string();
+    let module = tree
+        .join("symtest-out/.build")
+        .join(&name)
+        .join("bc")
+        .join(format!("{name}.bc"));
+    let program = listing.programs.iter().find(|(n, _)| *n == name);
+    let library = listing.lib_targets.iter().find(|(n, _)| *n == name);
+    let artifact = program
+        .or(library)
+        .map(|(_, b)| b.clone())
+        .or_else(|| {
+            r.harnesses
+                .iter()
+                .find(|h| h.name == name)
+                .map(|h| h.library.to_string())
+        })
+        .unwrap_or_default();
+    let pair = |v: &serde_json::Value| (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0));
+    let status = t["status"].as_str().unwrap_or("").to_string();
+    let message = t["message"].as_str().unwrap_or("");
+    TargetResult {
+        kind: t["kind"].as_str().unwrap_or("").into(),
+        module: program
             .or(library)
-            .map(|(_, b)| b.clone())
-            .or_else(|| {
-                r.harnesses
-                    .iter()
-                    .find(|h| h.name == name)
-                    .map(|h| h.library.to_string())
+            .and_then(|(_, b)| completeness(&listing.manifest, b)),
+        artifact,
+        paths: t["paths"].as_u64().unwrap_or(0),
+        tests_written: t["tests_written"].as_u64().unwrap_or(0),
+        tests_kept: t["tests_kept"].as_u64().unwrap_or(0),
+        replay_differs: run.differs.get(&name).copied().unwrap_or(0),
+        unconfirmed: t["unconfirmed"].as_array().map_or(0, |a| a.len() as u64),
+        bugs: t["bugs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|b| {
+                format!(
+                    "{} in {} at {}:{}",
+                    b["kind"].as_str().unwrap_or(""),
+                    b["function"].as_str().unwrap_or(""),
+                    b["file"].as_str().unwrap_or(""),
+                    b["line"]
+                )
             })
-            .unwrap_or_default();
-        let pair = |v: &serde_json::Value| (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0));
-        let status = t["status"].as_str().unwrap_or("").to_string();
-        let message = t["message"].as_str().unwrap_or("");
-        p.targets.push(TargetResult {
-            kind: t["kind"].as_str().unwrap_or("").into(),
-            module: program.or(library).and_then(|(_, b)| completeness(&m, b)),
-            artifact,
-            paths: t["paths"].as_u64().unwrap_or(0),
-            tests_written: t["tests_written"].as_u64().unwrap_or(0),
-            tests_kept: t["tests_kept"].as_u64().unwrap_or(0),
-            replay_differs: run.differs.get(&name).copied().unwrap_or(0),
-            unconfirmed: t["unconfirmed"].as_array().map_or(0, |a| a.len() as u64),
-            bugs: t["bugs"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|b| {
-                    format!(
-                        "{} in {} at {}:{}",
-                        b["kind"].as_str().unwrap_or(""),
-                        b["function"].as_str().unwrap_or(""),
-                        b["file"].as_str().unwrap_or(""),
-                        b["line"]
-                    )
-                })
-                .collect(),
-            lines: pair(&t["lines"]),
-            unsupported: unsupported(x.bin, &module),
-            budget_s: budgets.get(&name).copied().unwrap_or(x.budget_s),
-            message: (!message.is_empty()).then(|| message_line(message)),
-            native_disagreements: t["native_disagreements"]
-                .as_array()
-                .map_or(0, |a| a.len() as u64),
-            panic: message.contains("panicked at") || run.panics.contains(&name),
-            crash: crash_of(&status, message),
-            suite_dir: t["suite_dir"].as_str().map(str::to_string),
-            suite_passed: None,
-            suite_failed: None,
-            suite_bugs: None,
-            suite_note: None,
-            suite_s: None,
-            status,
-            name,
-        });
+            .collect(),
+        lines: pair(&t["lines"]),
+        unsupported: unsupported(x.bin, &module),
+        budget_s: budgets.get(&name).copied().unwrap_or(x.budget_s),
+        message: (!message.is_empty()).then(|| message_line(message)),
+        native_disagreements: t["native_disagreements"]
+            .as_array()
+            .map_or(0, |a| a.len() as u64),
+        panic: message.contains("panicked at") || run.panics.contains(&name),
+        crash: crash_of(&status, message),
+        suite_dir: t["suite_dir"].as_str().map(str::to_string),
+        suite_passed: None,
+        suite_failed: None,
+        suite_bugs: None,
+        suite_note: None,
+        suite_s: None,
+        status,
+        name,
     }
-    // Each emitted suite on the unmodified program (issue #46), within a
-    // cap of its own.
+}
+
+/// Runs each emitted suite on the unmodified program (issue #46), within a
+/// cap of its own, into its target's suite figures.
+fn run_suites(dir: &Path, targets: &mut [TargetResult]) {
     let until = Instant::now() + Duration::from_secs_f64(SUITES_TIMEOUT_S);
-    for t in &mut p.targets {
+    for t in targets {
         let Some(d) = t.suite_dir.clone() else {
             t.suite_note = Some("no suite (the report names no suite directory)".into());
             continue;
@@ -561,24 +641,6 @@ fn run_project(
         t.suite_note = s.note;
         t.suite_s = Some(s.seconds);
     }
-    if run.timed_out {
-        return Err(TimedOut {
-            what: format!(
-                "`cargo symtest` ({} of {} target(s) finished)",
-                p.targets.len(),
-                programs.len() + r.harnesses.len()
-            ),
-        }
-        .into());
-    }
-    if let Some(code) = run.failed {
-        bail!(
-            "cargo symtest on {} exited {code} (see {})",
-            r.name,
-            dir.join("run.stderr").display()
-        );
-    }
-    Ok(())
 }
 
 /// What `cargo symtest --max-time BUDGET --jobs 1` did on the tree (one

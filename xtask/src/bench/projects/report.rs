@@ -57,42 +57,7 @@ pub fn markdown(
         "|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|"
     );
     for p in results {
-        let (c, t) = p
-            .targets
-            .iter()
-            .fold((0, 0), |(c, t), x| (c + x.lines.0, t + x.lines.1));
-        let kept: u64 = p.targets.iter().map(|x| x.tests_kept).sum();
-        let differs: u64 = p.targets.iter().map(|x| x.replay_differs).sum();
-        let bugs: usize = p.targets.iter().map(|x| x.bugs.len()).sum();
-        let unsupported: Option<u64> = p.targets.iter().map(|x| x.unsupported).sum();
-        let _ = writeln!(
-            s,
-            "| {} {} | {:.0} s | {} | {:.0} s | {}/{} | {}/{} | {} | {} | {} | {} | {} | {} ({}/{}) | {}/{} | {} |",
-            p.name,
-            p.version,
-            p.configure_s,
-            p.plain_build_s.map_or("-".into(), |b| format!("{b:.0} s")),
-            p.capture_s,
-            p.compiles_with_bitcode,
-            p.compiles,
-            p.outputs_with_bitcode,
-            p.outputs,
-            dropped(&p.dropped_flags),
-            if p.programs.is_empty() {
-                "none".to_string()
-            } else {
-                p.programs.join(", ")
-            },
-            p.left_out.len(),
-            unsupported.map_or("?".into(), |u| u.to_string()),
-            p.targets.len(),
-            pct(c, t),
-            c,
-            t,
-            kept - differs.min(kept),
-            kept,
-            bugs
-        );
+        project_row(&mut s, p);
     }
     let _ = writeln!(
         s,
@@ -105,37 +70,7 @@ pub fn markdown(
     let _ = writeln!(s, "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|");
     for p in results {
         for t in &p.targets {
-            let _ = writeln!(
-                s,
-                "| {} | {}{} | {} | `{}` | {} | {} | {}/{} | {} | {} | {} ({}/{}) | {} | {} |",
-                p.name,
-                t.name,
-                if t.budget_s == o.budget_s {
-                    String::new()
-                } else {
-                    format!(
-                        " ({} s: loading alone took the {} s)",
-                        t.budget_s, o.budget_s
-                    )
-                },
-                t.kind,
-                t.artifact,
-                t.status,
-                t.paths,
-                t.tests_kept,
-                t.tests_written,
-                t.replay_differs,
-                t.unconfirmed,
-                pct(t.lines.0, t.lines.1),
-                t.lines.0,
-                t.lines.1,
-                t.unsupported.map_or("?".into(), |u| u.to_string()),
-                if t.bugs.is_empty() {
-                    "-".into()
-                } else {
-                    t.bugs.join("; ")
-                }
-            );
+            target_row(&mut s, p, t, o);
         }
     }
     let _ = writeln!(
@@ -161,6 +96,81 @@ pub fn markdown(
         }
     }
     s
+}
+
+/// The row of project `p` in the projects table.
+fn project_row(s: &mut String, p: &ProjectResult) {
+    let (c, t) = p
+        .targets
+        .iter()
+        .fold((0, 0), |(c, t), x| (c + x.lines.0, t + x.lines.1));
+    let kept: u64 = p.targets.iter().map(|x| x.tests_kept).sum();
+    let differs: u64 = p.targets.iter().map(|x| x.replay_differs).sum();
+    let bugs: usize = p.targets.iter().map(|x| x.bugs.len()).sum();
+    let unsupported: Option<u64> = p.targets.iter().map(|x| x.unsupported).sum();
+    let _ = writeln!(
+        s,
+        "| {} {} | {:.0} s | {} | {:.0} s | {}/{} | {}/{} | {} | {} | {} | {} | {} | {} ({}/{}) | {}/{} | {} |",
+        p.name,
+        p.version,
+        p.configure_s,
+        p.plain_build_s.map_or("-".into(), |b| format!("{b:.0} s")),
+        p.capture_s,
+        p.compiles_with_bitcode,
+        p.compiles,
+        p.outputs_with_bitcode,
+        p.outputs,
+        dropped(&p.dropped_flags),
+        if p.programs.is_empty() {
+            "none".to_string()
+        } else {
+            p.programs.join(", ")
+        },
+        p.left_out.len(),
+        unsupported.map_or("?".into(), |u| u.to_string()),
+        p.targets.len(),
+        pct(c, t),
+        c,
+        t,
+        kept - differs.min(kept),
+        kept,
+        bugs
+    );
+}
+
+/// The row of target `t` of project `p` in the per-target table.
+fn target_row(s: &mut String, p: &ProjectResult, t: &TargetResult, o: &Options) {
+    let _ = writeln!(
+        s,
+        "| {} | {}{} | {} | `{}` | {} | {} | {}/{} | {} | {} | {} ({}/{}) | {} | {} |",
+        p.name,
+        t.name,
+        if t.budget_s == o.budget_s {
+            String::new()
+        } else {
+            format!(
+                " ({} s: loading alone took the {} s)",
+                t.budget_s, o.budget_s
+            )
+        },
+        t.kind,
+        t.artifact,
+        t.status,
+        t.paths,
+        t.tests_kept,
+        t.tests_written,
+        t.replay_differs,
+        t.unconfirmed,
+        pct(t.lines.0, t.lines.1),
+        t.lines.0,
+        t.lines.1,
+        t.unsupported.map_or("?".into(), |u| u.to_string()),
+        if t.bugs.is_empty() {
+            "-".into()
+        } else {
+            t.bugs.join("; ")
+        }
+    );
 }
 
 pub fn write(
@@ -332,16 +342,57 @@ pub fn corpus_markdown(
 ) -> String {
     let mut s = String::new();
     let present: Vec<&Row> = rows.iter().flatten().collect();
+    corpus_summary(&mut s, members, &present, o, total_s);
+    let _ = writeln!(
+        s,
+        "| rank | package | build | C lines | outcome | build-deps | configure | capture | \
+         installed programs | listed (installed) | complete modules | targets | paths | kept \
+         tests | replay differs / native disagreements | lines | bugs (+not reproduced) | \
+         suite tests passed/failed | panics | crashes |"
+    );
+    let _ = writeln!(
+        s,
+        "|---:|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for (m, r) in members.iter().zip(rows) {
+        package_row(&mut s, m, r.as_ref());
+    }
+    let _ = writeln!(s, "\nPer target:\n");
+    let _ = writeln!(
+        s,
+        "| package | target | kind | status | module functions (module/native, missing) | \
+         main from | paths | tests kept/written | replay differs | native disagreements | \
+         lines | bugs | suite tests passed/failed | suite's first failure (not a bug) or why it \
+         did not run | panic, crash or failure |"
+    );
+    let _ = writeln!(
+        s,
+        "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---|---|"
+    );
+    for r in &present {
+        for t in &r.project.targets {
+            corpus_target_row(&mut s, r, t, o);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nHow each was built, what it installed and what failed:\n"
+    );
+    for r in &present {
+        build_note(&mut s, r);
+    }
+    s
+}
+
+/// The summary line of the corpus report.
+fn corpus_summary(s: &mut String, members: &[Member], present: &[&Row], o: &Options, total_s: f64) {
     let ok = present.iter().filter(|r| r.ok()).count();
     let timed = present.iter().filter(|r| r.outcome == "timed out").count();
     let library_only = present
         .iter()
         .filter(|r| r.outcome == "library only")
         .count();
-    let mut failed_at: std::collections::BTreeMap<&str, usize> = Default::default();
-    for r in present.iter().filter(|r| r.outcome == "failed") {
-        *failed_at.entry(r.step.as_str()).or_default() += 1;
-    }
+    let (failed, failed_note) = failed_at(present);
     let targets: Vec<&TargetResult> = present
         .iter()
         .flat_map(|r| r.project.targets.iter())
@@ -388,19 +439,8 @@ pub fn corpus_markdown(
         members.iter().filter(|m| !m.hand).count(),
         members.iter().filter(|m| m.hand).count(),
         present.len(),
-        failed_at.values().sum::<usize>(),
-        if failed_at.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({})",
-                failed_at
-                    .iter()
-                    .map(|(k, v)| format!("{k} {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        },
+        failed,
+        failed_note,
         listed,
         targets.len(),
         pct(lc, lt),
@@ -417,205 +457,208 @@ pub fn corpus_markdown(
         o.package_timeout_s,
         total_s
     );
-    let _ = writeln!(
-        s,
-        "| rank | package | build | C lines | outcome | build-deps | configure | capture | \
-         installed programs | listed (installed) | complete modules | targets | paths | kept \
-         tests | replay differs / native disagreements | lines | bugs (+not reproduced) | \
-         suite tests passed/failed | panics | crashes |"
+}
+
+/// How many rows failed, and the steps they failed at (" (step n, ...)",
+/// or empty).
+fn failed_at(present: &[&Row]) -> (usize, String) {
+    let mut failed_at: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in present.iter().filter(|r| r.outcome == "failed") {
+        *failed_at.entry(r.step.as_str()).or_default() += 1;
+    }
+    let note = if failed_at.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({})",
+            failed_at
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    (failed_at.values().sum::<usize>(), note)
+}
+
+/// The row of corpus member `m` (with its result `r`, if any) in the
+/// packages table.
+fn package_row(s: &mut String, m: &Member, r: Option<&Row>) {
+    let name = format!(
+        "{} {}{}",
+        m.name,
+        m.version,
+        if m.hand {
+            " (fixed)"
+        } else if m.reserve {
+            " (reserve)"
+        } else {
+            ""
+        }
     );
-    let _ = writeln!(
-        s,
-        "|---:|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
-    for (m, r) in members.iter().zip(rows) {
-        let name = format!(
-            "{} {}{}",
-            m.name,
-            m.version,
-            if m.hand {
-                " (fixed)"
-            } else if m.reserve {
-                " (reserve)"
-            } else {
-                ""
-            }
-        );
-        let Some(r) = r else {
-            let _ = writeln!(
-                s,
-                "| {} | {name} | {} | {} | not run yet | | | | | | | | | | | | | | | |",
-                m.rank, m.build_system, m.c_lines
-            );
-            continue;
-        };
-        let t = &r.project.targets;
-        let (c, tl) = t
-            .iter()
-            .fold((0, 0), |(c, tl), x| (c + x.lines.0, tl + x.lines.1));
-        let (inst, list) = installed_listed(r);
-        let (pn, cr) = panics_crashes(r);
-        let ran = r.project.capture_s > 0.0;
+    let Some(r) = r else {
         let _ = writeln!(
             s,
-            "| {} | {name} | {} | {} | {} | {} | {} | {} | {inst} | {list} | {} | {} | {} | {} | {} / {} | {} | {} (+{}) | {} | {pn} | {cr} |",
-            m.rank,
-            m.build_system,
-            m.c_lines,
-            outcome(r),
-            match (r.deps_installed, r.deps_s) {
-                (Some(n), Some(d)) => format!("{n} ({d:.0} s)"),
-                (None, Some(d)) => format!("failed ({d:.0} s)"),
-                _ => "-".into(),
-            },
-            if ran { secs(Some(r.project.configure_s)) } else { "-".into() },
-            if ran { secs(Some(r.project.capture_s)) } else { "-".into() },
-            complete_modules(r),
-            t.len(),
-            t.iter().map(|x| x.paths).sum::<u64>(),
-            t.iter().map(|x| x.tests_kept).sum::<u64>(),
-            t.iter().map(|x| x.replay_differs).sum::<u64>(),
-            t.iter().map(|x| x.native_disagreements).sum::<u64>(),
-            if tl == 0 {
-                "-".to_string()
-            } else {
-                format!("{} ({c}/{tl})", pct(c, tl))
-            },
-            t.iter().map(|x| x.bugs.len()).sum::<usize>(),
-            t.iter().map(|x| x.unconfirmed).sum::<u64>(),
-            suite_cell(suite_totals(t.iter())),
+            "| {} | {name} | {} | {} | not run yet | | | | | | | | | | | | | | | |",
+            m.rank, m.build_system, m.c_lines
         );
-    }
-    let _ = writeln!(s, "\nPer target:\n");
+        return;
+    };
+    let t = &r.project.targets;
+    let (c, tl) = t
+        .iter()
+        .fold((0, 0), |(c, tl), x| (c + x.lines.0, tl + x.lines.1));
+    let (inst, list) = installed_listed(r);
+    let (pn, cr) = panics_crashes(r);
+    let ran = r.project.capture_s > 0.0;
     let _ = writeln!(
         s,
-        "| package | target | kind | status | module functions (module/native, missing) | \
-         main from | paths | tests kept/written | replay differs | native disagreements | \
-         lines | bugs | suite tests passed/failed | suite's first failure (not a bug) or why it \
-         did not run | panic, crash or failure |"
+        "| {} | {name} | {} | {} | {} | {} | {} | {} | {inst} | {list} | {} | {} | {} | {} | {} / {} | {} | {} (+{}) | {} | {pn} | {cr} |",
+        m.rank,
+        m.build_system,
+        m.c_lines,
+        outcome(r),
+        match (r.deps_installed, r.deps_s) {
+            (Some(n), Some(d)) => format!("{n} ({d:.0} s)"),
+            (None, Some(d)) => format!("failed ({d:.0} s)"),
+            _ => "-".into(),
+        },
+        if ran { secs(Some(r.project.configure_s)) } else { "-".into() },
+        if ran { secs(Some(r.project.capture_s)) } else { "-".into() },
+        complete_modules(r),
+        t.len(),
+        t.iter().map(|x| x.paths).sum::<u64>(),
+        t.iter().map(|x| x.tests_kept).sum::<u64>(),
+        t.iter().map(|x| x.replay_differs).sum::<u64>(),
+        t.iter().map(|x| x.native_disagreements).sum::<u64>(),
+        if tl == 0 {
+            "-".to_string()
+        } else {
+            format!("{} ({c}/{tl})", pct(c, tl))
+        },
+        t.iter().map(|x| x.bugs.len()).sum::<usize>(),
+        t.iter().map(|x| x.unconfirmed).sum::<u64>(),
+        suite_cell(suite_totals(t.iter())),
     );
+}
+
+/// The row of target `t` of row `r` in the corpus's per-target table.
+fn corpus_target_row(s: &mut String, r: &Row, t: &TargetResult, o: &Options) {
+    let module = module_cell(t);
     let _ = writeln!(
         s,
-        "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---|---|"
+        "| {} | {}{} | {} | {} | {module} | {} | {} | {}/{} | {} | {} | {} ({}/{}) | {} | {} | {} | {} |",
+        r.package,
+        t.name,
+        if t.budget_s == o.budget_s {
+            String::new()
+        } else {
+            format!(" ({} s)", t.budget_s)
+        },
+        t.kind,
+        t.status,
+        t.module
+            .as_ref()
+            .and_then(|m| m.main_from.clone())
+            .map_or("-".into(), |m| format!("`{m}`")),
+        t.paths,
+        t.tests_kept,
+        t.tests_written,
+        t.replay_differs,
+        t.native_disagreements,
+        pct(t.lines.0, t.lines.1),
+        t.lines.0,
+        t.lines.1,
+        if t.bugs.is_empty() {
+            "-".into()
+        } else {
+            t.bugs.join("; ")
+        },
+        suite_cell(suite_totals(std::iter::once(t))),
+        t.suite_note.as_deref().map_or("-".to_string(), |n| n
+            .replace('|', "\\|")
+            .chars()
+            .take(200)
+            .collect()),
+        if t.panic {
+            format!("panic: {}", t.message.as_deref().unwrap_or(""))
+        } else if let Some(c) = &t.crash {
+            format!("crash: {c}")
+        } else if let Some(m) = t.message.as_ref().filter(|_| t.status != "ok") {
+            m.replace('|', "\\|").chars().take(300).collect()
+        } else {
+            "-".into()
+        }
     );
-    for r in &present {
-        for t in &r.project.targets {
-            let module = t.module.as_ref().map_or("-".to_string(), |m| {
-                format!(
-                    "{}/{}{}{}",
-                    m.module_functions.map_or("-".into(), |n| n.to_string()),
-                    m.native_functions.map_or("-".into(), |n| n.to_string()),
-                    match m.complete {
-                        Some(true) => ", complete".to_string(),
-                        Some(false) => format!(
-                            ", {} missing{}",
-                            m.missing.len(),
-                            m.missing
-                                .first()
-                                .map(|f| format!(
-                                    ": {f}{}",
-                                    if m.missing.len() > 1 { ", ..." } else { "" }
-                                ))
-                                .unwrap_or_default()
-                        ),
-                        None => String::new(),
-                    },
-                    ""
-                )
-            });
-            let _ = writeln!(
-                s,
-                "| {} | {}{} | {} | {} | {module} | {} | {} | {}/{} | {} | {} | {} ({}/{}) | {} | {} | {} | {} |",
-                r.package,
-                t.name,
-                if t.budget_s == o.budget_s {
+}
+
+/// A target's module functions cell: "module/native", then whether the
+/// module is complete or which functions it misses.
+fn module_cell(t: &TargetResult) -> String {
+    t.module.as_ref().map_or("-".to_string(), |m| {
+        format!(
+            "{}/{}{}{}",
+            m.module_functions.map_or("-".into(), |n| n.to_string()),
+            m.native_functions.map_or("-".into(), |n| n.to_string()),
+            match m.complete {
+                Some(true) => ", complete".to_string(),
+                Some(false) => format!(
+                    ", {} missing{}",
+                    m.missing.len(),
+                    m.missing
+                        .first()
+                        .map(|f| format!(": {f}{}", if m.missing.len() > 1 { ", ..." } else { "" }))
+                        .unwrap_or_default()
+                ),
+                None => String::new(),
+            },
+            ""
+        )
+    })
+}
+
+/// How row `r`'s package was built, what it installed and, if it did not
+/// run end to end, why.
+fn build_note(s: &mut String, r: &Row) {
+    let _ = writeln!(
+        s,
+        "- **{}** ({}): {}. Programs: {}. Installed: {}{}.",
+        r.package,
+        r.build_system,
+        r.project.how.trim_end_matches('.'),
+        if r.project.rule.is_empty() {
+            "-".to_string()
+        } else {
+            r.project.rule.trim_end_matches('.').to_string()
+        },
+        r.install_note,
+        r.installed
+            .as_ref()
+            .map(|i| {
+                let not_listed: Vec<&String> = i
+                    .iter()
+                    .filter(|p| !r.project.programs.contains(p))
+                    .collect();
+                if not_listed.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({} s)", t.budget_s)
-                },
-                t.kind,
-                t.status,
-                t.module
-                    .as_ref()
-                    .and_then(|m| m.main_from.clone())
-                    .map_or("-".into(), |m| format!("`{m}`")),
-                t.paths,
-                t.tests_kept,
-                t.tests_written,
-                t.replay_differs,
-                t.native_disagreements,
-                pct(t.lines.0, t.lines.1),
-                t.lines.0,
-                t.lines.1,
-                if t.bugs.is_empty() {
-                    "-".into()
-                } else {
-                    t.bugs.join("; ")
-                },
-                suite_cell(suite_totals(std::iter::once(t))),
-                t.suite_note.as_deref().map_or("-".to_string(), |n| n
-                    .replace('|', "\\|")
-                    .chars()
-                    .take(200)
-                    .collect()),
-                if t.panic {
-                    format!("panic: {}", t.message.as_deref().unwrap_or(""))
-                } else if let Some(c) = &t.crash {
-                    format!("crash: {c}")
-                } else if let Some(m) = t.message.as_ref().filter(|_| t.status != "ok") {
-                    m.replace('|', "\\|").chars().take(300).collect()
-                } else {
-                    "-".into()
+                    format!(
+                        " (installed, not listed: {})",
+                        not_listed
+                            .iter()
+                            .map(|p| p.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
                 }
-            );
-        }
-    }
-    let _ = writeln!(
-        s,
-        "\nHow each was built, what it installed and what failed:\n"
+            })
+            .unwrap_or_default()
     );
-    for r in &present {
-        let _ = writeln!(
-            s,
-            "- **{}** ({}): {}. Programs: {}. Installed: {}{}.",
-            r.package,
-            r.build_system,
-            r.project.how.trim_end_matches('.'),
-            if r.project.rule.is_empty() {
-                "-".to_string()
-            } else {
-                r.project.rule.trim_end_matches('.').to_string()
-            },
-            r.install_note,
-            r.installed
-                .as_ref()
-                .map(|i| {
-                    let not_listed: Vec<&String> = i
-                        .iter()
-                        .filter(|p| !r.project.programs.contains(p))
-                        .collect();
-                    if not_listed.is_empty() {
-                        String::new()
-                    } else {
-                        format!(
-                            " (installed, not listed: {})",
-                            not_listed
-                                .iter()
-                                .map(|p| p.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    }
-                })
-                .unwrap_or_default()
-        );
-        if !r.ok() {
-            for l in r.reason.lines() {
-                let _ = writeln!(s, "  > {l}");
-            }
+    if !r.ok() {
+        for l in r.reason.lines() {
+            let _ = writeln!(s, "  > {l}");
         }
     }
-    s
 }
 
 /// Writes `projects.md` and `projects.json` of a corpus run.
