@@ -168,6 +168,10 @@ fn steps(
     r.library = Some(crate::report::LibraryReport {
         functions: p.functions.clone(),
         tested: Vec::new(),
+        public: Vec::new(),
+        public_tested: Vec::new(),
+        calls: p.calls.clone(),
+        made_up: p.made_up.clone(),
         triage: Vec::new(),
         sequences: p.sequences.clone(),
         skipped: p
@@ -338,10 +342,17 @@ fn target_steps(
     if let Some(lib) = r.library.as_mut() {
         lib.tested =
             crate::library::functions_of(&lib.functions, m.keep.iter().map(|&i| &e.tests[i]));
+        (lib.public, lib.public_tested) = crate::library::public_functions_of(
+            &lib.functions,
+            &lib.calls,
+            m.keep.iter().map(|&i| &e.tests[i]),
+        );
         message(
             Level::Info,
             format!(
-                "library: {} of {} functions called have a kept test",
+                "library: {} of {} functions called have a kept test ({} of {} entries, call sequences included)",
+                lib.public_tested.len(),
+                lib.public.len(),
                 lib.tested.len(),
                 lib.functions.len()
             ),
@@ -489,7 +500,12 @@ fn target_steps(
         lib.triage = r
             .bugs
             .iter()
-            .map(|b| (b.id.clone(), crate::library::triage(b).to_string()))
+            .map(|b| {
+                (
+                    b.id.clone(),
+                    crate::library::triage(b, &lib.made_up).to_string(),
+                )
+            })
             .collect();
     }
     if ctx.emit {

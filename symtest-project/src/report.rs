@@ -57,6 +57,16 @@ pub struct LibraryReport {
     pub functions: Vec<String>,
     /// Those with at least one kept test.
     pub tested: Vec<String>,
+    /// The public functions the harness calls, alone or in a call sequence.
+    pub public: Vec<String>,
+    /// Those a kept test calls: alone, or in a call sequence.
+    pub public_tested: Vec<String>,
+    /// What each call sequence calls, by the `functions` entry that runs it.
+    #[serde(skip)]
+    pub calls: Vec<(usize, crate::library::sequences::Calls)>,
+    /// The calls that get a made-up handle (for the triage).
+    #[serde(skip)]
+    pub made_up: crate::library::sequences::MadeUp,
     /// The headers' functions it does not call, and why.
     pub skipped: Vec<(String, String)>,
     /// The call sequences tried: name (`sequence <handle type>`) and what

@@ -181,3 +181,48 @@ fn init_from_build_proposes_a_library_target_with_its_installed_headers() {
     );
     assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
 }
+
+/// A handle whose consumers read what a setter kept in it
+/// (`tests/fixtures/library-reader`: `reader_set_input` keeps the text it is
+/// given): the call sequence runs the setter first, and the consumer reaches
+/// the bug planted behind the text.
+#[test]
+fn library_sequence_sets_a_handle_input_before_its_consumers() {
+    let dir = fixture("library-reader", "library-reader");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "reader");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    let seq = &r["library"]["sequences"][0];
+    assert_eq!(seq[0], "sequence struct reader", "{r:#}");
+    let what = seq[1].as_str().unwrap();
+    assert!(
+        what.starts_with("reader_new → one of {reader_set_input} or none → up to 2 of {"),
+        "{what}"
+    );
+    assert!(!what.contains("reader_set_input,"), "{what}");
+    assert!(what.ends_with("→ reader_free"), "{what}");
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    // Every function of the header, those only a sequence calls included,
+    // has a kept test.
+    let public = names(&r["library"]["public"]);
+    assert_eq!(public.len(), 7, "{r:#}");
+    assert_eq!(names(&r["library"]["public_tested"]), public, "{r:#}");
+    let bugs: Vec<(&str, &str)> = r["bugs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["kind"].as_str().unwrap(), b["function"].as_str().unwrap()))
+        .collect();
+    // The planted bug (through `reader_next` or `reader_skip`), and no other.
+    assert!(!bugs.is_empty(), "{r:#}");
+    assert!(bugs.iter().all(|b| *b == ("div", "reader_next")), "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+}

@@ -412,5 +412,7 @@ fn write_side(
         functions: Vec::new(),
         skipped: Vec::new(),
         sequences: Vec::new(),
+        calls: Vec::new(),
+        made_up: Default::default(),
     })
 }

@@ -50,6 +50,11 @@ pub struct Generated {
     pub skipped: Vec<Skipped>,
     /// Each call sequence: its name and what it calls.
     pub sequences: Vec<(String, String)>,
+    /// Each call sequence's selectors, by the value of the `function`
+    /// selector that runs it.
+    pub selectors: Vec<(usize, super::sequences::Calls)>,
+    /// The calls that get a made-up handle.
+    pub made_up: super::sequences::MadeUp,
 }
 
 pub(super) struct Gen<'a> {
@@ -398,6 +403,13 @@ impl<'a> Gen<'a> {
             );
             let nullable = self.facts.nullable_params.contains(&(f.name.clone(), i));
             let _ = writeln!(out, "  __typeof__({unq}) {n};");
+            if let Some(count) = self.range_end(f, shapes, i, given) {
+                // The end of a range (`start, end`): a place in the start's
+                // object, up to one past its last element.
+                let start = &names[i - 1];
+                let _ = writeln!(out, "  {{ unsigned char o_; symtest_make_symbolic(&o_, 1, {label}); symtest_assume(o_ <= {count}); {n} = ({unq})((uintptr_t){start} + (uintptr_t)({start} != 0) * o_ * sizeof *{start}); }}");
+                continue;
+            }
             match s {
                 Shape::Pointer { .. } if self.unsupported(s).is_some() => {
                     let _ = writeln!(out, "  {n} = NULL;");
@@ -432,12 +444,63 @@ impl<'a> Gen<'a> {
                     "  symtest_assume((unsigned long long){} <= {elements}ULL); /* `{}` is the length of `{}` */",
                     names[i], names[i], names[i - 1]
                 );
+                // A size and a count (`buf, size, nitems`): their product.
+                if matches!(shapes.get(i + 1), Some(Shape::Int { boolean: false }))
+                    && f.params.get(i + 1).is_some_and(|p| is_length_name(&p.0))
+                {
+                    let (a, b) = (&names[i], &names[i + 1]);
+                    let _ = writeln!(
+                        out,
+                        "  symtest_assume((unsigned long long){b} <= {elements}ULL && (unsigned long long){a} * (unsigned long long){b} <= {elements}ULL); /* `{a}` times `{b}` bytes of `{}` */",
+                        names[i - 1]
+                    );
+                }
             }
         }
         for a in assume {
             let _ = writeln!(out, "  symtest_assume({a});");
         }
         out
+    }
+
+    /// When parameter `i` of `f` ends a range that parameter `i - 1` starts
+    /// (one pointer type, named `start`/`begin`/`first` then
+    /// `end`/`last`/`stop`/`limit`), the elements the harness gives the
+    /// start (neither given in a sequence).
+    pub(super) fn range_end(
+        &self,
+        f: &Function,
+        shapes: &[Shape],
+        i: usize,
+        given: Option<(usize, &str)>,
+    ) -> Option<u32> {
+        if i == 0 || given.is_some_and(|g| g.0 + 1 == i || g.0 == i) {
+            return None;
+        }
+        let ((a, ta), (b, tb)) = (&f.params[i - 1], &f.params[i]);
+        let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+        let named = ["start", "begin", "first"].iter().any(|w| a.ends_with(w))
+            && ["end", "last", "stop", "limit"]
+                .iter()
+                .any(|w| b.ends_with(w));
+        let Shape::Pointer { to, .. } = &shapes[i] else {
+            return None;
+        };
+        if !named || ta != tb || self.unsupported(&shapes[i]).is_some() {
+            return None;
+        }
+        match to.as_ref() {
+            Shape::Void | Shape::Function { .. } => None,
+            Shape::Record(key) => {
+                let linked = self.api.records.get(key).is_some_and(|r| {
+                    r.fields
+                        .iter()
+                        .any(|f| matches!(types::shape(self.api, &f.ty), Shape::Pointer { .. }))
+                });
+                Some(if linked { 1 } else { self.o.elements })
+            }
+            _ => Some(self.o.elements),
+        }
     }
 
     /// Why a parameter of `f` (but the given one) cannot be an input.
@@ -544,6 +607,7 @@ impl<'a> Gen<'a> {
             };
             if *constant
                 || Some(i) == given_index
+                || self.range_end(f, shapes, i, None).is_some()
                 || self.unsupported(s).is_some()
                 || self.facts.freed_params.contains(&(f.name.clone(), i))
                 || matches!(to.as_ref(), Shape::Void)
@@ -607,10 +671,58 @@ fn is_length_name(name: &str) -> bool {
     n.is_empty()
         || matches!(n.as_str(), "n" | "sz" | "nb" | "cb")
         || [
-            "len", "size", "count", "num", "cnt", "bytes", "elements", "nmemb",
+            "len", "size", "count", "num", "cnt", "bytes", "elements", "nmemb", "items",
         ]
         .iter()
         .any(|w| n.contains(w))
+}
+
+/// Statements that run `cases[k].0` when `var` is `k` (`0 <= var <
+/// cases.len()`), through a tree of `if (var < m)` split where the cases'
+/// weights (`.1`, [`weight`]) balance: a search that walks
+/// the tree of forks from its root (random-path) reaches a case about as
+/// often as its share of the weight, where a `switch`, whose cases fork one
+/// after another, gives the first case half of its picks whatever it runs.
+pub(super) fn dispatch(out: &mut String, var: &str, cases: &[(String, usize)], indent: &str) {
+    fn go(out: &mut String, var: &str, lo: usize, cases: &[(String, usize)], indent: &str) {
+        match cases {
+            [] => {}
+            [one] => {
+                let _ = writeln!(out, "{indent}{{");
+                for l in one.0.lines() {
+                    let _ = writeln!(out, "{indent}{l}");
+                }
+                let _ = writeln!(out, "{indent}}}");
+            }
+            _ => {
+                let total: usize = cases.iter().map(|c| c.1.max(1)).sum();
+                let mut best = (usize::MAX, 1);
+                let mut left = 0;
+                for (m, c) in cases.iter().enumerate().take(cases.len() - 1) {
+                    left += c.1.max(1);
+                    let off = (2 * left).abs_diff(total);
+                    if off < best.0 {
+                        best = (off, m + 1);
+                    }
+                }
+                let mid = best.1;
+                let inner = format!("{indent}  ");
+                let _ = writeln!(out, "{indent}if ({var} < {}) {{", lo + mid);
+                go(out, var, lo, &cases[..mid], &inner);
+                let _ = writeln!(out, "{indent}}} else {{");
+                go(out, var, lo + mid, &cases[mid..], &inner);
+                let _ = writeln!(out, "{indent}}}");
+            }
+        }
+    }
+    go(out, var, 0, cases, indent);
+}
+
+/// The weight of a call that can run `code` instructions: their square
+/// root, so a search spends more on more code yet still reaches a small
+/// function often.
+pub(super) fn weight(code: usize) -> usize {
+    ((code as f64).sqrt() as usize).max(1)
 }
 
 pub(super) fn indent(body: &str) -> String {
@@ -691,17 +803,20 @@ pub fn generate(
     }
     let mut seq_texts = Vec::new();
     let mut sequences = Vec::new();
+    let mut selectors = Vec::new();
+    let plans = super::sequences::plan_sequences(api, facts, functions);
+    let made_up = super::sequences::made_up(api, &plans, functions);
     if o.sequence_length > 0 {
-        for (k, plan) in super::sequences::plan_sequences(api, facts, functions)
-            .into_iter()
-            .enumerate()
-        {
+        for plan in plans {
             let name = format!("sequence {}", plan.key);
             if excluded_sequences.contains(&name) {
                 continue;
             }
-            if let Some((text, what)) = g.sequence(k, &plan, assume) {
+            // Named by its place among the sequences generated, as `main`
+            // and the compile check name it.
+            if let Some((text, what, chosen)) = g.sequence(sequences.len(), &plan, assume) {
                 seq_texts.push(text);
+                selectors.push((called.len(), chosen));
                 sequences.push((name.clone(), what));
                 called.push(name);
             }
@@ -729,29 +844,70 @@ pub fn generate(
     for c in calls.iter().chain(&seq_texts) {
         text.push_str(c);
     }
-    text.push_str("\nint main(void) {\n");
-    let _ = writeln!(
-        text,
-        "  int k = symtest_range(0, {}, \"function\");",
-        called.len().max(1)
-    );
-    text.push_str("  switch (k) {\n");
-    for (i, n) in called.iter().enumerate() {
-        match n.strip_prefix("sequence ") {
-            Some(_) => {
-                let k = sequences.iter().position(|(s, _)| s == n).unwrap_or(0);
-                let _ = writeln!(text, "  case {i}: symtest_seq_{k}(); break;");
-            }
-            None => {
-                let _ = writeln!(text, "  case {i}: symtest_call_{n}(); break;");
-            }
-        }
-    }
-    text.push_str("  default: break;\n  }\n  return 0;\n}\n");
+    text.push_str(&main_text(&called, &sequences));
     Generated {
         text,
         functions: called,
         skipped,
         sequences,
+        selectors,
+        made_up,
+    }
+}
+
+/// `main`: the `function` selector over the entries `called` (functions,
+/// and the call sequences `sequences`), all weighing alike: each public
+/// function gets its share of the budget, wherever its code is (weighing
+/// them by the code they reach hands the budget to the few that reach the
+/// slowest queries, compression's).
+fn main_text(called: &[String], sequences: &[(String, String)]) -> String {
+    let mut text = String::from("\nint main(void) {\n");
+    let _ = writeln!(
+        text,
+        "  int k = symtest_range(0, {}, \"function\");",
+        called.len().max(1)
+    );
+    let cases: Vec<(String, usize)> = called
+        .iter()
+        .map(|n| match n.strip_prefix("sequence ") {
+            Some(_) => {
+                let k = sequences.iter().position(|(s, _)| s == n).unwrap_or(0);
+                (format!("  symtest_seq_{k}();\n"), 1)
+            }
+            None => (format!("  symtest_call_{n}();\n"), 1),
+        })
+        .collect();
+    dispatch(&mut text, "k", &cases, "  ");
+    text.push_str("  return 0;\n}\n");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dispatch;
+
+    fn tree(weights: &[usize]) -> String {
+        let cases: Vec<(String, usize)> = weights
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (format!("f{i}();"), *w))
+            .collect();
+        let mut out = String::new();
+        dispatch(&mut out, "k", &cases, "");
+        out
+    }
+
+    #[test]
+    fn dispatch_splits_where_the_weights_balance() {
+        // Alike: halves, each case two tests deep.
+        let t = tree(&[1, 1, 1, 1]);
+        assert!(t.starts_with("if (k < 2) {\n  if (k < 1) {\n    {\n    f0();"), "{t}");
+        assert_eq!(t.matches("if (").count(), 3, "{t}");
+        // One case as heavy as the three others: one test from the root.
+        let t = tree(&[1, 1, 1, 3]);
+        assert!(t.starts_with("if (k < 3) {"), "{t}");
+        assert!(t.ends_with("} else {\n  {\n  f3();\n  }\n}\n"), "{t}");
+        // A single case is run with no test.
+        assert_eq!(tree(&[5]), "{\nf0();\n}\n");
     }
 }

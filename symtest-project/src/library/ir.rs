@@ -34,6 +34,35 @@ pub struct Facts {
     /// as another structure than its declared one is a handle the library
     /// made (a public struct that is a view of a private one).
     pub views: BTreeMap<(String, usize), BTreeSet<String>>,
+    /// (function, parameter `i`, parameter `j`): the function keeps pointer
+    /// parameter `i` in memory reached through parameter `j`, and neither
+    /// reads nor writes through it (a setter: `set_input(h, buf, len)` keeps
+    /// `buf` in the handle `h` for its later calls), itself or through the
+    /// library's functions it calls.
+    pub stores: BTreeSet<(String, usize, usize)>,
+    /// Each defined function's instructions, and the functions it calls.
+    pub code: BTreeMap<String, (usize, BTreeSet<String>)>,
+}
+
+impl Facts {
+    /// The instructions of the functions `roots` reach through calls (their
+    /// own included): how much code a call of them can run.
+    pub fn reach<'n>(&self, roots: impl IntoIterator<Item = &'n str>) -> usize {
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut todo: Vec<&str> = roots.into_iter().collect();
+        let mut total = 0;
+        while let Some(n) = todo.pop() {
+            let Some((size, callees)) = self.code.get(n) else {
+                continue;
+            };
+            if !seen.insert(n) {
+                continue;
+            }
+            total += size;
+            todo.extend(callees.iter().map(String::as_str));
+        }
+        total
+    }
 }
 
 #[derive(Default)]
@@ -49,6 +78,12 @@ struct Func {
     views: BTreeMap<usize, BTreeSet<String>>,
     callees: BTreeSet<String>,
     calls_free: bool,
+    /// (i, j): pointer parameter `i` stored into memory reached through `j`.
+    stores: BTreeSet<(usize, usize)>,
+    /// Parameters read or written through here (not only kept).
+    touched: BTreeSet<usize>,
+    /// Instructions.
+    size: usize,
 }
 
 /// The facts of a module's textual IR.
@@ -95,6 +130,9 @@ fn scan_function<'a>(
     let mut slots: BTreeMap<String, usize> = BTreeMap::new();
     let mut fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
     let mut loaded_fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    // SSA value → the parameter whose memory it points into (a field, or
+    // an object a pointer field of it holds).
+    let mut within: BTreeMap<String, usize> = BTreeMap::new();
     for (i, p) in params.iter().enumerate() {
         if let Some(p) = p {
             holds.insert(p.clone(), i);
@@ -117,6 +155,9 @@ fn scan_function<'a>(
             }
         }
         let body = body.trim();
+        if !body.is_empty() && !body.starts_with('#') && !body.starts_with(';') {
+            f.size += 1;
+        }
         if let Some(rest) = body.strip_prefix("br i1 ") {
             let parts: Vec<&str> = rest.split(", label %").collect();
             if parts.len() == 3 {
@@ -152,9 +193,22 @@ fn scan_function<'a>(
                     .copied()
                     .filter(|w| w.starts_with('%'))
                     .collect();
+                // The address: the value after the last `ptr`.
+                let at = words.iter().rposition(|w| *w == "ptr");
+                if let Some(dst) = at.and_then(|k| words.get(k + 1)) {
+                    if let Some(&k) = holds.get(*dst).or_else(|| within.get(*dst)) {
+                        f.touched.insert(k);
+                    }
+                }
                 if let [v, slot, ..] = vals.as_slice() {
                     if let Some(&i) = holds.get(*v) {
                         slots.insert(slot.to_string(), i);
+                        let into = within.get(*slot).or_else(|| holds.get(*slot));
+                        if let Some(&j) = into.filter(|&&j| j != i) {
+                            if words.get(1) == Some(&"ptr") {
+                                f.stores.insert((i, j));
+                            }
+                        }
                     }
                 }
             }
@@ -162,11 +216,19 @@ fn scan_function<'a>(
                 let Some(lhs) = lhs else { continue };
                 let from = words.iter().copied().rfind(|w| w.starts_with('%'));
                 if let Some(from) = from {
+                    if let Some(&k) = holds.get(from).or_else(|| within.get(from)) {
+                        f.touched.insert(k);
+                    }
                     if let Some(&i) = slots.get(from) {
                         holds.insert(lhs.to_string(), i);
                     }
                     if let Some(fd) = fields.get(from) {
                         loaded_fields.insert(lhs.to_string(), fd.clone());
+                    }
+                    if let Some(&j) = within.get(from) {
+                        if words.get(1) == Some(&"ptr") {
+                            within.insert(lhs.to_string(), j);
+                        }
                     }
                 }
             }
@@ -189,6 +251,12 @@ fn scan_function<'a>(
                     .nth(2);
                 if let (Some(ty), Some(&i)) = (ty, base.and_then(|b| holds.get(b))) {
                     f.views.entry(i).or_default().insert(ty[1..].to_string());
+                }
+                // Any offset from a parameter's pointer (a field, `p + n`)
+                // points into its memory.
+                let any_base = words.iter().skip_while(|w| **w != "ptr").nth(1).copied();
+                if let Some(&j) = any_base.and_then(|b| holds.get(b).or_else(|| within.get(b))) {
+                    within.insert(lhs.to_string(), j);
                 }
                 if let (Some(ty), ["0", k]) = (ty, nums.as_slice()) {
                     if let Ok(k) = k.parse::<usize>() {
@@ -336,8 +404,51 @@ fn propagate(funcs: &BTreeMap<String, Func>, facts: &mut Facts) {
         }
     }
     facts.views = views;
+    facts.stores = stores_through_calls(funcs);
+    facts.code = funcs
+        .iter()
+        .map(|(n, f)| (n.clone(), (f.size, f.callees.clone())))
+        .collect();
     facts.freed_params = freed;
     facts.frees = frees;
+}
+
+/// Each function's pointer parameters that it only keeps, in memory reached
+/// through another parameter (it neither reads nor writes through them, nor
+/// hands them to a function that does): its own stores, and those of the
+/// functions it hands both to, to a fixed point.
+fn stores_through_calls(funcs: &BTreeMap<String, Func>) -> BTreeSet<(String, usize, usize)> {
+    let mut stores: BTreeSet<(String, usize, usize)> = BTreeSet::new();
+    // Only kept: not touched, and every function it is handed to only keeps it.
+    let only_kept = |stores: &BTreeSet<(String, usize, usize)>, f: &Func, i: usize| {
+        !f.touched.contains(&i)
+            && f.passes
+                .iter()
+                .filter(|p| p.0 == i)
+                .all(|(_, callee, k)| stores.iter().any(|(c, kk, _)| c == callee && kk == k))
+    };
+    loop {
+        let mut found = Vec::new();
+        for (n, f) in funcs {
+            let mut mine: BTreeSet<(usize, usize)> = f.stores.clone();
+            for (i, callee, k) in &f.passes {
+                for (j, c2, l) in &f.passes {
+                    if c2 == callee && i != j && stores.contains(&(callee.clone(), *k, *l)) {
+                        mine.insert((*i, *j));
+                    }
+                }
+            }
+            for (i, j) in mine {
+                if only_kept(&stores, f, i) && !stores.contains(&(n.clone(), i, j)) {
+                    found.push((n.clone(), i, j));
+                }
+            }
+        }
+        if found.is_empty() {
+            return stores;
+        }
+        stores.extend(found);
+    }
 }
 
 /// The arguments of a call through a pointer (`call void %3(ptr noundef %4)`).
@@ -521,5 +632,91 @@ declare void @free(ptr noundef)
         assert_eq!(f.views.get(&("sum".into(), 0)), Some(&node));
         assert_eq!(f.views.get(&("outer".into(), 1)), Some(&node));
         assert!(f.frees.contains("outer") && f.frees.contains("drop") && !f.frees.contains("sum"));
+        // `outer` runs its 9 instructions, `sum`'s 9 and `drop`'s 5.
+        assert_eq!(f.reach(["outer"]), 23);
+        assert_eq!(f.reach(["sum", "drop"]), 14);
+    }
+
+    const SETTERS: &str = r#"
+%struct.reader = type { i32, %struct.anon }
+%struct.anon = type { ptr, i64 }
+
+define dso_local void @set_input(ptr noundef %0, ptr noundef %1, i64 noundef %2) #0 {
+  %4 = alloca ptr, align 8
+  %5 = alloca ptr, align 8
+  %6 = alloca i64, align 8
+  store ptr %0, ptr %4, align 8
+  store ptr %1, ptr %5, align 8
+  store i64 %2, ptr %6, align 8
+  %7 = load ptr, ptr %5, align 8
+  %8 = load ptr, ptr %4, align 8
+  %9 = getelementptr inbounds %struct.reader, ptr %8, i32 0, i32 1
+  %10 = getelementptr inbounds %struct.anon, ptr %9, i32 0, i32 0
+  store ptr %7, ptr %10, align 8
+  %11 = load i64, ptr %6, align 8
+  %12 = load ptr, ptr %4, align 8
+  %13 = getelementptr inbounds %struct.reader, ptr %12, i32 0, i32 1
+  %14 = getelementptr inbounds %struct.anon, ptr %13, i32 0, i32 1
+  store i64 %11, ptr %14, align 8
+  ret void
+}
+
+define dso_local void @set_through(ptr noundef %r, ptr noundef %b) #0 {
+entry:
+  %r.addr = alloca ptr, align 8
+  %b.addr = alloca ptr, align 8
+  store ptr %r, ptr %r.addr, align 8
+  store ptr %b, ptr %b.addr, align 8
+  %0 = load ptr, ptr %r.addr, align 8
+  %1 = load ptr, ptr %b.addr, align 8
+  call void @set_input(ptr noundef %0, ptr noundef %1, i64 noundef 4)
+  ret void
+}
+
+define dso_local void @fill(ptr noundef %r, ptr noundef %doc) #0 {
+entry:
+  %r.addr = alloca ptr, align 8
+  %doc.addr = alloca ptr, align 8
+  store ptr %r, ptr %r.addr, align 8
+  store ptr %doc, ptr %doc.addr, align 8
+  %0 = load ptr, ptr %doc.addr, align 8
+  %1 = load ptr, ptr %r.addr, align 8
+  %2 = getelementptr inbounds %struct.reader, ptr %1, i32 0, i32 1
+  %3 = getelementptr inbounds %struct.anon, ptr %2, i32 0, i32 0
+  store ptr %0, ptr %3, align 8
+  %4 = load ptr, ptr %doc.addr, align 8
+  %5 = getelementptr inbounds i8, ptr %4, i64 8
+  store i32 0, ptr %5, align 4
+  ret void
+}
+
+define dso_local i32 @read_one(ptr noundef %r, ptr noundef %out) #0 {
+entry:
+  %r.addr = alloca ptr, align 8
+  %out.addr = alloca ptr, align 8
+  store ptr %r, ptr %r.addr, align 8
+  store ptr %out, ptr %out.addr, align 8
+  %0 = load ptr, ptr %r.addr, align 8
+  %f = getelementptr inbounds %struct.reader, ptr %0, i32 0, i32 0
+  %1 = load i32, ptr %f, align 8
+  %2 = load ptr, ptr %out.addr, align 8
+  store i32 %1, ptr %2, align 4
+  ret i32 0
+}
+"#;
+
+    #[test]
+    fn pointers_kept_in_another_parameter_make_setters() {
+        let f = analyse(SETTERS);
+        let stores: Vec<(&str, usize, usize)> = f
+            .stores
+            .iter()
+            .map(|(n, i, j)| (n.as_str(), *i, *j))
+            .collect();
+        // `buf` kept in the reader (a field of a field), directly and
+        // through the helper; the length is no pointer, a value written
+        // through an out-parameter is not a parameter kept, and `fill`
+        // writes through the `doc` it keeps (an out-parameter, no setter).
+        assert_eq!(stores, [("set_input", 1, 0), ("set_through", 1, 0)]);
     }
 }

@@ -13,7 +13,7 @@ pub mod cross;
 pub mod harness;
 pub mod ir;
 mod records;
-mod sequences;
+pub mod sequences;
 pub mod types;
 
 use crate::compile::CompileError;
@@ -40,6 +40,10 @@ pub struct Prepared {
     pub skipped: Vec<harness::Skipped>,
     /// The call sequences: name and what each calls.
     pub sequences: Vec<(String, String)>,
+    /// What each call sequence calls, by the `function` value that runs it.
+    pub calls: Vec<(usize, sequences::Calls)>,
+    /// The calls that get a made-up handle.
+    pub made_up: sequences::MadeUp,
 }
 
 fn failed(command: &str, diagnostics: String) -> CompileError {
@@ -306,6 +310,8 @@ pub fn prepare(
         functions: generated.functions,
         skipped,
         sequences: generated.sequences,
+        calls: generated.selectors,
+        made_up: generated.made_up,
     })
 }
 
@@ -411,17 +417,70 @@ pub fn functions_of<'t>(
         .collect()
 }
 
+/// The public functions a harness calls (`functions`, alone, or in the call
+/// sequences `calls`), and those of them that one of `tests` calls: alone,
+/// or in a sequence, as its selector objects chose.
+pub fn public_functions_of<'t>(
+    functions: &[String],
+    calls: &[(usize, sequences::Calls)],
+    tests: impl Iterator<Item = &'t crate::testcases::EngineTest>,
+) -> (Vec<String>, Vec<String>) {
+    let mut all: std::collections::BTreeSet<String> = functions
+        .iter()
+        .filter(|f| !f.starts_with("sequence "))
+        .cloned()
+        .collect();
+    for (_, c) in calls {
+        all.extend(
+            c.selectors
+                .iter()
+                .flat_map(|s| s.1.iter().flatten().cloned()),
+        );
+        all.extend(c.ender.iter().cloned());
+    }
+    let mut tested = std::collections::BTreeSet::new();
+    for t in tests {
+        let k = match t.objects.iter().find(|(n, _)| n == "function") {
+            Some((_, b)) if b.len() == 4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
+            Some(_) => continue,
+            None => 0,
+        };
+        match calls.iter().find(|(i, _)| *i == k) {
+            Some((_, c)) => {
+                let ended = matches!(t.outcome, crate::testcases::Outcome::Exit { .. });
+                tested.extend(c.called(&t.objects, ended));
+            }
+            None => tested.extend(functions.get(k).cloned()),
+        }
+    }
+    (all.into_iter().collect(), tested.into_iter().collect())
+}
+
 /// How a bug of a library target reads: `contract` when an assertion of the
 /// called public function itself failed (the function checks its
-/// precondition, and the generated input or call order broke it), `harness`
-/// when the generated code failed, else `bug`.
-pub fn triage(b: &crate::baseline::Bug) -> &'static str {
+/// precondition, and the generated input or call order broke it), or when
+/// the call under which it happened got a made-up handle (`made_up`: a
+/// structure the library makes with a function of its own, given as
+/// symbolic bytes: its inner state is one the library never makes);
+/// `harness` when the generated code failed, else `bug`.
+pub fn triage(b: &crate::baseline::Bug, made_up: &sequences::MadeUp) -> &'static str {
     let first = b.stack.first().map_or("", String::as_str);
     let caller = b.stack.get(1).map_or("", String::as_str);
+    // The generated function the bug happened under, and the library
+    // function it was calling (the stack is innermost first).
+    let at = b
+        .stack
+        .iter()
+        .position(|f| f.starts_with("symtest_call_") || f.starts_with("symtest_seq_"));
+    let made_up_handle = at.is_some_and(|k| match b.stack[k].strip_prefix("symtest_call_") {
+        Some(f) => made_up.alone.contains(f),
+        None => k > 0 && made_up.in_sequence.contains(&b.stack[k - 1]),
+    });
     if first.starts_with("symtest_lib_") || first.starts_with("symtest_call_") || first == "main" {
         "harness"
     } else if b.kind == "assert"
         && (caller == format!("symtest_call_{first}") || caller.starts_with("symtest_seq_"))
+        || made_up_handle
     {
         "contract"
     } else {

@@ -1,13 +1,15 @@
 //! Call sequences of a `library` target's harness: per handle type, a
 //! function that makes a handle, up to `sequence-length` of those that take
 //! it, and the one that ends it (issue #47's "create → add → query →
-//! destroy").
+//! destroy"). A user that keeps a buffer of its caller in the handle (a
+//! setter, [`super::ir::Facts::stores`]) runs first, before those that
+//! consume what it set.
 
 use super::ast::{Api, Function};
-use super::harness::{indent, Gen};
+use super::harness::{dispatch, indent, weight, Gen};
 use super::ir::Facts;
 use super::types::{self, Shape};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// A call sequence over one handle type: the functions that make a handle,
@@ -22,7 +24,47 @@ pub(super) struct Plan<'f> {
     initializers: Vec<(&'f Function, String)>,
     /// Functions taking a handle: which parameter.
     users: Vec<(&'f Function, usize)>,
+    /// Those of `users` that keep a pointer they are given (not a handle of
+    /// this type) in the handle: they run first.
+    setters: Vec<(&'f Function, usize)>,
     enders: Vec<&'f Function>,
+}
+
+/// The functions one call sequence calls, as a test's objects tell them.
+#[derive(Clone, Debug, Default)]
+pub struct Calls {
+    /// Per selector object (`sequence.make`, `sequence.set`,
+    /// `sequence.step1`, ...), the function each of its values calls
+    /// (`None`: none, or stop). A selector of one value makes no object.
+    pub selectors: Vec<(String, Vec<Option<String>>)>,
+    /// The function that ends the handle, called on every path that made
+    /// one and ends normally.
+    pub ender: Option<String>,
+}
+
+impl Calls {
+    /// The functions a test of this sequence called (its objects, and
+    /// whether its path ended normally).
+    pub fn called(&self, objects: &[(String, Vec<u8>)], ended: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut past_make = false;
+        for (name, values) in &self.selectors {
+            let value = match objects.iter().find(|(n, _)| n == name) {
+                Some((_, b)) if b.len() == 4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                Some(_) => continue,
+                None if values.len() == 1 && name == "sequence.make" => 0,
+                None => continue,
+            };
+            past_make |= name != "sequence.make";
+            if let Some(Some(f)) = values.get(value as usize) {
+                out.push(f.clone());
+            }
+        }
+        if let (Some(e), true) = (&self.ender, ended && past_make) {
+            out.push(e.clone());
+        }
+        out
+    }
 }
 
 /// The words of a C name (`yaml_parser_initialize` → yaml, parser,
@@ -88,6 +130,7 @@ pub(super) fn plan_sequences<'f>(
             constructors: Vec::new(),
             initializers: Vec::new(),
             users: Vec::new(),
+            setters: Vec::new(),
             enders: Vec::new(),
         });
     };
@@ -133,26 +176,104 @@ pub(super) fn plan_sequences<'f>(
             .find_map(|(i, s)| Some((i, handle_key(s)?)))
         {
             plan(&mut plans, &key);
-            plans.get_mut(&key).expect("made").users.push((f, i));
+            let keeps = |s: &(usize, &Shape)| {
+                facts.stores.contains(&(f.name.clone(), s.0, i))
+                    && matches!(s.1, Shape::Pointer { .. } | Shape::Function { .. })
+                    && handle_key(s.1).is_none_or(|h| h.0 != key)
+            };
+            let p = plans.get_mut(&key).expect("made");
+            if shapes.iter().enumerate().any(|s| keeps(&s)) {
+                p.setters.push((f, i));
+            } else {
+                p.users.push((f, i));
+            }
         }
     }
     plans
         .into_values()
         .filter(|p| {
-            (!p.constructors.is_empty() || !p.initializers.is_empty()) && !p.users.is_empty()
+            let makes = !p.constructors.is_empty() || !p.initializers.is_empty();
+            let takes = !p.users.is_empty() || !p.setters.is_empty();
+            makes && takes
         })
         .collect()
 }
 
+/// Calls that get a made-up handle: a pointer to a structure the library
+/// makes with a function of its own (a handle type of a plan), built as
+/// symbolic bytes instead. `alone`: functions whose single call gets one
+/// (but an initializer's, which is to fill it); `in_sequence`: those whose
+/// call in a sequence gets one besides the sequence's handle.
+#[derive(Clone, Debug, Default)]
+pub struct MadeUp {
+    pub alone: BTreeSet<String>,
+    pub in_sequence: BTreeSet<String>,
+}
+
+/// The calls of `functions` that get a made-up handle of one of `plans`.
+pub(super) fn made_up(api: &Api, plans: &[Plan], functions: &[&Function]) -> MadeUp {
+    let keys: BTreeSet<&str> = plans.iter().map(|p| p.key.as_str()).collect();
+    let mut out = MadeUp::default();
+    for f in functions {
+        let handles: Vec<usize> = f
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, t))| {
+                handle_key(&types::shape(api, t)).is_some_and(|h| keys.contains(h.0.as_str()))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let fills = plans
+            .iter()
+            .any(|p| p.initializers.iter().any(|(g, _)| g.name == f.name));
+        if handles.iter().any(|&i| !(fills && i == 0)) {
+            out.alone.insert(f.name.clone());
+        }
+        let given = plans.iter().find_map(|p| {
+            p.users
+                .iter()
+                .chain(&p.setters)
+                .find(|(g, _)| g.name == f.name)
+                .map(|u| u.1)
+                .or_else(|| (fills || p.enders.iter().any(|g| g.name == f.name)).then_some(0))
+        });
+        if handles.iter().any(|&i| Some(i) != given) {
+            out.in_sequence.insert(f.name.clone());
+        }
+    }
+    out
+}
+
 impl<'a> Gen<'a> {
-    /// `symtest_seq_<k>`: make a handle, call up to `sequence_length` of its
-    /// users on it (each chosen by a symbolic selector, or stop), end it.
+    /// The bodies of the calls of `list` on the handle `h` (names after
+    /// `prefix`); those that do not build are left out.
+    fn on_handle(
+        &mut self,
+        list: &[(&Function, usize)],
+        assume: &BTreeMap<String, Vec<String>>,
+        prefix: &str,
+    ) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (f, i) in list {
+            let a = assume.get(&f.name).cloned().unwrap_or_default();
+            if let Ok(body) = self.call_body(f, &a, Some((*i, "h")), prefix) {
+                out.push((f.name.clone(), body));
+            }
+        }
+        out
+    }
+
+    /// `symtest_seq_<k>`: make a handle, call one of its setters (or none),
+    /// then up to `sequence_length` (the setter's call included) of its
+    /// other users on it, each chosen by a symbolic selector (or stop),
+    /// end it. Returns its text, what it calls, and its selectors.
     pub(super) fn sequence(
         &mut self,
         k: usize,
         p: &Plan,
         assume: &BTreeMap<String, Vec<String>>,
-    ) -> Option<(String, String)> {
+    ) -> Option<(String, String, Calls)> {
         let none: &[String] = &[];
         let assumed = |f: &Function| assume.get(&f.name).map_or(none, Vec::as_slice).to_vec();
         let mut makers = Vec::new();
@@ -172,55 +293,69 @@ impl<'a> Gen<'a> {
                 format!("  h = calloc(1, sizeof({pointee}));\n  if (!h)\n    abort();\n{body}"),
             ));
         }
-        if makers.is_empty() {
-            return None;
-        }
+        let setters = self.on_handle(&p.setters, assume, "set.");
+        let steps = self.o.sequence_length - u32::from(!setters.is_empty());
         let mut users = Vec::new();
-        for (f, i) in &p.users {
-            for step in 1..=self.o.sequence_length {
-                let prefix = format!("{step}.");
-                if let Ok(body) = self.call_body(f, &assumed(f), Some((*i, "h")), &prefix) {
-                    users.push((step, f.name.clone(), body));
-                }
-            }
+        for step in 1..=steps {
+            users.push(self.on_handle(&p.users, assume, &format!("{step}.")));
         }
-        if users.is_empty() {
+        if makers.is_empty() || (setters.is_empty() && users.iter().all(Vec::is_empty)) {
             return None;
         }
+        let mut selectors = Vec::new();
         let mut out = String::new();
         let _ = writeln!(out, "static void symtest_seq_{k}(void) {{");
         let _ = writeln!(out, "  void *h = NULL;");
         let _ = writeln!(
             out,
-            "  switch (symtest_range(0, {}, \"sequence.make\")) {{",
+            "  int make = symtest_range(0, {}, \"sequence.make\");",
             makers.len()
         );
-        for (i, (_, body)) in makers.iter().enumerate() {
-            let _ = writeln!(out, "  case {i}: {{");
-            out.push_str(&indent(body));
-            let _ = writeln!(out, "  }} break;");
-        }
-        let _ = writeln!(out, "  default: return;\n  }}");
+        // Each choice weighs by the code its call can reach ([`weight`]).
+        let reach = |n: &str| weight(self.facts.reach([n]));
+        let bodies: Vec<(String, usize)> =
+            makers.iter().map(|m| (m.1.clone(), reach(&m.0))).collect();
+        dispatch(&mut out, "make", &bodies, "  ");
+        selectors.push((
+            "sequence.make".into(),
+            makers.iter().map(|m| Some(m.0.clone())).collect(),
+        ));
         let _ = writeln!(out, "  if (!h)\n    return;");
-        for step in 1..=self.o.sequence_length {
-            let these: Vec<&(u32, String, String)> = users.iter().filter(|u| u.0 == step).collect();
+        let mut choose = |out: &mut String, name: &str, calls: &[(String, String)]| {
+            let var = name.replace('.', "_");
             let _ = writeln!(
                 out,
-                "  switch (symtest_range(0, {}, \"sequence.step{step}\")) {{",
-                these.len() + 1
+                "  int {var} = symtest_range(0, {}, \"{name}\");",
+                calls.len() + 1
             );
-            for (i, (_, _, body)) in these.iter().enumerate() {
-                let _ = writeln!(out, "  case {i}: {{");
-                out.push_str(&indent(body));
-                let _ = writeln!(out, "  }} break;");
-            }
-            let _ = writeln!(out, "  default: goto end;\n  }}");
+            // Stopping (or no setter) weighs as the lightest call.
+            let mut bodies: Vec<(String, usize)> =
+                calls.iter().map(|c| (c.1.clone(), reach(&c.0))).collect();
+            let least = bodies.iter().map(|b| b.1).min().unwrap_or(1);
+            bodies.push(if name == "sequence.set" {
+                (String::new(), least)
+            } else {
+                ("  goto end;\n".into(), least)
+            });
+            dispatch(out, &var, &bodies, "  ");
+            let mut values: Vec<Option<String>> = calls.iter().map(|c| Some(c.0.clone())).collect();
+            values.push(None);
+            selectors.push((name.to_string(), values));
+        };
+        if !setters.is_empty() {
+            choose(&mut out, "sequence.set", &setters);
         }
-        let _ = writeln!(out, "end:");
+        for (step, these) in users.iter().enumerate() {
+            if !these.is_empty() {
+                choose(&mut out, &format!("sequence.step{}", step + 1), these);
+            }
+        }
+        if users.iter().any(|u| !u.is_empty()) {
+            let _ = writeln!(out, "end:");
+        }
         let mut ender = None;
         for f in &p.enders {
-            let idx = 0;
-            if let Ok(body) = self.call_body(f, &assumed(f), Some((idx, "h")), "end.") {
+            if let Ok(body) = self.call_body(f, &assumed(f), Some((0, "h")), "end.") {
                 let _ = writeln!(out, "  {{");
                 out.push_str(&indent(&body));
                 let _ = writeln!(out, "  }}");
@@ -229,19 +364,37 @@ impl<'a> Gen<'a> {
             }
         }
         let _ = writeln!(out, "  ;\n}}");
-        let mut user_names: Vec<String> = users.iter().map(|u| u.1.clone()).collect();
-        user_names.dedup();
-        let what = format!(
-            "{} → up to {} of {{{}}}{}",
-            makers
-                .iter()
-                .map(|m| m.0.as_str())
-                .collect::<Vec<_>>()
-                .join(" | "),
-            self.o.sequence_length,
-            user_names.join(", "),
-            ender.map_or(String::new(), |e| format!(" → {e}"))
-        );
-        Some((out, what))
+        let what = describe(&makers, &setters, users.first(), steps, ender.as_deref());
+        let calls = Calls { selectors, ender };
+        Some((out, what, calls))
     }
+}
+
+/// What a sequence calls, as the report shows it: `make | make → one of
+/// {setters} or none → up to N of {users} → end`.
+fn describe(
+    makers: &[(String, String)],
+    setters: &[(String, String)],
+    users: Option<&Vec<(String, String)>>,
+    steps: u32,
+    ender: Option<&str>,
+) -> String {
+    let names = |calls: &[(String, String)], sep: &str| {
+        calls
+            .iter()
+            .map(|c| c.0.as_str())
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    format!(
+        "{}{} → up to {steps} of {{{}}}{}",
+        names(makers, " | "),
+        if setters.is_empty() {
+            String::new()
+        } else {
+            format!(" → one of {{{}}} or none", names(setters, ", "))
+        },
+        users.map_or(String::new(), |u| names(u, ", ")),
+        ender.map_or(String::new(), |e| format!(" → {e}"))
+    )
 }
