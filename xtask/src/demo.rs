@@ -10,10 +10,7 @@ use crate::{paths, setup, util};
 use anyhow::{Context, Result};
 use std::process::Command;
 
-pub fn run(args: &[String]) -> Result<()> {
-    if let Some(a) = args.first() {
-        return Err(util::UsageError(format!("`demo` takes no arguments (got `{a}`)")).into());
-    }
+pub fn run() -> Result<()> {
     setup::ensure()?;
     let root = paths::workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

@@ -78,14 +78,7 @@ pub const PROJECT_PACKAGES: &[(&str, &str)] = &[
     ),
 ];
 
-pub fn run(args: &[String]) -> Result<()> {
-    if let Some(a) = args.first() {
-        return Err(util::UsageError(format!("`setup` takes no arguments (got `{a}`)")).into());
-    }
-    ensure()
-}
-
-/// Everything `setup` does; other commands call this first.
+/// Everything `cargo xtask setup` does; other commands call this first.
 pub fn ensure() -> Result<()> {
     ensure_packages()?;
     verify_versions()?;

@@ -5,10 +5,7 @@ use crate::{paths, setup, util};
 use anyhow::Result;
 use std::process::Command;
 
-pub fn run(args: &[String]) -> Result<()> {
-    if let Some(a) = args.first() {
-        return Err(util::UsageError(format!("`test` takes no arguments (got `{a}`)")).into());
-    }
+pub fn run() -> Result<()> {
     setup::ensure()?;
     let root = paths::workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -36,6 +33,6 @@ pub fn run(args: &[String]) -> Result<()> {
     )?;
     // A quick subset of the corpus of real packages: one small package of
     // the corpus, end to end, with no panic, crash or native disagreement.
-    crate::bench::run(&["projects".into(), "--quick".into()])?;
+    crate::bench::projects_quick()?;
     Ok(())
 }

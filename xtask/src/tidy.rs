@@ -4,20 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-
 use crate::paths::workspace_root;
-use crate::util::UsageError;
 
 /// A function longer than this many lines (from its `fn` line to its closing
 /// brace) is listed by `cargo xtask tidy`.
 pub const LONG_FN_LINES: usize = 100;
 
-/// `cargo xtask tidy`: prints the report, fails only on a usage error.
-pub fn run(args: &[String]) -> Result<()> {
-    if let Some(a) = args.first() {
-        return Err(UsageError(format!("`tidy` takes no arguments (got `{a}`)")).into());
-    }
+/// `cargo xtask tidy`: prints the report, never fails.
+pub fn run() {
     let root = workspace_root();
     let mut files = Vec::new();
     rust_sources(&root, &mut files);
@@ -54,7 +48,6 @@ pub fn run(args: &[String]) -> Result<()> {
     for (f, l) in &tables {
         println!("  {f}:{} {} {}", l.line, l.name, l.lines);
     }
-    Ok(())
 }
 
 /// The non-test `.rs` files under `dir`: no `target/`, `.git/`, output

@@ -98,77 +98,63 @@ const CONFIGURE_FLAGS: &[&str] = &[
     "--disable-dependency-tracking",
 ];
 
+/// The options of `bench coreutils`.
+#[derive(clap::Parser)]
 pub struct Options {
+    /// Only echo, basename and dirname, 10 s each unless --budget says
+    /// otherwise
+    #[arg(long)]
     pub quick: bool,
+    /// Seconds of exploration per utility, 0 < S <= 86400 [default: 60, 10
+    /// with --quick]
+    #[arg(long = "budget", value_name = "SECONDS", value_parser = super::seconds)]
     pub budget_s: Option<f64>,
+    /// Only these utilities of the benchmark (comma-separated)
+    #[arg(long, value_name = "A,B", value_delimiter = ',', value_parser = utility)]
     pub only: Vec<String>,
+    /// Where the configured project and the reports go [default:
+    /// target/bench/coreutils]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Copy and configure Debian's source again (else the configured tree of
+    /// the last run is reused)
+    #[arg(long)]
     pub rebuild: bool,
-    /// Budget per utility of the second run (`None`: no second run).
-    pub rerun_budget_s: Option<f64>,
-    /// How often each emitted suite runs (verdicts must not change).
+    /// Seconds per utility of the second run of the unchanged project,
+    /// 0 < S <= 86400
+    #[arg(long = "rerun-budget", value_name = "SECONDS", value_parser = super::seconds,
+          default_value_t = RERUN_BUDGET_S)]
+    pub rerun_budget_s: f64,
+    /// No second run
+    #[arg(long, conflicts_with = "rerun_budget_s")]
+    pub no_rerun: bool,
+    /// How often each emitted suite runs (its verdicts must not change),
+    /// 1..=100
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
     pub suite_runs: u32,
     /// The release binary; the self-test uses the debug one the workspace's
     /// tests build anyway.
+    #[arg(skip = true)]
     pub release: bool,
 }
 
-fn seconds(v: &str, what: &str) -> Result<f64> {
-    super::budget_seconds(v, what).map_err(|m| util::UsageError(format!("{m}\n{USAGE}")).into())
+impl Options {
+    /// Budget per utility of the second run (`None`: no second run).
+    fn rerun_budget(&self) -> Option<f64> {
+        (!self.no_rerun).then_some(self.rerun_budget_s)
+    }
 }
 
-const USAGE: &str = "usage: cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] \
-                     [--out DIR] [--rebuild] [--rerun-budget SECONDS | --no-rerun] [--suite-runs N]";
-
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let mut o = Options {
-            quick: false,
-            budget_s: None,
-            only: Vec::new(),
-            out: None,
-            rebuild: false,
-            rerun_budget_s: Some(RERUN_BUDGET_S),
-            suite_runs: 10,
-            release: true,
-        };
-        let usage =
-            |m: String| -> anyhow::Error { util::UsageError(format!("{m}\n{USAGE}")).into() };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |what: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| usage(format!("{a} needs {what}")))
-            };
-            match a.as_str() {
-                "--quick" => o.quick = true,
-                "--rebuild" => o.rebuild = true,
-                "--no-rerun" => o.rerun_budget_s = None,
-                "--suite-runs" => {
-                    o.suite_runs =
-                        super::in_range(&value("N")?, "--suite-runs", 1, 100).map_err(usage)?
-                }
-                "--budget" => o.budget_s = Some(seconds(&value("SECONDS")?, "--budget")?),
-                "--rerun-budget" => {
-                    o.rerun_budget_s = Some(seconds(&value("SECONDS")?, "--rerun-budget")?)
-                }
-                "--only" => {
-                    for u in value("a list")?.split(',').filter(|u| !u.is_empty()) {
-                        if !UTILITIES.contains(&u) {
-                            return Err(usage(format!(
-                                "--only: `{u}` is not one of the benchmark's utilities ({})",
-                                UTILITIES.join(" ")
-                            )));
-                        }
-                        o.only.push(u.to_string());
-                    }
-                }
-                "--out" => o.out = Some(PathBuf::from(value("DIR")?)),
-                other => return Err(usage(format!("unknown option `{other}`"))),
-            }
-        }
-        Ok(o)
+/// An `--only` value: one of the benchmark's utilities.
+fn utility(u: &str) -> std::result::Result<String, String> {
+    if UTILITIES.contains(&u) {
+        Ok(u.to_string())
+    } else {
+        Err(format!(
+            "`{u}` is not one of the benchmark's utilities ({})",
+            UTILITIES.join(" ")
+        ))
     }
 }
 
@@ -529,7 +515,7 @@ pub fn run(o: &Options) -> Result<Vec<UtilResult>> {
     // the targets' own time (one target at a time).
     let capture_s = wall - results.iter().map(|r| r.total_s).sum::<f64>();
     let mut rerun = Value::Null;
-    if let Some(b) = o.rerun_budget_s {
+    if let Some(b) = o.rerun_budget() {
         let (code2, reports2, wall2) = pipeline(&bin, &dir, b, &work.join("run2.log"))?;
         for r in &reports2 {
             if let Some(u) = results.iter_mut().find(|u| r["name"] == u.name.as_str()) {
@@ -550,7 +536,7 @@ pub fn run(o: &Options) -> Result<Vec<UtilResult>> {
         } else {
             format!(" --only {}", o.only.join(","))
         },
-        match o.rerun_budget_s {
+        match o.rerun_budget() {
             None => " --no-rerun".to_string(),
             Some(b) if b != RERUN_BUDGET_S => format!(" --rerun-budget {b}"),
             Some(_) => String::new(),
@@ -569,6 +555,7 @@ pub fn run(o: &Options) -> Result<Vec<UtilResult>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     /// Each target's arguments in the project's `symtest.toml`: the paper's
     /// environment, and tr's and echo's wider argument groups with the same inputs.
@@ -610,7 +597,8 @@ mod tests {
             only: Vec::new(),
             out: Some(out.clone()),
             rebuild: false,
-            rerun_budget_s: Some(3.0),
+            rerun_budget_s: 3.0,
+            no_rerun: false,
             suite_runs: 2,
             release: false,
         })
@@ -685,7 +673,7 @@ mod tests {
             }
         }
         // Options are checked before anything runs.
-        assert!(Options::parse(&["--only".into(), "ls".into()]).is_err());
-        assert!(Options::parse(&["--budget".into(), "1e300".into()]).is_err());
+        assert!(Options::try_parse_from(["coreutils", "--only", "ls"]).is_err());
+        assert!(Options::try_parse_from(["coreutils", "--budget", "1e300"]).is_err());
     }
 }

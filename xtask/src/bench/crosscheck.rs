@@ -73,64 +73,38 @@ pub const EXCLUDED: &[(&str, &[&str])] = &[
     ("test's other name in both", &["["]),
 ];
 
+/// The options of `bench crosscheck`.
+#[derive(clap::Parser)]
 pub struct Options {
+    /// basename, dirname and echo only, 10 s each unless --budget says
+    /// otherwise
+    #[arg(long)]
     pub quick: bool,
+    /// Seconds of exploration per tool, 0 < S <= 86400 [default: 60, 10 with
+    /// --quick]
+    #[arg(long = "budget", value_name = "SECONDS", value_parser = super::seconds)]
     pub budget_s: Option<f64>,
+    /// Only these tools (comma-separated), of those both provide that the
+    /// benchmark keeps
+    // Checked against the tools both provide once they are known.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub only: Vec<String>,
-    /// Where `crosscheck/` (the project) and the reports go (default
-    /// `target/bench`).
+    /// Where `crosscheck/` (the project) and the reports go [default:
+    /// target/bench]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Copy, configure and build both sources again (else the trees of the
+    /// last run are reused)
+    #[arg(long)]
     pub rebuild: bool,
-    /// Run nothing: rewrite the reports from the last run's summaries (as
-    /// its `crosscheck.json` lists them).
+    /// Run nothing: write the reports again from the last run's summaries
+    /// (as its crosscheck.json lists them)
+    #[arg(long)]
     pub report_only: bool,
 }
 
-const USAGE: &str =
-    "usage: cargo xtask bench crosscheck [--quick] [--budget SECONDS] [--only a,b] \
-                     [--out DIR] [--rebuild]";
-
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let mut o = Options {
-            quick: false,
-            budget_s: None,
-            only: Vec::new(),
-            out: None,
-            rebuild: false,
-            report_only: false,
-        };
-        let usage =
-            |m: String| -> anyhow::Error { util::UsageError(format!("{m}\n{USAGE}")).into() };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |what: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| usage(format!("{a} needs {what}")))
-            };
-            match a.as_str() {
-                "--quick" => o.quick = true,
-                "--rebuild" => o.rebuild = true,
-                "--report-only" => o.report_only = true,
-                "--budget" => {
-                    o.budget_s =
-                        Some(super::budget_seconds(&value("SECONDS")?, "--budget").map_err(usage)?)
-                }
-                // Checked against the tools both provide once they are known.
-                "--only" => o.only.extend(
-                    value("a list")?
-                        .split(',')
-                        .filter(|u| !u.is_empty())
-                        .map(str::to_string),
-                ),
-                "--out" => o.out = Some(PathBuf::from(value("DIR")?)),
-                other => return Err(usage(format!("unknown option `{other}`"))),
-            }
-        }
-        Ok(o)
-    }
-}
+const USAGE: &str = "usage: cargo xtask bench crosscheck [--quick] [--budget SECONDS] \
+                     [--only a,b] [--out DIR] [--rebuild] [--report-only]";
 
 /// The programs the configured coreutils tree builds: `bin_PROGRAMS` of its
 /// top-level `Makefile` (`src/wc$(EXEEXT)` ...), continuation lines included.
@@ -634,6 +608,7 @@ fn command_line(o: &Options) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
     use symtest_project::config::{is_environment_option, parse_config_file, validate};
 
     fn words(s: &[&str]) -> Vec<String> {
@@ -799,17 +774,20 @@ mod tests {
     fn only_is_checked_against_the_chosen_tools() {
         let chosen = words(&["cat", "wc"]);
         let left = vec![("rm".to_string(), "changes the file system".to_string())];
-        let o = Options::parse(&words(&["--only", "wc"])).unwrap();
+        let parse = |args: &[&str]| {
+            Options::try_parse_from(std::iter::once("crosscheck").chain(args.iter().copied()))
+        };
+        let o = parse(&["--only", "wc"]).unwrap();
         assert_eq!(selected(&o, &chosen, &left).unwrap(), ["wc"]);
-        let o = Options::parse(&words(&["--only", "rm"])).unwrap();
+        let o = parse(&["--only", "rm"]).unwrap();
         let e = selected(&o, &chosen, &left).unwrap_err().to_string();
         assert!(e.contains("left out: changes the file system"), "{e}");
-        let o = Options::parse(&words(&["--only", "ptx"])).unwrap();
+        let o = parse(&["--only", "ptx"]).unwrap();
         let e = selected(&o, &chosen, &left).unwrap_err().to_string();
         assert!(e.contains("not provided by both"), "{e}");
-        let o = Options::parse(&[]).unwrap();
+        let o = parse(&[]).unwrap();
         assert_eq!(selected(&o, &chosen, &left).unwrap(), chosen);
-        assert!(Options::parse(&words(&["--budget", "0"])).is_err());
-        assert!(Options::parse(&words(&["--bogus"])).is_err());
+        assert!(parse(&["--budget", "0"]).is_err());
+        assert!(parse(&["--bogus"]).is_err());
     }
 }

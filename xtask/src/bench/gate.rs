@@ -40,65 +40,39 @@ const KINDS: &[&str] = &[
     "oob-read",
     "overflow",
 ];
-const USAGE: &str = "usage: cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]";
-
+/// The options of `bench gate`.
+#[derive(clap::Parser)]
 pub struct Options {
+    /// uniq and fold only, 2 bugs each, 20 s per run (unless the other
+    /// options say otherwise)
+    #[arg(long)]
     pub quick: bool,
+    /// Only these coreutils utilities of the benchmarks (comma-separated)
+    #[arg(long, value_name = "A,B", value_delimiter = ',', value_parser = utility)]
     pub only: Vec<String>,
+    /// Bugs planted per utility, 1..=100 [default: 5, 2 with --quick]
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100))]
     pub bugs: Option<usize>,
+    /// Seconds per gate run, 0 < S <= 86400 [default: 60, 20 with --quick]
+    #[arg(long = "budget", value_name = "SECONDS", value_parser = super::seconds)]
     pub budget_s: Option<f64>,
+    /// Seed of the bug generator
+    #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// Where the project and the reports go [default: target/bench/gate]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
 
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let mut o = Options {
-            quick: false,
-            only: Vec::new(),
-            bugs: None,
-            budget_s: None,
-            seed: 1,
-            out: None,
-        };
-        let usage =
-            |m: String| -> anyhow::Error { util::UsageError(format!("{m}\n{USAGE}")).into() };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = || {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| usage(format!("{a} needs a value")))
-            };
-            match a.as_str() {
-                "--quick" => o.quick = true,
-                "--only" => {
-                    for u in value()?.split(',').filter(|u| !u.is_empty()) {
-                        if !super::coreutils::UTILITIES.contains(&u) {
-                            return Err(usage(format!(
-                                "--only: `{u}` is not a coreutils utility of the benchmarks"
-                            )));
-                        }
-                        o.only.push(u.to_string());
-                    }
-                }
-                "--bugs" => {
-                    o.bugs = Some(super::in_range(&value()?, "--bugs", 1, 100).map_err(usage)?)
-                }
-                "--budget" => {
-                    o.budget_s = Some(super::budget_seconds(&value()?, "--budget").map_err(usage)?)
-                }
-                "--seed" => {
-                    let v = value()?;
-                    o.seed = v
-                        .parse()
-                        .map_err(|_| usage(format!("--seed: `{v}` is not a number")))?;
-                }
-                "--out" => o.out = Some(PathBuf::from(value()?)),
-                other => return Err(usage(format!("unknown option `{other}`"))),
-            }
-        }
-        Ok(o)
+/// An `--only` value: a coreutils utility of the benchmarks.
+fn utility(u: &str) -> std::result::Result<String, String> {
+    if super::coreutils::UTILITIES.contains(&u) {
+        Ok(u.to_string())
+    } else {
+        Err(format!(
+            "`{u}` is not a coreutils utility of the benchmarks"
+        ))
     }
 }
 
@@ -672,6 +646,7 @@ fn write_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     #[test]
     fn plantable_lines_are_whole_statements() {
@@ -688,6 +663,6 @@ mod tests {
         let ok: Vec<usize> = (0..src.len()).filter(|&i| plantable(&src, i)).collect();
         assert_eq!(ok, [1, 4]);
         assert!(planted("div-zero", 3).contains("100 / symtest_pl_n--"));
-        assert!(Options::parse(&["--bugs".into(), "0".into()]).is_err());
+        assert!(Options::try_parse_from(["gate", "--bugs", "0"]).is_err());
     }
 }

@@ -61,60 +61,148 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub const USAGE: &str =
-    "usage: cargo xtask bench [suite] [--quick] [--budget SECONDS] [--only A,B] [--out DIR]
-       cargo xtask bench engine|solver|fp|loops
-       cargo xtask bench coreutils [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild]
-       cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] [--seed S] [--budget SECONDS] [--out DIR]
-       cargo xtask bench crosscheck [--quick] [--budget SECONDS] [--only a,b] [--out DIR] [--rebuild] [--report-only]
-       cargo xtask bench gate [--quick] [--only a,b] [--bugs N] [--budget SECONDS] [--seed S] [--out DIR]
-       cargo xtask bench projects [--only a,b] [--budget SECONDS] [--out DIR] [--no-plain]
-       cargo xtask bench projects --corpus [--only a,b] [--shard K/N] [--fresh] [--budget SECONDS]
-                                  [--package-timeout SECONDS] [--out DIR]
-       cargo xtask bench projects --select | --quick
-       cargo xtask bench seeds [--only a,b] [--budget SECONDS] [--out DIR] [--reuse] [--prepare]";
+/// The options of `cargo xtask bench`: a benchmark, or the evaluation
+/// suite's options for the default one (`bench [suite] [--quick] ...`).
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    benchmark: Option<Benchmark>,
+    #[command(flatten)]
+    suite: suite::Options,
+}
 
-/// An option's value as a number in `lo..=hi`, or the message saying why not
-/// (the benchmark adds its usage).
-pub(crate) fn in_range<T>(v: &str, what: &str, lo: T, hi: T) -> std::result::Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
-{
+#[derive(clap::Subcommand)]
+enum Benchmark {
+    /// symtest vs random testing on tests/bench/suite/ (paper §5): gcov line
+    /// and branch coverage, bugs, engine statistics -> target/bench/ (the
+    /// default benchmark)
+    Suite(suite::Options),
+    /// Engine speed and memory (tests/bench/engine/, a whole program, the
+    /// paper's tr) -> target/bench/engine.json
+    Engine,
+    /// The paper's Table 1: solver-chain configurations (tests/bench/solver/),
+    /// then `fp` and `loops`
+    Solver,
+    /// Time per floating-point query against integer queries of the same
+    /// shape -> target/bench/fp.json
+    Fp,
+    /// Instruction rate and solver share on loops over symbolic bounds
+    /// (tests/bench/loops/)
+    Loops,
+    /// GNU coreutils 9.1 captured and explored with the paper's options
+    /// -> target/bench/coreutils/
+    Coreutils(coreutils::Options),
+    /// Mutation scores of the emitted suites (the demo's wc and ten coreutils
+    /// utilities) -> target/bench/mutation/
+    Mutation(mutation::Options),
+    /// Planted bugs in coreutils utilities, gated directed (--changed-since)
+    /// and undirected -> target/bench/gate/
+    Gate(gate::Options),
+    /// GNU coreutils 9.1 crosschecked against toybox 0.8.9 (paper §5.5), one
+    /// [[crosscheck]] per tool both provide -> target/bench/crosscheck.{json,md}
+    Crosscheck(crosscheck::Options),
+    /// Debian source packages captured with their own builds, `init
+    /// --from-build`, every listed target run: the eight hand recipes
+    /// (-> target/bench/projects/), or the corpus of tests/bench/corpus/
+    Projects(projects::Options),
+    /// jq, gawk, lua5.4 and sqlite3 without and with seeds from their own
+    /// tests, measured by gcov on their own build -> target/bench/seeds/
+    #[command(after_help = SEEDS_OPTIONS)]
+    Seeds(SeedsArgs),
+}
+
+/// The options of `bench seeds`, which parses them itself (see
+/// [`projects::seeds::Options`]).
+const SEEDS_OPTIONS: &str = "\
+Options of the benchmark:
+      --only <A,B>        Only these packages (of jq, gawk, lua5.4, sqlite3)
+      --budget <SECONDS>  Seconds per program, 0 < S <= 86400 [default: 30]
+      --out <DIR>         Where the trees and the reports go [default: target/bench/seeds]
+      --reuse             Keep the captured trees and gcov builds of an earlier run
+      --prepare           Only configure, capture and make the gcov builds (no timed run)
+      --report            Only write the reports again from the rows present";
+
+/// `bench seeds` parses its own options (see [`projects::seeds::Options`]).
+#[derive(clap::Args)]
+struct SeedsArgs {
+    /// The benchmark's options (below)
+    #[arg(
+        value_name = "OPTIONS",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    options: Vec<String>,
+}
+
+impl SeedsArgs {
+    fn help_asked(&self) -> bool {
+        self.options.iter().any(|o| o == "-h" || o == "--help")
+    }
+}
+
+/// A time budget in seconds, 0 < S <= 86400 (a value parser of the options).
+pub(crate) fn seconds(v: &str) -> std::result::Result<f64, String> {
     v.parse()
         .ok()
-        .filter(|n| *n >= lo && *n <= hi)
-        .ok_or_else(|| format!("{what}: `{v}` is not {lo}..={hi}"))
+        .filter(|b: &f64| b.is_finite() && *b > 0.0 && *b <= 86_400.0)
+        .ok_or_else(|| format!("`{v}` is not 0 < S <= 86400"))
 }
 
 /// An option's value as a time budget, 0 < S <= 86400 seconds, or the message
 /// saying why not.
 pub(crate) fn budget_seconds(v: &str, what: &str) -> std::result::Result<f64, String> {
-    v.parse()
-        .ok()
-        .filter(|b: &f64| b.is_finite() && *b > 0.0 && *b <= 86_400.0)
-        .ok_or_else(|| format!("{what}: `{v}` is not 0 < S <= 86400"))
+    seconds(v).map_err(|m| format!("{what}: {m}"))
 }
 
-pub fn run(args: &[String]) -> Result<()> {
-    match args.first().map(String::as_str) {
-        Some("engine") => engine(),
-        Some("solver") => solver().and_then(|()| fp::run()).and_then(|()| loops::run()),
-        Some("fp") => fp::run(),
-        Some("loops") => loops::run(),
-        Some("coreutils") => coreutils::run(&coreutils::Options::parse(&args[1..])?).map(|_| ()),
-        Some("mutation") => mutation::run(&mutation::Options::parse(&args[1..])?).map(|_| ()),
-        Some("gate") => gate::run(&gate::Options::parse(&args[1..])?),
-        Some("crosscheck") => crosscheck::run(&crosscheck::Options::parse(&args[1..])?).map(|_| ()),
-        Some("projects") => projects::run(&projects::Options::parse(&args[1..])?).map(|_| ()),
-        Some("seeds") => projects::seeds::run(&projects::seeds::Options::parse(&args[1..])?),
-        Some("suite") => suite::run(&suite::Options::parse(&args[1..])?).map(|_| ()),
-        None => suite::run(&suite::Options::parse(args)?).map(|_| ()),
-        Some(a) if a.starts_with("--") => suite::run(&suite::Options::parse(args)?).map(|_| ()),
-        Some(other) => Err(util::UsageError(format!(
-            "unknown benchmark `{other}` (available: suite, engine, solver, fp, loops, coreutils, crosscheck, mutation, gate, projects, seeds)\n{USAGE}"
-        ))
-        .into()),
+pub fn run(args: BenchArgs) -> Result<()> {
+    match args.benchmark.unwrap_or(Benchmark::Suite(args.suite)) {
+        Benchmark::Suite(o) => suite::run(&o).map(|_| ()),
+        Benchmark::Engine => engine(),
+        Benchmark::Solver => solver()
+            .and_then(|()| fp::run())
+            .and_then(|()| loops::run()),
+        Benchmark::Fp => fp::run(),
+        Benchmark::Loops => loops::run(),
+        Benchmark::Coreutils(o) => coreutils::run(&o).map(|_| ()),
+        Benchmark::Mutation(o) => mutation::run(&o).map(|_| ()),
+        Benchmark::Gate(o) => gate::run(&o),
+        Benchmark::Crosscheck(o) => crosscheck::run(&o).map(|_| ()),
+        Benchmark::Projects(o) => projects::run(&o),
+        Benchmark::Seeds(a) if a.help_asked() => seeds_help(),
+        Benchmark::Seeds(a) => projects::seeds::run(&projects::seeds::Options::parse(&a.options)?),
     }
+}
+
+/// The help of `bench seeds`, asked for after one of its options (clap
+/// passes everything from the first one on to the benchmark).
+fn seeds_help() -> Result<()> {
+    let mut cli = <crate::Cli as clap::CommandFactory>::command();
+    cli.build();
+    let seeds = cli
+        .find_subcommand_mut("bench")
+        .and_then(|b| b.find_subcommand_mut("seeds"))
+        .context("no `bench seeds` command")?;
+    seeds.print_help()?;
+    Ok(())
+}
+
+/// Checks what clap leaves to a benchmark (the options of `bench seeds`), as
+/// [`run`] does before running anything.
+#[cfg(test)]
+pub fn check(args: BenchArgs) -> Result<()> {
+    match args.benchmark {
+        Some(Benchmark::Seeds(a)) if !a.help_asked() => {
+            projects::seeds::Options::parse(&a.options)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `bench projects --quick` (the end of `cargo xtask test`).
+pub fn projects_quick() -> Result<()> {
+    projects::quick()
 }
 
 pub(crate) fn target_dir(root: &Path) -> PathBuf {

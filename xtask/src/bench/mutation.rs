@@ -40,70 +40,40 @@ pub const COREUTILS: &[(&str, &str)] = &[
 ];
 /// The mutation tool, pinned.
 const UNIVERSALMUTATOR: &str = "universalmutator==1.14.1";
-const USAGE: &str =
-    "usage: cargo xtask bench mutation [--quick] [--only wc,uniq,...] [--mutants N] \
-                     [--seed S] [--budget SECONDS] [--out DIR]";
-
+/// The options of `bench mutation`.
+#[derive(clap::Parser)]
 pub struct Options {
+    /// 10 mutants per coreutils utility and, without --only, two utilities
+    /// beside wc
+    #[arg(long)]
     pub quick: bool,
+    /// Only these targets (comma-separated): wc and the coreutils utilities
+    /// of the benchmark
+    #[arg(long, value_name = "A,B", value_delimiter = ',', value_parser = target)]
     pub only: Vec<String>,
-    /// Mutants sampled per target (before those that do not compile are left out).
+    /// Mutants sampled per target (before those that do not compile are left
+    /// out), 1..=10000 [default: 100 for wc, 40 per coreutils utility]
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
     pub mutants: Option<usize>,
+    /// Seed of the sampling of the mutants
+    #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Exploration budget per target.
+    /// Seconds of exploration per target, 0 < S <= 86400 [default: 20 for wc,
+    /// 60 for the coreutils project]
+    #[arg(long = "budget", value_name = "SECONDS", value_parser = super::seconds)]
     pub budget_s: Option<f64>,
+    /// Where the projects and the reports go [default: target/bench/mutation]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
 
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let mut o = Options {
-            quick: false,
-            only: Vec::new(),
-            mutants: None,
-            seed: 1,
-            budget_s: None,
-            out: None,
-        };
-        let usage =
-            |m: String| -> anyhow::Error { util::UsageError(format!("{m}\n{USAGE}")).into() };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = || {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| usage(format!("{a} needs a value")))
-            };
-            match a.as_str() {
-                "--quick" => o.quick = true,
-                "--only" => {
-                    for t in value()?.split(',').filter(|t| !t.is_empty()) {
-                        if t != "wc" && !COREUTILS.iter().any(|(u, _)| *u == t) {
-                            return Err(usage(format!(
-                                "--only: `{t}` is not a target of the benchmark"
-                            )));
-                        }
-                        o.only.push(t.to_string());
-                    }
-                }
-                "--mutants" => {
-                    o.mutants =
-                        Some(super::in_range(&value()?, "--mutants", 1, 10_000).map_err(usage)?)
-                }
-                "--seed" => {
-                    let v = value()?;
-                    o.seed = v
-                        .parse()
-                        .map_err(|_| usage(format!("--seed: `{v}` is not a number")))?;
-                }
-                "--budget" => {
-                    o.budget_s = Some(super::budget_seconds(&value()?, "--budget").map_err(usage)?)
-                }
-                "--out" => o.out = Some(PathBuf::from(value()?)),
-                other => return Err(usage(format!("unknown option `{other}`"))),
-            }
-        }
-        Ok(o)
+/// An `--only` value: a target of the benchmark.
+fn target(t: &str) -> std::result::Result<String, String> {
+    if t == "wc" || COREUTILS.iter().any(|(u, _)| *u == t) {
+        Ok(t.to_string())
+    } else {
+        Err(format!("`{t}` is not a target of the benchmark"))
     }
 }
 
@@ -577,18 +547,13 @@ fn write_report(work: &Path, scores: &[Score], o: &Options) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     #[test]
     fn options_and_lines() {
-        assert!(Options::parse(&["--only".into(), "ls".into()]).is_err());
-        assert!(Options::parse(&["--mutants".into(), "0".into()]).is_err());
-        let o = Options::parse(&[
-            "--only".into(),
-            "wc,uniq".into(),
-            "--seed".into(),
-            "7".into(),
-        ])
-        .unwrap();
+        assert!(Options::try_parse_from(["mutation", "--only", "ls"]).is_err());
+        assert!(Options::try_parse_from(["mutation", "--mutants", "0"]).is_err());
+        let o = Options::try_parse_from(["mutation", "--only", "wc,uniq", "--seed", "7"]).unwrap();
         assert_eq!(o.only, ["wc", "uniq"]);
         assert_eq!(o.seed, 7);
         assert_eq!(mutated_line("a\nb\nc\n", "a\nB\nc\n"), 2);

@@ -27,70 +27,27 @@ pub const FULL_BUDGET_S: f64 = 60.0;
 /// Seed of both tools.
 pub const SEED: u64 = 1;
 
+/// The options of `bench [suite]`.
+#[derive(clap::Args)]
 pub struct Options {
+    /// Six programs (a mix of planted bugs, clean programs and two whole
+    /// programs), 10 s each unless --budget says otherwise
+    #[arg(long)]
     pub quick: bool,
+    /// Seconds per program and tool, 0 < S <= 86400 [default: 60, 10 with
+    /// --quick]
+    #[arg(long = "budget", value_name = "SECONDS", value_parser = super::seconds)]
     pub budget_s: Option<f64>,
+    /// Only these programs of tests/bench/suite/symtest.toml (comma-separated)
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Where the reports go [default: target/bench]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Measure the release build of the engine (the debug build only in
     /// the harness's own test, where it is already built).
+    #[arg(skip = true)]
     pub release: bool,
-}
-
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let mut o = Options {
-            quick: false,
-            budget_s: None,
-            only: Vec::new(),
-            out: None,
-            release: true,
-        };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| util::UsageError(format!("{name} needs a value")))
-            };
-            match a.as_str() {
-                "--quick" => o.quick = true,
-                "-h" | "--help" => {
-                    println!("{}", super::USAGE);
-                    std::process::exit(0);
-                }
-                "--budget" => {
-                    let v = value("--budget")?;
-                    let s: f64 = v
-                        .parse()
-                        .ok()
-                        .filter(|s: &f64| *s > 0.0 && s.is_finite())
-                        .ok_or_else(|| {
-                            util::UsageError(format!(
-                                "--budget must be a positive number of seconds (got `{v}`)"
-                            ))
-                        })?;
-                    o.budget_s = Some(s);
-                }
-                "--only" => {
-                    o.only = value("--only")?
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                }
-                "--out" => o.out = Some(PathBuf::from(value("--out")?)),
-                other => {
-                    return Err(util::UsageError(format!(
-                        "unknown option `{other}` for `cargo xtask bench`\n{}",
-                        super::USAGE
-                    ))
-                    .into())
-                }
-            }
-        }
-        Ok(o)
-    }
 }
 
 /// One `[[target]]` of `tests/bench/suite/symtest.toml`.

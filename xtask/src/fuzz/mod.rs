@@ -5,38 +5,31 @@
 mod campaign;
 mod mutate;
 
-use crate::util::UsageError;
 use anyhow::{bail, Result};
 
-pub fn run(args: &[String]) -> Result<()> {
-    let mut count = 500usize;
-    let mut seed = 1u64;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| -> Result<String> {
-            it.next()
-                .cloned()
-                .ok_or_else(|| UsageError(format!("{name} needs a value")).into())
-        };
-        match a.as_str() {
-            "--count" => {
-                count = value("--count")?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| UsageError("--count must be a positive number".into()))?
-            }
-            "--seed" => {
-                seed = value("--seed")?
-                    .parse()
-                    .map_err(|_| UsageError("--seed must be a number".into()))?
-            }
-            other => bail!(UsageError(format!(
-                "unknown option `{other}` (usage: cargo xtask fuzz [--count N] [--seed S])"
-            ))),
-        }
-    }
-    crate::setup::run(&[])?;
+/// The options of `cargo xtask fuzz`.
+#[derive(clap::Parser)]
+pub struct FuzzArgs {
+    /// Mutants of each family (bitcode, .ktest, symtest.toml, the POSIX
+    /// environment's options), at least 1
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = positive)]
+    count: usize,
+    /// Seed of the mutations
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+}
+
+/// A `--count`: a positive number.
+fn positive(v: &str) -> Result<usize, String> {
+    v.parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{v}` is not a positive number"))
+}
+
+pub fn run(args: &FuzzArgs) -> Result<()> {
+    let FuzzArgs { count, seed } = *args;
+    crate::setup::ensure()?;
     let bin = crate::bench::release_binary()?;
     let workspace = crate::paths::workspace_root();
     let work = workspace.join("target").join("fuzz");
@@ -104,4 +97,21 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FuzzArgs;
+    use clap::Parser;
+
+    #[test]
+    fn options_are_checked() {
+        let o = FuzzArgs::try_parse_from(["fuzz", "--count", "2000", "--seed", "7"]).unwrap();
+        assert_eq!((o.count, o.seed), (2000, 7));
+        let o = FuzzArgs::try_parse_from(["fuzz"]).unwrap();
+        assert_eq!((o.count, o.seed), (500, 1));
+        assert!(FuzzArgs::try_parse_from(["fuzz", "--count", "0"]).is_err());
+        assert!(FuzzArgs::try_parse_from(["fuzz", "--seed", "x"]).is_err());
+        assert!(FuzzArgs::try_parse_from(["fuzz", "--bogus"]).is_err());
+    }
 }

@@ -43,6 +43,7 @@ use bounded::{key_line, run_logged_until, wait_bounded, TimedOut};
 use listing::{add_harnesses, check_listing, library_targets, listed, manifest};
 pub use options::{Mode, Options};
 use recipes::Recipe;
+pub use runner::quick;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -856,18 +857,39 @@ binary = \".libs/sqlite3\"\n\
         assert_eq!(crash_of("engine-failed", slow), None);
     }
 
+    fn parse(args: &[&str]) -> Result<Options, clap::Error> {
+        use clap::Parser;
+        Options::try_parse_from(std::iter::once("projects").chain(args.iter().copied()))
+    }
+
     #[test]
     fn options_are_checked() {
-        assert!(Options::parse(&["--only".into(), "zlib,jq".into()]).is_ok());
-        assert!(Options::parse(&["--only".into(), "coreutils".into()]).is_err());
-        assert!(Options::parse(&["--budget".into(), "0".into()]).is_err());
-        assert!(!Options::parse(&["--no-plain".into()]).unwrap().plain);
-        let corpus = Options::parse(&["--corpus".into(), "--only".into(), "flog".into()]).unwrap();
+        assert!(parse(&["--only", "zlib,jq"]).is_ok());
+        assert!(parse(&["--only", "coreutils"]).is_err());
+        assert!(parse(&["--budget", "0"]).is_err());
+        assert!(!parse(&["--no-plain"]).unwrap().plain);
+        let recipes = parse(&[]).unwrap();
+        assert_eq!(recipes.mode, Mode::Recipes);
+        assert_eq!(recipes.budget_s, DEFAULT_BUDGET_S);
+        let corpus = parse(&["--corpus", "--only", "flog"]).unwrap();
         assert_eq!(corpus.mode, Mode::Corpus);
         assert_eq!(corpus.budget_s, CORPUS_BUDGET_S);
-        assert!(Options::parse(&["--shard".into(), "1/2".into()]).is_err());
-        assert!(Options::parse(&["--corpus".into(), "--shard".into(), "3/2".into()]).is_err());
-        assert!(Options::parse(&["--corpus".into(), "--shard".into(), "2/2".into()]).is_ok());
+        assert_eq!(corpus.only, ["flog"]);
+        assert!(parse(&["--shard", "1/2"]).is_err());
+        assert!(parse(&["--corpus", "--shard", "3/2"]).is_err());
+        assert_eq!(
+            parse(&["--corpus", "--shard", "2/2"]).unwrap().shard,
+            Some((2, 2))
+        );
+        let o = parse(&["--corpus", "--fresh", "--package-timeout", "60"]).unwrap();
+        assert!(o.fresh);
+        assert_eq!((o.budget_s, o.package_timeout_s), (CORPUS_BUDGET_S, 60.0));
+        assert_eq!(parse(&["--budget", "5"]).unwrap().budget_s, 5.0);
+        assert!(parse(&["--fresh"]).is_err());
+        assert!(parse(&["--select", "--corpus"]).is_err());
+        assert_eq!(parse(&["--select"]).unwrap().mode, Mode::Select);
+        assert_eq!(parse(&["--quick"]).unwrap().mode, Mode::Quick);
+        assert!(parse(&["--bogus"]).is_err());
         // Every recipe's harness exists.
         let dir = paths::workspace_root().join("tests/bench/projects");
         for r in recipes::all() {

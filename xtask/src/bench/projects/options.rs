@@ -1,16 +1,9 @@
 //! The options of `cargo xtask bench projects`.
 
 use super::{recipes, CORPUS_BUDGET_S, DEFAULT_BUDGET_S, PACKAGE_TIMEOUT_S};
-use crate::util;
-use anyhow::Result;
+use clap::error::ErrorKind;
+use clap::{ArgMatches, Args, Command, CommandFactory, FromArgMatches};
 use std::path::PathBuf;
-
-const USAGE: &str = "usage: cargo xtask bench projects [--only a,b] [--budget SECONDS] \
-                     [--out DIR] [--no-plain]\n       \
-                     cargo xtask bench projects --select\n       \
-                     cargo xtask bench projects --corpus [--only a,b] [--shard K/N] [--fresh] \
-                     [--budget SECONDS] [--package-timeout SECONDS] [--out DIR]\n       \
-                     cargo xtask bench projects --quick";
 
 /// What `bench projects` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +18,7 @@ pub enum Mode {
     Quick,
 }
 
+/// The options of `bench projects`: its command line, checked.
 pub struct Options {
     pub mode: Mode,
     pub only: Vec<String>,
@@ -38,83 +32,136 @@ pub struct Options {
     pub package_timeout_s: f64,
 }
 
-impl Options {
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let names: Vec<&str> = recipes::all().iter().map(|r| r.name).collect();
-        let mut o = Options {
-            mode: Mode::Recipes,
-            only: Vec::new(),
-            budget_s: DEFAULT_BUDGET_S,
-            out: None,
-            plain: true,
-            shard: None,
-            fresh: false,
-            package_timeout_s: PACKAGE_TIMEOUT_S,
+/// The command line of `bench projects`: the eight hand recipes by default,
+/// or one of --select, --corpus, --quick.
+#[derive(clap::Parser)]
+#[command(group(clap::ArgGroup::new("mode").args(["select", "corpus", "quick"])))]
+struct Flags {
+    /// Apply tests/bench/corpus/RULE.md: write tests/bench/corpus/corpus.toml
+    /// and walk.tsv
+    #[arg(long)]
+    select: bool,
+    /// Every corpus package (30 s per program by default), resumable: a
+    /// package with a result is not run again (unless --fresh)
+    /// -> target/bench/corpus/
+    #[arg(long)]
+    corpus: bool,
+    /// One small corpus package end to end, checked (part of `cargo xtask
+    /// test`)
+    #[arg(long)]
+    quick: bool,
+    /// Only these packages (comma-separated): recipes, or with --corpus
+    /// corpus packages
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    only: Vec<String>,
+    /// Seconds of exploration per program, 0 < S <= 86400 [default: 10, 30
+    /// with --corpus]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::bench::seconds)]
+    budget: Option<f64>,
+    /// Where the packages and the reports go [default: target/bench/projects,
+    /// target/bench/corpus with --corpus]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Skip the plain build of each recipe (its build time)
+    #[arg(long)]
+    no_plain: bool,
+    /// With --corpus: only the packages at positions K-1, K-1+N, ... of the
+    /// corpus (1 <= K <= N)
+    #[arg(long, value_name = "K/N", value_parser = shard, requires = "corpus")]
+    shard: Option<(usize, usize)>,
+    /// With --corpus: run the packages that already have a result too
+    #[arg(long, requires = "corpus")]
+    fresh: bool,
+    /// With --corpus: the wall-clock cap of one package in seconds,
+    /// 0 < S <= 86400
+    #[arg(long, value_name = "SECONDS", value_parser = crate::bench::seconds,
+          default_value_t = PACKAGE_TIMEOUT_S)]
+    package_timeout: f64,
+}
+
+/// `--shard K/N`, 1 <= K <= N.
+fn shard(v: &str) -> Result<(usize, usize), String> {
+    v.split_once('/')
+        .and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)))
+        .filter(|&(k, n): &(usize, usize)| n >= 1 && (1..=n).contains(&k))
+        .ok_or_else(|| format!("`{v}` is not K/N with 1 <= K <= N"))
+}
+
+impl Flags {
+    /// The options, with the checks that depend on the mode.
+    fn options(self) -> Result<Options, clap::Error> {
+        let mode = if self.select {
+            Mode::Select
+        } else if self.corpus {
+            Mode::Corpus
+        } else if self.quick {
+            Mode::Quick
+        } else {
+            Mode::Recipes
         };
-        let usage =
-            |m: String| -> anyhow::Error { util::UsageError(format!("{m}\n{USAGE}")).into() };
-        let mut budget = None;
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            match a.as_str() {
-                "--no-plain" => o.plain = false,
-                "--select" => o.mode = Mode::Select,
-                "--corpus" => o.mode = Mode::Corpus,
-                "--quick" => o.mode = Mode::Quick,
-                "--fresh" => o.fresh = true,
-                "--budget" => {
-                    let v = it
-                        .next()
-                        .ok_or_else(|| usage("--budget needs SECONDS".into()))?;
-                    budget = Some(crate::bench::budget_seconds(v, "--budget").map_err(usage)?);
-                }
-                "--package-timeout" => {
-                    let v = it
-                        .next()
-                        .ok_or_else(|| usage("--package-timeout needs SECONDS".into()))?;
-                    o.package_timeout_s =
-                        crate::bench::budget_seconds(v, "--package-timeout").map_err(usage)?;
-                }
-                "--shard" => {
-                    let v = it.next().ok_or_else(|| usage("--shard needs K/N".into()))?;
-                    let parsed = v
-                        .split_once('/')
-                        .and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)))
-                        .filter(|&(k, n): &(usize, usize)| n >= 1 && (1..=n).contains(&k));
-                    o.shard = Some(parsed.ok_or_else(|| {
-                        usage(format!("--shard: `{v}` is not K/N with 1 <= K <= N"))
-                    })?);
-                }
-                "--only" => {
-                    let v = it
-                        .next()
-                        .ok_or_else(|| usage("--only needs a list".into()))?;
-                    o.only
-                        .extend(v.split(',').filter(|p| !p.is_empty()).map(str::to_string));
-                }
-                "--out" => {
-                    o.out = Some(PathBuf::from(
-                        it.next().ok_or_else(|| usage("--out needs DIR".into()))?,
-                    ))
-                }
-                other => return Err(usage(format!("unknown option `{other}`"))),
+        let only: Vec<String> = self.only.into_iter().filter(|p| !p.is_empty()).collect();
+        if mode == Mode::Recipes {
+            let names: Vec<&str> = recipes::all().iter().map(|r| r.name).collect();
+            if let Some(p) = only.iter().find(|p| !names.contains(&p.as_str())) {
+                return Err(Options::command().error(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "--only: `{p}` is not one of the projects ({})",
+                        names.join(" ")
+                    ),
+                ));
             }
         }
-        if o.mode == Mode::Recipes {
-            if let Some(p) = o.only.iter().find(|p| !names.contains(&p.as_str())) {
-                return Err(usage(format!(
-                    "--only: `{p}` is not one of the projects ({})",
-                    names.join(" ")
-                )));
-            }
-        }
-        if o.mode != Mode::Corpus && (o.shard.is_some() || o.fresh) {
-            return Err(usage("--shard and --fresh go with --corpus".into()));
-        }
-        o.budget_s = budget.unwrap_or(match o.mode {
-            Mode::Corpus => CORPUS_BUDGET_S,
-            _ => DEFAULT_BUDGET_S,
-        });
-        Ok(o)
+        Ok(Options {
+            mode,
+            only,
+            budget_s: self.budget.unwrap_or(match mode {
+                Mode::Corpus => CORPUS_BUDGET_S,
+                _ => DEFAULT_BUDGET_S,
+            }),
+            out: self.out,
+            plain: !self.no_plain,
+            shard: self.shard,
+            fresh: self.fresh,
+            package_timeout_s: self.package_timeout,
+        })
     }
 }
+
+// `Options` is parsed as its `Flags`, then checked.
+impl FromArgMatches for Options {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        Flags::from_arg_matches(m)?.options()
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for Options {
+    fn augment_args(cmd: Command) -> Command {
+        Flags::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Flags::augment_args_for_update(cmd)
+    }
+}
+
+impl CommandFactory for Options {
+    fn command() -> Command {
+        Flags::command()
+            .name("projects")
+            .bin_name("cargo xtask bench projects")
+    }
+
+    fn command_for_update() -> Command {
+        Flags::command_for_update()
+            .name("projects")
+            .bin_name("cargo xtask bench projects")
+    }
+}
+
+impl clap::Parser for Options {}

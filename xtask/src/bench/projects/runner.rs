@@ -546,6 +546,7 @@ fn quick_problems(row: &Row) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     fn member(name: &str, bs: &str, lines: u64, rank: u64, hand: bool) -> Member {
         Member {
@@ -585,7 +586,8 @@ mod tests {
             .collect();
         let mut seen = Vec::new();
         for k in 1..=3 {
-            let o = super::super::Options::parse(&[
+            let o = super::super::Options::try_parse_from([
+                "projects".to_string(),
                 "--corpus".into(),
                 "--shard".into(),
                 format!("{k}/3"),
@@ -597,8 +599,8 @@ mod tests {
         let mut all: Vec<String> = ms.iter().map(|m| m.name.clone()).collect();
         all.sort();
         assert_eq!(seen, all);
-        let o = super::super::Options::parse(&["--corpus".into(), "--only".into(), "x".into()])
-            .unwrap();
+        let o =
+            super::super::Options::try_parse_from(["projects", "--corpus", "--only", "x"]).unwrap();
         assert!(chosen(&ms, &o).is_err());
     }
 
