@@ -88,7 +88,7 @@ pub fn native_alloc_limit() -> u64 {
 /// The seeds of `--seed-file` and `--seed-dir`: each `.ktest`'s objects.
 /// The seeds of --seed-file and --seed-dir, each with the arguments its
 /// `.ktest` records.
-type ReadSeed = (symtest_executor::Seed, Vec<String>);
+type ReadSeed = (symtest_executor::Seed, Vec<String>, PathBuf);
 
 fn read_seeds(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Vec<ReadSeed>, String> {
     let mut paths: Vec<PathBuf> = files.to_vec();
@@ -107,7 +107,7 @@ fn read_seeds(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Vec<ReadSeed>, Stri
             let t = symtest_ktest::KTest::read_from(p)
                 .map_err(|e| format!("seed {}: {e}", p.display()))?;
             let objects = t.objects.into_iter().map(|o| (o.name, o.bytes)).collect();
-            Ok((objects, t.args))
+            Ok((objects, t.args, p.clone()))
         })
         .collect()
 }
@@ -250,14 +250,23 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         ));
     }
     c.directed_share = a.directed_share;
-    let seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
+    let mut seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
     if a.seed_own_args {
-        c.seed_args = seeds
-            .iter()
-            .map(|(_, args)| own_args(a, args))
-            .collect::<Result<_, _>>()?;
+        // A seed whose own environment the engine refuses is left out, said
+        // on stderr; the other seeds and the run go on.
+        let mut kept = Vec::with_capacity(seeds.len());
+        for (objects, args, path) in seeds {
+            match own_args(a, &args) {
+                Ok(own) => {
+                    c.seed_args.push(own);
+                    kept.push((objects, args, path));
+                }
+                Err(e) => eprintln!("warning: seed {} left out: {e}", path.display()),
+            }
+        }
+        seeds = kept;
     }
-    c.seeds = seeds.into_iter().map(|(s, _)| s).collect();
+    c.seeds = seeds.into_iter().map(|(s, ..)| s).collect();
     c.allow_seed_extension = a.allow_seed_extension;
     c.option_seeds = a.option_seeds && !a.no_option_seeds;
     c.target_lines = target_lines(&a.target_line, a.target_lines.as_deref())?;

@@ -105,6 +105,7 @@ pub fn tests_c(target: &Target, cases: &[SuiteCase]) -> String {
             Outcome::Exit { code } => ("SYMTEST_EXPECT_EXIT", (*code as u64 & 0xff) as i32),
             Outcome::Error(_) if c.bug => ("SYMTEST_EXPECT_BUG", 0),
             _ if c.test.does_not_end() => ("SYMTEST_EXPECT_NO_END", 0),
+            _ if c.test.recorded_seed() => ("SYMTEST_EXPECT_RECORDED", 0),
             // Stopped at a limit, or halted by the budget before its end
             // (and not run to it concretely): no claim on how it ends.
             _ if c.test.stopped_at_limit().is_some() => ("SYMTEST_EXPECT_STOPPED", 0),

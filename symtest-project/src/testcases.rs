@@ -57,6 +57,10 @@ struct ObjectJson {
     hex: String,
 }
 
+/// How the early reason of a recorded seed's own test begins (the
+/// engine's `write_seed_test`).
+pub const SEED_TEST_REASON: &str = "a seed from the project's tests";
+
 /// Kinds that are limits of the engine or its models, not program bugs.
 pub const NOT_BUGS: &[&str] = &["exec", "external", "model", "solver"];
 
@@ -82,6 +86,14 @@ impl EngineTest {
         self.program_args
             .as_deref()
             .filter(|a| *a != target.args.as_slice())
+    }
+
+    /// A run recorded from the project's own tests whose path the engine
+    /// did not follow to its end (`exec --seed-own-args` writes its test
+    /// with this reason): the run ended under the project's tests, so its
+    /// replay gets the whole timeout.
+    pub fn recorded_seed(&self) -> bool {
+        matches!(&self.outcome, Outcome::Early { reason, .. } if reason.starts_with(SEED_TEST_REASON))
     }
 
     /// The engine stopped the path early and ran it concretely on the

@@ -21,6 +21,9 @@
  *                  it claims nothing of the run's end, so any end passes
  *                  (a crash of code the engine never ran included; the
  *                  timeout, at most 0.5 s, may stop it);
+ *   expect recorded a run recorded from the project's own tests (a seed) that
+ *                  the engine did not follow to its end: any end passes, with
+ *                  the whole timeout (the run ended under those tests);
  *
  * and then what the test did when the suite was made (expected/<test>/, see
  * symtest_oracle.c): its exit status, stdout, stderr, the files it left and
@@ -248,6 +251,13 @@ static int program_argv(char **argv, int max) {
   char name[16];
   const char *const *pa = SYMTEST_ARGS_OF(symtest_current);
   argv[0] = (char *)symtest_program_name;
+  /* A whole program runs in its test's own directory, files or not: what it
+   * writes by name (gawk's awkvars.out) stays out of the suite's directory
+   * and is the test's behaviour (files.txt). */
+  if (files_dir && chdir(files_dir) != 0) {
+    perror("symtest: files directory");
+    exit(MISMATCH_EXIT);
+  }
   for (k = 0; pa[k] && argc < max - 1; k++) {
     const char *a = pa[k];
     if (is_opt(a, "sym-arg") && pa[k + 1]) {
@@ -576,7 +586,8 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
   }
   if (pid == 0)
     run_child(c,
-              c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG && timeout * 1000 > EARLY_TIMEOUT_MS
+              c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG &&
+                      c->expect != SYMTEST_EXPECT_RECORDED && timeout * 1000 > EARLY_TIMEOUT_MS
                   ? EARLY_TIMEOUT_MS
                   : timeout * 1000,
               fail_log, &cap);
@@ -612,7 +623,8 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
     case SYMTEST_EXPECT_EXIT: *ok = code == c->exit_code; break;
     case SYMTEST_EXPECT_ANY:
     case SYMTEST_EXPECT_NO_END:
-    case SYMTEST_EXPECT_STOPPED: *ok = code != MISMATCH_EXIT; break;
+    case SYMTEST_EXPECT_STOPPED:
+    case SYMTEST_EXPECT_RECORDED: *ok = code != MISMATCH_EXIT; break;
     default: *ok = code != MISMATCH_EXIT && code != USER_ERROR_EXIT; break;
     }
   } else {
@@ -623,7 +635,7 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
      * what comes after it: a later crash is no disagreement (its recorded
      * behaviour is still compared). */
     *ok = (expect == SYMTEST_EXPECT_ANY && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) ||
-          expect == SYMTEST_EXPECT_NO_END || expect == SYMTEST_EXPECT_STOPPED;
+          expect == SYMTEST_EXPECT_NO_END || expect == SYMTEST_EXPECT_STOPPED || expect == SYMTEST_EXPECT_RECORDED;
   }
   if (fails && SYMTEST_INJECT)
     snprintf(why + strlen(why), why_size - strlen(why), "; injected: %s", injected[0] ? injected : "none");
@@ -766,7 +778,9 @@ int main(int argc, char **argv) {
       symtest_observed_show(&o);
     /* Besides the engine's expectation, the behaviour recorded when the
      * suite was made: stdout, stderr, the files left, harness outputs. */
-    if (ok && (c->expect == SYMTEST_EXPECT_EXIT || c->expect == SYMTEST_EXPECT_ANY || c->expect == SYMTEST_EXPECT_STOPPED) &&
+    if (ok &&
+        (c->expect == SYMTEST_EXPECT_EXIT || c->expect == SYMTEST_EXPECT_ANY || c->expect == SYMTEST_EXPECT_STOPPED ||
+         c->expect == SYMTEST_EXPECT_RECORDED) &&
         !un) {
       cmp = symtest_compare(expected, c->name, &o, exit_only, why, sizeof why);
       if (cmp == 1)

@@ -31,7 +31,11 @@ enum symtest_expect {
                             instruction, a model's or the solver's limit): it
                             claims nothing of how the run ends, so any end
                             passes its check; the behaviour recorded when the
-                            suite was made (expected/) is still compared */
+                            suite was made (expected/) is still compared */,
+  SYMTEST_EXPECT_RECORDED /* a run recorded from the project's own tests (a seed)
+                             that the engine did not follow to its end: it ended
+                             there, so it gets the whole timeout; any end passes
+                             its check and expected/ is compared */
 };
 
 struct symtest_case {

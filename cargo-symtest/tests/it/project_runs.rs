@@ -252,3 +252,36 @@ fn no_wait_fails_at_once_and_a_killed_run_does_not_block() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("Blocking"));
 }
+
+/// A whole program that writes a file by name into its working directory
+/// (gawk's `awkvars.out`): each suite test runs it in the test's own
+/// directory, files or not, so running the suite leaves nothing in the
+/// suite's directory and the next `cargo symtest` regenerates it (a file
+/// added there would make it refuse to).
+#[test]
+fn a_suite_run_leaves_nothing_in_the_suite_directory() {
+    let dir = crate::support::scratch("suite-cwd");
+    std::fs::write(
+        dir.join("stamp.c"),
+        "#include <stdio.h>\nint main(int argc, char **argv) {\n  FILE *f = fopen(\"stamp.out\", \"w\");\n  if (!f) return 2;\n  fputs(argc > 1 ? argv[1] : \"none\", f);\n  fclose(f);\n  return argc > 1 && argv[1][0] == 'x';\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"stamp\"\nkind = \"program\"\nsources = [\"stamp.c\"]\n\
+         args = [\"--sym-args\", \"0\", \"1\", \"1\"]\nmax-time = 5\n",
+    )
+    .unwrap();
+    for round in 0..2 {
+        let o = run_in(&dir, &["--max-time", "5"]);
+        assert!(o.status.success(), "round {round}: {}", text(&o));
+        let suite = dir.join("tests/symtest/stamp");
+        let m = make(&suite, &["test"]);
+        assert!(m.status.success(), "{}", text(&m));
+        assert!(
+            !suite.join("stamp.out").exists(),
+            "the program wrote into the suite's directory"
+        );
+    }
+    assert!(!dir.join("stamp.out").exists());
+}

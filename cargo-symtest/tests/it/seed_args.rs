@@ -45,6 +45,50 @@ fn recorded_run(dir: &Path) -> std::path::PathBuf {
     p
 }
 
+/// A recorded run of `prog A` whose file A holds `data`; the file's
+/// metadata left zero (the model's assumptions repair it).
+fn file_seed(dir: &Path, name: &str, prog: &str, data: &[u8]) -> std::path::PathBuf {
+    let seed = KTest {
+        args: [
+            prog,
+            "--sym-arg",
+            "1",
+            "--sym-files",
+            "1",
+            &data.len().to_string(),
+        ]
+        .map(String::from)
+        .to_vec(),
+        sym_argvs: 0,
+        sym_argv_len: 0,
+        objects: vec![
+            KTestObject {
+                name: "arg00".into(),
+                bytes: b"A\0".to_vec(),
+            },
+            KTestObject {
+                name: "A-data".into(),
+                bytes: data.to_vec(),
+            },
+            KTestObject {
+                name: "A-data-stat".into(),
+                bytes: vec![0; 144],
+            },
+            KTestObject {
+                name: "model_version".into(),
+                bytes: 1i32.to_le_bytes().to_vec(),
+            },
+        ],
+    };
+    let p = dir.join(format!("{name}.ktest"));
+    seed.write_to(&p).unwrap();
+    p
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
 fn stats(out: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap()
 }
@@ -116,6 +160,115 @@ fn a_bug_a_few_bytes_from_a_seed_is_found_with_it_and_missed_without() {
         "--native",
         prog.to_str().unwrap(),
         with.to_str().unwrap(),
+    ]);
+    let replayed = String::from_utf8_lossy(&r.stdout).into_owned();
+    assert!(
+        r.status.success() && replayed.contains(" 0 failed"),
+        "{}",
+        shown(&r)
+    );
+}
+
+/// A seed whose own arguments the engine refuses (a recording made before
+/// empty files were padded: `--sym-files 1 0`) is left out and said; the
+/// other seeds and the run go on, and the bug the good seed leads to is
+/// still found.
+#[test]
+fn a_refused_seed_is_left_out_and_the_others_stay() {
+    let dir = scratch("seed-own-args-refused");
+    let src = workspace().join("tests/seeds/header.c");
+    let bc = cc_bitcode(&src, &dir);
+    let seeds = dir.join("seeds");
+    std::fs::create_dir_all(&seeds).unwrap();
+    std::fs::rename(recorded_run(&dir), seeds.join("a.ktest")).unwrap();
+    let refused = KTest {
+        args: ["header", "--sym-arg", "1", "--sym-files", "1", "0"]
+            .map(String::from)
+            .to_vec(),
+        sym_argvs: 0,
+        sym_argv_len: 0,
+        objects: vec![KTestObject {
+            name: "arg00".into(),
+            bytes: b"A\0".to_vec(),
+        }],
+    };
+    refused.write_to(seeds.join("b.ktest")).unwrap();
+    let out = dir.join("out");
+    let engine = [
+        "--max-time",
+        "30",
+        "--seed-dir",
+        seeds.to_str().unwrap(),
+        "--seed-own-args",
+    ];
+    let o = posix_exec(&bc, &out, &engine, &["--sym-args", "0", "2", "2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("b.ktest left out") && err.contains("files need at least 1 byte"),
+        "{err}"
+    );
+    let s = stats(&out);
+    assert_eq!(s["seeds"], 1, "{s:#}");
+    assert_eq!(s["errors"], 1, "{s:#}");
+}
+
+/// Seeds whose runs take the engine longer than the budget (a long
+/// computation before the file is looked at): no path following them ends,
+/// yet each seed's inputs are a test, written at the halt when no other
+/// test holds them, so their native replay covers what the project's own
+/// tests cover. The tests replay natively.
+#[test]
+fn every_seed_has_a_test_when_its_run_does_not_end_in_the_budget() {
+    let dir = scratch("seed-own-args-unfinished");
+    let src = workspace().join("tests/seeds/slow.c");
+    let bc = cc_bitcode(&src, &dir);
+    let seeds = dir.join("seeds");
+    std::fs::create_dir_all(&seeds).unwrap();
+    let data: [&[u8]; 2] = [b"ok", b"no"];
+    for (i, d) in data.iter().enumerate() {
+        file_seed(&seeds, &format!("seed{i}"), "slow", d);
+    }
+    let out = dir.join("out");
+    let engine = [
+        "--max-time",
+        "3",
+        "--seed-dir",
+        seeds.to_str().unwrap(),
+        "--seed-own-args",
+    ];
+    posix_exec(&bc, &out, &engine, &["--sym-files", "1", "2"]);
+    let s = stats(&out);
+    assert_eq!(s["seeds_ended"], 0, "{s:#}");
+    assert!(s["seed_tests"].as_u64().unwrap() >= 1, "{s:#}");
+    let tests = test_jsons(&out);
+    for d in data {
+        let t = tests
+            .iter()
+            .find(|t| {
+                t["program_args"] == serde_json::json!(["--sym-arg", "1", "--sym-files", "1", "2"])
+                    && t["objects"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|o| o["name"] == "A-data" && o["hex"] == hex(d).as_str())
+            })
+            .unwrap_or_else(|| panic!("no test holds the seed {d:?}: {tests:#?}"));
+        assert!(t["outcome"]["early"].is_object(), "{t:#}");
+    }
+    assert!(
+        tests.iter().any(|t| t["outcome"]["early"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("a seed from the project's tests"))),
+        "{tests:#?}"
+    );
+    let prog = native_build(&src, &dir, &[]);
+    let r = symtest(&[
+        "replay",
+        "--timeout",
+        "5",
+        "--native",
+        prog.to_str().unwrap(),
+        out.to_str().unwrap(),
     ]);
     let replayed = String::from_utf8_lossy(&r.stdout).into_owned();
     assert!(

@@ -455,3 +455,39 @@ fn a_bug_behind_a_checksum_is_found_from_the_projects_own_test() {
     assert!(o.status.success(), "{}", shown(&o));
     assert!(bug_kinds(&dir, "header").is_empty());
 }
+
+/// A project test whose run the engine cannot follow to its end in the
+/// budget (a long computation first): the seed is a test all the same, run by
+/// its suite with the whole timeout (`SYMTEST_EXPECT_RECORDED`, not the half
+/// second of a path the engine stopped), so the native run reaches its last
+/// stage: a conversion that overflows, which the suite's sanitized build
+/// reports on stderr and aborts at. The suite, made in the build directory
+/// and run from the project (another build: the report's paths differ),
+/// passes on the unmodified program.
+#[test]
+fn a_seed_the_engine_cannot_finish_is_a_test_that_runs_to_its_end() {
+    let dir = copy_fixture("seed-slow", "seeds-unfinished");
+    let o = symtest_in(&dir, &["--max-time", "3"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let r = report(&dir, "slowub");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["seeds"]["seeds"], 1, "{r:#}");
+    let vectors =
+        std::fs::read_to_string(dir.join("tests/symtest/slowub/symtest_tests.c")).unwrap();
+    assert!(vectors.contains("SYMTEST_EXPECT_RECORDED"), "{vectors}");
+    let expected = dir.join("tests/symtest/slowub/expected");
+    let recorded = std::fs::read_dir(&expected)
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path().join("stderr")).ok())
+        .find(|s| s.contains("runtime error"));
+    assert!(
+        recorded.is_some(),
+        "no test recorded the sanitizer's report: the seed's run did not reach its end"
+    );
+    let suite = std::process::Command::new("make")
+        .args(["-C", "tests/symtest/slowub", "test"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(suite.status.success(), "{}", shown(&suite));
+}

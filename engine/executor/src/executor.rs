@@ -90,6 +90,8 @@ pub struct Executor<'m> {
     pub(crate) seed_extended: Vec<Option<Vec<symtest_expr::ArrayId>>>,
     /// Seeds from this index on are option seeds (`Config::option_seeds`).
     pub(crate) first_option_seed: usize,
+    /// Per seed, whether a path carrying it ended (`Stats::seeds_ended`).
+    pub(crate) seed_done: Vec<bool>,
     /// What the run saw at the program's branches (why code stays uncovered).
     pub(crate) why: crate::why::WhyLog,
     /// State merging at loop heads (`Config::merge_loops`).
@@ -209,6 +211,7 @@ impl<'m> Executor<'m> {
                 .collect(),
             seed_extended,
             first_option_seed: given_seeds,
+            seed_done: vec![false; config.seeds.len()],
             why: Default::default(),
             merge: Default::default(),
             config,

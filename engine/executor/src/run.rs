@@ -130,6 +130,7 @@ impl Executor<'_> {
             .map(|m| (m as f64 * share) as u64);
         self.searcher.update(None, &ids, &[]);
         self.stats.states_peak = ids.len() as u64;
+        self.write_seed_tests();
         let mut last_progress = Instant::now();
         let reason = loop {
             if let Some(r) = self.limit_reached() {

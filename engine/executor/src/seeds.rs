@@ -11,8 +11,11 @@
 use crate::executor::Executor;
 use crate::search::{Searcher, StateView};
 use crate::state::{State, StateId};
+use crate::termination::TestOutcome;
+use crate::{Event, TestCase};
 use std::rc::Rc;
 use symtest_expr::{ArrayId, ExprId};
+use symtest_ktest::{KTest, KTestObject};
 
 impl Executor<'_> {
     /// Binds the `index`-th symbolic object `st` made (`array`, `size`
@@ -227,5 +230,77 @@ impl Searcher for SeedFirst {
             self.stack.push(*a);
         }
         self.inner.update(current, added, removed);
+    }
+}
+
+impl Executor<'_> {
+    /// A path that ended (not stopped early): the recorded seeds it still
+    /// carried went its whole way (`seeds_ended`).
+    pub(crate) fn note_seeds_ended(&mut self, st: &State) {
+        for &k in st.seeds.iter() {
+            let k = k as usize;
+            if self.is_recorded_seed(k) && !std::mem::replace(&mut self.seed_done[k], true) {
+                self.stats.seeds_ended += 1;
+            }
+        }
+    }
+
+    fn is_recorded_seed(&self, k: usize) -> bool {
+        self.config.seed_args.get(k).is_some_and(Option::is_some)
+    }
+
+    /// Before the run: each recorded seed's run is a test, its inputs as
+    /// recorded, outcome early (its native replay runs it to its end and the
+    /// suite records what it does). The project's tests then cover what their
+    /// runs cover even where the engine's run of one takes longer than the
+    /// whole budget (a jq run is hundreds of millions of instructions). They
+    /// are written first, not at the halt: each test's `.ktest` is synced, and
+    /// hundreds at the halt would take the run past its budget; a seed whose
+    /// path ends gets that path's test too when it covers new code.
+    pub(crate) fn write_seed_tests(&mut self) {
+        for k in 0..self.config.seeds.len() {
+            if !self.is_recorded_seed(k) {
+                continue;
+            }
+            if self
+                .config
+                .max_tests
+                .is_some_and(|max| self.stats.tests >= max)
+            {
+                return;
+            }
+            self.write_seed_test(k);
+        }
+    }
+
+    fn write_seed_test(&mut self, k: usize) {
+        let ktest = KTest {
+            args: self.config.seed_args[k].clone().unwrap_or_default(),
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects: self.config.seeds[k]
+                .iter()
+                .map(|(name, bytes)| KTestObject {
+                    name: name.clone(),
+                    bytes: bytes.clone(),
+                })
+                .collect(),
+        };
+        let tc = TestCase {
+            ktest,
+            outcome: TestOutcome::Early {
+                reason: "a seed from the project's tests: its inputs as recorded, written before the engine ran it".into(),
+                no_end_within: None,
+            },
+            covered_new: false,
+            instructions_covered: self.coverage.covered_instructions(),
+            first_lines: Vec::new(),
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+            stdout: Vec::new(),
+            completed_after: None,
+        };
+        self.stats.tests += 1;
+        self.stats.seed_tests += 1;
+        self.sink.event(Event::Test(&tc));
     }
 }

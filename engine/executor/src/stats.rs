@@ -26,6 +26,12 @@ pub struct Stats {
     /// Seeded paths that ran `SEED_STALL_INSTRUCTIONS` without new coverage
     /// and went on as ordinary paths.
     pub seed_paths_stalled: u64,
+    /// Seeds recorded with their own arguments (the project's tests) whose
+    /// run a path followed to its end, and the tests written of such seeds
+    /// before the run (each its inputs as recorded, which the native replay
+    /// runs to its end).
+    pub seeds_ended: u64,
+    pub seed_tests: u64,
     /// When the last path following a seed was done and the search proper
     /// began: seconds and instructions into the run (`null` without seeds,
     /// or when seeded paths were still running at the end).

@@ -46,6 +46,9 @@ impl Executor<'_> {
         // Every other end completes the path.
         self.ptree.remove(st.ptree_node);
         self.stats.paths_completed += 1;
+        if !matches!(t, Termination::Silent) {
+            self.note_seeds_ended(&st);
+        }
         let covered_new = self.has_untested_cover(&st);
         let wanted = self.config.emit_all || covered_new;
         let outcome = match t {

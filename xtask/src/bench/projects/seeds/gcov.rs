@@ -329,6 +329,13 @@ impl Wrapped {
             ),
         )?;
         util::run(Command::new("gcc").arg("-O1").arg("-o").arg(&exe).arg(&src))?;
+        // A run stopped while the program was wrapped left the wrapper in
+        // its place and the program beside it: the program goes back first
+        // (wrapping the wrapper would make it run itself forever).
+        if real.is_file() {
+            std::fs::rename(&real, path)
+                .with_context(|| format!("putting {} back", path.display()))?;
+        }
         std::fs::rename(path, &real)?;
         let w = Wrapped {
             path: path.to_path_buf(),
@@ -555,6 +562,27 @@ mod tests {
         assert_eq!(f.plain_beyond, 1); // 5
         assert_eq!(f.seeds_not_kept, 1); // 3
         assert_eq!(f.beyond_lines, ["a.c:4", "a.c:6"]);
+    }
+
+    /// A wrapper an interrupted run left in place is not wrapped again:
+    /// the program beside it goes back first, and back again at the end.
+    #[test]
+    fn a_wrapper_left_in_place_is_replaced_not_wrapped() {
+        let dir = std::env::temp_dir().join(format!("seeds-wrap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let prog = dir.join("prog");
+        std::fs::write(&prog, "left wrapper").unwrap();
+        std::fs::write(dir.join("prog.gcov-real"), "real program").unwrap();
+        {
+            let _w = Wrapped::new(&prog, &dir.join("data"), &dir).unwrap();
+            assert_eq!(
+                std::fs::read_to_string(dir.join("prog.gcov-real")).unwrap(),
+                "real program"
+            );
+        }
+        assert_eq!(std::fs::read_to_string(&prog).unwrap(), "real program");
+        assert!(!dir.join("prog.gcov-real").exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -22,7 +22,8 @@
 //! (default `target/bench/seeds/`). `--prepare` only configures, captures
 //! and makes the gcov build (no timed run: to prepare while the machine is
 //! busy); `--reuse` keeps a package's captured tree and gcov build from an
-//! earlier run (the runs and measurements are made again).
+//! earlier run (the runs and measurements are made again); `--report` only
+//! writes `seeds.md` and `seeds.json` again from the rows present.
 
 mod gcov;
 mod report;
@@ -47,7 +48,7 @@ const SUITES_TIMEOUT_S: f64 = 600.0;
 
 const USAGE: &str =
     "usage: cargo xtask bench seeds [--only jq,gawk,lua5.4,sqlite3] [--budget SECONDS] \
-     [--out DIR] [--reuse] [--prepare]";
+     [--out DIR] [--reuse] [--prepare] [--report]";
 
 pub struct Options {
     pub only: Vec<String>,
@@ -57,6 +58,8 @@ pub struct Options {
     pub reuse: bool,
     /// Only configure, capture and make the gcov build (no timed run).
     pub prepare_only: bool,
+    /// Only write the report again from the rows present.
+    pub report_only: bool,
 }
 
 impl Options {
@@ -69,6 +72,7 @@ impl Options {
             out: None,
             reuse: false,
             prepare_only: false,
+            report_only: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -80,6 +84,7 @@ impl Options {
             match a.as_str() {
                 "--reuse" => o.reuse = true,
                 "--prepare" => o.prepare_only = true,
+                "--report" => o.report_only = true,
                 "--only" => {
                     o.only = value("--only")?
                         .split(',')
@@ -143,6 +148,13 @@ pub struct SeedFigures {
     pub dir: Option<String>,
     /// Seconds the recording and writing took (not in the budget).
     pub seconds: Option<f64>,
+    /// The engine's run: recorded seeds a path followed to their end, and
+    /// those that got a test of their own instead, when their path was let
+    /// go or at the halt (`seeds_ended`, `seed_tests` of `stats.json`).
+    #[serde(default)]
+    pub ended: Option<u64>,
+    #[serde(default, alias = "written_at_halt")]
+    pub own_tests: Option<u64>,
 }
 
 /// One program's row.
@@ -188,15 +200,31 @@ pub fn run(o: &Options) -> Result<()> {
     std::fs::create_dir_all(&work)?;
     let bin = crate::bench::bench_binary("bench seeds")?;
     let t = Instant::now();
-    for spec in specs::all() {
-        if !o.only.is_empty() && !o.only.iter().any(|n| n == spec.package) {
-            continue;
-        }
+    let chosen: Vec<Spec> = specs::all()
+        .into_iter()
+        .filter(|s| o.only.is_empty() || o.only.iter().any(|n| n == s.package))
+        .collect();
+    let packages: Vec<(&'static str, &str)> = chosen
+        .iter()
+        .filter_map(|s| s.inputs.as_ref())
+        .map(|i| (i.package, "bench seeds: input files given as seeds"))
+        .collect();
+    setup::ensure_these(&packages)?;
+    for spec in chosen.into_iter().filter(|_| !o.report_only) {
         let r = recipes::all()
             .into_iter()
             .find(|r| r.name == spec.package)
             .with_context(|| format!("no recipe named {}", spec.package))?;
         eprintln!("bench seeds: {} {}", r.name, r.version);
+        let result = work.join(r.name).join("result.json");
+        if !o.prepare_only {
+            // A run stopped before the package's end leaves this row.
+            std::fs::create_dir_all(work.join(r.name))?;
+            let mut started = new_row(&r, &spec, o);
+            started.failure =
+                Some("interrupted: the run stopped before this package was done".into());
+            std::fs::write(&result, serde_json::to_string_pretty(&started)?)?;
+        }
         let row = run_package(&bin, &r, &spec, &work.join(r.name), o);
         if let Some(f) = &row.failure {
             eprintln!("bench seeds: {} failed: {f}", r.name);
@@ -204,10 +232,7 @@ pub fn run(o: &Options) -> Result<()> {
         if o.prepare_only {
             continue;
         }
-        std::fs::write(
-            work.join(r.name).join("result.json"),
-            serde_json::to_string_pretty(&row)?,
-        )?;
+        std::fs::write(&result, serde_json::to_string_pretty(&row)?)?;
     }
     if o.prepare_only {
         return Ok(());
@@ -230,22 +255,47 @@ pub fn run(o: &Options) -> Result<()> {
     Ok(())
 }
 
-/// One package: capture, the two runs, the gcov measurements.
-fn run_package(bin: &Path, r: &Recipe, spec: &Spec, dir: &Path, o: &Options) -> PackageRow {
-    let t = Instant::now();
-    let mut row = PackageRow {
+/// A package's row before its steps.
+fn new_row(r: &Recipe, spec: &Spec, o: &Options) -> PackageRow {
+    let mut source = spec.shown();
+    let mut why = spec.why.to_string();
+    if let Some(i) = &spec.inputs {
+        source.push_str(&format!(
+            "; {}: seed-inputs {}/*{} (package {})",
+            i.program, i.dir, i.suffix, i.package
+        ));
+        why.push_str(&format!("; {}'s input files: {}", i.program, i.why));
+    }
+    PackageRow {
         package: r.name.into(),
         version: r.version.into(),
-        source: spec.shown(),
-        why: spec.why.into(),
+        source,
+        why,
         budget_s: o.budget_s,
         ..Default::default()
-    };
+    }
+}
+
+/// One package: capture, the two runs, the gcov measurements. A package
+/// that fails or runs no program says why in its row.
+fn run_package(bin: &Path, r: &Recipe, spec: &Spec, dir: &Path, o: &Options) -> PackageRow {
+    let t = Instant::now();
+    let mut row = new_row(r, spec, o);
     if let Err(e) = package_steps(bin, r, spec, dir, o, &mut row) {
         row.failure = Some(format!("{e:#}"));
     }
+    if !o.prepare_only {
+        settle(&mut row);
+    }
     row.wall_s = t.elapsed().as_secs_f64();
     row
+}
+
+/// A row that ran no program and has no failure says so.
+fn settle(row: &mut PackageRow) {
+    if row.failure.is_none() && row.programs.is_empty() {
+        row.failure = Some("no program target was run".into());
+    }
 }
 
 fn package_steps(
@@ -260,6 +310,13 @@ fn package_steps(
     let src = fetch(r)?;
     let tree = dir.join("tree");
     let programs = captured(bin, r, &src, &tree, dir, o.reuse)?;
+    if let Some(i) = &spec.inputs {
+        let n = i.copy_into(&tree)?;
+        eprintln!(
+            "bench seeds: {n} input file(s) of {} from {}",
+            i.program, i.dir
+        );
+    }
     let init_config = std::fs::read_to_string(tree.join("symtest.init.toml"))?;
     let plain_config = tree.join("symtest-plain.toml");
     let seeds_config = tree.join("symtest-seeds.toml");
@@ -475,6 +532,11 @@ impl Reports {
             return SeedFigures::default();
         };
         let n = |k: &str| s[k].as_u64().unwrap_or(0);
+        let stats: serde_json::Value = self
+            .out_dir(name)
+            .and_then(|d| std::fs::read_to_string(d.join("stats.json")).ok())
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
         SeedFigures {
             runs_seen: n("runs_seen"),
             runs_kept: n("runs_kept"),
@@ -490,6 +552,8 @@ impl Reports {
             tests_failed: s["tests_failed"].as_str().map(str::to_string),
             dir: s["dir"].as_str().map(str::to_string),
             seconds: self.reports[name]["stage_s"]["seeds"].as_f64(),
+            ended: stats["seeds_ended"].as_u64(),
+            own_tests: stats["seed_tests"].as_u64(),
         }
     }
 
@@ -543,6 +607,15 @@ fn pipeline(
             std::os::unix::fs::symlink(tree.join("symtest-out/.build"), &link)?;
         }
         Err(_) => std::os::unix::fs::symlink(tree.join("symtest-out/.build"), &link)?,
+    }
+    // The suites an earlier run emitted (and ran) go: the pipeline leaves a
+    // suite directory that holds files it did not write as it is.
+    for n in names {
+        let suite = tree.join("tests/symtest").join(n);
+        if suite.is_dir() {
+            std::fs::remove_dir_all(&suite)
+                .with_context(|| format!("removing {}", suite.display()))?;
+        }
     }
     let events_path = dir.join(format!("run-{tag}-events.jsonl"));
     let stderr_path = dir.join(format!("run-{tag}.stderr"));
@@ -625,5 +698,53 @@ mod tests {
         assert!(Options::parse(&["--budget".into(), "0".into()]).is_err());
         assert!(Options::parse(&["--out".into()]).is_err());
         assert!(Options::parse(&["--prepare".into()]).unwrap().prepare_only);
+        assert!(Options::parse(&["--report".into()]).unwrap().report_only);
+    }
+
+    /// A package that ran no program, or whose run was stopped before its
+    /// end, has a row with the reason.
+    #[test]
+    fn a_package_without_programs_says_why() {
+        let o = Options::parse(&[]).unwrap();
+        let spec = specs::all()
+            .into_iter()
+            .find(|s| s.package == "sqlite3")
+            .unwrap();
+        let r = recipes::all()
+            .into_iter()
+            .find(|r| r.name == "sqlite3")
+            .unwrap();
+        let mut row = new_row(&r, &spec, &o);
+        settle(&mut row);
+        assert_eq!(row.failure.as_deref(), Some("no program target was run"));
+        let mut failed = new_row(&r, &spec, &o);
+        failed.failure = Some("the test command failed\nmore".into());
+        settle(&mut failed);
+        assert_eq!(
+            failed.failure.as_deref(),
+            Some("the test command failed\nmore")
+        );
+        let work = std::env::temp_dir().join(format!("seeds-report-{}", std::process::id()));
+        std::fs::create_dir_all(&work).unwrap();
+        report::write(&work, &[row, failed], &o, 1.0).unwrap();
+        let md = std::fs::read_to_string(work.join("seeds.md")).unwrap();
+        let _ = std::fs::remove_dir_all(&work);
+        assert!(
+            md.contains("| sqlite3 | - | failed: no program target was run |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| sqlite3 | - | failed: the test command failed |"),
+            "{md}"
+        );
+        let lua = specs::all()
+            .into_iter()
+            .find(|s| s.package == "lua5.4")
+            .unwrap();
+        let r = recipes::all()
+            .into_iter()
+            .find(|r| r.name == "lua5.4")
+            .unwrap();
+        assert!(new_row(&r, &lua, &o).source.contains("lua5.1-doc"));
     }
 }

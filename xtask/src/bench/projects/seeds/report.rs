@@ -130,6 +130,14 @@ fn notes(rows: &[PackageRow]) -> String {
             if let Some(sec) = s.seconds {
                 said.push(format!("recording {sec:.0} s"));
             }
+            if let (Some(e), Some(w)) = (s.ended, s.own_tests) {
+                said.push(format!(
+                    "the engine followed {e} of the {} seed(s) to their end within the budget; \
+                     {w} seed test(s) written before the run (each a seed's inputs as recorded, \
+                     run to its end by the native replay)",
+                    s.seeds
+                ));
+            }
             for (tag, r) in [("without seeds", &p.plain), ("with seeds", &p.seeded)] {
                 let pr = problems(r);
                 if !pr.is_empty() {

@@ -13,6 +13,48 @@ pub struct Spec {
     pub tests: &'static [&'static str],
     /// Why this command.
     pub why: &'static str,
+    /// Input files a Debian package ships, each a seed of one program.
+    pub inputs: Option<Inputs>,
+}
+
+/// Input files of one program target (`seed-inputs`), from a package: they
+/// are copied into the tree ([`INPUTS_DIR`]) and given as its file argument.
+pub struct Inputs {
+    /// The program target they are seeds of.
+    pub program: &'static str,
+    /// The Debian package that ships them, and the files.
+    pub package: &'static str,
+    pub dir: &'static str,
+    pub suffix: &'static str,
+    pub why: &'static str,
+}
+
+/// Where a package's input files are copied, relative to the tree.
+pub const INPUTS_DIR: &str = "symtest-seed-inputs";
+
+impl Inputs {
+    /// Copies the files into `tree`; how many.
+    pub fn copy_into(&self, tree: &Path) -> Result<usize> {
+        let to = tree.join(INPUTS_DIR);
+        std::fs::create_dir_all(&to)?;
+        let mut n = 0;
+        for e in std::fs::read_dir(self.dir).with_context(|| format!("reading {}", self.dir))? {
+            let p = e?.path();
+            if p.is_file() && p.to_string_lossy().ends_with(self.suffix) {
+                std::fs::copy(&p, to.join(p.file_name().unwrap_or_default()))?;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            anyhow::bail!("{} holds no *{} file", self.dir, self.suffix);
+        }
+        Ok(n)
+    }
+
+    /// The `seed-inputs` glob, relative to the tree.
+    pub fn glob(&self) -> String {
+        format!("{INPUTS_DIR}/*{}", self.suffix)
+    }
 }
 
 impl Spec {
@@ -52,20 +94,34 @@ pub fn all() -> Vec<Spec> {
                   switch: configure found valgrind on this machine (Debian's build has none), and \
                   under valgrind the recorder, not jq, is what valgrind runs, so shtest's checks \
                   of valgrind's summary fail and its later runs are never made",
+            inputs: None,
         },
         Spec {
             package: "gawk",
             tests: &["make", "check"],
             why: "gawk's own `make check` (test/Makefile: each test runs `gawk -f test.awk \
                   test.in` and compares the output)",
+            inputs: None,
         },
         Spec {
             package: "lua5.4",
             tests: &["make", "test", "LIBTOOL={tree}/debian/libtool/libtool"],
             why: "the only test Debian's source of lua5.4 carries: `make test` runs `lua5.4 -v` \
                   (with the LIBTOOL of the recipe's build); the source ships no .lua file (Lua's \
-                  own test suite is a separate upstream tarball, not in the package), so there \
-                  are no input files for `seed-inputs` either",
+                  own test suite is a separate upstream tarball, not in any Debian package)",
+            inputs: Some(Inputs {
+                program: "lua5.4",
+                package: "lua5.1-doc",
+                dir: "/usr/share/doc/lua5.1-doc/test",
+                suffix: ".lua",
+                why: "the one set of Lua test scripts a bookworm package ships: lua5.1-doc's \
+                      test/ (the `test` directory of Lua 5.1's own distribution: 19 small \
+                      programs, \"simple tests for Lua ... to make sure Lua is built correctly\"), \
+                      each given to lua5.4 as its file argument (`seed-inputs-as = \"file\"`); \
+                      written for Lua 5.1, 6 of them stop with an error under 5.4 (getfenv, \
+                      table.getn, math.mod are gone; luac.lua wants an argument): those runs are \
+                      seeds too",
+            }),
         },
         Spec {
             package: "sqlite3",
@@ -83,6 +139,7 @@ pub fn all() -> Vec<Spec> {
                   --disable-amalgamation it does not link (ext/fts3/fts3_term.c is in both \
                   TESTSRC and TESTSRC2: `multiple definition of sqlite3Fts3InitTerm`), and \
                   Debian's rules run no test",
+            inputs: None,
         },
     ]
 }
@@ -108,6 +165,15 @@ pub fn config(init: &str, spec: Option<&Spec>, tree: &Path) -> Result<String> {
                 .map(toml::Value::String)
                 .collect();
             t.insert("seed-tests".into(), toml::Value::Array(words));
+            let name = t.get("name").and_then(|n| n.as_str()).map(str::to_string);
+            if let Some(i) = s
+                .inputs
+                .as_ref()
+                .filter(|i| name.as_deref() == Some(i.program))
+            {
+                t.insert("seed-inputs".into(), toml::Value::String(i.glob()));
+                t.insert("seed-inputs-as".into(), toml::Value::String("file".into()));
+            }
         }
     }
     Ok(toml::to_string(&doc)?)
@@ -140,6 +206,17 @@ mod tests {
             .collect();
         assert_eq!(words, ["make", "test", "LIBTOOL=/t/debian/libtool/libtool"]);
         assert!(t[1].get("seed-tests").is_none());
+        // lua5.4's scripts go to the interpreter only (here no target has its name).
+        assert!(t[0].get("seed-inputs").is_none());
+        let as_lua = INIT.replace("name = \"jq\"", "name = \"lua5.4\"");
+        let seeded: toml::Table =
+            toml::from_str(&config(&as_lua, Some(&lua), tree).unwrap()).unwrap();
+        let t = seeded["target"].as_array().unwrap();
+        assert_eq!(
+            t[0]["seed-inputs"].as_str(),
+            Some("symtest-seed-inputs/*.lua")
+        );
+        assert_eq!(t[0]["seed-inputs-as"].as_str(), Some("file"));
         let jq = all().into_iter().find(|s| s.package == "jq").unwrap();
         assert_eq!(jq.shown(), "make check NO_VALGRIND=1");
     }
