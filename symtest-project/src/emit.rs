@@ -431,6 +431,7 @@ pub const SUITE_MANIFEST: &str = ".symtest-suite.json";
 /// update-expected`): never a reason to refuse regenerating it.
 fn is_build_product(name: &str) -> bool {
     name == "symtest_suite"
+        || name == "readable_tests"
         || name.starts_with("expected/")
         || name.starts_with("symtest-coverage/")
         || [".o", ".a", ".profraw"].iter().any(|x| name.ends_with(x))
@@ -555,9 +556,10 @@ pub fn write_suite(
             crate::fsutil::copy_tree(from, &staging.join("expected").join(name))?;
         }
     }
+    crate::library::readable::write(&staging, target, inputs, root, dest, cases)?;
     std::fs::write(
         staging.join(".gitignore"),
-        "symtest_suite\n*.o\n*.a\nsymtest-coverage/\n",
+        "symtest_suite\nreadable_tests\n*.o\n*.a\nsymtest-coverage/\n",
     )?;
     // Files under expected/ are recorded behaviour (`make update-expected`
     // rewrites them): not part of the edit check.

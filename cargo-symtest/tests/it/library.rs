@@ -226,3 +226,98 @@ fn library_sequence_sets_a_handle_input_before_its_consumers() {
     assert!(bugs.iter().all(|b| *b == ("div", "reader_next")), "{r:#}");
     assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
 }
+
+/// `make readable` in a build directory of its own, with compiler `cc`.
+fn make_readable(suite: &Path, build: &Path, cc: &str) -> std::process::Output {
+    let _ = std::fs::remove_dir_all(build);
+    std::fs::create_dir_all(build).unwrap();
+    std::process::Command::new("make")
+        .arg("-f")
+        .arg(suite.join("Makefile"))
+        .args(["readable", &format!("CC={cc}")])
+        .current_dir(build)
+        .output()
+        .expect("run make")
+}
+
+#[test]
+fn library_suite_has_readable_tests_that_build_and_run_natively() {
+    let dir = fixture("library-shapes", "library-readable");
+    let o = run_in(&dir, &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let suite = dir.join("tests/symtest/shapes");
+    let c = std::fs::read_to_string(suite.join("readable_tests.c")).unwrap();
+    // One function per written test, named after the function it calls.
+    let tests: Vec<String> = c
+        .lines()
+        .filter_map(|l| l.strip_prefix("static void test_"))
+        .map(|l| format!("test_{}", l.split('(').next().unwrap()))
+        .collect();
+    for f in [
+        "add_checked",
+        "count_char",
+        "parse_digit",
+        "scale",
+        "fill_squares",
+    ] {
+        assert!(
+            tests.iter().any(|t| t.starts_with(&format!("test_{f}_"))),
+            "no test of {f}: {tests:?}"
+        );
+    }
+    // Inputs are literals: a string is a C string, a double a literal.
+    assert!(c.contains("  char s[17] = \""), "{c}");
+    assert!(c.contains("  double x = "), "{c}");
+    // A structure is a designated initializer; a linked node is a local
+    // passed by address, as deep as the harness built it.
+    assert!(c.contains("  struct point p = {.x = "), "{c}");
+    assert!(c.contains(", .next = &n_next}"), "{c}");
+    // A bug test documents the bug, and is listed without failing the run.
+    assert!(c.contains("/* Documents a bug: div at "), "{c}");
+    // What cannot be written says so, and is counted.
+    let not_written = c.matches(": not written: ").count();
+    assert!(c.contains("a call sequence"), "{c}");
+    assert!(
+        c.contains(&format!(
+            "{not_written} tests of the suite are not written here"
+        )),
+        "{c}"
+    );
+    // They build against the library with no symtest, and pass on it.
+    let build = dir.join("readable-build");
+    for cc in ["gcc", "clang-19"] {
+        let o = make_readable(&suite, &build, cc);
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{cc}: {}", text(&o));
+        for t in &tests {
+            assert!(
+                out.contains(&format!("{t}: passed"))
+                    || out.contains(&format!("{t}: documents a bug")),
+                "{cc}: {t}: {out}"
+            );
+        }
+        let bugs = c.matches("/* Documents a bug: ").count();
+        assert!(
+            out.contains(&format!(
+                "{} passed, 0 failed, {bugs} document bugs",
+                tests.len() - bugs
+            )),
+            "{cc}: {out}"
+        );
+    }
+    // Run, the tests that document bugs fail while the bugs are there.
+    let o = std::process::Command::new(build.join("readable_tests"))
+        .arg("--bugs")
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "{}", text(&o));
+    // A mutant that changes a return value fails one of them, naming it.
+    mutate(&dir, "return a + b;", "return a + b + 1;");
+    let o = make_readable(&suite, &build, "gcc");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(!o.status.success(), "return-value mutant survived: {out}");
+    assert!(
+        out.contains("FAILED the value add_checked returns"),
+        "{out}"
+    );
+}

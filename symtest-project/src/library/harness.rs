@@ -901,7 +901,10 @@ mod tests {
     fn dispatch_splits_where_the_weights_balance() {
         // Alike: halves, each case two tests deep.
         let t = tree(&[1, 1, 1, 1]);
-        assert!(t.starts_with("if (k < 2) {\n  if (k < 1) {\n    {\n    f0();"), "{t}");
+        assert!(
+            t.starts_with("if (k < 2) {\n  if (k < 1) {\n    {\n    f0();"),
+            "{t}"
+        );
         assert_eq!(t.matches("if (").count(), 3, "{t}");
         // One case as heavy as the three others: one test from the root.
         let t = tree(&[1, 1, 1, 3]);

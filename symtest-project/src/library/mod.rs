@@ -12,6 +12,8 @@ pub mod ast;
 pub mod cross;
 pub mod harness;
 pub mod ir;
+pub mod readable;
+mod readable_c;
 mod records;
 pub mod sequences;
 pub mod types;
@@ -303,6 +305,21 @@ pub fn prepare(
     }
     skipped.extend(generated.skipped.iter().cloned());
     skipped.sort_by(|a, b| a.function.cmp(&b.function));
+    // What each call's inputs are in C terms, for the suite's readable tests.
+    let layouts = record_layouts(
+        &api,
+        &facts,
+        &includes,
+        &derived,
+        &clang,
+        models_include,
+        dir,
+    );
+    let plan = readable::plan(&api, &facts, &o, &generated.functions, &includes, &layouts);
+    let plan_file = dir.join(readable::PLAN_FILE);
+    let json = serde_json::to_string_pretty(&plan).unwrap_or_default();
+    std::fs::write(&plan_file, json)
+        .map_err(|e| failed(&format!("writing {}", plan_file.display()), e.to_string()))?;
     let (target, captured) = with_harness(derived, captured, &file);
     Ok(Prepared {
         target,
@@ -313,6 +330,35 @@ pub fn prepare(
         calls: generated.selectors,
         made_up: generated.made_up,
     })
+}
+
+/// The layouts of the headers' flat structures, from clang's IR of a probe
+/// (none when it does not compile: the readable tests then leave them out).
+fn record_layouts(
+    api: &ast::Api,
+    facts: &ir::Facts,
+    includes: &[String],
+    derived: &Target,
+    clang: &str,
+    models_include: &Path,
+    dir: &Path,
+) -> readable::Layouts {
+    let (text, keys) = readable::layout_probe(api, includes);
+    let file = dir.join("symtest_layouts.c");
+    if keys.is_empty() || std::fs::write(&file, text).is_err() {
+        return readable::Layouts::new();
+    }
+    let out = Command::new(clang)
+        .args(["-S", "-emit-llvm", "-w", "-o", "-"])
+        .args(crate::compile::common_args(derived, models_include))
+        .arg(&file)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {
+            readable::layouts(api, facts, &keys, &String::from_utf8_lossy(&o.stdout))
+        }
+        _ => readable::Layouts::new(),
+    }
 }
 
 /// The harness target: `derived` with the generated `file` first among its

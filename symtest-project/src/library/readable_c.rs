@@ -1,0 +1,861 @@
+//! `readable_tests.c` of a library target's suite: each kept test that calls
+//! one public function, as plain C (see [`super::readable`]).
+
+use super::readable::{Call, Kind, Param, Plan, PLAN_FILE, READABLE_C, READABLE_MK};
+use crate::discovery::Target;
+use crate::emit::SuiteCase;
+use crate::testcases::Outcome;
+use crate::units::NativeInputs;
+use anyhow::{Context, Result};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// `bytes` as a C string literal (octal escapes, `?` escaped against trigraphs).
+fn c_literal(bytes: &[u8]) -> String {
+    let mut o = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => o.push_str("\\\""),
+            b'\\' => o.push_str("\\\\"),
+            b'?' => o.push_str("\\?"),
+            b'\n' => o.push_str("\\n"),
+            b'\t' => o.push_str("\\t"),
+            0x20..=0x7e => o.push(b as char),
+            _ => {
+                let _ = write!(o, "\\{b:03o}");
+            }
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// The text of a comment, with no `*/` in it.
+fn comment(s: &str) -> String {
+    s.replace("*/", "* /").replace('\n', " ")
+}
+
+/// An integer of `bytes` (little-endian) as a C literal.
+fn int_literal(bytes: &[u8], signed: bool) -> Option<String> {
+    if !matches!(bytes.len(), 1 | 2 | 4 | 8) {
+        return None;
+    }
+    let mut raw = [0u8; 8];
+    raw[..bytes.len()].copy_from_slice(bytes);
+    let u = u64::from_le_bytes(raw);
+    let bits = bytes.len() * 8;
+    let wide = bytes.len() == 8;
+    if signed {
+        let v = if bits == 64 {
+            u as i64
+        } else {
+            ((u << (64 - bits)) as i64) >> (64 - bits)
+        };
+        let suffix = if wide { "LL" } else { "" };
+        Some(match v {
+            i64::MIN => "(-9223372036854775807LL - 1)".to_string(),
+            v if bits == 32 && v == i64::from(i32::MIN) => "(-2147483647 - 1)".to_string(),
+            v => format!("{v}{suffix}"),
+        })
+    } else {
+        Some(format!("{u}{}", if wide { "ULL" } else { "U" }))
+    }
+}
+
+/// A float of `bytes` as a C literal (`ty` float or double).
+fn float_literal(bytes: &[u8]) -> Option<String> {
+    let (v, suffix) = match bytes.len() {
+        4 => (f64::from(f32::from_le_bytes(bytes.try_into().ok()?)), "f"),
+        8 => (f64::from_le_bytes(bytes.try_into().ok()?), ""),
+        _ => return None,
+    };
+    Some(if v.is_nan() {
+        "NAN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "INFINITY" } else { "-INFINITY" }.into()
+    } else if suffix == "f" {
+        format!("{:?}f", v as f32)
+    } else {
+        format!("{v:?}")
+    })
+}
+
+/// A value of `kind` from its bytes: a scalar, or a structure as a
+/// designated initializer (a `char` array in it as a string).
+fn scalar(kind: &Kind, bytes: &[u8]) -> Option<String> {
+    match kind {
+        Kind::Int { signed, .. } => int_literal(bytes, *signed),
+        Kind::Float { .. } => float_literal(bytes),
+        Kind::String { .. } => {
+            let end = bytes.iter().rposition(|&c| c != 0).map_or(0, |k| k + 1);
+            Some(c_literal(&bytes[..end]))
+        }
+        Kind::Fixed { of, count } => {
+            let size = bytes.len() / (*count).max(1) as usize;
+            let v: Option<Vec<String>> = bytes.chunks(size.max(1)).map(|c| scalar(of, c)).collect();
+            Some(format!("{{{}}}", v?.join(", ")))
+        }
+        Kind::Record { size, fields, .. } => {
+            if bytes.len() as u64 != *size {
+                return None;
+            }
+            let v: Option<Vec<String>> = fields
+                .iter()
+                .map(|f| {
+                    let b = bytes.get(f.offset as usize..(f.offset + f.size) as usize)?;
+                    Some(format!(".{} = {}", f.name, scalar(&f.kind, b)?))
+                })
+                .collect();
+            Some(format!("{{{}}}", v?.join(", ")))
+        }
+        _ => None,
+    }
+}
+
+/// What one test's objects and recorded outputs say, by name.
+struct Recorded<'a> {
+    plan: &'a Plan,
+    objects: &'a [(String, Vec<u8>)],
+    outputs: Vec<(String, Vec<u8>)>,
+}
+
+impl Recorded<'_> {
+    fn object(&self, name: &str) -> Option<&[u8]> {
+        self.objects
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+    }
+    fn outputs(&self, name: &str) -> Vec<&[u8]> {
+        self.outputs
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+            .collect()
+    }
+}
+
+/// The outputs recorded in `expected/<test>/` (none when not recorded).
+fn read_outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let Ok(list) = std::fs::read_to_string(dir.join("outputs.txt")) else {
+        return Vec::new();
+    };
+    list.lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter_map(|(k, n)| {
+            Some((
+                n.to_string(),
+                std::fs::read(dir.join("outputs").join(k)).ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// The statements that declare parameter `p` with its value.
+fn declare(p: &Param, r: &Recorded, body: &mut String) -> Result<(), String> {
+    let missing = || format!("its input `{}` was not recorded", p.label);
+    if p.nullable {
+        let null = r
+            .object(&format!("{}==NULL?", p.label))
+            .ok_or_else(missing)?;
+        if null.first() == Some(&0) {
+            let ty = match &p.kind {
+                Kind::String { ty } | Kind::Array { ty, .. } | Kind::Bytes { ty } => ty,
+                _ => return Err(format!("`{}` is NULL but no pointer", p.name)),
+            };
+            let _ = writeln!(body, "  {ty} {} = NULL;", p.name);
+            return Ok(());
+        }
+    }
+    match &p.kind {
+        Kind::Record { ty, .. } => {
+            let b = r.object(&p.label).ok_or_else(missing)?;
+            let v = record_value(&p.kind, b, &p.label, &p.name, 0, r, body)?;
+            let _ = writeln!(body, "  {ty} {} = {v};", p.name);
+        }
+        Kind::Array {
+            elem, of, count, ..
+        } if matches!(of.as_ref(), Kind::Record { .. }) => {
+            let b = r.object(&p.label).ok_or_else(missing)?;
+            let count = (*count).max(1) as usize;
+            if b.is_empty() || !b.len().is_multiple_of(count) {
+                return Err(format!("`{}` has {} bytes", p.name, b.len()));
+            }
+            let mut values = Vec::new();
+            for (i, c) in b.chunks(b.len() / count).enumerate() {
+                let var = if count > 1 {
+                    format!("{}_{i}", p.name)
+                } else {
+                    p.name.clone()
+                };
+                values.push(record_value(of, c, &p.label, &var, 1, r, body)?);
+            }
+            let _ = writeln!(
+                body,
+                "  {elem} {}[{count}] = {{{}}};",
+                p.name,
+                values.join(", ")
+            );
+        }
+        Kind::Int { ty, .. } | Kind::Float { ty } => {
+            let b = r.object(&p.label).ok_or_else(missing)?;
+            let v =
+                scalar(&p.kind, b).ok_or_else(|| format!("`{}` has {} bytes", p.name, b.len()))?;
+            let _ = writeln!(body, "  {ty} {} = {v};", p.name);
+        }
+        Kind::Null { ty } => {
+            let _ = writeln!(body, "  {ty} {} = NULL;", p.name);
+        }
+        Kind::String { .. } | Kind::Bytes { .. } => {
+            let b = r.object(&p.label).ok_or_else(missing)?;
+            let end = b.iter().rposition(|&c| c != 0).map_or(0, |k| k + 1);
+            let elem = if matches!(p.kind, Kind::String { .. }) {
+                "char"
+            } else {
+                "unsigned char"
+            };
+            let _ = writeln!(
+                body,
+                "  {elem} {}[{}] = {};",
+                p.name,
+                b.len(),
+                c_literal(&b[..end])
+            );
+        }
+        Kind::Array {
+            elem, of, count, ..
+        } => {
+            let b = r.object(&p.label).ok_or_else(missing)?;
+            let values = elements(of, b, *count, p)?;
+            let _ = writeln!(
+                body,
+                "  {elem} {}[{}] = {{{}}};",
+                p.name,
+                values.len(),
+                values.join(", ")
+            );
+        }
+        Kind::Pointer { .. }
+        | Kind::Fixed { .. }
+        | Kind::StrField { .. }
+        | Kind::Link { .. }
+        | Kind::ArrField { .. }
+        | Kind::Void => return Err(format!("`{}` has no value", p.name)),
+    }
+    Ok(())
+}
+
+/// A structure's value from its object's bytes `b` (named `label`): a
+/// designated initializer; what its pointer fields point to is declared
+/// first in `body` (as `var_<field>`), as the harness built it at `depth`.
+fn record_value(
+    kind: &Kind,
+    b: &[u8],
+    label: &str,
+    var: &str,
+    depth: u32,
+    r: &Recorded,
+    body: &mut String,
+) -> Result<String, String> {
+    let Kind::Record { size, fields, .. } = kind else {
+        return scalar(kind, b).ok_or_else(|| format!("`{label}` is no value"));
+    };
+    if b.len() as u64 != *size {
+        return Err(format!("`{label}` has {} bytes, not {size}", b.len()));
+    }
+    let mut parts = Vec::new();
+    for f in fields {
+        let v = match &f.kind {
+            Kind::StrField { nullable }
+            | Kind::Link { nullable, .. }
+            | Kind::ArrField { nullable, .. } => {
+                let flabel = format!("{label}.{}", f.name);
+                let fvar = format!("{var}_{}", f.name);
+                let missing = || format!("its input `{flabel}` was not recorded");
+                let null = depth >= r.plan.depth
+                    || *nullable
+                        && r.object(&format!("{flabel}==NULL?"))
+                            .ok_or_else(missing)?
+                            .first()
+                            == Some(&0);
+                if null {
+                    "NULL".to_string()
+                } else {
+                    let fb = r.object(&flabel).ok_or_else(missing)?;
+                    match &f.kind {
+                        Kind::Link { key, .. } => {
+                            let inner = r
+                                .plan
+                                .layouts
+                                .get(key)
+                                .ok_or_else(|| format!("no layout of `{key}`"))?;
+                            let Kind::Record { ty, .. } = inner else {
+                                return Err(format!("no layout of `{key}`"));
+                            };
+                            let init = record_value(inner, fb, &flabel, &fvar, depth + 1, r, body)?;
+                            let _ = writeln!(body, "  {ty} {fvar} = {init};");
+                            format!("&{fvar}")
+                        }
+                        Kind::ArrField { elem, of, .. } => {
+                            let p = Param {
+                                name: fvar.clone(),
+                                label: flabel.clone(),
+                                kind: Kind::Void,
+                                nullable: false,
+                                out: false,
+                            };
+                            let values = elements(of, fb, r.plan.elements, &p)?;
+                            let _ = writeln!(
+                                body,
+                                "  {elem} {fvar}[{}] = {{{}}};",
+                                values.len(),
+                                values.join(", ")
+                            );
+                            fvar
+                        }
+                        _ => {
+                            let end = fb.iter().rposition(|&c| c != 0).map_or(0, |k| k + 1);
+                            let _ = writeln!(
+                                body,
+                                "  char {fvar}[{}] = {};",
+                                fb.len(),
+                                c_literal(&fb[..end])
+                            );
+                            fvar
+                        }
+                    }
+                }
+            }
+            k => {
+                let fb = b
+                    .get(f.offset as usize..(f.offset + f.size) as usize)
+                    .ok_or_else(|| format!("`{label}` has no field `{}`", f.name))?;
+                scalar(k, fb).ok_or_else(|| format!("field `{}` of `{label}`", f.name))?
+            }
+        };
+        parts.push(format!(".{} = {v}", f.name));
+    }
+    Ok(format!("{{{}}}", parts.join(", ")))
+}
+
+/// The elements of an array of `of` in `b`: as many as the elements the
+/// harness gave (each `b.len() / count` bytes, the size found from the object).
+fn elements(of: &Kind, b: &[u8], count: u32, p: &Param) -> Result<Vec<String>, String> {
+    let count = count.max(1) as usize;
+    if b.is_empty() || !b.len().is_multiple_of(count) {
+        return Err(format!(
+            "`{}` has {} bytes for {count} elements",
+            p.name,
+            b.len()
+        ));
+    }
+    let size = b.len() / count;
+    b.chunks(size)
+        .map(|c| scalar(of, c).ok_or_else(|| format!("`{}` has elements of {size} bytes", p.name)))
+        .collect()
+}
+
+/// The checks of what the call returned (`ret`) and wrote, from the outputs.
+fn checks(c: &Call, r: &Recorded, body: &mut String) -> usize {
+    let mut n = 0;
+    let f = &c.function;
+    let ret_at = r.outputs("return");
+    match (&c.ret, ret_at.first()) {
+        (Kind::Int { signed, .. }, Some(b)) => {
+            if let Some(v) = int_literal(b, *signed) {
+                let how = if *signed { "int" } else { "uint" };
+                let _ = writeln!(body, "  check_{how}(\"the value {f} returns\", ret, {v});");
+                n += 1;
+            }
+        }
+        (Kind::Float { .. }, Some(b)) => {
+            let _ = writeln!(
+                body,
+                "  check_float(\"the value {f} returns\", ret, {});",
+                c_literal(b)
+            );
+            n += 1;
+        }
+        (Kind::String { .. } | Kind::Pointer { .. }, Some(b)) => {
+            n += check_pointer(c, r, b, body);
+        }
+        _ => {}
+    }
+    if let Kind::Record { fields, .. } = &c.ret {
+        n += check_fields(
+            &format!("the value {f} returns"),
+            "return",
+            "ret",
+            fields,
+            r,
+            body,
+        );
+    }
+    for p in c.params.iter().filter(|p| p.out) {
+        if let Kind::Array { of, .. } = &p.kind {
+            if let Kind::Record { fields, .. } = of.as_ref() {
+                let what = format!("`{}[0]` after {f}", p.name);
+                n += check_fields(&what, &p.name, &format!("{}[0]", p.name), fields, r, body);
+                continue;
+            }
+        }
+        let written = r.outputs(&p.name);
+        let Some(first) = written.first() else {
+            continue;
+        };
+        let name = &p.name;
+        match &p.kind {
+            Kind::String { .. } => {
+                let _ = writeln!(
+                    body,
+                    "  check_bytes(\"the bytes {f} leaves in `{name}`\", {name}, {}, {});",
+                    c_literal(first),
+                    first.len()
+                );
+                n += 1;
+            }
+            Kind::Array {
+                of, count, elem, ..
+            } => {
+                let values: Vec<String> = match of.as_ref() {
+                    Kind::Float { .. } => written.iter().map(|b| c_literal(b)).collect(),
+                    _ => elements(of, first, *count, p).unwrap_or_default(),
+                };
+                let (how, want_ty) = match of.as_ref() {
+                    Kind::Float { .. } => ("float", "const char *"),
+                    Kind::Int { signed: true, .. } => ("int", elem.as_str()),
+                    _ => ("uint", elem.as_str()),
+                };
+                let want_ty = want_ty.trim_start_matches("const ");
+                let _ = writeln!(
+                    body,
+                    "  {{
+    const {want_ty} want[{}] = {{{}}};
+    for (size_t i = 0; i < {}; i++)
+      check_{how}_at(\"`{name}[i]` after {f}\", i, {name}[i], want[i]);
+  }}",
+                    values.len(),
+                    values.join(", "),
+                    values.len()
+                );
+                n += values.len();
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// The checks of a structure's fields (`expr`), as recorded under `label`.
+fn check_fields(
+    what: &str,
+    label: &str,
+    expr: &str,
+    fields: &[super::readable::FieldLayout],
+    r: &Recorded,
+    body: &mut String,
+) -> usize {
+    let mut n = 0;
+    for fl in fields {
+        let Some(b) = r.outputs(&format!("{label}.{}", fl.name)).first().copied() else {
+            continue;
+        };
+        let (name, x) = (&fl.name, format!("{expr}.{}", fl.name));
+        let line = match &fl.kind {
+            Kind::Int { signed, .. } => int_literal(b, *signed).map(|v| {
+                let how = if *signed { "int" } else { "uint" };
+                format!("check_{how}(\"field `{name}` of {what}\", {x}, {v});")
+            }),
+            Kind::Float { .. } => Some(format!(
+                "check_float(\"field `{name}` of {what}\", {x}, {});",
+                c_literal(b)
+            )),
+            Kind::Link { .. } | Kind::StrField { .. } | Kind::ArrField { .. } => {
+                Some(match b.first() {
+                    Some(1) => {
+                        format!("check_true(\"field `{name}` of {what} is NULL\", {x} == NULL);")
+                    }
+                    _ => format!(
+                        "check_true(\"field `{name}` of {what} is not NULL\", {x} != NULL);"
+                    ),
+                })
+            }
+            _ => Some(format!(
+                "check_bytes(\"field `{name}` of {what}\", {x}, {}, {});",
+                c_literal(b),
+                b.len()
+            )),
+        };
+        if let Some(l) = line {
+            let _ = writeln!(body, "  {l}");
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The checks of a returned pointer: NULL, into an input, or new memory
+/// (and for a string, what it holds).
+fn check_pointer(c: &Call, r: &Recorded, b: &[u8], body: &mut String) -> usize {
+    let f = &c.function;
+    let at = String::from_utf8_lossy(b).into_owned();
+    if at == "NULL" {
+        let _ = writeln!(body, "  check_true(\"{f} returns NULL\", ret == NULL);");
+        return 1;
+    }
+    if let Some(rest) = at.strip_prefix("into ") {
+        let (label, off) = rest.rsplit_once(" at offset ").unwrap_or((rest, "0"));
+        if let Some(p) = c.params.iter().find(|p| p.label == label) {
+            let _ = writeln!(
+                body,
+                "  check_true(\"{f} returns a pointer {off} bytes into `{}`\", (const char *)ret == (const char *){} + {off});",
+                p.name, p.name
+            );
+            return 1;
+        }
+        return 0;
+    }
+    let _ = writeln!(
+        body,
+        "  check_true(\"{f} returns new memory\", ret != NULL);"
+    );
+    match (&c.ret, r.outputs("*return").first()) {
+        (Kind::String { .. }, Some(s)) => {
+            let _ = writeln!(
+                body,
+                "  check_string(\"the string {f} returns\", ret, {});",
+                c_literal(s)
+            );
+            2
+        }
+        _ => 1,
+    }
+}
+
+/// A test's function: its name, and its text (or why it has none).
+fn test_function(
+    call: &Call,
+    name: &str,
+    r: &Recorded,
+    bug: Option<String>,
+) -> Result<String, String> {
+    let mut body = String::new();
+    for (g, k) in &call.globals {
+        let b = r
+            .object(g)
+            .ok_or_else(|| format!("the global `{g}` was not recorded"))?;
+        let v = scalar(k, b).ok_or_else(|| format!("`{g}` has {} bytes", b.len()))?;
+        let _ = writeln!(body, "  {g} = {v};");
+    }
+    for p in &call.params {
+        declare(p, r, &mut body)?;
+    }
+    let args: Vec<&str> = call.params.iter().map(|p| p.name.as_str()).collect();
+    let f = &call.function;
+    let invoke = format!("{f}({})", args.join(", "));
+    match &call.ret {
+        Kind::Void => {
+            let _ = writeln!(body, "  {invoke};");
+        }
+        Kind::Int { ty, .. }
+        | Kind::Float { ty }
+        | Kind::String { ty }
+        | Kind::Pointer { ty }
+        | Kind::Record { ty, .. } => {
+            let _ = writeln!(body, "  {ty} ret = {invoke};");
+        }
+        _ => return Err("its return is not checked".into()),
+    }
+    let n = checks(call, r, &mut body);
+    if n == 0 && bug.is_none() {
+        let _ = writeln!(
+            body,
+            "  /* Nothing was recorded to check: the test checks that the call returns. */"
+        );
+    }
+    if !matches!(call.ret, Kind::Void) {
+        body.push_str("  (void)ret;\n");
+    }
+    let head = match &bug {
+        Some(b) => format!(
+            "/* Documents a bug: {}. It fails (crashes) while the bug is there. */\n",
+            comment(b)
+        ),
+        None => String::new(),
+    };
+    Ok(format!("{head}static void {name}(void) {{\n{body}}}\n"))
+}
+
+const HELPERS: &str = r#"
+static unsigned failed_checks;
+static const char *current_test;
+
+static void fail(const char *what, const char *got, const char *want) {
+  printf("  %s: FAILED %s: got %s, expected %s\n", current_test, what, got, want);
+  failed_checks++;
+}
+static void check_int(const char *what, long long got, long long want) {
+  char g[32], w[32];
+  if (got == want) return;
+  snprintf(g, sizeof g, "%lld", got); snprintf(w, sizeof w, "%lld", want);
+  fail(what, g, w);
+}
+static void check_uint(const char *what, unsigned long long got, unsigned long long want) {
+  char g[32], w[32];
+  if (got == want) return;
+  snprintf(g, sizeof g, "%llu", got); snprintf(w, sizeof w, "%llu", want);
+  fail(what, g, w);
+}
+/* To 6 significant digits, as the suite records floats. */
+static void check_float(const char *what, long double got, const char *want) {
+  char g[64];
+  snprintf(g, sizeof g, "%.6Lg", got);
+  if (strcmp(g, want) != 0) fail(what, g, want);
+}
+static void check_int_at(const char *what, size_t i, long long got, long long want) {
+  char w[300];
+  if (got == want) return;
+  snprintf(w, sizeof w, "%s, i = %zu", what, i);
+  check_int(w, got, want);
+}
+static void check_uint_at(const char *what, size_t i, unsigned long long got, unsigned long long want) {
+  char w[300];
+  if (got == want) return;
+  snprintf(w, sizeof w, "%s, i = %zu", what, i);
+  check_uint(w, got, want);
+}
+static void check_float_at(const char *what, size_t i, long double got, const char *want) {
+  char w[300];
+  snprintf(w, sizeof w, "%s, i = %zu", what, i);
+  check_float(w, got, want);
+}
+static void check_string(const char *what, const char *got, const char *want) {
+  if (got && strcmp(got, want) == 0) return;
+  fail(what, got ? got : "NULL", want);
+}
+static void check_bytes(const char *what, const void *got, const char *want, size_t n) {
+  if (got && memcmp(got, want, n) == 0) return;
+  fail(what, "other bytes", want);
+}
+static void check_true(const char *what, int ok) {
+  if (!ok) fail(what, "no", "yes");
+}
+
+/* Memory the library returns is not freed by the tests. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "detect_leaks=0"; }
+"#;
+
+/// The text of `readable_tests.c` for the `cases` of a harness planned as
+/// `plan`, their recorded outputs under `expected` (files named from `root`).
+pub fn source(plan: &Plan, cases: &[SuiteCase], expected: &Path, root: &Path) -> String {
+    let at = |file: &str| {
+        Path::new(file)
+            .strip_prefix(root)
+            .map_or(file.to_string(), |p| p.display().to_string())
+    };
+    let mut text = String::from(
+        "/* Readable tests of this library, generated by `cargo symtest` from the\n * suite's tests: each calls one public function with the inputs the test\n * found, and checks what it returned and wrote when the suite was made.\n * Build and run: `make readable` (`./readable_tests --bugs` also runs the\n * tests that document bugs). Do not edit: it is rewritten. */\n",
+    );
+    text.push_str("#include <math.h>\n");
+    text.push_str(super::ast::SYSTEM_INCLUDES);
+    for h in &plan.includes {
+        let _ = writeln!(text, "#include \"{h}\"");
+    }
+    text.push_str(HELPERS);
+    let mut funcs = String::new();
+    let mut runs = String::new();
+    let mut per_function: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut skipped = 0usize;
+    for c in cases {
+        let k = match c.test.objects.iter().find(|(n, _)| n == "function") {
+            Some((_, b)) if b.len() == 4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
+            _ => 0,
+        };
+        let Some(entry) = plan.entries.get(k) else {
+            continue;
+        };
+        let mut skip = |why: &str| {
+            skipped += 1;
+            let _ = writeln!(
+                funcs,
+                "/* {} ({}): not written: {}. */\n",
+                c.name,
+                entry.name,
+                comment(why)
+            );
+        };
+        let Some(call) = &entry.call else {
+            skip(entry.why.as_deref().unwrap_or("no readable call"));
+            continue;
+        };
+        let bug = match &c.test.outcome {
+            Outcome::Exit { code: 0 } => None,
+            Outcome::Error(e) if c.bug => Some(format!(
+                "{} at {}:{}: {}",
+                e.kind,
+                at(&e.file),
+                e.line,
+                e.message
+            )),
+            Outcome::Error(e) => {
+                skip(&format!(
+                    "it ends in `{}` at {}:{}, which the report does not call a bug of the library",
+                    e.kind,
+                    at(&e.file),
+                    e.line
+                ));
+                continue;
+            }
+            Outcome::Exit { code } => {
+                skip(&format!("the library ends the process (exit {code})"));
+                continue;
+            }
+            Outcome::Early { reason, .. } => {
+                skip(&format!("it did not run to its end ({reason})"));
+                continue;
+            }
+        };
+        let r = Recorded {
+            plan,
+            objects: &c.test.objects,
+            outputs: read_outputs(&expected.join(&c.name)),
+        };
+        let count = per_function.entry(call.function.clone()).or_default();
+        *count += 1;
+        let fname = format!("test_{}_{}", call.function, count);
+        match test_function(call, &fname, &r, bug.clone()) {
+            Ok(t) => {
+                let _ = writeln!(funcs, "/* From the suite's test {}. */\n{t}", c.name);
+                let _ = writeln!(
+                    runs,
+                    "  run(\"{fname}\", {fname}, {}, bugs);",
+                    u8::from(bug.is_some())
+                );
+            }
+            Err(why) => skip(&why),
+        }
+    }
+    text.push('\n');
+    text.push_str(&funcs);
+    text.push_str(&main_text(&runs, skipped));
+    text
+}
+
+/// The runner of the tests (`runs`, one `run(...)` line each) and the count
+/// of the suite's tests not written.
+fn main_text(runs: &str, skipped: usize) -> String {
+    format!(
+        r#"static unsigned passed, failed, documenting;
+
+static void run(const char *name, void (*test)(void), int documents_bug, int bugs) {{
+  unsigned before = failed_checks;
+  if (documents_bug && !bugs) {{
+    printf("%s: documents a bug, not run (./readable_tests --bugs runs it)\n", name);
+    documenting++;
+    return;
+  }}
+  current_test = name;
+  test();
+  if (failed_checks == before) {{
+    printf("%s: passed\n", name);
+    passed++;
+  }} else {{
+    printf("%s: FAILED\n", name);
+    failed++;
+  }}
+}}
+
+int main(int argc, char **argv) {{
+  int bugs = argc > 1 && strcmp(argv[1], "--bugs") == 0;
+{runs}  printf("%u passed, %u failed, %u document bugs; {skipped} tests of the suite are not written here (see the comments)\n",
+         passed, failed, documenting);
+  return failed != 0;
+}}
+"#
+    )
+}
+
+/// The make rules that build and run `readable_tests.c`: it compiles as the
+/// harness does (the harness's rule in `makefile`), and links with the code
+/// under test but the harness.
+fn rules(makefile: &str) -> Option<String> {
+    let lines: Vec<&str> = makefile.lines().collect();
+    let at = lines.iter().position(|l| {
+        l.starts_with("symtest_u")
+            && l.contains(&format!(
+                "_{}: ",
+                crate::library::HARNESS_FILE.replace(".c", ".o")
+            ))
+    })?;
+    let recipe = lines
+        .get(at + 1)?
+        .replacen(" -Dmain=symtest_target_main", "", 1);
+    let stem = READABLE_C.trim_end_matches(".c");
+    let harness_o = crate::library::HARNESS_FILE.replace(".c", ".o");
+    Some(format!(
+        "# The readable tests (readable_tests.c): `make readable` builds and runs them.\n\
+         .PHONY: readable\n\
+         READABLE_CODE := $(filter-out %_{harness_o},$(CODE_OBJECTS))\n\
+         {stem}.o: $(SUITE_DIR)/{READABLE_C}\n{recipe}\n\n\
+         {stem}: {stem}.o $(READABLE_CODE) $(CODE_ARCHIVES)\n\
+         \t$(CC) $(CFLAGS) $(LINK_PRE) -o $@ {stem}.o $(READABLE_CODE) $(CODE_LINK) $(LINK_POST)\n\n\
+         readable: {stem}\n\t./{stem}\n"
+    ))
+}
+
+/// Writes `readable_tests.c` and its make rules into the suite being staged
+/// (`staging`, to become `dest`) of a library target: nothing for other
+/// targets, or when the harness was generated with no plan.
+pub fn write(
+    staging: &Path,
+    target: &Target,
+    inputs: &NativeInputs,
+    root: &Path,
+    dest: &Path,
+    cases: &[SuiteCase],
+) -> Result<()> {
+    let Some(generated) = target.library.as_ref().and_then(|l| l.generated.as_ref()) else {
+        return Ok(());
+    };
+    let Ok(json) = std::fs::read_to_string(generated.with_file_name(PLAN_FILE)) else {
+        return Ok(());
+    };
+    let plan: Plan = serde_json::from_str(&json).context("reading the readable tests' plan")?;
+    let mk = crate::emit::makefile(target, inputs, root, dest).text;
+    let Some(rules) = rules(&mk) else {
+        return Ok(());
+    };
+    std::fs::write(
+        staging.join(READABLE_C),
+        source(&plan, cases, &staging.join("expected"), root),
+    )
+    .with_context(|| format!("writing {READABLE_C}"))?;
+    std::fs::write(staging.join(READABLE_MK), rules)
+        .with_context(|| format!("writing {READABLE_MK}"))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{c_literal, float_literal, int_literal};
+
+    #[test]
+    fn literals_of_recorded_bytes() {
+        assert_eq!(int_literal(&[0xfe, 0xff, 0xff, 0xff], true).unwrap(), "-2");
+        assert_eq!(
+            int_literal(&[0, 0, 0, 0x80], true).unwrap(),
+            "(-2147483647 - 1)"
+        );
+        assert_eq!(
+            int_literal(&[5, 0, 0, 0, 0, 0, 0, 0], false).unwrap(),
+            "5ULL"
+        );
+        assert_eq!(int_literal(&[0xff], true).unwrap(), "-1");
+        assert_eq!(int_literal(&[1, 2, 3], true), None);
+        assert_eq!(float_literal(&1.5f64.to_le_bytes()).unwrap(), "1.5");
+        assert_eq!(float_literal(&0.25f32.to_le_bytes()).unwrap(), "0.25f");
+        assert_eq!(float_literal(&f64::NAN.to_le_bytes()).unwrap(), "NAN");
+        assert_eq!(c_literal(b"a\"?\n\x01"), r#""a\"\?\n\001""#);
+    }
+}
