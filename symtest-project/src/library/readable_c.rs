@@ -6,29 +6,10 @@ use crate::discovery::Target;
 use crate::emit::SuiteCase;
 use crate::testcases::Outcome;
 use crate::units::NativeInputs;
+use crate::vectors::c_literal;
 use anyhow::{Context, Result};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// `bytes` as a C string literal (octal escapes, `?` escaped against trigraphs).
-fn c_literal(bytes: &[u8]) -> String {
-    let mut o = String::from("\"");
-    for &b in bytes {
-        match b {
-            b'"' => o.push_str("\\\""),
-            b'\\' => o.push_str("\\\\"),
-            b'?' => o.push_str("\\?"),
-            b'\n' => o.push_str("\\n"),
-            b'\t' => o.push_str("\\t"),
-            0x20..=0x7e => o.push(b as char),
-            _ => {
-                let _ = write!(o, "\\{b:03o}");
-            }
-        }
-    }
-    o.push('"');
-    o
-}
 
 /// The text of a comment, with no `*/` in it.
 fn comment(s: &str) -> String {
