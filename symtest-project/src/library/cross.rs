@@ -20,7 +20,6 @@ use super::{failed, load, with_harness, Loaded, Prepared};
 use crate::compile::CompileError;
 use crate::discovery::{LibrarySpec, Target};
 use crate::from_build::Captured;
-use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 use std::process::Command;
@@ -276,16 +275,7 @@ fn side_text(
     o: &Options,
     role: Role<'_>,
 ) -> Result<String, CompileError> {
-    let mut g = Gen {
-        api: &l.api,
-        facts,
-        o,
-        records: BTreeMap::new(),
-        stubs: Vec::new(),
-        stub_of: BTreeMap::new(),
-        loops: 0,
-        label_as: Some(INPUTS.into()),
-    };
+    let mut g = Gen::new(&l.api, facts, o, Some(INPUTS.into()));
     let body = match role {
         Role::Call(f) => g.call_body(f, &[], None, ""),
         Role::Input(f) => value_body(&mut g, f, None),

@@ -77,6 +77,26 @@ pub(super) struct Gen<'a> {
 pub(super) const PRELUDE: &str = include_str!("prelude.c");
 
 impl<'a> Gen<'a> {
+    /// A generator of no records, stubs or loops yet; inputs named after
+    /// the functions' parameters unless `label_as` names them.
+    pub(super) fn new(
+        api: &'a Api,
+        facts: &'a Facts,
+        o: &'a Options,
+        label_as: Option<String>,
+    ) -> Gen<'a> {
+        Gen {
+            api,
+            facts,
+            o,
+            records: BTreeMap::new(),
+            stubs: Vec::new(),
+            stub_of: BTreeMap::new(),
+            loops: 0,
+            label_as,
+        }
+    }
+
     pub(super) fn next_loop(&mut self) -> String {
         self.loops += 1;
         format!("i_{}", self.loops)
@@ -768,16 +788,7 @@ pub fn generate(
     includes: &[String],
     excluded_sequences: &std::collections::BTreeSet<String>,
 ) -> Generated {
-    let mut g = Gen {
-        api,
-        facts,
-        o,
-        records: BTreeMap::new(),
-        stubs: Vec::new(),
-        stub_of: BTreeMap::new(),
-        loops: 0,
-        label_as: None,
-    };
+    let mut g = Gen::new(api, facts, o, None);
     let mut calls = Vec::new();
     let mut called = Vec::new();
     let mut skipped = Vec::new();

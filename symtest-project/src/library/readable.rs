@@ -297,16 +297,7 @@ pub fn plan(
     includes: &[String],
     layouts: &Layouts,
 ) -> Plan {
-    let g = Gen {
-        api,
-        facts,
-        o,
-        records: BTreeMap::new(),
-        stubs: Vec::new(),
-        stub_of: BTreeMap::new(),
-        loops: 0,
-        label_as: None,
-    };
+    let g = Gen::new(api, facts, o, None);
     let entries = called
         .iter()
         .map(|name| {
