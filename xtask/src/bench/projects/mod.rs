@@ -28,6 +28,7 @@
 mod bounded;
 mod content;
 mod corpus;
+mod events;
 mod generic;
 mod listing;
 mod options;
@@ -36,6 +37,8 @@ mod report;
 mod runner;
 pub mod seeds;
 mod suite;
+
+pub(crate) use events::{bug_lines, note_event, read_events};
 
 use crate::{debsrc, paths, setup, util};
 use anyhow::{bail, Context, Result};
@@ -587,20 +590,7 @@ fn target_result(
         tests_kept: t["tests_kept"].as_u64().unwrap_or(0),
         replay_differs: run.differs.get(&name).copied().unwrap_or(0),
         unconfirmed: t["unconfirmed"].as_array().map_or(0, |a| a.len() as u64),
-        bugs: t["bugs"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|b| {
-                format!(
-                    "{} in {} at {}:{}",
-                    b["kind"].as_str().unwrap_or(""),
-                    b["function"].as_str().unwrap_or(""),
-                    b["file"].as_str().unwrap_or(""),
-                    b["line"]
-                )
-            })
-            .collect(),
+        bugs: bug_lines(&t["bugs"]),
         lines: pair(&t["lines"]),
         unsupported: unsupported(x.bin, &module),
         budget_s: budgets.get(&name).copied().unwrap_or(x.budget_s),
@@ -701,24 +691,8 @@ fn pipeline(x: &Run, r: &Recipe, tree: &Path, budget: f64, only: Option<&str>) -
         timed_out: status.is_none(),
         failed,
     };
-    let events = std::fs::read(&events_path)?;
-    for line in String::from_utf8_lossy(&events).lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        let target = v["target"].as_str().unwrap_or("").to_string();
-        let text = v["text"].as_str().unwrap_or("");
-        // A kept test whose native run, recorded for the suite, differs from
-        // the engine's outcome.
-        if v["event"] == "message"
-            && (text.starts_with("native run disagrees with the engine when recorded")
-                || text.starts_with("native replay differs"))
-        {
-            *out.differs.entry(target.clone()).or_default() += 1;
-        }
-        if text.contains("panicked at") && !target.is_empty() {
-            out.panics.push(target);
-        }
+    for v in read_events(&events_path)? {
+        note_event(&v, &mut out.differs, &mut out.panics);
         if v["event"] == "target-finished" {
             out.reports.push(v["report"].clone());
         }

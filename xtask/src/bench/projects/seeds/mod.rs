@@ -503,20 +503,7 @@ impl Reports {
             ),
             paths: t["paths"].as_u64().unwrap_or(0),
             tests_kept: t["tests_kept"].as_u64().unwrap_or(0),
-            bugs: t["bugs"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|b| {
-                    format!(
-                        "{} in {} at {}:{}",
-                        b["kind"].as_str().unwrap_or(""),
-                        b["function"].as_str().unwrap_or(""),
-                        b["file"].as_str().unwrap_or(""),
-                        b["line"]
-                    )
-                })
-                .collect(),
+            bugs: super::bug_lines(&t["bugs"]),
             native_disagreements: strings(&t["native_disagreements"]),
             replay_differs: self.differs.get(name).copied().unwrap_or(0),
             panic: message.contains("panicked at") || self.panics.iter().any(|p| p == name),
@@ -651,22 +638,8 @@ fn pipeline(
         panics: Vec::new(),
         suites: BTreeMap::new(),
     };
-    let events = std::fs::read(&events_path)?;
-    for line in String::from_utf8_lossy(&events).lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        let target = v["target"].as_str().unwrap_or("").to_string();
-        let text = v["text"].as_str().unwrap_or("");
-        if v["event"] == "message"
-            && (text.starts_with("native run disagrees with the engine when recorded")
-                || text.starts_with("native replay differs"))
-        {
-            *out.differs.entry(target.clone()).or_default() += 1;
-        }
-        if text.contains("panicked at") && !target.is_empty() {
-            out.panics.push(target.clone());
-        }
+    for v in super::read_events(&events_path)? {
+        super::note_event(&v, &mut out.differs, &mut out.panics);
         if v["event"] == "target-finished" {
             let name = v["report"]["name"].as_str().unwrap_or("").to_string();
             out.reports.insert(name, v["report"].clone());
