@@ -324,16 +324,7 @@ pub fn validate(file: &Path, text: &str, cfg: &ConfigFile) -> Result<(), ConfigE
                 }
             }
         }
-        if let Some(mt) = &t.max_time {
-            let v = *mt.get_ref();
-            if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
-                return Err(err(
-                    mt.span(),
-                    "max-time",
-                    format!("must be a positive number of seconds up to {MAX_SECONDS:e} (got {v})"),
-                ));
-            }
-        }
+        check_max_time(t.max_time.as_ref(), &err)?;
     }
     for c in &cfg.crosscheck {
         crosscheck::check_crosscheck(file, cfg, c.get_ref(), &mut seen, &err)?;
@@ -578,6 +569,24 @@ fn check_library(
 /// The seed keys (`seed-tests`, `seed-inputs`, `seed-inputs-as`,
 /// `seed-max-bytes`): program targets only; the test command needs the
 /// program the tests run (`build` with `binary`).
+/// A `max-time`: a positive number of seconds, at most `MAX_SECONDS`.
+fn check_max_time(
+    max_time: Option<&Spanned<f64>>,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    if let Some(mt) = max_time {
+        let v = *mt.get_ref();
+        if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
+            return Err(err(
+                mt.span(),
+                "max-time",
+                format!("must be a positive number of seconds up to {MAX_SECONDS:e} (got {v})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_seeds(
     t: &TargetTable,
     err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,

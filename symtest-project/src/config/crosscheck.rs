@@ -156,16 +156,7 @@ fn check_budgets(
             ));
         }
     }
-    if let Some(mt) = &c.max_time {
-        let v = *mt.get_ref();
-        if !v.is_finite() || v <= 0.0 || v > MAX_SECONDS {
-            return Err(err(
-                mt.span(),
-                "max-time",
-                format!("must be a positive number of seconds up to {MAX_SECONDS:e} (got {v})"),
-            ));
-        }
-    }
+    check_max_time(c.max_time.as_ref(), err)?;
     Ok(())
 }
 
