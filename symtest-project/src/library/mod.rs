@@ -14,6 +14,7 @@ pub mod harness;
 pub mod ir;
 pub mod readable;
 mod readable_c;
+mod readable_checks;
 mod records;
 pub mod sequences;
 pub mod types;
