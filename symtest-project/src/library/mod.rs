@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod cross;
+mod dispatch;
 pub mod harness;
 pub mod ir;
 pub mod readable;

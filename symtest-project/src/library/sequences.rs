@@ -6,7 +6,8 @@
 //! consume what it set.
 
 use super::ast::{Api, Function};
-use super::harness::{dispatch, indent, weight, Gen};
+use super::dispatch::{dispatch, indent, weight};
+use super::harness::Gen;
 use super::ir::Facts;
 use super::types::{self, Shape};
 use std::collections::{BTreeMap, BTreeSet};
