@@ -72,16 +72,42 @@ static int alloc_fd(int min)
 	return -1;
 }
 
-/* A relative path's leading "./" components name the working directory,
- * where the model's files are: "./A" and ".//A" name the file A (toybox's
- * `ln A` links A to "./A", which natively exists). Only concrete bytes are
- * skipped, so a symbolic path forks no more than before. */
+static int concrete_char(const char *p, char c)
+{
+	return !symtest_is_symbolic((unsigned char)*p) && *p == c;
+}
+
+/* The working directory's own name, as getcwd() gives it, followed by a '/'
+ * (or ending the path): the length of that prefix, else 0. */
+static size_t cwd_prefix(const char *path)
+{
+	const char *cwd = SYMTEST_CWD;
+	size_t i = 0;
+	for (; cwd[i]; i++)
+		if (!concrete_char(path + i, cwd[i]))
+			return 0;
+	return concrete_char(path + i, '/') || concrete_char(path + i, 0) ? i : 0;
+}
+
+/* A path's leading components that name the working directory, where the
+ * model's files are: "./A", ".//A" and the absolute "/symtest/A" (built from
+ * getcwd(), as sqlite does) all name the file A, as natively in the test's
+ * directory (toybox's `ln A` links A to "./A"). The working directory itself
+ * is "." ("/symtest", "/symtest/"). Only concrete bytes are skipped, so a
+ * symbolic path forks no more than before. */
 static const char *skip_dot_slash(const char *path)
 {
-	while (!symtest_is_symbolic((unsigned char)path[0]) && path[0] == '.' &&
-	       !symtest_is_symbolic((unsigned char)path[1]) && path[1] == '/') {
+	size_t cwd = cwd_prefix(path);
+	if (cwd) {
+		path += cwd;
+		while (concrete_char(path, '/'))
+			path++;
+		if (concrete_char(path, 0))
+			return ".";
+	}
+	while (concrete_char(path, '.') && concrete_char(path + 1, '/')) {
 		path += 2;
-		while (!symtest_is_symbolic((unsigned char)path[0]) && path[0] == '/')
+		while (concrete_char(path, '/'))
 			path++;
 	}
 	return path;
@@ -143,7 +169,7 @@ static int concrete_path(const char *path, char *out, size_t cap)
 static exe_file *host_file(const char *path, long *err)
 {
 	char p[512];
-	long r = concrete_path(path, p, sizeof p);
+	long r = concrete_path(skip_dot_slash(path), p, sizeof p);
 	if (r < 0) {
 		*err = r;
 		return 0;

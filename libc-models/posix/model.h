@@ -76,6 +76,9 @@ typedef struct exe_env {
 extern exe_env __symtest_env;
 
 /* Failure classes, in the order of the contract's objects. */
+/* The working directory getcwd() names: the model's files are in it. */
+#define SYMTEST_CWD "/symtest"
+
 enum fail_class { FC_READ, FC_WRITE, FC_CLOSE, FC_OPEN, FC_LSEEK, FC_STAT, FC_GETCWD, FC_DUP };
 
 int __symtest_should_fail(int cls);

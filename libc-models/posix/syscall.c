@@ -16,7 +16,7 @@
 #include <time.h>
 #include "model.h"
 
-#define CWD "/symtest"
+#define CWD SYMTEST_CWD
 #define PID 42
 
 static long do_readv(int fd, const struct iovec *iov, int cnt, long pos)

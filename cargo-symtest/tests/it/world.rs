@@ -216,3 +216,19 @@ fn a_program_that_takes_sigsys_for_itself_still_runs_in_the_models_world() {
         );
     }
 }
+
+/// A path built from getcwd() (sqlite's "<cwd>/A") names the working
+/// directory's file A, a new file beside it and the directory itself, in the
+/// engine as natively (the model answered ENOENT: sqlite3 exited 1 on every
+/// database file, natively 0).
+#[test]
+fn paths_from_the_working_directory_name_its_files() {
+    let paths = explore_and_replay("cwd_paths", &["--sym-files", "1", "1", "--sym-stdin", "1"]);
+    assert_eq!(path_of(&paths, b'r'), (0, "same file\n".into()));
+    assert_eq!(
+        path_of(&paths, b'd'),
+        (0, "stat cwd: 0, directory: 1\n".into())
+    );
+    assert_eq!(path_of(&paths, b'w'), (0, "A: 120, A.new: -2\n".into()));
+    assert_eq!(path_of(&paths, b'u'), (0, "unlink: 0, A: -2\n".into()));
+}
