@@ -227,6 +227,84 @@ fn library_sequence_sets_a_handle_input_before_its_consumers() {
     assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
 }
 
+#[test]
+fn library_sequence_stops_at_a_maker_that_failed() {
+    // Makers that fail: an initializer with a negative status, one with a
+    // truth value, a constructor returning NULL. Their users read the
+    // handle unchecked: called after a failed maker, they would crash on a
+    // handle never made (NULL data) and be reported.
+    let dir = fixture("library-makers", "library-makers");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "makers");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    let seqs: Vec<&str> = r["library"]["sequences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s[1].as_str().unwrap())
+        .collect();
+    for start in ["buf_init → ", "stack_init → ", "pool_new → "] {
+        assert!(seqs.iter().any(|s| s.starts_with(start)), "{seqs:?}");
+    }
+    assert_eq!(
+        r["library"]["public_tested"].as_array().unwrap().len(),
+        10,
+        "{r:#}"
+    );
+    // No bug under a sequence: each stopped where its maker failed. (The
+    // single calls of `buf_put` on a made-up `struct buf` may still write
+    // past its data: a contract violation, not the sequences'.)
+    let bugs = r["bugs"].as_array().unwrap();
+    assert!(
+        bugs.iter()
+            .all(|b| !b["id"].as_str().unwrap().contains("symtest_seq_")),
+        "{r:#}"
+    );
+    assert!(bugs.iter().all(|b| b["function"] == "buf_put"), "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+}
+
+#[test]
+fn library_oracle_reads_no_returned_pointer_past_an_input() {
+    // `next_string` returns one past the end of its string when it is the
+    // last: a valid pointer, told as an offset into the input, not read.
+    // `table_at` on a made-up table (its `n` beyond its items, or its items
+    // NULL) returns a pointer to no object: the call's result, a contract
+    // violation, not a failure of the generated code nor a difference
+    // between the engine and the native run.
+    let dir = fixture("library-returns", "library-returns");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "returns");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(
+        r["library"]["public_tested"].as_array().unwrap().len(),
+        5,
+        "{r:#}"
+    );
+    let triage = r["library"]["triage"].as_array().unwrap();
+    assert!(!triage.is_empty(), "{r:#}");
+    for t in triage {
+        assert!(
+            t[0].as_str().unwrap().contains("symtest_call_table_at"),
+            "{r:#}"
+        );
+        assert_eq!(t[1], "contract", "{r:#}");
+    }
+    assert!(
+        r["bugs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["function"] == "symtest_lib_returned"),
+        "{r:#}"
+    );
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+}
+
 /// `make readable` in a build directory of its own, with compiler `cc`.
 fn make_readable(suite: &Path, build: &Path, cc: &str) -> std::process::Output {
     let _ = std::fs::remove_dir_all(build);

@@ -587,12 +587,17 @@ impl<'a> Gen<'a> {
                 );
                 match to.as_ref() {
                     Shape::Int { .. } if types::is_char(self.api, pointee) => {
+                        let _ = writeln!(rec, "    symtest_lib_returned(symtest_ret, 1);");
                         let _ = writeln!(
                             rec,
                             "    symtest_lib_out_string(\"{prefix}*return\", symtest_ret);"
                         );
                     }
                     Shape::Record(_) => {
+                        let _ = writeln!(
+                            rec,
+                            "    symtest_lib_returned(symtest_ret, sizeof *symtest_ret);"
+                        );
                         let lv = "(*symtest_ret)";
                         let name = format!("\"{prefix}*return\"");
                         self.record(&mut rec, lv, to, &name, 1, "1", true, "    ");

@@ -42,6 +42,9 @@ pub struct Facts {
     pub stores: BTreeSet<(String, usize, usize)>,
     /// Each defined function's instructions, and the functions it calls.
     pub code: BTreeMap<String, (usize, BTreeSet<String>)>,
+    /// How a function's return value tells that it failed, for those whose
+    /// returns tell it ([`super::status`]).
+    pub failures: BTreeMap<String, super::status::Failure>,
 }
 
 impl Facts {
@@ -111,6 +114,7 @@ pub fn analyse(ir: &str) -> Facts {
         funcs.insert(name, f);
     }
     propagate(&funcs, &mut facts);
+    facts.failures = super::status::failures(ir);
     facts
 }
 

@@ -18,6 +18,7 @@ mod readable_c;
 mod readable_checks;
 mod records;
 pub mod sequences;
+pub mod status;
 pub mod types;
 
 use crate::compile::CompileError;
@@ -510,7 +511,9 @@ pub fn public_functions_of<'t>(
 /// the call under which it happened got a made-up handle (`made_up`: a
 /// structure the library makes with a function of its own, given as
 /// symbolic bytes: its inner state is one the library never makes);
-/// `harness` when the generated code failed, else `bug`.
+/// `harness` when the generated code failed, else `bug`. A pointer the
+/// call returned that points to no object (`symtest_lib_returned`) is the
+/// call's result, not the generated code's failure.
 pub fn triage(b: &crate::baseline::Bug, made_up: &sequences::MadeUp) -> &'static str {
     let first = b.stack.first().map_or("", String::as_str);
     let caller = b.stack.get(1).map_or("", String::as_str);
@@ -524,7 +527,8 @@ pub fn triage(b: &crate::baseline::Bug, made_up: &sequences::MadeUp) -> &'static
         Some(f) => made_up.alone.contains(f),
         None => k > 0 && made_up.in_sequence.contains(&b.stack[k - 1]),
     });
-    if first.starts_with("symtest_lib_") || first.starts_with("symtest_call_") || first == "main" {
+    let generated = first.starts_with("symtest_lib_") && first != "symtest_lib_returned";
+    if generated || first.starts_with("symtest_call_") || first == "main" {
         "harness"
     } else if b.kind == "assert"
         && (caller == format!("symtest_call_{first}") || caller.starts_with("symtest_seq_"))

@@ -63,9 +63,10 @@ static void symtest_lib_out_null(const char *name, const void *p) {
   symtest_expect_output(name, &is_null, 1);
 }
 
-/* A pointer the call returned: NULL, a place in an input object (its name
- * and offset: addresses differ from run to run), or new memory. Returns 1
- * when it is NULL or into an input (nothing more to read through it). */
+/* A pointer the call returned: NULL, a place in an input object or just past
+ * its end (its name and offset: addresses differ from run to run), or new
+ * memory. Returns 1 when it is NULL or into an input (nothing more to read
+ * through it). */
 static int symtest_lib_out_pointer(const char *name, const void *p) {
   char b[600];
   int n;
@@ -76,7 +77,7 @@ static int symtest_lib_out_pointer(const char *name, const void *p) {
   }
   for (i = 0; i < symtest_lib_n_inputs; i++) {
     const char *c = (const char *)p;
-    if (c >= symtest_lib_inputs[i].base && c < symtest_lib_inputs[i].base + symtest_lib_inputs[i].size) {
+    if (c >= symtest_lib_inputs[i].base && c <= symtest_lib_inputs[i].base + symtest_lib_inputs[i].size) {
       n = snprintf(b, sizeof b, "into %s at offset %lu", symtest_lib_inputs[i].name,
                    (unsigned long)(c - symtest_lib_inputs[i].base));
       symtest_expect_output(name, b, (size_t)n);
@@ -85,6 +86,14 @@ static int symtest_lib_out_pointer(const char *name, const void *p) {
   }
   symtest_expect_output(name, "new", 3);
   return 0;
+}
+
+void klee_check_memory_access(const void *address, size_t size);
+/* The `n` bytes a returned pointer that is not into an input points to,
+ * before the oracle reads them: a pointer to no object (computed past the
+ * end of an input) is the call's result, reported here, not read. */
+static void symtest_lib_returned(const void *p, size_t n) {
+  klee_check_memory_access(p, n);
 }
 
 static void symtest_lib_out_string(const char *name, const char *s) {

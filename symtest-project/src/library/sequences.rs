@@ -3,12 +3,15 @@
 //! it, and the one that ends it (issue #47's "create → add → query →
 //! destroy"). A user that keeps a buffer of its caller in the handle (a
 //! setter, [`super::ir::Facts::stores`]) runs first, before those that
-//! consume what it set.
+//! consume what it set. A maker that fails (returns NULL, or a failure
+//! status, [`super::status`]) ends the sequence there: its users are not
+//! called on a handle that was never made.
 
 use super::ast::{Api, Function};
 use super::dispatch::{dispatch, indent, weight};
 use super::harness::Gen;
 use super::ir::Facts;
+use super::status::Failure;
 use super::types::{self, Shape};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -247,6 +250,20 @@ pub(super) fn made_up(api: &Api, plans: &[Plan], functions: &[&Function]) -> Mad
 }
 
 impl<'a> Gen<'a> {
+    /// The C condition on `symtest_ret` under which a call of `f` failed: a
+    /// `_Bool` that is false, or an integer status as the library's code
+    /// returns it ([`super::status`]); None when its returns do not tell.
+    fn failed(&self, f: &Function) -> Option<&'static str> {
+        match types::shape(self.api, &f.ret) {
+            Shape::Int { boolean: true } => Some("!symtest_ret"),
+            Shape::Int { boolean: false } => match self.facts.failures.get(&f.name)? {
+                Failure::Negative => Some("symtest_ret < 0"),
+                Failure::Zero => Some("symtest_ret == 0"),
+            },
+            _ => None,
+        }
+    }
+
     /// The bodies of the calls of `list` on the handle `h` (names after
     /// `prefix`); those that do not build are left out.
     fn on_handle(
@@ -289,9 +306,15 @@ impl<'a> Gen<'a> {
             let Ok(body) = self.call_body(f, &assumed(f), Some((0, "h")), "make.") else {
                 continue;
             };
+            // A maker that reports a failure leaves no handle to go on with.
+            let failed = self.failed(f).map_or(String::new(), |cond| {
+                format!("  if ({cond}) {{\n    free(h);\n    h = NULL;\n  }}\n")
+            });
             makers.push((
                 f.name.clone(),
-                format!("  h = calloc(1, sizeof({pointee}));\n  if (!h)\n    abort();\n{body}"),
+                format!(
+                    "  h = calloc(1, sizeof({pointee}));\n  if (!h)\n    abort();\n{body}{failed}"
+                ),
             ));
         }
         let setters = self.on_handle(&p.setters, assume, "set.");
