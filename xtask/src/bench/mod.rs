@@ -17,8 +17,9 @@
 //! directed (`--changed-since`) and undirected (see [`gate`]).
 //!
 //! `cargo xtask bench mutation`: the mutation score of the emitted suites
-//! (universalmutator's mutants of the demo's wc and of ten coreutils
-//! utilities, beside coreutils' own tests; see [`mutation`]).
+//! (universalmutator's mutants of the demo's wc, of ten coreutils
+//! utilities, beside coreutils' own tests, and of cJSON and zlib run as
+//! library targets with no harness; see [`mutation`]).
 //!
 //! `cargo xtask bench projects`: Debian source packages captured with their
 //! own builds, `init --from-build` and every listed target run: the eight of
@@ -93,8 +94,8 @@ enum Benchmark {
     /// GNU coreutils 9.1 captured and explored with the paper's options
     /// -> target/bench/coreutils/
     Coreutils(coreutils::Options),
-    /// Mutation scores of the emitted suites (the demo's wc and ten coreutils
-    /// utilities) -> target/bench/mutation/
+    /// Mutation scores of the emitted suites (the demo's wc, ten coreutils
+    /// utilities, cJSON and zlib as library targets) -> target/bench/mutation/
     Mutation(mutation::Options),
     /// Planted bugs in coreutils utilities, gated directed (--changed-since)
     /// and undirected -> target/bench/gate/

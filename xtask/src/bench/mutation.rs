@@ -14,8 +14,13 @@
 //! program), beside the suite's. Survivors are listed by line, marked when
 //! the kept tests execute that line.
 //!
-//! Targets: the demo's `wc` (tests/utils/wc.c, as `cargo xtask demo` runs it)
-//! and ten coreutils utilities that have a test script of their own.
+//! Targets: the demo's `wc` (tests/utils/wc.c, as `cargo xtask demo` runs it),
+//! ten coreutils utilities that have a test script of their own, and two
+//! libraries run as `kind = "library"` targets with no harness (cJSON and
+//! zlib, see [`library`]): their mutants are sampled over every source file
+//! of the library that the suite compiles.
+
+mod library;
 
 use crate::{paths, setup, util};
 use anyhow::{bail, Context, Result};
@@ -43,16 +48,17 @@ const UNIVERSALMUTATOR: &str = "universalmutator==1.14.1";
 /// The options of `bench mutation`.
 #[derive(clap::Parser)]
 pub struct Options {
-    /// 10 mutants per coreutils utility and, without --only, two utilities
-    /// beside wc
+    /// 10 mutants per coreutils utility and per library and, without
+    /// --only, two utilities beside wc
     #[arg(long)]
     pub quick: bool,
-    /// Only these targets (comma-separated): wc and the coreutils utilities
-    /// of the benchmark
+    /// Only these targets (comma-separated): wc, the coreutils utilities
+    /// and the libraries of the benchmark
     #[arg(long, value_name = "A,B", value_delimiter = ',', value_parser = target)]
     pub only: Vec<String>,
     /// Mutants sampled per target (before those that do not compile are left
-    /// out), 1..=10000 [default: 100 for wc, 40 per coreutils utility]
+    /// out), 1..=10000 [default: 100 for wc and per library, 40 per
+    /// coreutils utility]
     #[arg(long, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
     pub mutants: Option<usize>,
@@ -60,7 +66,7 @@ pub struct Options {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// Seconds of exploration per target, 0 < S <= 86400 [default: 20 for wc,
-    /// 60 for the coreutils project]
+    /// 60 for the coreutils project and per library]
     #[arg(long = "budget", value_name = "SECONDS", value_parser = super::seconds)]
     pub budget_s: Option<f64>,
     /// Where the projects and the reports go [default: target/bench/mutation]
@@ -70,7 +76,10 @@ pub struct Options {
 
 /// An `--only` value: a target of the benchmark.
 fn target(t: &str) -> std::result::Result<String, String> {
-    if t == "wc" || COREUTILS.iter().any(|(u, _)| *u == t) {
+    if t == "wc"
+        || COREUTILS.iter().any(|(u, _)| *u == t)
+        || library::LIBRARIES.iter().any(|l| l.name == t)
+    {
         Ok(t.to_string())
     } else {
         Err(format!("`{t}` is not a target of the benchmark"))
@@ -88,8 +97,11 @@ pub struct Score {
     pub killed: usize,
     pub killed_exit_only: usize,
     pub killed_own: Option<usize>,
-    /// Survivors of the whole oracle: (line, the kept tests execute it).
-    pub survivors: Vec<(u32, bool)>,
+    /// Survivors of the whole oracle: (file, line, the kept tests execute
+    /// it).
+    pub survivors: Vec<(String, u32, bool)>,
+    /// The source files mutated.
+    pub files: usize,
     pub tests_kept: u64,
     pub seconds: f64,
 }
@@ -135,8 +147,8 @@ fn mutate_tool() -> Result<Vec<PathBuf>> {
     Ok(cmd)
 }
 
-/// A seeded sample of `n` mutants of `src` (files written under `dir`).
-fn sample(tool: &[PathBuf], src: &Path, dir: &Path, n: usize, seed: u64) -> Result<Vec<PathBuf>> {
+/// Every mutant of `src`, written under `dir` by the mutation tool.
+fn generate(tool: &[PathBuf], src: &Path, dir: &Path) -> Result<Vec<PathBuf>> {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir)?;
     let o = Command::new(&tool[0])
@@ -159,6 +171,12 @@ fn sample(tool: &[PathBuf], src: &Path, dir: &Path, n: usize, seed: u64) -> Resu
         .filter(|p| p.to_string_lossy().contains(".mutant."))
         .collect();
     all.sort();
+    Ok(all)
+}
+
+/// A seeded sample of `n` mutants of `src` (files written under `dir`).
+fn sample(tool: &[PathBuf], src: &Path, dir: &Path, n: usize, seed: u64) -> Result<Vec<PathBuf>> {
+    let mut all = generate(tool, src, dir)?;
     // Fisher-Yates with a fixed LCG: the same seed picks the same mutants.
     let mut state = seed
         .wrapping_mul(6364136223846793005)
@@ -177,6 +195,62 @@ fn sample(tool: &[PathBuf], src: &Path, dir: &Path, n: usize, seed: u64) -> Resu
     }
     all.truncate(n);
     Ok(all)
+}
+
+/// The sampling key of a mutant: a hash of the seed, its file and its name,
+/// so that the keys of all the files' mutants are drawn alike.
+fn key(seed: u64, rel: &str, mutant: &Path) -> u64 {
+    let name = mutant.file_name().map(|n| n.to_string_lossy().into_owned());
+    let mut h: u64 = 0xcbf29ce484222325 ^ seed.wrapping_mul(0x9e3779b97f4a7c15);
+    for b in rel
+        .bytes()
+        .chain([0])
+        .chain(name.unwrap_or_default().bytes())
+    {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100000001b3);
+    }
+    // A final mix (splitmix64's), so that close names get far keys.
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d049bb133111eb);
+    h ^ (h >> 31)
+}
+
+/// A seeded sample of `n` mutants over the source files `rels` of `project`,
+/// each mutant as likely as any other whatever its file: the `n` smallest
+/// keys. One file at a time, only its `n` smallest stay on disk.
+fn sample_files(
+    tool: &[PathBuf],
+    project: &Path,
+    rels: &[String],
+    dir: &Path,
+    n: usize,
+    seed: u64,
+) -> Result<Vec<(String, PathBuf)>> {
+    if let [rel] = rels {
+        let all = sample(tool, &project.join(rel), dir, n, seed)?;
+        return Ok(all.into_iter().map(|m| (rel.clone(), m)).collect());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    let mut kept: Vec<(u64, String, PathBuf)> = Vec::new();
+    for (i, rel) in rels.iter().enumerate() {
+        let mut all: Vec<(u64, String, PathBuf)> =
+            generate(tool, &project.join(rel), &dir.join(format!("f{i:03}")))?
+                .into_iter()
+                .map(|m| (key(seed, rel, &m), rel.clone(), m))
+                .collect();
+        all.sort();
+        for (_, _, p) in all.iter().skip(n) {
+            let _ = std::fs::remove_file(p);
+        }
+        all.truncate(n);
+        kept.extend(all);
+    }
+    kept.sort();
+    for (_, _, p) in kept.iter().skip(n) {
+        let _ = std::fs::remove_file(p);
+    }
+    kept.truncate(n);
+    Ok(kept.into_iter().map(|(_, r, p)| (r, p)).collect())
 }
 
 /// The first line where `mutant` differs from `original`.
@@ -244,43 +318,18 @@ fn suite_passes(suite: &Path, extra: &[&str]) -> Result<bool> {
 /// What one target's score is about.
 struct Subject<'a> {
     target: &'a str,
-    /// The project, and the source file to mutate (relative to it).
+    /// The project, and the source files to mutate (relative to it).
     project: &'a Path,
-    rel: &'a str,
+    rels: &'a [String],
     /// The emitted suite, and the target's results (coverage).
     suite: &'a Path,
     out_dir: &'a Path,
 }
 
-/// Mutation figures of one source file of a project and its suite. `own`
-/// runs the project's own tests on the current code (true: they pass).
-fn score(
-    subject: &Subject,
-    tool: &[PathBuf],
-    work: &Path,
-    n: usize,
-    seed: u64,
-    own: Option<&dyn Fn() -> Result<bool>>,
-) -> Result<Score> {
-    let Subject {
-        target,
-        project,
-        rel,
-        suite,
-        out_dir,
-    } = *subject;
-    let started = Instant::now();
-    let src = project.join(rel);
-    let original = std::fs::read_to_string(&src)?;
-    let mutants = sample(tool, &src, &work.join(format!("mutants-{target}")), n, seed)?;
-    let covered = covered_lines(out_dir, rel);
-    let mut s = Score {
-        target: target.to_string(),
-        sampled: mutants.len(),
-        killed_own: own.map(|_| 0),
-        ..Score::default()
-    };
-    // The unmodified code passes: else nothing below means anything.
+/// Checks the unmodified code: the suite builds and passes (else nothing
+/// after means anything); returns whether the project's own tests (`own`)
+/// pass on it.
+fn unmodified(target: &str, suite: &Path, own: Option<&dyn Fn() -> Result<bool>>) -> Result<bool> {
     if !quiet(
         Command::new("make").current_dir(suite),
         Duration::from_secs(600),
@@ -294,15 +343,59 @@ fn score(
     };
     if own.is_some() && !own_ok {
         eprintln!("bench mutation: {target}: the project's own tests fail on the unmodified code; not scored");
+    }
+    Ok(own_ok)
+}
+
+/// Mutation figures of source files of a project and its suite. `own`
+/// runs the project's own tests on the current code (true: they pass).
+fn score(
+    subject: &Subject,
+    tool: &[PathBuf],
+    work: &Path,
+    n: usize,
+    seed: u64,
+    own: Option<&dyn Fn() -> Result<bool>>,
+) -> Result<Score> {
+    let Subject {
+        target,
+        project,
+        rels,
+        suite,
+        out_dir,
+    } = *subject;
+    let started = Instant::now();
+    let mut originals = std::collections::BTreeMap::new();
+    let mut covered = std::collections::BTreeMap::new();
+    for rel in rels {
+        originals.insert(rel.as_str(), std::fs::read_to_string(project.join(rel))?);
+        covered.insert(rel.as_str(), covered_lines(out_dir, rel));
+    }
+    let dir = work.join(format!("mutants-{target}"));
+    let mutants = sample_files(tool, project, rels, &dir, n, seed)?;
+    let mut s = Score {
+        target: target.to_string(),
+        sampled: mutants.len(),
+        files: rels.len(),
+        killed_own: own.map(|_| 0),
+        ..Score::default()
+    };
+    let own_ok = unmodified(target, suite, own)?;
+    if own.is_some() && !own_ok {
         s.killed_own = None;
     }
     let restore = || -> Result<()> {
-        std::fs::write(&src, &original)?;
+        for (rel, text) in &originals {
+            let path = project.join(rel);
+            if std::fs::read_to_string(&path)? != *text {
+                std::fs::write(&path, text)?;
+            }
+        }
         Ok(())
     };
-    for (k, m) in mutants.iter().enumerate() {
+    for (k, (rel, m)) in mutants.iter().enumerate() {
         let text = std::fs::read_to_string(m)?;
-        std::fs::write(&src, &text)?;
+        std::fs::write(project.join(rel), &text)?;
         let built = quiet(
             Command::new("make").current_dir(suite),
             Duration::from_secs(600),
@@ -326,10 +419,12 @@ fn score(
                 }
             }
             if !full {
-                let line = mutated_line(&original, &text);
-                s.survivors.push((line, covered.contains(&line)));
+                let line = mutated_line(&originals[rel.as_str()], &text);
+                let run = covered[rel.as_str()].contains(&line);
+                s.survivors.push((rel.clone(), line, run));
             }
         }
+        restore()?;
         if (k + 1) % 10 == 0 {
             eprintln!(
                 "bench mutation: {target}: {}/{} mutants, {} compile, {} killed",
@@ -350,11 +445,19 @@ fn score(
     Ok(s)
 }
 
-/// `cargo symtest` on `dir` (its symtest.toml), one target at a time.
-fn pipeline(bin: &Path, dir: &Path, budget: f64, log: &Path) -> Result<()> {
+/// `cargo symtest` on `dir` (its symtest.toml), one target at a time, with
+/// `env` (the project's build environment) added to its environment.
+fn pipeline(
+    bin: &Path,
+    dir: &Path,
+    budget: f64,
+    log: &Path,
+    env: &[(String, String)],
+) -> Result<()> {
     let o = Command::new(bin)
         .args(["symtest", "--jobs", "1", "--max-time"])
         .arg(budget.to_string())
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(dir)
         .output()
         .context("running cargo-symtest")?;
@@ -389,12 +492,18 @@ fn score_wc(o: &Options, bin: &Path, tool: &[PathBuf], work: &Path, n: usize) ->
          args = [\"--sym-args\", \"0\", \"2\", \"2\", \"--sym-files\", \"1\", \"4\", \"--sym-stdin\", \"4\"]\n",
     )?;
     eprintln!("bench mutation: wc: cargo symtest");
-    pipeline(bin, &dir, o.budget_s.unwrap_or(20.0), &work.join("wc.log"))?;
+    pipeline(
+        bin,
+        &dir,
+        o.budget_s.unwrap_or(20.0),
+        &work.join("wc.log"),
+        &[],
+    )?;
     let out = dir.join("symtest-out/wc");
     let subject = Subject {
         target: "wc",
         project: &dir,
-        rel: "wc.c",
+        rels: &["wc.c".to_string()],
         suite: &dir.join("tests/symtest/wc"),
         out_dir: &out,
     };
@@ -406,7 +515,7 @@ fn score_wc(o: &Options, bin: &Path, tool: &[PathBuf], work: &Path, n: usize) ->
 pub fn run(o: &Options) -> Result<Vec<Score>> {
     setup::ensure()?;
     let root = paths::workspace_root();
-    let bin = super::engine_binary(true)?;
+    let bin = super::bench_binary("bench mutation")?;
     let tool = mutate_tool()?;
     let work = o
         .out
@@ -443,6 +552,7 @@ pub fn run(o: &Options) -> Result<Vec<Score>> {
             &dir,
             o.budget_s.unwrap_or(60.0),
             &work.join("coreutils.log"),
+            &[],
         )?;
         for (u, script) in utils {
             let out = dir.join("symtest-out").join(u);
@@ -466,11 +576,11 @@ pub fn run(o: &Options) -> Result<Vec<Score>> {
                     Duration::from_secs(180),
                 )
             };
-            let rel = format!("src/{u}.c");
+            let rels = [format!("src/{u}.c")];
             let subject = Subject {
                 target: u,
                 project: &dir,
-                rel: &rel,
+                rels: &rels,
                 suite: &dir.join("tests/symtest").join(u),
                 out_dir: &out,
             };
@@ -478,6 +588,10 @@ pub fn run(o: &Options) -> Result<Vec<Score>> {
             s.tests_kept = kept(&out);
             scores.push(s);
         }
+    }
+    let n_lib = o.mutants.unwrap_or(if o.quick { 10 } else { 100 });
+    for lib in library::LIBRARIES.iter().filter(|l| wanted(l.name)) {
+        scores.push(library::score_library(lib, o, &bin, &tool, &work, n_lib)?);
     }
     write_report(&work, &scores, o)?;
     Ok(scores)
@@ -494,7 +608,7 @@ fn write_report(work: &Path, scores: &[Score], o: &Options) -> Result<()> {
         o.seed
     );
     for s in scores {
-        let covered = s.survivors.iter().filter(|(_, c)| *c).count();
+        let covered = s.survivors.iter().filter(|(_, _, c)| *c).count();
         md.push_str(&format!(
             "| {} | {} | {} ({}) | {:.0}% ({}) | {:.0}% ({}) | {} | {} of {} | {:.1} |\n",
             s.target,
@@ -519,7 +633,7 @@ fn write_report(work: &Path, scores: &[Score], o: &Options) -> Result<()> {
         let lines: Vec<String> = s
             .survivors
             .iter()
-            .map(|(l, c)| format!("{l}{}", if *c { "*" } else { "" }))
+            .map(|(f, l, c)| survivor(s.files, f, *l, *c))
             .collect();
         md.push_str(&format!("- {}: {}\n", s.target, lines.join(", ")));
     }
@@ -544,6 +658,17 @@ fn write_report(work: &Path, scores: &[Score], o: &Options) -> Result<()> {
     Ok(())
 }
 
+/// A survivor in the report: its line, after its file when the target has
+/// several; `*` when a kept test executes it.
+fn survivor(files: usize, file: &str, line: u32, covered: bool) -> String {
+    let star = if covered { "*" } else { "" };
+    if files > 1 {
+        format!("{file}:{line}{star}")
+    } else {
+        format!("{line}{star}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,5 +682,18 @@ mod tests {
         assert_eq!(o.only, ["wc", "uniq"]);
         assert_eq!(o.seed, 7);
         assert_eq!(mutated_line("a\nb\nc\n", "a\nB\nc\n"), 2);
+        let o = Options::try_parse_from(["mutation", "--only", "cjson,zlib"]).unwrap();
+        assert_eq!(o.only, ["cjson", "zlib"]);
+        // A mutant's sampling key depends on the seed, its file and its name
+        // only (not on the order the files were listed in).
+        let m = Path::new("/x/f001/deflate.mutant.12.c");
+        assert_eq!(
+            key(1, "deflate.c", m),
+            key(1, "deflate.c", Path::new("deflate.mutant.12.c"))
+        );
+        assert_ne!(key(1, "deflate.c", m), key(2, "deflate.c", m));
+        assert_ne!(key(1, "deflate.c", m), key(1, "inflate.c", m));
+        assert_eq!(survivor(1, "wc.c", 58, true), "58*");
+        assert_eq!(survivor(3, "deflate.c", 7, false), "deflate.c:7");
     }
 }

@@ -184,7 +184,7 @@ impl ProjectResult {
 /// `dpkg-buildflags`'s CFLAGS, CPPFLAGS and LDFLAGS under the recipe's
 /// maintainer options, plus sqlite3's own, and `DEB_BUILD_OPTIONS` for a
 /// build through `debian/rules`.
-fn build_env(r: &Recipe, tree: &Path) -> Vec<(String, String)> {
+pub(super) fn build_env(r: &Recipe, tree: &Path) -> Vec<(String, String)> {
     let get = |what: &str| {
         Command::new("dpkg-buildflags")
             .args(["--get", what])
@@ -212,7 +212,7 @@ pub(super) fn fetch(r: &Recipe) -> Result<PathBuf> {
     }
 }
 
-fn words(r: &Recipe, tree: &Path) -> Vec<String> {
+pub(super) fn words(r: &Recipe, tree: &Path) -> Vec<String> {
     r.build
         .iter()
         .map(|w| w.replace("{tree}", &tree.display().to_string()))
@@ -220,7 +220,7 @@ fn words(r: &Recipe, tree: &Path) -> Vec<String> {
 }
 
 /// A fresh copy of `src` at `tree`, configured; the time configuring took.
-fn prepared(
+pub(super) fn prepared(
     r: &Recipe,
     src: &Path,
     tree: &Path,
