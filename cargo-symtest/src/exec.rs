@@ -9,31 +9,17 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use symtest_executor::{Config, Event, EventSink, Stats, TestOutcome};
+use symtest_project::explore_options::ExploreOptions;
 use symtest_solver::{build_chain, BitwuzlaMode};
 
 #[derive(Args, Debug)]
 pub struct ExecArgs {
     /// LLVM 19 bitcode file (e.g. from `clang-19 -emit-llvm -c -g -O0 -Xclang -disable-O0-optnone`).
     pub program: PathBuf,
-    /// Where to write tests (default: a new `symtest-out/exec-N`, linked as `symtest-out/exec-last`).
-    #[arg(long, value_name = "DIR")]
-    pub output_dir: Option<PathBuf>,
-    /// Stop after this much wall-clock time, counted from the start of the
-    /// command, loading the bitcode included (without it, loading stops after
-    /// 300 s); tests so far are kept; a solver query running at the deadline
-    /// gives up then: seconds, or KLEE's spans such as `60s`, `1min`,
-    /// `1h30min`, `500ms`.
-    #[arg(long, value_name = "TIME", value_parser = crate::klee_compat::parse_span)]
-    pub max_time: Option<f64>,
-    /// Stop after this many LLVM instructions (deterministic budget).
-    #[arg(long, value_name = "N")]
-    pub max_instructions: Option<u64>,
-    /// Memory cap in MiB (1 to 16777216) of resident memory (as the OS counts it): near it,
-    /// states are suspended to disk and resumed when memory frees up (dropped, and counted,
-    /// if that fails). Loading the bitcode runs in a child process whose address space is
-    /// limited to it (at least 256 MiB).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
-    pub max_memory: u64,
+    // The options the project pipeline sets (budget, output, seeds,
+    // directed exploration, crosscheck, the C library).
+    #[command(flatten)]
+    pub explore: ExploreOptions,
     /// Where states are suspended at the memory cap (default: `suspended/` in the output
     /// directory; removed when the run ends).
     #[arg(long, value_name = "DIR")]
@@ -73,59 +59,6 @@ pub struct ExecArgs {
     /// N back. 0: always fork.
     #[arg(long, value_name = "N", default_value_t = symtest_executor::DEFAULT_LIBRARY_FORKS)]
     pub library_forks: u64,
-    /// Seed mode (KLEE's): a `.ktest` whose inputs guide the run; repeat for
-    /// several. Paths that agree with a seed run first and the branches it
-    /// decides cost no solver query; the other sides are explored as usual.
-    /// A seed's objects are matched to the objects the program makes, in order.
-    #[arg(long = "seed-file", value_name = "KTEST")]
-    pub seed_file: Vec<PathBuf>,
-    /// Every `.ktest` of DIR as a seed (KLEE's --seed-dir; sorted by name).
-    #[arg(long = "seed-dir", value_name = "DIR")]
-    pub seed_dir: Vec<PathBuf>,
-    /// Keep a seed that has fewer objects than the program makes (KLEE's
-    /// --allow-seed-extension): the objects it lacks start as zeros and take
-    /// the values the program's assumptions on them need.
-    #[arg(long = "allow-seed-extension")]
-    pub allow_seed_extension: bool,
-    /// Each seed whose `.ktest` records its own arguments (a run of the
-    /// program recorded from the project's tests) starts its own path with
-    /// those arguments as the program's argv — its own symbolic environment
-    /// (`--sym-arg`, `--sym-files`, `--sym-stdin` shaped to the recorded run) —
-    /// instead of following the path of the arguments after `--`.
-    #[arg(long = "seed-own-args")]
-    pub seed_own_args: bool,
-    /// Seed the run with the program's own options: one seed per option its
-    /// getopt/getopt_long tables declare (`-n`, `--lines`, and `-n 1` for one
-    /// taking an argument), placed in the --sym-arg/--sym-args arguments.
-    /// The run follows each first, then forks off from there.
-    #[arg(long = "option-seeds", overrides_with = "no_option_seeds")]
-    pub option_seeds: bool,
-    /// Undoes an earlier --option-seeds (the last of the two given wins).
-    #[arg(long = "no-option-seeds", overrides_with = "option_seeds")]
-    pub no_option_seeds: bool,
-    /// Directed exploration: a source line to reach (FILE:LINE, FILE as a diff
-    /// names it, matched against the module's file names by path suffix);
-    /// repeat for several. States nearest a target line not reached yet run
-    /// first (distance through the control-flow and call graphs), for
-    /// --directed-share of the budget; which lines were reached is in
-    /// coverage.json (`targets`) and stats.json.
-    #[arg(long = "target-line", value_name = "FILE:LINE")]
-    pub target_line: Vec<String>,
-    /// A file of target lines, one FILE:LINE per line (as --target-line).
-    #[arg(long = "target-lines", value_name = "FILE")]
-    pub target_lines: Option<PathBuf>,
-    /// The share of --max-time (or --max-instructions) spent on seeds and
-    /// target lines before the --search heuristics take over (0 to 1).
-    #[arg(long, value_name = "SHARE", default_value_t = symtest_executor::DEFAULT_DIRECTED_SHARE)]
-    pub directed_share: f64,
-    /// Search heuristic; repeat to interleave: dfs, bfs, random-state, random-path,
-    /// nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt, nurs:cpicnt, nurs:qc,
-    /// nurs:target (nearest a --target-line first).
-    /// Default: random-path, nurs:covnew and nurs:md2u interleaved (KLEE's
-    /// random-path + covnew, plus the distance-to-uncovered heuristic, which
-    /// reaches deep code such as bugs behind well-formed prefixes sooner).
-    #[arg(long = "search", value_name = "NAME")]
-    pub search: Vec<String>,
     /// Instructions a state runs before the searcher chooses again.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub batch_instructions: u64,
@@ -147,9 +80,6 @@ pub struct ExecArgs {
     /// Also switch states after this much time (seconds or a span; not deterministic).
     #[arg(long, value_name = "TIME", value_parser = crate::klee_compat::parse_span)]
     pub batch_time: Option<f64>,
-    /// Seed of the engine's random choices.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// Write a test for every completed path, not only those covering new
     /// code (KLEE's default; implies --emit-all-errors).
     #[arg(long)]
@@ -204,29 +134,6 @@ pub struct ExecArgs {
     /// speculate shifts whose out-of-range results are never used).
     #[arg(long)]
     pub optimize: bool,
-    /// Function to start from.
-    #[arg(long, value_name = "NAME", default_value = "main")]
-    pub entry_point: String,
-    /// Crosscheck (paper §5.5): a second program, linked the same way, run
-    /// after the first on each path from the same symbolic environment; the
-    /// two exit statuses and standard outputs are compared by the solver
-    /// (needs --posix-runtime). A pair that can differ is a `mismatch` test.
-    #[arg(long, value_name = "BITCODE")]
-    pub crosscheck: Option<PathBuf>,
-    /// A fixed leading word of the second program's arguments (a multi-call
-    /// binary's tool name); repeatable, in order.
-    #[arg(
-        long,
-        value_name = "WORD",
-        allow_hyphen_values = true,
-        requires = "crosscheck"
-    )]
-    pub crosscheck_fixed: Vec<String>,
-    /// How many leading program arguments (after `--`) are the first
-    /// program's own fixed words: the second program gets its
-    /// --crosscheck-fixed words in their place.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "crosscheck")]
-    pub first_fixed: usize,
     /// How many concrete sizes a symbolic allocation size is tried with.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_sym_alloc_sizes: u32,
@@ -243,19 +150,6 @@ pub struct ExecArgs {
     /// Remove one layer from --solver-layers (repeatable).
     #[arg(long, value_name = "LAYER")]
     pub drop_solver_layer: Vec<String>,
-    /// The C library: `auto` (default: musl when the program calls functions
-    /// it does not define, other than symtest's own; none otherwise), `none`,
-    /// `musl` (musl 1.2.3 built by `cargo xtask setup`; its system calls go to
-    /// the POSIX model, so printf, fopen, getopt, strtol, qsort... run
-    /// symbolically); KLEE's `uclibc` and `klee` mean `musl`.
-    #[arg(long, value_name = "LIBC", default_value = "auto")]
-    pub libc: String,
-    /// Run the program under the POSIX runtime (needs --libc=musl): the program
-    /// arguments after `--` may then hold KLEE's environment options --sym-arg N,
-    /// --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --sym-stdout and
-    /// --max-fail N; main runs on the argv they build, then exit().
-    #[arg(long)]
-    pub posix_runtime: bool,
     /// Calls of functions defined nowhere: `none` (the default) ends the path
     /// with an `external` error; `concrete` runs an allow-list of pure functions
     /// (sqrt, pow, abs, toupper, ...) natively on concretized arguments,
@@ -298,13 +192,6 @@ pub struct ExecArgs {
     /// `.not-reproduced` and its JSON says what the native run did.
     #[arg(long, value_name = "PROGRAM|FILE.c")]
     pub validate: Vec<PathBuf>,
-    /// Print only errors.
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Also print the statistics as one JSON object per line on stdout, about once a
-    /// second (what `cargo symtest` reads to draw a target's progress line).
-    #[arg(long)]
-    pub progress_json: bool,
     /// Arguments of the program (argv[1..]), after `--`.
     #[arg(last = true, value_name = "PROGRAM_ARGS")]
     pub program_args: Vec<String>,
@@ -456,13 +343,13 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
             return Ok(crate::EXIT_BAD_INPUT);
         }
     };
-    if !a.quiet {
+    if !a.explore.quiet {
         for n in notes {
             eprintln!("symtest: note: {n}");
         }
     }
     let name = a.program.display().to_string();
-    let limits = crate::loading::Limits::new(clock, config.max_time, a.max_memory);
+    let limits = crate::loading::Limits::new(clock, config.max_time, a.explore.max_memory);
     // The rest runs in a supervised child (see supervise.rs).
     let loading = match crate::supervise::supervise(clock, &limits, &name) {
         Ok(crate::supervise::Role::Parent(code)) => return Ok(code),
@@ -477,7 +364,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     // The process ends after writing the results: the engine's memory is
     // the OS's to take back.
     config.exit_after_run = true;
-    let limits = crate::loading::Limits::new(loading.clock, config.max_time, a.max_memory);
+    let limits = crate::loading::Limits::new(loading.clock, config.max_time, a.explore.max_memory);
     let (module, libc_note) = match load(&a, &limits, &mut config) {
         Ok(m) => m,
         Err(msg) => {
@@ -486,7 +373,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
         }
     };
     loading.done();
-    if !a.quiet {
+    if !a.explore.quiet {
         if let Some(n) = &libc_note {
             eprintln!("symtest: note: {n}");
         }
@@ -494,7 +381,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
     let native = if a.validate.is_empty() {
         None
     } else {
-        match crate::validate::Native::prepare(&a.validate, a.posix_runtime) {
+        match crate::validate::Native::prepare(&a.validate, a.explore.posix_runtime) {
             Ok(n) => Some(n),
             Err(e) => {
                 eprintln!("error: {e:#}");
@@ -540,7 +427,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
         &started,
         libc_note,
     )?;
-    if !a.quiet {
+    if !a.explore.quiet {
         print_done(&a, &summary, validation.as_ref(), &sink.out.dir);
     }
     Ok(0)
@@ -550,7 +437,7 @@ pub fn run(a: ExecArgs, notes: &[String]) -> Result<u8> {
 /// as the suspension directory's parent when states may be suspended to
 /// disk) and, on a terminal, the progress spinner.
 fn sink_of(a: &ExecArgs, config: &mut Config) -> Result<Sink> {
-    let mut out = OutputDir::create(a.output_dir.as_deref())?;
+    let mut out = OutputDir::create(a.explore.output_dir.as_deref())?;
     out.write_tests = !a.write_no_tests;
     if config.max_suspend_disk_mb > 0 {
         config.suspend_dir = Some(
@@ -559,9 +446,9 @@ fn sink_of(a: &ExecArgs, config: &mut Config) -> Result<Sink> {
                 .unwrap_or_else(|| out.dir.join("suspended")),
         );
     }
-    out.posix = a.posix_runtime;
+    out.posix = a.explore.posix_runtime;
     out.program_args = a.program_args.clone();
-    let bar = (!a.quiet && std::io::stderr().is_terminal()).then(|| {
+    let bar = (!a.explore.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = ProgressBar::new_spinner();
         b.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
         b.enable_steady_tick(Duration::from_millis(200));
@@ -569,9 +456,9 @@ fn sink_of(a: &ExecArgs, config: &mut Config) -> Result<Sink> {
     });
     Ok(Sink {
         out,
-        quiet: a.quiet,
+        quiet: a.explore.quiet,
         bar,
-        progress_json: a.progress_json,
+        progress_json: a.explore.progress_json,
         write_error: None,
         bug_tests: Vec::new(),
     })
@@ -591,7 +478,7 @@ fn write_results(
     if let Some(v) = validation {
         stats_json["errors_not_reproduced"] = v.not_reproduced.len().into();
         for (name, what) in &v.not_reproduced {
-            if !a.quiet {
+            if !a.explore.quiet {
                 eprintln!("symtest: not reproduced natively, not a bug: {name} ({what})");
             }
         }
@@ -624,7 +511,7 @@ fn print_done(
     dir: &std::path::Path,
 ) {
     let s = &summary.stats;
-    if a.crosscheck.is_some() {
+    if a.explore.crosscheck.is_some() {
         eprintln!(
             "symtest: crosscheck: {} pairs of paths compared, {} proven equal, {} mismatches",
             s.crosscheck_pairs, s.crosscheck_equal, s.crosscheck_mismatches
@@ -723,9 +610,9 @@ fn load(
     };
     let mut files = own_files(&own);
     drop(own);
-    let linked = crate::libc::link(&bytes, &name, a.posix_runtime, limits)?;
+    let linked = crate::libc::link(&bytes, &name, a.explore.posix_runtime, limits)?;
     drop(bytes);
-    let module = match &a.crosscheck {
+    let module = match &a.explore.crosscheck {
         None => symtest_loader::load_bitcode(&linked.path).map_err(|e| e.to_string())?,
         Some(second) => {
             // The second program of a crosscheck, linked the same way, then
@@ -740,7 +627,7 @@ fn load(
             files.extend(own_files(&second_own));
             drop(second_own);
             let second_linked =
-                crate::libc::link(&second_bytes, &second_name, a.posix_runtime, limits)?;
+                crate::libc::link(&second_bytes, &second_name, a.explore.posix_runtime, limits)?;
             symtest_loader::load_bitcode_pair(&linked.path, &second_linked.path)
                 .map_err(|e| e.to_string())?
         }
@@ -767,5 +654,64 @@ pub fn program_name(bitcode: &std::path::Path) -> String {
     match name.strip_suffix(".bc") {
         Some(stem) if !stem.is_empty() => stem.to_string(),
         _ => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn exec_of(args: &[String]) -> ExecArgs {
+        let argv = ["cargo-symtest", "exec", "p.bc"]
+            .into_iter()
+            .map(String::from)
+            .chain(args.iter().cloned());
+        match crate::Cli::try_parse_from(argv) {
+            Ok(crate::Cli {
+                command: Some(crate::Command::Exec(a)),
+                ..
+            }) => *a,
+            Ok(_) => panic!("not an exec command"),
+            Err(e) => panic!("{args:?}: {e}"),
+        }
+    }
+
+    /// The pipeline's options, written by the library, come back the same
+    /// through `exec`'s own command line.
+    #[test]
+    fn the_pipelines_options_parse_back_through_exec() {
+        let d = ExploreOptions::default();
+        assert_eq!(exec_of(&[]).explore, d);
+        assert_eq!(d.directed_share, symtest_executor::DEFAULT_DIRECTED_SHARE);
+        let v = ExploreOptions {
+            output_dir: Some("out".into()),
+            max_time: Some(3.0),
+            max_instructions: Some(5),
+            max_memory: 512,
+            seed_dir: vec!["seeds".into()],
+            seed_own_args: true,
+            option_seeds: true,
+            target_lines: Some("lines.txt".into()),
+            directed_share: 0.5,
+            search: vec!["dfs".into()],
+            seed: 9,
+            libc: "musl".into(),
+            posix_runtime: true,
+            quiet: true,
+            progress_json: true,
+            ..d.clone()
+        };
+        let own = ["--merge-loops".to_string()];
+        let a = exec_of(&v.to_args_with(&own));
+        assert_eq!(a.explore, v);
+        assert!(a.merge_loops);
+        let cross = ExploreOptions {
+            crosscheck: Some("q.bc".into()),
+            crosscheck_fixed: vec!["-x".into()],
+            first_fixed: 1,
+            ..d
+        };
+        assert_eq!(exec_of(&cross.to_args()).explore, cross);
     }
 }

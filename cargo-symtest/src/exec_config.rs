@@ -8,7 +8,7 @@ use symtest_executor::{Config, ErrorKind, SearchKind};
 use symtest_solver::LayerSet;
 
 pub(crate) fn libc_of(a: &ExecArgs) -> Result<Libc, String> {
-    let libc = match a.libc.as_str() {
+    let libc = match a.explore.libc.as_str() {
         "none" => Libc::None,
         "musl" | "uclibc" | "klee" => Libc::Musl,
         "auto" => Libc::Auto,
@@ -18,7 +18,7 @@ pub(crate) fn libc_of(a: &ExecArgs) -> Result<Libc, String> {
             ))
         }
     };
-    if a.posix_runtime {
+    if a.explore.posix_runtime {
         return match libc {
             Libc::None => {
                 Err("--posix-runtime needs a libc (--libc=musl, or the default auto)".into())
@@ -118,10 +118,10 @@ fn own_args(a: &ExecArgs, args: &[String]) -> Result<Option<Vec<String>>, String
     let Some((_, rest)) = args.split_first() else {
         return Ok(None);
     };
-    if a.posix_runtime {
+    if a.explore.posix_runtime {
         symtest_project::runtime::check_env_options(
             rest,
-            a.max_memory,
+            a.explore.max_memory,
             symtest_executor::SYMBOLIC_BYTE_COST,
         )
         .map_err(|e| format!("a seed's own arguments: {e}"))?;
@@ -168,7 +168,7 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     let layers = LayerSet::parse(&layer_spec).map_err(|e| format!("--solver-layers: {e}"))?;
     let mut c = Config {
-        entry: a.entry_point.clone(),
+        entry: a.explore.entry_point.clone(),
         rewrite_expressions: layers.rewrite,
         simplify_constraints: layers.simplify,
         implied_value_concretization: layers.ivc,
@@ -183,26 +183,45 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     c.argv = std::iter::once(program_name(&a.program))
         .chain(a.program_args.iter().cloned())
         .collect();
-    if let Some(t) = a.max_time {
+    set_limits(a, &mut c)?;
+    set_search(a, &mut c)?;
+    set_tests_and_stops(a, &mut c)?;
+    set_seeds_and_targets(a, &mut c)?;
+    set_checks(a, &mut c)?;
+    set_environment(a, &mut c)?;
+    Ok((c, layers))
+}
+
+/// Time, instructions, memory, forks, depth and solver time.
+fn set_limits(a: &ExecArgs, c: &mut Config) -> Result<(), String> {
+    if let Some(t) = a.explore.max_time {
         let d = seconds("max-time", t)?;
         if d.is_zero() {
             return Err("--max-time must be positive".into());
         }
         c.max_time = Some(d);
     }
-    c.max_instructions = a.max_instructions;
-    if a.max_instructions == Some(0) {
+    c.max_instructions = a.explore.max_instructions;
+    if a.explore.max_instructions == Some(0) {
         return Err("--max-instructions must be at least 1".into());
     }
-    crate::loading::check_memory(a.max_memory)?;
-    c.max_memory_mb = Some(a.max_memory);
-    c.max_suspend_disk_mb = a.max_suspend_disk.unwrap_or(a.max_memory.saturating_mul(4));
+    crate::loading::check_memory(a.explore.max_memory)?;
+    c.max_memory_mb = Some(a.explore.max_memory);
+    c.max_suspend_disk_mb = a
+        .max_suspend_disk
+        .unwrap_or(a.explore.max_memory.saturating_mul(4));
     c.max_forks = a.max_forks;
     c.max_depth = a.max_depth;
     let st = seconds("max-solver-time", a.max_solver_time)?;
     c.max_solver_time = (!st.is_zero()).then_some(st);
-    if !a.search.is_empty() {
+    Ok(())
+}
+
+/// The searchers, batches, merging and the random seed.
+fn set_search(a: &ExecArgs, c: &mut Config) -> Result<(), String> {
+    if !a.explore.search.is_empty() {
         c.search = a
+            .explore
             .search
             .iter()
             .map(|s| {
@@ -224,8 +243,13 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     if let Some(t) = a.batch_time {
         c.batch_time = Some(seconds("batch-time", t)?);
     }
-    c.seed = a.seed;
+    c.seed = a.explore.seed;
     c.completion_instructions = a.completion_instructions;
+    Ok(())
+}
+
+/// Which tests are written, and which errors stop the run.
+fn set_tests_and_stops(a: &ExecArgs, c: &mut Config) -> Result<(), String> {
     c.emit_all = a.emit_all;
     c.emit_all_errors = a.emit_all || a.emit_all_errors;
     if a.exit_on_error {
@@ -243,15 +267,21 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
     }
     c.max_tests = a.max_tests;
     c.silent_assume = a.silent_klee_assume;
-    if !(0.0..=1.0).contains(&a.directed_share) {
+    Ok(())
+}
+
+/// Seeds, option seeds, target lines and the share of the budget they get.
+fn set_seeds_and_targets(a: &ExecArgs, c: &mut Config) -> Result<(), String> {
+    let o = &a.explore;
+    if !(0.0..=1.0).contains(&o.directed_share) {
         return Err(format!(
             "--directed-share must be between 0 and 1 (got {})",
-            a.directed_share
+            o.directed_share
         ));
     }
-    c.directed_share = a.directed_share;
-    let mut seeds = read_seeds(&a.seed_file, &a.seed_dir)?;
-    if a.seed_own_args {
+    c.directed_share = o.directed_share;
+    let mut seeds = read_seeds(&o.seed_file, &o.seed_dir)?;
+    if o.seed_own_args {
         // A seed whose own environment the engine refuses is left out, said
         // on stderr; the other seeds and the run go on.
         let mut kept = Vec::with_capacity(seeds.len());
@@ -267,9 +297,16 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
         seeds = kept;
     }
     c.seeds = seeds.into_iter().map(|(s, ..)| s).collect();
-    c.allow_seed_extension = a.allow_seed_extension;
-    c.option_seeds = a.option_seeds && !a.no_option_seeds;
-    c.target_lines = target_lines(&a.target_line, a.target_lines.as_deref())?;
+    c.allow_seed_extension = o.allow_seed_extension;
+    c.option_seeds = o.option_seeds && !o.no_option_seeds;
+    c.target_lines = target_lines(&o.target_line, o.target_lines.as_deref())?;
+    Ok(())
+}
+
+/// The engine's checks and heuristics on the program's operations:
+/// digests, library forks, overshift, division, comparisons, allocations,
+/// external calls.
+fn set_checks(a: &ExecArgs, c: &mut Config) -> Result<(), String> {
     c.digest_depth = (a.digest_depth > 0).then_some(a.digest_depth);
     c.library_forks = (a.library_forks > 0).then_some(a.library_forks);
     c.check_overshift = a.check_overshift && !a.optimize;
@@ -291,38 +328,45 @@ pub(crate) fn config_of(a: &ExecArgs) -> Result<(Config, LayerSet), String> {
                 ))
             }
         };
+    Ok(())
+}
+
+/// The C library, the POSIX runtime and its environment options, the
+/// crosscheck's second program.
+fn set_environment(a: &ExecArgs, c: &mut Config) -> Result<(), String> {
+    let o = &a.explore;
     libc_of(a)?;
-    if a.posix_runtime {
-        if a.entry_point != "main" {
+    if o.posix_runtime {
+        if o.entry_point != "main" {
             return Err(
                 "--posix-runtime runs main; it cannot be combined with --entry-point".into(),
             );
         }
         symtest_project::runtime::check_env_options(
             &a.program_args,
-            a.max_memory,
+            o.max_memory,
             symtest_executor::SYMBOLIC_BYTE_COST,
         )?;
         c.entry = symtest_project::runtime::POSIX_ENTRY.into();
     }
-    if let Some(second) = &a.crosscheck {
-        if !a.posix_runtime {
+    if let Some(second) = &o.crosscheck {
+        if !o.posix_runtime {
             return Err(
                 "--crosscheck compares two programs' outputs: it needs --posix-runtime".into(),
             );
         }
-        let shared = a.program_args.get(a.first_fixed..).ok_or_else(|| {
+        let shared = a.program_args.get(o.first_fixed..).ok_or_else(|| {
             format!(
                 "--first-fixed {} is more than the {} program arguments",
-                a.first_fixed,
+                o.first_fixed,
                 a.program_args.len()
             )
         })?;
         let argv = std::iter::once(program_name(second))
-            .chain(a.crosscheck_fixed.iter().cloned())
+            .chain(o.crosscheck_fixed.iter().cloned())
             .chain(shared.iter().cloned())
             .collect();
         c.crosscheck = Some((format!("{}{}", symtest_ir::SECOND_PREFIX, c.entry), argv));
     }
-    Ok((c, layers))
+    Ok(())
 }

@@ -355,58 +355,7 @@ pub fn translate(args: &[OsString], own: &OwnOptions) -> Result<Translated, Stri
     Ok(Translated { args: out, notes })
 }
 
-/// A KLEE time span as a number of seconds: a plain number is seconds;
-/// otherwise numbers with units `h`, `min`, `s`, `ms`, `us`, `ns`, e.g.
-/// `60s`, `1min`, `1h30min`, `500ms`.
-pub fn parse_span(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    if let Ok(v) = t.parse::<f64>() {
-        return check_span(s, v);
-    }
-    let mut total = 0.0;
-    let mut rest = t;
-    if rest.is_empty() {
-        return Err(format!(
-            "`{s}` is not a time (e.g. 60, 60s, 1min, 1h30min, 500ms)"
-        ));
-    }
-    while !rest.is_empty() {
-        let num_len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let (num, after) = rest.split_at(num_len);
-        let unit_len = after
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(after.len());
-        let (unit, next) = after.split_at(unit_len);
-        let n: f64 = num
-            .parse()
-            .map_err(|_| format!("`{s}` is not a time (e.g. 60, 60s, 1min, 1h30min, 500ms)"))?;
-        let scale = match unit {
-            "h" => 3600.0,
-            "min" => 60.0,
-            "s" => 1.0,
-            "ms" => 1e-3,
-            "us" => 1e-6,
-            "ns" => 1e-9,
-            _ => {
-                return Err(format!(
-                    "`{s}`: unknown time unit `{unit}` (h, min, s, ms, us, ns)"
-                ))
-            }
-        };
-        total += n * scale;
-        rest = next;
-    }
-    check_span(s, total)
-}
-
-fn check_span(s: &str, v: f64) -> Result<f64, String> {
-    if !v.is_finite() || !(0.0..=1e9).contains(&v) {
-        return Err(format!("`{s}`: a time between 0 and 1e9 seconds"));
-    }
-    Ok(v)
-}
+pub use symtest_project::explore_options::parse_span;
 
 #[cfg(test)]
 mod tests {

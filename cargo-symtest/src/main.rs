@@ -151,7 +151,7 @@ fn main() -> ExitCode {
         Some(Command::List(a)) => project_cmd::list(a),
         Some(Command::Init(a)) => init::run(a),
         Some(Command::Exec(a)) => {
-            let stack = engine_stack(a.max_memory);
+            let stack = engine_stack(a.explore.max_memory);
             with_engine_stack(stack, || exec::run(*a, &notes))
         }
         Some(Command::Show(a)) => show::run(a),

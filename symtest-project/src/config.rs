@@ -374,30 +374,8 @@ fn check_build(
     err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
 ) -> Result<(), ConfigError> {
     let name = t.name.get_ref();
-    let sources_empty = t.sources.as_ref().is_none_or(|s| s.get_ref().is_empty());
     let Some(build) = &t.build else {
-        for (key, v) in [("binary", &t.binary), ("library", &t.library)] {
-            if let Some(v) = v {
-                return Err(err(
-                    v.span(),
-                    key,
-                    format!("`{key}` names an output of the project's build: give the build command as `build` (e.g. build = [\"make\"]) (target `{name}`)"),
-                ));
-            }
-        }
-        return match &t.sources {
-            Some(s) if sources_empty => Err(err(
-                s.span(),
-                "sources",
-                "a target needs at least one source file or glob".into(),
-            )),
-            Some(_) => Ok(()),
-            None => Err(err(
-                t.name.span(),
-                "sources",
-                format!("target `{name}` needs `sources` (its C files), or `build` with `binary`/`library` to take them from the project's build"),
-            )),
-        };
+        return check_sources_only(t, err);
     };
     if build.get_ref().is_empty() || build.get_ref()[0].trim().is_empty() {
         return Err(err(
@@ -415,6 +393,49 @@ fn check_build(
             ));
         }
     }
+    check_build_output(t, build.span(), err)
+}
+
+/// A target without `build`: its `sources`, and no build output named.
+fn check_sources_only(
+    t: &TargetTable,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let name = t.name.get_ref();
+    for (key, v) in [("binary", &t.binary), ("library", &t.library)] {
+        if let Some(v) = v {
+            return Err(err(
+                v.span(),
+                key,
+                format!("`{key}` names an output of the project's build: give the build command as `build` (e.g. build = [\"make\"]) (target `{name}`)"),
+            ));
+        }
+    }
+    let sources_empty = t.sources.as_ref().is_none_or(|s| s.get_ref().is_empty());
+    match &t.sources {
+        Some(s) if sources_empty => Err(err(
+            s.span(),
+            "sources",
+            "a target needs at least one source file or glob".into(),
+        )),
+        Some(_) => Ok(()),
+        None => Err(err(
+            t.name.span(),
+            "sources",
+            format!("target `{name}` needs `sources` (its C files), or `build` with `binary`/`library` to take them from the project's build"),
+        )),
+    }
+}
+
+/// A target from a build (`build` at `build_span`): the output its kind
+/// tests (`binary` or `library`), and `sources` where its kind takes them.
+fn check_build_output(
+    t: &TargetTable,
+    build_span: std::ops::Range<usize>,
+    err: &dyn Fn(std::ops::Range<usize>, &str, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let name = t.name.get_ref();
+    let sources_empty = t.sources.as_ref().is_none_or(|s| s.get_ref().is_empty());
     match (t.kind, &t.binary, &t.library) {
         (_, Some(_), Some(l)) => Err(err(
             l.span(),
@@ -427,7 +448,7 @@ fn check_build(
             format!("a `library` target tests a library: name it with `library` (e.g. library = \"libfoo.a\") (target `{name}`)"),
         )),
         (Kind::Library, None, None) => Err(err(
-            build.span(),
+            build_span,
             "library",
             format!("target `{name}` has `build` but no `library`: name the static or shared library the build makes (e.g. library = \"libfoo.a\")"),
         )),
@@ -443,12 +464,12 @@ fn check_build(
             format!("a `harness` target runs a harness against a library: name it with `library`, or make target `{name}` kind = \"program\" to run the executable"),
         )),
         (Kind::Program, None, None) => Err(err(
-            build.span(),
+            build_span,
             "binary",
             format!("target `{name}` has `build` but no `binary`: name the executable the build links (e.g. binary = \"src/echo\")"),
         )),
         (Kind::Harness, None, None) => Err(err(
-            build.span(),
+            build_span,
             "library",
             format!("target `{name}` has `build` but no `library`: name the static library the build makes (e.g. library = \"libfoo.a\")"),
         )),
@@ -468,7 +489,7 @@ fn check_build(
                 "a harness needs at least one source file or glob (the harness itself)".into(),
             )),
             None => Err(err(
-                build.span(),
+                build_span,
                 "sources",
                 format!("harness target `{name}` needs `sources`: the harness file(s) that call the library"),
             )),

@@ -5,6 +5,7 @@
 
 use crate::config::Kind;
 use crate::discovery::Target;
+use crate::explore_options::ExploreOptions;
 use crate::progress::Live;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -20,65 +21,66 @@ pub struct ExploreResult {
     pub status: Result<(), String>,
 }
 
-/// The arguments of `cargo-symtest exec` for a target.
-pub fn exec_args(t: &Target, bc: &Path, out: &Path, budget_s: f64) -> Vec<String> {
-    let mut a: Vec<String> = vec![
-        "exec".into(),
-        bc.display().to_string(),
-        "--output-dir".into(),
-        out.display().to_string(),
-        "--max-time".into(),
-        format!("{budget_s}"),
-        "--quiet".into(),
-        "--progress-json".into(),
-    ];
-    if let Some(n) = t.max_instructions {
-        a.extend(["--max-instructions".into(), n.to_string()]);
-    }
+/// The options of a target's engine run, writing to `out` within `budget_s`
+/// (the pipeline adds its seeds and a gate run's directions).
+pub fn options(t: &Target, out: &Path, budget_s: f64) -> ExploreOptions {
+    let mut o = ExploreOptions {
+        output_dir: Some(out.to_path_buf()),
+        max_time: Some(budget_s),
+        quiet: true,
+        progress_json: true,
+        max_instructions: t.max_instructions,
+        search: t.search.clone(),
+        ..ExploreOptions::default()
+    };
     if let Some(n) = t.max_memory {
-        a.extend(["--max-memory".into(), n.to_string()]);
+        o.max_memory = n;
     }
     if let Some(n) = t.seed {
-        a.extend(["--seed".into(), n.to_string()]);
-    }
-    for s in &t.search {
-        a.extend(["--search".into(), s.clone()]);
+        o.seed = n;
     }
     if let Some(e) = &t.entry_point {
-        a.extend(["--entry-point".into(), e.clone()]);
+        o.entry_point = e.clone();
     }
-    a.extend(t.exec_args.iter().cloned());
     if t.kind == Kind::Program {
         // The POSIX environment and the musl libc models (`exec --libc=musl --posix-runtime`).
-        a.extend(["--libc=musl".into(), "--posix-runtime".into()]);
-        if t.option_seeds {
-            a.push("--option-seeds".into());
-        }
+        o.libc = "musl".into();
+        o.posix_runtime = true;
+        o.option_seeds = t.option_seeds;
+    }
+    o
+}
+
+/// The arguments of `cargo-symtest exec` running target `t`'s bitcode `bc`
+/// with options `o`: the target's own `exec-args` among them, and for a
+/// program its arguments after `--`.
+pub fn command(t: &Target, bc: &Path, o: &ExploreOptions) -> Vec<String> {
+    let mut a: Vec<String> = vec!["exec".into(), bc.display().to_string()];
+    a.extend(o.to_args_with(&t.exec_args));
+    if t.kind == Kind::Program {
         a.push("--".into());
         a.extend(t.args.iter().cloned());
     }
     a
 }
 
-/// `args` with `extra` before the program's own arguments (after `--`).
-fn with_extra(mut args: Vec<String>, extra: &[String]) -> Vec<String> {
-    let at = args.iter().position(|a| a == "--").unwrap_or(args.len());
-    args.splice(at..at, extra.iter().cloned());
-    args
+/// The arguments of `cargo-symtest exec` for a target.
+pub fn exec_args(t: &Target, bc: &Path, out: &Path, budget_s: f64) -> Vec<String> {
+    command(t, bc, &options(t, out, budget_s))
 }
 
-/// Runs the engine (`extra`: more `exec` options, such as a gate run's seeds
-/// and target lines); `live` receives its progress about once a second.
+/// Runs the engine on target `t`'s bitcode `bc` with options `o` (from
+/// [`options`] for `out` and `budget_s`, with the pipeline's additions);
+/// `live` receives its progress about once a second.
 pub fn run(
     t: &Target,
     bc: &Path,
     out: &Path,
     budget_s: f64,
-    extra: &[String],
+    o: &ExploreOptions,
     live: impl FnMut(Live),
 ) -> ExploreResult {
-    let args = with_extra(exec_args(t, bc, out, budget_s), extra);
-    run_exec(&args, &t.root, out, budget_s, live)
+    run_exec(&command(t, bc, o), &t.root, out, budget_s, live)
 }
 
 /// Runs `cargo-symtest` with `args` (an `exec` command line writing to

@@ -33,6 +33,7 @@ pub mod eloc;
 pub mod emit;
 pub mod escape;
 pub mod explore;
+pub mod explore_options;
 pub mod from_build;
 pub mod fsutil;
 pub mod gate;

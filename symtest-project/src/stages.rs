@@ -10,6 +10,7 @@ use crate::coverage::{self, CoverageSummary};
 use crate::discovery::Target;
 use crate::emit::{self, SuiteCase};
 use crate::explore;
+use crate::explore_options::ExploreOptions;
 use crate::fsutil::write_atomic;
 use crate::minimize;
 use crate::native::{self, NativeBuild};
@@ -116,18 +117,29 @@ pub struct EngineFailed {
     pub message: String,
 }
 
-/// The engine in its own process, then its tests read back and their bugs
-/// identified.
+/// Where a target's engine run writes.
+fn run_dir(c: &TargetCtx) -> PathBuf {
+    c.build.join("run")
+}
+
+/// The options of a target's engine run within `budget_s` (before the
+/// pipeline adds its seeds and a gate run's directions).
+pub fn explore_options(c: &TargetCtx, budget_s: f64) -> ExploreOptions {
+    explore::options(c.target, &run_dir(c), budget_s)
+}
+
+/// The engine in its own process with `options` (from [`explore_options`]
+/// for the same budget), then its tests read back and their bugs identified.
 pub fn explore(
     c: &TargetCtx,
     compiled: &Compiled,
     budget_s: f64,
-    extra: &[String],
+    options: &ExploreOptions,
     live: impl FnMut(Live),
 ) -> Result<std::result::Result<Explored, EngineFailed>> {
     let t = c.target;
-    let run_dir = c.build.join("run");
-    let res = explore::run(t, &compiled.bitcode, &run_dir, budget_s, extra, live);
+    let run_dir = run_dir(c);
+    let res = explore::run(t, &compiled.bitcode, &run_dir, budget_s, options, live);
     if let Err(message) = res.status {
         return Ok(Err(EngineFailed {
             elapsed_s: res.elapsed_s,

@@ -129,39 +129,65 @@ fn stat_mode(stat: &[u8]) -> Option<u32> {
 /// hand (files written, stdin piped, arguments quoted), for a harness the
 /// values of its symbolic objects.
 pub fn input_line(target: &Target, test: &EngineTest) -> String {
-    let object = |name: &str, nth: usize| {
-        test.objects
-            .iter()
-            .filter(|(n, _)| n == name)
-            .nth(nth)
-            .map(|(_, b)| b.as_slice())
-    };
     if target.kind != Kind::Program {
-        let parts: Vec<String> = test
-            .objects
-            .iter()
-            .map(|(n, b)| {
-                if b.len() <= 8 && !text_like(b) {
-                    let v = b
-                        .iter()
-                        .rev()
-                        .fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
-                    format!("{n} = {v} (0x{v:0w$x})", w = b.len() * 2)
-                } else {
-                    format!("{n} = {}", c_literal(b))
-                }
-            })
-            .collect();
-        return parts.join(", ");
+        return harness_values(test);
     }
     let args = test.own_args(target).unwrap_or(&target.args);
     let mut line = String::new();
-    let until_nul = |b: &[u8]| {
-        b.iter()
-            .take_while(|&&x| x != 0)
-            .copied()
-            .collect::<Vec<u8>>()
-    };
+    write_files_and_stdin(test, args, &mut line);
+    line.push_str(&target.name);
+    write_arguments(test, args, &mut line);
+    let fails: Vec<String> = test
+        .objects
+        .iter()
+        .filter(|(n, b)| n.ends_with("_fail") && b.len() == 4 && b.iter().any(|&x| x != 0))
+        .map(|(n, b)| {
+            format!(
+                "{}={}",
+                n.trim_end_matches("_fail"),
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+            )
+        })
+        .collect();
+    if !fails.is_empty() {
+        let _ = write!(line, "   (failures injected: {})", fails.join(","));
+    }
+    line
+}
+
+/// The `nth` object of the test named `name`.
+fn object<'a>(test: &'a EngineTest, name: &str, nth: usize) -> Option<&'a [u8]> {
+    test.objects
+        .iter()
+        .filter(|(n, _)| n == name)
+        .nth(nth)
+        .map(|(_, b)| b.as_slice())
+}
+
+/// A harness test's symbolic objects: small binary ones as numbers, the
+/// others as C literals.
+fn harness_values(test: &EngineTest) -> String {
+    let parts: Vec<String> = test
+        .objects
+        .iter()
+        .map(|(n, b)| {
+            if b.len() <= 8 && !text_like(b) {
+                let v = b
+                    .iter()
+                    .rev()
+                    .fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+                format!("{n} = {v} (0x{v:0w$x})", w = b.len() * 2)
+            } else {
+                format!("{n} = {}", c_literal(b))
+            }
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The shell commands that write the test's files (and their modes), then
+/// the pipe of its stdin.
+fn write_files_and_stdin(test: &EngineTest, args: &[String], line: &mut String) {
     if let Some(files) = args
         .windows(2)
         .find(|w| opt_is(&w[0], "sym-files"))
@@ -169,12 +195,12 @@ pub fn input_line(target: &Target, test: &EngineTest) -> String {
     {
         for k in 0..files.min(26) {
             let letter = (b'A' + k as u8) as char;
-            if let Some(b) = object(&format!("{letter}-data"), 0) {
+            if let Some(b) = object(test, &format!("{letter}-data"), 0) {
                 let _ = write!(line, "{} > {letter}; ", printf_bytes(b));
             }
             // The mode the engine chose, when a shell's umask 022 would not
             // give it.
-            if let Some(m) = object(&format!("{letter}-data-stat"), 0)
+            if let Some(m) = object(test, &format!("{letter}-data-stat"), 0)
                 .and_then(stat_mode)
                 .filter(|&m| m != 0o644)
             {
@@ -182,28 +208,38 @@ pub fn input_line(target: &Target, test: &EngineTest) -> String {
             }
         }
     }
-    if let Some(b) = object("stdin", 0) {
+    if let Some(b) = object(test, "stdin", 0) {
         let _ = write!(line, "{} | ", printf_bytes(b));
     }
-    line.push_str(&target.name);
+}
+
+/// The program's arguments, shell-quoted: the symbolic ones as the test
+/// gives them, the environment options left out, the others as written.
+fn write_arguments(test: &EngineTest, args: &[String], line: &mut String) {
+    let until_nul = |b: &[u8]| {
+        b.iter()
+            .take_while(|&&x| x != 0)
+            .copied()
+            .collect::<Vec<u8>>()
+    };
     let (mut k, mut sym, mut nargs) = (0usize, 0usize, 0usize);
     while k < args.len() {
         let a = &args[k];
         if opt_is(a, "sym-arg") && k + 1 < args.len() {
-            if let Some(b) = object(&format!("arg{sym:02}"), 0) {
+            if let Some(b) = object(test, &format!("arg{sym:02}"), 0) {
                 let _ = write!(line, " {}", shell_word(&until_nul(b)));
             }
             sym += 1;
             k += 2;
         } else if opt_is(a, "sym-args") && k + 3 < args.len() {
             let hi: usize = args[k + 2].parse().unwrap_or(0);
-            let count = object("n_args", nargs)
+            let count = object(test, "n_args", nargs)
                 .filter(|b| b.len() == 4)
                 .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
             nargs += 1;
             for j in 0..hi {
                 if j < count {
-                    if let Some(b) = object(&format!("arg{sym:02}"), 0) {
+                    if let Some(b) = object(test, &format!("arg{sym:02}"), 0) {
                         let _ = write!(line, " {}", shell_word(&until_nul(b)));
                     }
                 }
@@ -221,22 +257,6 @@ pub fn input_line(target: &Target, test: &EngineTest) -> String {
             k += 1;
         }
     }
-    let fails: Vec<String> = test
-        .objects
-        .iter()
-        .filter(|(n, b)| n.ends_with("_fail") && b.len() == 4 && b.iter().any(|&x| x != 0))
-        .map(|(n, b)| {
-            format!(
-                "{}={}",
-                n.trim_end_matches("_fail"),
-                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-            )
-        })
-        .collect();
-    if !fails.is_empty() {
-        let _ = write!(line, "   (failures injected: {})", fails.join(","));
-    }
-    line
 }
 
 /// What a test covered first in the engine, briefly (`src/uniq.c:461,462`).

@@ -119,6 +119,58 @@ fn initial_query_limit(config: &Config) -> Option<std::time::Duration> {
     }
 }
 
+/// The function a run starts from (and a crosscheck's second entry),
+/// checked to be defined, with the rest of `config` the run needs.
+fn entry_of(module: &Module, config: &Config) -> Result<FuncId, ExecError> {
+    if config.search.is_empty() {
+        return Err(ExecError::BadConfig("no searcher given".into()));
+    }
+    if config.batch_instructions == 0 {
+        return Err(ExecError::BadConfig("batch size must be at least 1".into()));
+    }
+    let entry = module
+        .function_by_name(&config.entry)
+        .ok_or_else(|| ExecError::NoEntry(config.entry.clone()))?;
+    if module.function(entry).body.is_none() {
+        return Err(ExecError::EntryNotDefined(config.entry.clone()));
+    }
+    if let Some((second, _)) = &config.crosscheck {
+        let f = module
+            .function_by_name(second)
+            .ok_or_else(|| ExecError::NoEntry(second.clone()))?;
+        if module.function(f).body.is_none() {
+            return Err(ExecError::EntryNotDefined(second.clone()));
+        }
+    }
+    Ok(entry)
+}
+
+/// Adds the option seeds (`Config::option_seeds`) after the given seeds;
+/// returns, per seed, whether it may take values for what it lacks (an
+/// empty list) or not (`None`): option seeds, all seeds under
+/// --allow-seed-extension, and recorded runs (their own argv), whose file
+/// metadata the model's assumptions give.
+fn add_option_seeds(
+    module: &Module,
+    config: &mut Config,
+) -> Vec<Option<Vec<symtest_expr::ArrayId>>> {
+    let given_seeds = config.seeds.len();
+    if config.option_seeds {
+        let argv = config.argv.get(1..).unwrap_or(&[]);
+        let groups = crate::option_seeds::arg_groups(argv);
+        let file = crate::option_seeds::first_sym_file(argv);
+        let words = crate::option_seeds::option_words(module);
+        let seeds = crate::option_seeds::option_seeds(&words, &groups, file.as_deref());
+        config.seeds.extend(seeds);
+    }
+    (0..config.seeds.len())
+        .map(|k| {
+            let recorded = config.seed_args.get(k).is_some_and(Option::is_some);
+            (k >= given_seeds || config.allow_seed_extension || recorded).then(Vec::new)
+        })
+        .collect()
+}
+
 impl<'m> Executor<'m> {
     pub fn new(
         module: &'m Module,
@@ -126,45 +178,10 @@ impl<'m> Executor<'m> {
         solver: Box<dyn symtest_solver::Solver>,
         sink: &'m mut dyn EventSink,
     ) -> Result<Executor<'m>, ExecError> {
-        if config.search.is_empty() {
-            return Err(ExecError::BadConfig("no searcher given".into()));
-        }
-        if config.batch_instructions == 0 {
-            return Err(ExecError::BadConfig("batch size must be at least 1".into()));
-        }
-        let entry = module
-            .function_by_name(&config.entry)
-            .ok_or_else(|| ExecError::NoEntry(config.entry.clone()))?;
-        if module.function(entry).body.is_none() {
-            return Err(ExecError::EntryNotDefined(config.entry.clone()));
-        }
-        if let Some((second, _)) = &config.crosscheck {
-            let f = module
-                .function_by_name(second)
-                .ok_or_else(|| ExecError::NoEntry(second.clone()))?;
-            if module.function(f).body.is_none() {
-                return Err(ExecError::EntryNotDefined(second.clone()));
-            }
-        }
+        let entry = entry_of(module, &config)?;
         let mut config = config;
         let given_seeds = config.seeds.len();
-        if config.option_seeds {
-            let argv = config.argv.get(1..).unwrap_or(&[]);
-            let groups = crate::option_seeds::arg_groups(argv);
-            let file = crate::option_seeds::first_sym_file(argv);
-            let words = crate::option_seeds::option_words(module);
-            let seeds = crate::option_seeds::option_seeds(&words, &groups, file.as_deref());
-            config.seeds.extend(seeds);
-        }
-        // Seeds that may take values for what they lack: option seeds, all
-        // seeds under --allow-seed-extension, and recorded runs (their own
-        // argv), whose file metadata the model's assumptions give.
-        let seed_extended = (0..config.seeds.len())
-            .map(|k| {
-                let recorded = config.seed_args.get(k).is_some_and(Option::is_some);
-                (k >= given_seeds || config.allow_seed_extension || recorded).then(Vec::new)
-            })
-            .collect();
+        let seed_extended = add_option_seeds(module, &mut config);
         let mut solver = SolverHandle::new(solver);
         solver.set_timeout(initial_query_limit(&config));
         let mut pool = ExprPool::new();
@@ -217,19 +234,27 @@ impl<'m> Executor<'m> {
             config,
         };
         ex.stats.option_seeds = (ex.config.seeds.len() - given_seeds) as u64;
-        if ex.config.merge_loops {
-            let coverage = &ex.coverage;
-            ex.merge = crate::merge::MergeCtl::new(module, |f| coverage.is_program_function(f));
-        }
-        ex.targets = crate::targets::Targets::new(module, &ex.coverage, &ex.config.target_lines);
-        let mut memory = AddressSpace::default();
-        ex.place_globals(&mut memory);
-        ex.eval_constants();
-        ex.init_globals(&mut memory);
-        ex.image = Some(memory.clone());
-        ex.initial = ex.initial_states(memory, entry);
-        ex.check_cap_at_start()?;
+        ex.prepare(entry)?;
         Ok(ex)
+    }
+
+    /// Loop merging, target lines, the memory image of the globals and the
+    /// initial states from `entry`.
+    fn prepare(&mut self, entry: FuncId) -> Result<(), ExecError> {
+        let module = self.module;
+        if self.config.merge_loops {
+            let coverage = &self.coverage;
+            self.merge = crate::merge::MergeCtl::new(module, |f| coverage.is_program_function(f));
+        }
+        self.targets =
+            crate::targets::Targets::new(module, &self.coverage, &self.config.target_lines);
+        let mut memory = AddressSpace::default();
+        self.place_globals(&mut memory);
+        self.eval_constants();
+        self.init_globals(&mut memory);
+        self.image = Some(memory.clone());
+        self.initial = self.initial_states(memory, entry);
+        self.check_cap_at_start()
     }
 
     pub(crate) fn warn_once(&mut self, message: String) {

@@ -18,6 +18,25 @@ use symtest_ir::Loc;
 /// the choice of where the budget goes.
 const DIVE_QUERIES: u64 = 8;
 
+/// The directed phase of a run (seeds and target lines first) and when its
+/// share of the budget is used.
+struct Directed {
+    on: bool,
+    until: Option<Instant>,
+    instructions: Option<u64>,
+}
+
+/// One batch under way: its clock, the instructions left, and its dive.
+struct Batch {
+    start: Instant,
+    budget: u64,
+    /// Forks the batch has seen (`StepCtx::added` when last looked at).
+    forks_seen: usize,
+    dive_forks: u32,
+    /// The solver chain's query count when the batch began.
+    queries_at_start: u64,
+}
+
 struct View<'a, 'm> {
     ex: &'a mut Executor<'m>,
 }
@@ -92,42 +111,8 @@ impl StateView for View<'_, '_> {
 
 impl Executor<'_> {
     pub fn run(&mut self) -> RunSummary {
-        // The run's clock (statistics, --max-time) starts with the command
-        // when the CLI says so: loading and linking count.
-        self.started = self.config.started_at.unwrap_or_else(Instant::now);
-        // A query in progress when the time is up gives up then (its branch
-        // follows the path's model, as after any solver give-up).
-        self.deadline = self.config.max_time.map(|t| self.started + t);
-        self.solver.set_deadline(self.deadline);
-        let initial = std::mem::take(&mut self.initial);
-        let ids: Vec<StateId> = initial.iter().map(|s| s.id).collect();
-        for st in initial {
-            self.states.insert(st.id, st);
-        }
-        // Seeds and target lines: paths that follow a seed run first, then
-        // those nearest a target line not reached, for the directed share of
-        // the budget; then the configured searcher.
-        self.stats.seeds = self.config.seeds.len() as u64;
-        let mut directed = self.targets.is_some() || !self.config.seeds.is_empty();
-        if directed {
-            let inner = if self.targets.is_some() {
-                crate::search::build(&[crate::config::SearchKind::Nurs(
-                    crate::config::Weight::Target,
-                )])
-            } else {
-                crate::search::build(&self.config.search)
-            };
-            self.searcher = Box::new(crate::seeds::SeedFirst::new(inner));
-        }
-        let share = self.config.directed_share.clamp(0.0, 1.0);
-        let directed_until = self
-            .config
-            .max_time
-            .map(|t| self.started + t.mul_f64(share));
-        let directed_insts = self
-            .config
-            .max_instructions
-            .map(|m| (m as f64 * share) as u64);
+        let ids = self.start_run();
+        let mut directed = self.begin_directed();
         self.searcher.update(None, &ids, &[]);
         self.stats.states_peak = ids.len() as u64;
         self.write_seed_tests();
@@ -136,17 +121,7 @@ impl Executor<'_> {
             if let Some(r) = self.limit_reached() {
                 break r;
             }
-            if directed {
-                let over = directed_until.is_some_and(|t| Instant::now() >= t)
-                    || directed_insts.is_some_and(|m| self.stats.instructions >= m);
-                if over {
-                    directed = false;
-                    self.searcher = crate::search::build(&self.config.search);
-                    let mut ids: Vec<StateId> = self.states.keys().copied().collect();
-                    ids.sort_unstable();
-                    self.searcher.update(None, &ids, &[]);
-                }
-            }
+            self.end_directed_when_over(&mut directed);
             if let Some(r) = self.cap.too_small.take() {
                 break r;
             }
@@ -159,130 +134,12 @@ impl Executor<'_> {
                 continue;
             }
             if self.states.is_empty() {
-                let mut lost = Vec::new();
-                if self.stats.states_dropped > 0 {
-                    lost.push(format!(
-                        "{} state(s) dropped by the memory cap",
-                        self.stats.states_dropped
-                    ));
-                }
-                if self.stats.solver_failures > 0 {
-                    lost.push(format!(
-                        "{} path(s) ended where the solver failed (gave up or erred)",
-                        self.stats.solver_failures
-                    ));
-                }
-                if self.stats.tests_unsolved > 0 {
-                    lost.push(format!(
-                        "{} test(s) not written (path condition not solved)",
-                        self.stats.tests_unsolved
-                    ));
-                }
-                if self.solver.degraded > 0 {
-                    lost.push(format!(
-                        "{} branch(es) followed the path's model after the solver gave up",
-                        self.solver.degraded
-                    ));
-                }
-                if self.solver.digest_branches > 0 {
-                    lost.push(format!(
-                        "{} branch(es) on a digest or checksum followed the path's model \
-                         (--digest-depth)",
-                        self.solver.digest_branches
-                    ));
-                }
-                break if lost.is_empty() {
-                    "all paths explored".to_string()
-                } else {
-                    format!("all remaining paths explored; {}", lost.join("; "))
-                };
+                break self.all_explored_reason();
             }
-            let merge_pick = self.merge_pick();
-            let id = if merge_pick.is_some() {
-                merge_pick
-            } else {
-                let mut searcher =
-                    std::mem::replace(&mut self.searcher, Box::new(crate::search::Dfs::default()));
-                let mut rng = std::mem::replace(&mut self.rng, crate::rng::Rng::new(0));
-                let pick = searcher.select(&mut View { ex: self }, &mut rng);
-                self.rng = rng;
-                self.searcher = searcher;
-                pick
-            };
-            let Some(id) = id else {
-                break "searcher has no state (internal error)".to_string();
-            };
-            if self.merge.is_parked(id) {
-                self.unpark(id);
+            if let Err(r) = self.next_batch() {
+                break r;
             }
-            let instructions_before = self.stats.instructions;
-            let Some(mut st) = self.states.remove(&id) else {
-                break "searcher chose a dead state (internal error)".to_string();
-            };
-            if self.stats.seeding_s.is_none()
-                && merge_pick.is_none()
-                && !self.config.seeds.is_empty()
-                && (st.seeds.is_empty() || self.seeding_share_used())
-            {
-                self.stats.seeding_s = Some(self.started.elapsed().as_secs_f64());
-                self.stats.seeding_instructions = Some(self.stats.instructions);
-            }
-            let mut ctx = StepCtx::default();
-            let ended = self.run_batch(&mut st, &mut ctx);
-            // The batch may have moved on from the picked state (a dive
-            // continues in the newest child): the searcher learns of every
-            // state but the picked one as added, and of the picked one as
-            // removed if it ended.
-            let mut added = Vec::new();
-            let mut removed = Vec::new();
-            for mut s in ctx.added {
-                if s.id != id {
-                    added.push(s.id);
-                }
-                self.release_stalled_seeds(&mut s);
-                self.states.insert(s.id, s);
-            }
-            for (s, t) in ctx.ended {
-                if s.id == id {
-                    removed.push(id);
-                }
-                self.terminate(s, t);
-            }
-            let current = match ended {
-                Some(t) => {
-                    if st.id == id {
-                        removed.push(id);
-                    }
-                    self.terminate(st, t);
-                    None
-                }
-                None => {
-                    if st.id != id {
-                        added.push(st.id);
-                    }
-                    self.release_stalled_seeds(&mut st);
-                    let cur = st.id;
-                    self.states.insert(st.id, st);
-                    Some(cur)
-                }
-            };
-            self.searcher.update(Some(id), &added, &removed);
-            if merge_pick.is_some() {
-                self.note_tracked_batch(self.stats.instructions - instructions_before);
-            }
-            self.merge_after_batch(id, current, &added);
-            self.stats.states = self.states.len() as u64;
-            if self.stats.states > self.stats.states_peak {
-                self.stats.states_peak = self.stats.states;
-                self.maybe_census();
-            }
-            self.memory_tick();
-            if last_progress.elapsed() >= Duration::from_secs(1) {
-                last_progress = Instant::now();
-                self.refresh_stats();
-                let stats = self.stats.clone();
-                self.sink.event(Event::Progress(&stats));
-            }
+            self.after_batch(&mut last_progress);
         };
         self.release_parked(false);
         self.take_census();
@@ -302,18 +159,240 @@ impl Executor<'_> {
         }
     }
 
+    /// Starts the run's clock and deadline and puts the initial states in
+    /// place; returns their ids.
+    fn start_run(&mut self) -> Vec<StateId> {
+        // The run's clock (statistics, --max-time) starts with the command
+        // when the CLI says so: loading and linking count.
+        self.started = self.config.started_at.unwrap_or_else(Instant::now);
+        // A query in progress when the time is up gives up then (its branch
+        // follows the path's model, as after any solver give-up).
+        self.deadline = self.config.max_time.map(|t| self.started + t);
+        self.solver.set_deadline(self.deadline);
+        let initial = std::mem::take(&mut self.initial);
+        let ids: Vec<StateId> = initial.iter().map(|s| s.id).collect();
+        for st in initial {
+            self.states.insert(st.id, st);
+        }
+        ids
+    }
+
+    /// Seeds and target lines: paths that follow a seed run first, then
+    /// those nearest a target line not reached, for the directed share of
+    /// the budget; then the configured searcher.
+    fn begin_directed(&mut self) -> Directed {
+        self.stats.seeds = self.config.seeds.len() as u64;
+        let on = self.targets.is_some() || !self.config.seeds.is_empty();
+        if on {
+            let inner = if self.targets.is_some() {
+                crate::search::build(&[crate::config::SearchKind::Nurs(
+                    crate::config::Weight::Target,
+                )])
+            } else {
+                crate::search::build(&self.config.search)
+            };
+            self.searcher = Box::new(crate::seeds::SeedFirst::new(inner));
+        }
+        let share = self.config.directed_share.clamp(0.0, 1.0);
+        Directed {
+            on,
+            until: self
+                .config
+                .max_time
+                .map(|t| self.started + t.mul_f64(share)),
+            instructions: self
+                .config
+                .max_instructions
+                .map(|m| (m as f64 * share) as u64),
+        }
+    }
+
+    /// Once the directed share is used, the configured searcher takes over
+    /// every state.
+    fn end_directed_when_over(&mut self, d: &mut Directed) {
+        if !d.on {
+            return;
+        }
+        let over = d.until.is_some_and(|t| Instant::now() >= t)
+            || d.instructions.is_some_and(|m| self.stats.instructions >= m);
+        if over {
+            d.on = false;
+            self.searcher = crate::search::build(&self.config.search);
+            let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+            ids.sort_unstable();
+            self.searcher.update(None, &ids, &[]);
+        }
+    }
+
+    /// The halt reason when no state is left: what, if anything, cut paths
+    /// short on the way.
+    fn all_explored_reason(&self) -> String {
+        let mut lost = Vec::new();
+        if self.stats.states_dropped > 0 {
+            lost.push(format!(
+                "{} state(s) dropped by the memory cap",
+                self.stats.states_dropped
+            ));
+        }
+        if self.stats.solver_failures > 0 {
+            lost.push(format!(
+                "{} path(s) ended where the solver failed (gave up or erred)",
+                self.stats.solver_failures
+            ));
+        }
+        if self.stats.tests_unsolved > 0 {
+            lost.push(format!(
+                "{} test(s) not written (path condition not solved)",
+                self.stats.tests_unsolved
+            ));
+        }
+        if self.solver.degraded > 0 {
+            lost.push(format!(
+                "{} branch(es) followed the path's model after the solver gave up",
+                self.solver.degraded
+            ));
+        }
+        if self.solver.digest_branches > 0 {
+            lost.push(format!(
+                "{} branch(es) on a digest or checksum followed the path's model \
+                 (--digest-depth)",
+                self.solver.digest_branches
+            ));
+        }
+        if lost.is_empty() {
+            "all paths explored".to_string()
+        } else {
+            format!("all remaining paths explored; {}", lost.join("; "))
+        }
+    }
+
+    /// The next state to run: one a merge waits for, else the searcher's.
+    /// Also says whether the merge picked it.
+    fn pick(&mut self) -> (Option<StateId>, bool) {
+        if let Some(id) = self.merge_pick() {
+            return (Some(id), true);
+        }
+        let mut searcher =
+            std::mem::replace(&mut self.searcher, Box::new(crate::search::Dfs::default()));
+        let mut rng = std::mem::replace(&mut self.rng, crate::rng::Rng::new(0));
+        let pick = searcher.select(&mut View { ex: self }, &mut rng);
+        self.rng = rng;
+        self.searcher = searcher;
+        (pick, false)
+    }
+
+    /// Picks a state and runs its batch; the states it made and ended go to
+    /// the searcher and the merger. Err: the halt reason (an internal error).
+    fn next_batch(&mut self) -> Result<(), String> {
+        let (id, merge_picked) = self.pick();
+        let Some(id) = id else {
+            return Err("searcher has no state (internal error)".to_string());
+        };
+        if self.merge.is_parked(id) {
+            self.unpark(id);
+        }
+        let instructions_before = self.stats.instructions;
+        let Some(mut st) = self.states.remove(&id) else {
+            return Err("searcher chose a dead state (internal error)".to_string());
+        };
+        if self.stats.seeding_s.is_none()
+            && !merge_picked
+            && !self.config.seeds.is_empty()
+            && (st.seeds.is_empty() || self.seeding_share_used())
+        {
+            self.stats.seeding_s = Some(self.started.elapsed().as_secs_f64());
+            self.stats.seeding_instructions = Some(self.stats.instructions);
+        }
+        let mut ctx = StepCtx::default();
+        let ended = self.run_batch(&mut st, &mut ctx);
+        let (added, removed, current) = self.settle_batch(id, st, ctx, ended);
+        self.searcher.update(Some(id), &added, &removed);
+        if merge_picked {
+            self.note_tracked_batch(self.stats.instructions - instructions_before);
+        }
+        self.merge_after_batch(id, current, &added);
+        Ok(())
+    }
+
+    /// The states a batch of picked state `id` left: new ones stored, ended
+    /// ones terminated. The batch may have moved on from the picked state (a
+    /// dive continues in the newest child): the searcher learns of every
+    /// state but the picked one as added, and of the picked one as removed
+    /// if it ended. Returns (added, removed, the state the batch ended in if
+    /// it lives on).
+    fn settle_batch(
+        &mut self,
+        id: StateId,
+        mut st: State,
+        ctx: StepCtx,
+        ended: Option<Termination>,
+    ) -> (Vec<StateId>, Vec<StateId>, Option<StateId>) {
+        let mut added = Vec::new();
+        let mut removed = Vec::new();
+        for mut s in ctx.added {
+            if s.id != id {
+                added.push(s.id);
+            }
+            self.release_stalled_seeds(&mut s);
+            self.states.insert(s.id, s);
+        }
+        for (s, t) in ctx.ended {
+            if s.id == id {
+                removed.push(id);
+            }
+            self.terminate(s, t);
+        }
+        let current = match ended {
+            Some(t) => {
+                if st.id == id {
+                    removed.push(id);
+                }
+                self.terminate(st, t);
+                None
+            }
+            None => {
+                if st.id != id {
+                    added.push(st.id);
+                }
+                self.release_stalled_seeds(&mut st);
+                let cur = st.id;
+                self.states.insert(st.id, st);
+                Some(cur)
+            }
+        };
+        (added, removed, current)
+    }
+
+    /// After each batch: the state count and its peak, the memory cap, and
+    /// about once a second the progress event.
+    fn after_batch(&mut self, last_progress: &mut Instant) {
+        self.stats.states = self.states.len() as u64;
+        if self.stats.states > self.stats.states_peak {
+            self.stats.states_peak = self.stats.states;
+            self.maybe_census();
+        }
+        self.memory_tick();
+        if last_progress.elapsed() >= Duration::from_secs(1) {
+            *last_progress = Instant::now();
+            self.refresh_stats();
+            let stats = self.stats.clone();
+            self.sink.event(Event::Progress(&stats));
+        }
+    }
+
     /// Runs `st` until it forks, ends, or its batch is used up. In a dive
     /// (`Config::dive_forks` > 0), a fork does not end the batch until that
     /// many forks, or until the batch has asked the solver chain more than
     /// `DIVE_QUERIES` times: it goes on in the newest child, and a path that
     /// ends hands over to the newest waiting child.
     fn run_batch(&mut self, st: &mut State, ctx: &mut StepCtx) -> Option<Termination> {
-        let start = Instant::now();
-        let mut budget = self.config.batch_instructions;
-        let dive = self.config.dive_forks > 0;
-        let mut forks_seen = 0;
-        let mut dive_forks = 0u32;
-        let queries_at_start = self.solver.queries;
+        let mut b = Batch {
+            start: Instant::now(),
+            budget: self.config.batch_instructions,
+            forks_seen: 0,
+            dive_forks: 0,
+            queries_at_start: self.solver.queries,
+        };
         loop {
             // A loop head where the state may wait for its siblings
             // (`--merge-loops`): the batch ends there.
@@ -321,92 +400,113 @@ impl Executor<'_> {
                 return None;
             }
             if let Err(stop) = self.step(st, ctx) {
-                if matches!(&stop, Stop::Solver(f) if f.run_deadline) {
-                    // The run's time ran out inside this instruction: it is
-                    // run again if the halted path is completed (its result
-                    // was never written).
-                    let f = st.frame_mut();
-                    f.pc = f.cur;
-                }
-                let t = match stop.into_termination() {
-                    Termination::Exit(code) if self.config.crosscheck.is_some() => {
-                        match self.cross_exit(st, code) {
-                            // The path goes on in the second program.
-                            Ok(None) => {
-                                budget = budget.saturating_sub(1).max(1);
-                                continue;
-                            }
-                            Ok(Some(t)) => t,
-                            Err(stop) => stop.into_termination(),
-                        }
-                    }
-                    t => t,
-                };
-                // --exit-on-error: the run stops at the first such error.
-                let stops_run =
-                    matches!(&t, Termination::Error(k, _) if self.config.exit_on_error.contains(k));
-                if dive && budget > 1 && !stops_run {
-                    if let Some(next) = ctx.added.pop() {
-                        let done = std::mem::replace(st, next);
-                        ctx.ended.push((done, t));
-                        forks_seen = ctx.added.len();
-                        budget -= 1;
-                        continue;
-                    }
-                }
-                return Some(t);
-            }
-            budget -= 1;
-            if budget == 0 {
-                return None;
-            }
-            // --exit-on-error: the run stops at the first such error, as KLEE
-            // stops after the instruction that found it.
-            if !self.config.exit_on_error.is_empty()
-                && ctx.ended.iter().any(|(_, t)| {
-                    matches!(t, Termination::Error(k, _) if self.config.exit_on_error.contains(k))
-                })
-            {
-                return None;
-            }
-            if ctx.added.len() > forks_seen {
-                dive_forks += 1;
-                if dive_forks >= self.config.dive_forks
-                    || self.solver.queries - queries_at_start > DIVE_QUERIES
-                {
-                    return None;
-                }
-                // Dive into the newest child, unless this path follows a
-                // seed the child does not (seeds are followed first).
-                let child = ctx.added.last_mut().expect("a fork");
-                if st.seeds.is_empty() || !child.seeds.is_empty() {
-                    std::mem::swap(st, child);
-                }
-                forks_seen = ctx.added.len();
-            }
-            if let Some(max) = self.config.max_instructions {
-                if self.stats.instructions >= max {
-                    return None;
+                match self.path_stopped(&mut b, st, ctx, stop) {
+                    Some(t) => return Some(t),
+                    None => continue,
                 }
             }
-            // One instruction can allocate megabytes (malloc, memset): the
-            // memory cap gets its sample before a batch runs away with it.
-            if self.heap_grew() {
-                return None;
-            }
-            if budget.is_multiple_of(1024) {
-                if let Some(t) = self.config.batch_time {
-                    if start.elapsed() >= t {
-                        return None;
-                    }
-                }
-            }
-            // Every 64 instructions: one instruction can take milliseconds
-            // (a fork that copies an object of a million symbolic bytes).
-            if budget.is_multiple_of(64) && self.past_deadline() {
+            b.budget -= 1;
+            if b.budget == 0 || self.batch_over(&mut b, st, ctx) {
                 return None;
             }
         }
+    }
+
+    /// The path of `st` stopped in a step: its termination, or None when the
+    /// batch goes on (in the crosscheck's second program, or in a dive's
+    /// newest waiting child).
+    fn path_stopped(
+        &mut self,
+        b: &mut Batch,
+        st: &mut State,
+        ctx: &mut StepCtx,
+        stop: Stop,
+    ) -> Option<Termination> {
+        if matches!(&stop, Stop::Solver(f) if f.run_deadline) {
+            // The run's time ran out inside this instruction: it is
+            // run again if the halted path is completed (its result
+            // was never written).
+            let f = st.frame_mut();
+            f.pc = f.cur;
+        }
+        let t = match stop.into_termination() {
+            Termination::Exit(code) if self.config.crosscheck.is_some() => {
+                match self.cross_exit(st, code) {
+                    // The path goes on in the second program.
+                    Ok(None) => {
+                        b.budget = b.budget.saturating_sub(1).max(1);
+                        return None;
+                    }
+                    Ok(Some(t)) => t,
+                    Err(stop) => stop.into_termination(),
+                }
+            }
+            t => t,
+        };
+        // --exit-on-error: the run stops at the first such error.
+        let stops_run =
+            matches!(&t, Termination::Error(k, _) if self.config.exit_on_error.contains(k));
+        if self.config.dive_forks > 0 && b.budget > 1 && !stops_run {
+            if let Some(next) = ctx.added.pop() {
+                let done = std::mem::replace(st, next);
+                ctx.ended.push((done, t));
+                b.forks_seen = ctx.added.len();
+                b.budget -= 1;
+                return None;
+            }
+        }
+        Some(t)
+    }
+
+    /// After a step that did not end the path: whether the batch ends here
+    /// (an error that stops the run, the dive's end, a limit, the memory
+    /// cap's sample, --batch-time, the deadline). A fork in a dive goes on
+    /// in the newest child.
+    fn batch_over(&mut self, b: &mut Batch, st: &mut State, ctx: &mut StepCtx) -> bool {
+        // --exit-on-error: the run stops at the first such error, as KLEE
+        // stops after the instruction that found it.
+        if !self.config.exit_on_error.is_empty()
+            && ctx.ended.iter().any(|(_, t)| {
+                matches!(t, Termination::Error(k, _) if self.config.exit_on_error.contains(k))
+            })
+        {
+            return true;
+        }
+        if ctx.added.len() > b.forks_seen {
+            b.dive_forks += 1;
+            if b.dive_forks >= self.config.dive_forks
+                || self.solver.queries - b.queries_at_start > DIVE_QUERIES
+            {
+                return true;
+            }
+            // Dive into the newest child, unless this path follows a
+            // seed the child does not (seeds are followed first).
+            let child = ctx.added.last_mut().expect("a fork");
+            if st.seeds.is_empty() || !child.seeds.is_empty() {
+                std::mem::swap(st, child);
+            }
+            b.forks_seen = ctx.added.len();
+        }
+        if let Some(max) = self.config.max_instructions {
+            if self.stats.instructions >= max {
+                return true;
+            }
+        }
+        // One instruction can allocate megabytes (malloc, memset): the
+        // memory cap gets its sample before a batch runs away with it.
+        if self.heap_grew() {
+            return true;
+        }
+        if b.budget.is_multiple_of(1024) {
+            if let Some(t) = self.config.batch_time {
+                if b.start.elapsed() >= t {
+                    return true;
+                }
+            }
+        }
+        // Every 64 instructions: one instruction can take milliseconds
+        // (a fork that copies an object of a million symbolic bytes).
+        b.budget.is_multiple_of(64) && self.past_deadline()
     }
 
     fn limit_reached(&self) -> Option<String> {

@@ -12,6 +12,7 @@ pub mod report;
 
 use crate::compile::CompileError;
 use crate::discovery::{Crosscheck, CrosscheckForm, ExecArgsCheck, Target};
+use crate::explore_options::ExploreOptions;
 use crate::from_build::Captured;
 use crate::fsutil::{replace_dir, write_atomic};
 use crate::library::cross::Pairing;
@@ -153,30 +154,25 @@ pub fn exec_args(c: &Crosscheck, bitcode: [&Path; 2], out: &Path, budget_s: f64)
         CrosscheckForm::Programs(p) => (fixed_words(&p[0]), fixed_words(&p[1])),
         CrosscheckForm::Functions(_) => (Vec::new(), Vec::new()),
     };
-    let mut a: Vec<String> = vec![
-        "exec".into(),
-        bitcode[0].display().to_string(),
-        "--crosscheck".into(),
-        bitcode[1].display().to_string(),
-    ];
-    a.extend(second.iter().map(|w| format!("--crosscheck-fixed={w}")));
-    a.extend([
-        "--first-fixed".into(),
-        first.len().to_string(),
-        "--output-dir".into(),
-        out.display().to_string(),
-        "--max-time".into(),
-        format!("{budget_s}"),
-        "--quiet".into(),
-        "--progress-json".into(),
-    ]);
-    if let Some(n) = c.max_instructions {
-        a.extend(["--max-instructions".into(), n.to_string()]);
-    }
+    let mut o = ExploreOptions {
+        crosscheck: Some(bitcode[1].to_path_buf()),
+        crosscheck_fixed: second,
+        first_fixed: first.len(),
+        output_dir: Some(out.to_path_buf()),
+        max_time: Some(budget_s),
+        quiet: true,
+        progress_json: true,
+        max_instructions: c.max_instructions,
+        libc: "musl".into(),
+        posix_runtime: true,
+        ..ExploreOptions::default()
+    };
     if let Some(n) = c.seed {
-        a.extend(["--seed".into(), n.to_string()]);
+        o.seed = n;
     }
-    a.extend(["--libc=musl".into(), "--posix-runtime".into(), "--".into()]);
+    let mut a: Vec<String> = vec!["exec".into(), bitcode[0].display().to_string()];
+    a.extend(o.to_args());
+    a.push("--".into());
     a.extend(first);
     a.extend(c.args.iter().cloned());
     a

@@ -116,8 +116,55 @@ fn bounded(bytes: &[u8], max: usize, what: String, truncated: &mut Vec<String>) 
 /// The seed of `run` for the program named `program` (argv[0]), each object
 /// at most `max` bytes. Err: why the run cannot be a seed.
 pub fn seed_of(program: &str, run: &Run, max: usize) -> Result<Seed, String> {
-    let mut truncated = Vec::new();
-    // The distinct files, by path, in order of first mention.
+    let files = files_of(run)?;
+    let mut s = Layout {
+        args: vec![program.to_string()],
+        objects: Vec::new(),
+        truncated: Vec::new(),
+        padded: Vec::new(),
+    };
+    s.arguments(run, &files.letter_of, max)?;
+    if !files.contents.is_empty() {
+        s.files(&files.contents, max);
+    }
+    if let Some(input) = run.stdin.as_ref().filter(|s| !s.is_empty()) {
+        let input = bounded(input, max, "stdin".into(), &mut s.truncated);
+        s.args
+            .extend(["--sym-stdin".to_string(), input.len().to_string()]);
+        let inode = FIRST_INODE + files.contents.len() as u64;
+        let stat = stat_bytes(input.len() as u64, inode);
+        s.objects.push(KTestObject::new("stdin", input));
+        s.objects.push(KTestObject::new("stdin-stat", stat));
+    }
+    s.objects
+        .push(KTestObject::new("model_version", 1u32.to_le_bytes()));
+    // What the engine checks of any environment but its memory (which
+    // depends on the target's --max-memory; the bound keeps a seed small).
+    check_env_options(&s.args[1..], u64::MAX, 0)
+        .map_err(|e| format!("the engine would refuse its environment: {e}"))?;
+    Ok(Seed {
+        ktest: KTest {
+            args: s.args,
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects: s.objects,
+        },
+        truncated: s.truncated,
+        padded: s.padded,
+    })
+}
+
+/// The files a run's arguments name.
+struct Files {
+    /// The contents of each distinct file (by path, in order of first
+    /// mention): the model's file `A`, `B`, ...
+    contents: Vec<Vec<u8>>,
+    /// For each argument naming a file: (its file's number, where in the
+    /// word its path starts).
+    letter_of: Vec<Option<(usize, usize)>>,
+}
+
+fn files_of(run: &Run) -> Result<Files, String> {
     let mut paths: Vec<&[u8]> = Vec::new();
     let mut contents: Vec<Vec<u8>> = Vec::new();
     let mut letter_of = vec![None; run.args.len()];
@@ -146,30 +193,57 @@ pub fn seed_of(program: &str, run: &Run, max: usize) -> Result<Seed, String> {
             paths.len()
         ));
     }
-    let mut args = vec![program.to_string()];
-    let mut objects = Vec::new();
-    for (i, word) in run.args.iter().enumerate() {
-        let word = match letter_of[i] {
-            Some((k, offset)) => [&word[..offset], &[b'A' + k as u8][..]].concat(),
-            None => word.clone(),
-        };
-        if run.symbolic_args {
-            let value = bounded(
-                &word,
-                max.min(MAX_SYM_ARG_LEN as usize),
-                format!("argument {}", i + 1),
-                &mut truncated,
-            );
-            args.extend(["--sym-arg".to_string(), value.len().to_string()]);
-            objects.push(KTestObject::new(arg_name(i), [&value[..], &[0]].concat()));
-        } else {
-            let w =
-                String::from_utf8(word).map_err(|_| format!("argument {} is not UTF-8", i + 1))?;
-            args.push(w);
+    Ok(Files {
+        contents,
+        letter_of,
+    })
+}
+
+/// A seed being laid out: the engine argv and the objects, and what was cut
+/// or padded.
+struct Layout {
+    args: Vec<String>,
+    objects: Vec<KTestObject>,
+    truncated: Vec<String>,
+    padded: Vec<String>,
+}
+
+impl Layout {
+    /// The run's arguments, a file's path in each replaced by its letter:
+    /// symbolic (`--sym-arg`) or as written.
+    fn arguments(
+        &mut self,
+        run: &Run,
+        letter_of: &[Option<(usize, usize)>],
+        max: usize,
+    ) -> Result<(), String> {
+        for (i, word) in run.args.iter().enumerate() {
+            let word = match letter_of[i] {
+                Some((k, offset)) => [&word[..offset], &[b'A' + k as u8][..]].concat(),
+                None => word.clone(),
+            };
+            if run.symbolic_args {
+                let value = bounded(
+                    &word,
+                    max.min(MAX_SYM_ARG_LEN as usize),
+                    format!("argument {}", i + 1),
+                    &mut self.truncated,
+                );
+                self.args
+                    .extend(["--sym-arg".to_string(), value.len().to_string()]);
+                self.objects
+                    .push(KTestObject::new(arg_name(i), [&value[..], &[0]].concat()));
+            } else {
+                let w = String::from_utf8(word)
+                    .map_err(|_| format!("argument {} is not UTF-8", i + 1))?;
+                self.args.push(w);
+            }
         }
+        Ok(())
     }
-    let mut padded = Vec::new();
-    if !paths.is_empty() {
+
+    /// The model's files (`--sym-files`), all of one size, of at least 1 byte.
+    fn files(&mut self, contents: &[Vec<u8>], max: usize) {
         let data: Vec<Vec<u8>> = contents
             .iter()
             .enumerate()
@@ -178,53 +252,31 @@ pub fn seed_of(program: &str, run: &Run, max: usize) -> Result<Seed, String> {
                     c,
                     max,
                     format!("file {}", (b'A' + k as u8) as char),
-                    &mut truncated,
+                    &mut self.truncated,
                 )
             })
             .collect();
-        // The model's files have one size, of at least 1 byte.
         let size = data.iter().map(Vec::len).max().unwrap_or(0).max(1);
-        args.extend([
+        self.args.extend([
             "--sym-files".to_string(),
-            paths.len().to_string(),
+            contents.len().to_string(),
             size.to_string(),
         ]);
         for (k, mut d) in data.into_iter().enumerate() {
             let name = (b'A' + k as u8) as char;
             if d.len() < size {
-                padded.push(format!("file {name} ({} of {size} bytes)", d.len()));
+                self.padded
+                    .push(format!("file {name} ({} of {size} bytes)", d.len()));
                 d.resize(size, 0);
             }
-            objects.push(KTestObject::new(format!("{name}-data"), d));
-            objects.push(KTestObject::new(
+            self.objects
+                .push(KTestObject::new(format!("{name}-data"), d));
+            self.objects.push(KTestObject::new(
                 format!("{name}-data-stat"),
                 stat_bytes(size as u64, FIRST_INODE + k as u64),
             ));
         }
     }
-    if let Some(input) = run.stdin.as_ref().filter(|s| !s.is_empty()) {
-        let input = bounded(input, max, "stdin".into(), &mut truncated);
-        args.extend(["--sym-stdin".to_string(), input.len().to_string()]);
-        let inode = FIRST_INODE + paths.len() as u64;
-        let stat = stat_bytes(input.len() as u64, inode);
-        objects.push(KTestObject::new("stdin", input));
-        objects.push(KTestObject::new("stdin-stat", stat));
-    }
-    objects.push(KTestObject::new("model_version", 1u32.to_le_bytes()));
-    // What the engine checks of any environment but its memory (which
-    // depends on the target's --max-memory; the bound keeps a seed small).
-    check_env_options(&args[1..], u64::MAX, 0)
-        .map_err(|e| format!("the engine would refuse its environment: {e}"))?;
-    Ok(Seed {
-        ktest: KTest {
-            args,
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects,
-        },
-        truncated,
-        padded,
-    })
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ pub mod record;
 
 use crate::config::SeedInputsAs;
 use crate::discovery::Target;
+use crate::explore_options::ExploreOptions;
 use crate::progress::{Event, Level, Phase};
 use crate::report::SeedsReport;
 use crate::Error;
@@ -37,16 +38,14 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// The `exec` options that hand the seeds to the engine (none without seeds).
-    pub fn exec_args(&self) -> Vec<String> {
+    /// Hands the seeds to the engine (`--seed-dir DIR --seed-own-args`;
+    /// nothing without seeds).
+    pub fn add_to(&self, o: &mut ExploreOptions) {
         if self.report.seeds == 0 {
-            return Vec::new();
+            return;
         }
-        vec![
-            "--seed-dir".into(),
-            self.report.dir.display().to_string(),
-            "--seed-own-args".into(),
-        ]
+        o.seed_dir.push(self.report.dir.clone());
+        o.seed_own_args = true;
     }
 }
 
