@@ -225,6 +225,80 @@ fn library_sequence_sets_a_handle_input_before_its_consumers() {
     assert!(!bugs.is_empty(), "{r:#}");
     assert!(bugs.iter().all(|b| *b == ("div", "reader_next")), "{r:#}");
     assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    readable_sequences(&dir);
+}
+
+/// The readable tests of the `library-reader` suite in `dir`: each kept
+/// call sequence is a C function that makes the handle, calls each step in
+/// a block of its own with its checks, and ends the handle; they build with
+/// gcc and clang and pass on the library; a mutant of a value a user returns
+/// fails a check that names it.
+fn readable_sequences(dir: &Path) {
+    let suite = dir.join("tests/symtest/reader");
+    let c = std::fs::read_to_string(suite.join("readable_tests.c")).unwrap();
+    assert!(!c.contains(": not written: "), "{c}");
+    let tests: Vec<&str> = c
+        .lines()
+        .filter_map(|l| l.strip_prefix("static void "))
+        .filter_map(|l| l.strip_suffix("(void) {"))
+        .filter(|l| l.starts_with("test_reader_new_sequence_"))
+        .collect();
+    assert!(tests.len() >= 3, "{c}");
+    assert!(c.contains("  struct reader *h;\n"), "{c}");
+    assert!(
+        c.contains("  /* Set: reader_set_input. */\n  char set_text[17] = \""),
+        "{c}"
+    );
+    assert!(
+        c.contains("    reader_set_input(h, set_text, set_len);\n"),
+        "{c}"
+    );
+    assert!(c.contains("  /* Step 1: "), "{c}");
+    assert!(
+        c.contains("  /* End: reader_free. */\n  {\n    reader_free(h);\n  }\n"),
+        "{c}"
+    );
+    // The planted bug is documented by the sequence that reaches it.
+    assert!(
+        c.contains("/* Documents a bug: div at src/reader.c:29: division by zero."),
+        "{c}"
+    );
+    // `reader_offset` (only a sequence calls it) has its return checked.
+    assert!(
+        c.contains("check_uint(\"the value reader_offset (step "),
+        "{c}"
+    );
+    let build = dir.join("readable-build");
+    for cc in ["gcc", "clang-19"] {
+        let o = make_readable(&suite, &build, cc);
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{cc}: {}", text(&o));
+        for t in &tests {
+            assert!(
+                out.contains(&format!("{t}: passed"))
+                    || out.contains(&format!("{t}: documents a bug")),
+                "{cc}: {t}: {out}"
+            );
+        }
+        let bugs = c.matches("/* Documents a bug: ").count();
+        assert!(
+            out.contains(&format!(" passed, 0 failed, {bugs} document bugs; 0 tests")),
+            "{cc}: {out}"
+        );
+    }
+    // A mutant of the value a user returns fails the check naming it.
+    let file = dir.join("src/reader.c");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let from = "{ return r->pos; }";
+    assert!(src.contains(from), "{src}");
+    std::fs::write(&file, src.replacen(from, "{ return r->pos + 1; }", 1)).unwrap();
+    let o = make_readable(&suite, &build, "gcc");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(!o.status.success(), "reader_offset mutant survived: {out}");
+    assert!(
+        out.contains("FAILED the value reader_offset (step "),
+        "{out}"
+    );
 }
 
 #[test]
@@ -264,6 +338,24 @@ fn library_sequence_stops_at_a_maker_that_failed() {
     );
     assert!(bugs.iter().all(|b| b["function"] == "buf_put"), "{r:#}");
     assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    // The readable tests: a sequence whose maker failed ends there (an
+    // initializer's handle freed); what `buf_free` is given is on the heap,
+    // as the harness gave it (it frees `b->data`). They build and pass.
+    let suite = dir.join("tests/symtest/makers");
+    let c = std::fs::read_to_string(suite.join("readable_tests.c")).unwrap();
+    assert!(
+        c.contains("  /* buf_init failed (`ret < 0`): the sequence ends here, as in the suite's test. */\n  free(h);\n"),
+        "{c}"
+    );
+    assert!(
+        c.contains("  /* pool_new failed (`ret == NULL`): the sequence ends here"),
+        "{c}"
+    );
+    assert!(c.contains("  char *b_data = on_heap((char[17]){\""), "{c}");
+    let o = make_readable(&suite, &dir.join("readable-build"), "gcc");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(out.contains(" passed, 0 failed, "), "{out}");
 }
 
 #[test]
@@ -354,7 +446,14 @@ fn library_suite_has_readable_tests_that_build_and_run_natively() {
     assert!(c.contains("/* Documents a bug: div at "), "{c}");
     // What cannot be written says so, and is counted.
     let not_written = c.matches(": not written: ").count();
-    assert!(c.contains("a call sequence"), "{c}");
+    assert!(c.contains("a function pointer"), "{c}");
+    // A call sequence is a test too: the handle made, then its steps.
+    assert!(
+        tests
+            .iter()
+            .any(|t| t.starts_with("test_counter_new_sequence_")),
+        "{tests:?}"
+    );
     assert!(
         c.contains(&format!(
             "{not_written} tests of the suite are not written here"

@@ -16,6 +16,7 @@ pub mod ir;
 pub mod readable;
 mod readable_c;
 mod readable_checks;
+mod readable_seq;
 mod records;
 pub mod sequences;
 pub mod status;
@@ -318,7 +319,15 @@ pub fn prepare(
         models_include,
         dir,
     );
-    let plan = readable::plan(&api, &facts, &o, &generated.functions, &includes, &layouts);
+    let plan = readable::plan(
+        &api,
+        &facts,
+        &o,
+        &generated.functions,
+        &generated.selectors,
+        &includes,
+        &layouts,
+    );
     let plan_file = dir.join(readable::PLAN_FILE);
     let json = serde_json::to_string_pretty(&plan).unwrap_or_default();
     std::fs::write(&plan_file, json)

@@ -7,6 +7,7 @@
 use super::ast::{Api, Function};
 use super::harness::{Gen, Options};
 use super::ir::Facts;
+use super::sequences::Calls;
 use super::types::{self, Shape};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -109,6 +110,9 @@ pub struct Call {
     pub ret: Kind,
     /// `extern` integers of the headers the harness makes symbolic (name, kind).
     pub globals: Vec<(String, Kind)>,
+    /// The function may free memory it is given: its inputs are on the heap.
+    #[serde(default)]
+    pub frees: bool,
 }
 
 /// The plan of a harness: each entry of its `function` selector, in order.
@@ -127,7 +131,42 @@ pub struct Plan {
 pub struct Entry {
     pub name: String,
     pub call: Option<Call>,
+    /// A call sequence's calls.
+    #[serde(default)]
+    pub sequence: Option<Sequence>,
     /// Why the entry has no readable call.
+    pub why: Option<String>,
+}
+
+/// A call sequence, as its selectors choose its calls: the maker
+/// (`sequence.make`), a setter or none (`sequence.set`), then each step's
+/// user or stop (`sequence.step<k>`), and the ender.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Sequence {
+    pub selectors: Vec<Selector>,
+    pub ender: Option<Step>,
+}
+
+/// One selector of a call sequence: its object's name, the prefix of the
+/// names of its calls' inputs and outputs (`make.`, `set.`, `1.`, `end.`),
+/// and by its value, the call it makes (None: none, or stop).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Selector {
+    pub name: String,
+    pub prefix: String,
+    pub values: Vec<Option<Step>>,
+}
+
+/// One call of a sequence: its function, the parameter given the handle
+/// (None: the call returns it), the type an initializer fills, a maker's
+/// failure as a C condition on `ret`, and its readable call (or why none).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    pub function: String,
+    pub handle: Option<usize>,
+    pub fills: Option<String>,
+    pub failed: Option<String>,
+    pub call: Option<Call>,
     pub why: Option<String>,
 }
 
@@ -199,8 +238,15 @@ fn pointer(
 }
 
 impl Gen<'_> {
-    /// The readable call of `f`, as [`Gen::call_body`] builds its inputs.
-    fn readable(&self, f: &Function, layouts: &Layouts) -> Result<Call, String> {
+    /// The readable call of `f`, as [`Gen::call_body`] builds its inputs
+    /// (named after `prefix`; parameter `given` is a sequence's handle).
+    fn readable(
+        &self,
+        f: &Function,
+        layouts: &Layouts,
+        given: Option<usize>,
+        prefix: &str,
+    ) -> Result<Call, String> {
         let shapes: Vec<Shape> = f
             .params
             .iter()
@@ -210,9 +256,22 @@ impl Gen<'_> {
         let mut params = Vec::new();
         for (i, ((_, t), s)) in f.params.iter().zip(&shapes).enumerate() {
             let n = &names[i];
-            let label = format!("{}.{n}", f.name);
+            let label = format!("{prefix}{}.{n}", f.name);
+            if given == Some(i) {
+                params.push(Param {
+                    name: n.clone(),
+                    label,
+                    kind: Kind::Pointer {
+                        ty: types::unqualified(t).0,
+                    },
+                    nullable: false,
+                    out: false,
+                });
+                continue;
+            }
             let nullable = self.facts.nullable_params.contains(&(f.name.clone(), i));
-            if self.range_end(f, &shapes, i, None).is_some() {
+            let g = given.map(|k| (k, "h"));
+            if self.range_end(f, &shapes, i, g).is_some() {
                 return Err(format!("parameter `{n}` ends a range: not written yet"));
             }
             let kind = match s {
@@ -262,6 +321,7 @@ impl Gen<'_> {
             s => scalar(self.api, &f.ret, &s)
                 .ok_or_else(|| format!("its return type `{}` is not checked yet", f.ret))?,
         };
+        // A call of a sequence leaves the globals as they are.
         let globals = self
             .api
             .globals
@@ -273,41 +333,102 @@ impl Gen<'_> {
                     .then(|| scalar(self.api, t, &s).map(|k| (g.clone(), k)))
                     .flatten()
             })
+            .filter(|_| given.is_none() && prefix.is_empty())
             .collect();
         Ok(Call {
             function: f.name.clone(),
             params,
             ret,
             globals,
+            frees: self.facts.frees.contains(&f.name),
         })
     }
 }
 
-/// The plan of a harness that calls `called` (its selector entries).
 /// The layouts of the structures the readable tests write, by their key.
 pub type Layouts = BTreeMap<String, Kind>;
 
-/// The plan of a harness that calls `called` (its selector entries), the
+/// The readable step of a sequence's call of `name` (inputs named after
+/// `prefix`), as `calls` says it is called.
+fn step(g: &Gen, layouts: &Layouts, calls: &Calls, name: &str, prefix: &str) -> Step {
+    let role = calls.roles.get(name).cloned().unwrap_or_default();
+    let r = match g.api.functions.iter().find(|f| f.name == name) {
+        None => Err("not a function of the headers".to_string()),
+        Some(f) => g.readable(f, layouts, role.handle, prefix),
+    };
+    let (call, why) = match r {
+        Ok(c) => (Some(c), None),
+        Err(w) => (None, Some(w)),
+    };
+    Step {
+        function: name.to_string(),
+        handle: role.handle,
+        fills: role.fills,
+        failed: role.failed,
+        call,
+        why,
+    }
+}
+
+/// The readable calls of a sequence whose selectors are `calls`.
+fn sequence(g: &Gen, layouts: &Layouts, calls: &Calls) -> Sequence {
+    let selectors = calls
+        .selectors
+        .iter()
+        .map(|(name, values)| {
+            let prefix = match name.strip_prefix("sequence.") {
+                Some(k) if k.starts_with("step") => format!("{}.", &k[4..]),
+                Some(k) => format!("{k}."),
+                None => format!("{name}."),
+            };
+            let values = values
+                .iter()
+                .map(|v| v.as_ref().map(|f| step(g, layouts, calls, f, &prefix)))
+                .collect();
+            Selector {
+                name: name.clone(),
+                prefix,
+                values,
+            }
+        })
+        .collect();
+    let ender = calls
+        .ender
+        .as_ref()
+        .map(|e| step(g, layouts, calls, e, "end."));
+    Sequence { selectors, ender }
+}
+
+/// The plan of a harness that calls `called` (its selector entries; the
+/// call sequences among them choose their calls as `sequences` says), the
 /// structures it writes laid out as in `layouts`.
 pub fn plan(
     api: &Api,
     facts: &Facts,
     o: &Options,
     called: &[String],
+    sequences: &[(usize, Calls)],
     includes: &[String],
     layouts: &Layouts,
 ) -> Plan {
     let g = Gen::new(api, facts, o, None);
     let entries = called
         .iter()
-        .map(|name| {
+        .enumerate()
+        .map(|(k, name)| {
             let f = api.functions.iter().find(|f| &f.name == name);
+            let calls = sequences.iter().find(|(i, _)| *i == k).map(|s| &s.1);
+            let mut seq = None;
             let r = match f {
-                _ if name.starts_with("sequence ") => {
-                    Err("a call sequence: not written as readable C yet".to_string())
-                }
+                _ if name.starts_with("sequence ") => match calls {
+                    Some(c) => {
+                        seq = Some(sequence(&g, layouts, c));
+                        Err("a call sequence".to_string())
+                    }
+                    None => Err("a call sequence whose calls are not known".to_string()),
+                },
                 None => Err("not a function of the headers".to_string()),
-                Some(f) => g.readable(f, layouts),
+                Some(f) => g.readable(f, layouts, None, ""),
             };
             let (call, why) = match r {
                 Ok(c) => (Some(c), None),
@@ -316,6 +437,7 @@ pub fn plan(
             Entry {
                 name: name.clone(),
                 call,
+                sequence: seq,
                 why,
             }
         })

@@ -1,5 +1,6 @@
 //! `readable_tests.c` of a library target's suite: each kept test that calls
-//! one public function, as plain C (see [`super::readable`]).
+//! one public function, as plain C (see [`super::readable`]); a call sequence
+//! is written by [`super::readable_seq`].
 
 use super::readable::{Call, Kind, Param, Plan, PLAN_FILE, READABLE_C, READABLE_MK};
 use super::readable_checks::checks;
@@ -9,11 +10,12 @@ use crate::testcases::Outcome;
 use crate::units::NativeInputs;
 use crate::vectors::c_literal;
 use anyhow::{Context, Result};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The text of a comment, with no `*/` in it.
-fn comment(s: &str) -> String {
+pub(super) fn comment(s: &str) -> String {
     s.replace("*/", "* /").replace('\n', " ")
 }
 
@@ -99,6 +101,14 @@ pub(super) struct Recorded<'a> {
     pub(super) plan: &'a Plan,
     pub(super) objects: &'a [(String, Vec<u8>)],
     pub(super) outputs: Vec<(String, Vec<u8>)>,
+    /// Where the call is in its test, for the checks' messages (` (step 1)`
+    /// in a call sequence; empty for a single call).
+    pub(super) step: String,
+    /// The pointer inputs declared before the call (in a call sequence):
+    /// their names as recorded, and their variables.
+    pub(super) inputs: Vec<(String, String)>,
+    /// The call may free memory it is given: arrays are copied to the heap.
+    pub(super) heap: bool,
 }
 
 impl Recorded<'_> {
@@ -118,7 +128,7 @@ impl Recorded<'_> {
 }
 
 /// The outputs recorded in `expected/<test>/` (none when not recorded).
-fn read_outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub(super) fn read_outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let Ok(list) = std::fs::read_to_string(dir.join("outputs.txt")) else {
         return Vec::new();
     };
@@ -134,7 +144,7 @@ fn read_outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The statements that declare parameter `p` with its value.
-fn declare(p: &Param, r: &Recorded, body: &mut String) -> Result<(), String> {
+pub(super) fn declare(p: &Param, r: &Recorded, body: &mut String) -> Result<(), String> {
     let missing = || format!("its input `{}` was not recorded", p.label);
     if p.nullable {
         let null = r
@@ -145,7 +155,7 @@ fn declare(p: &Param, r: &Recorded, body: &mut String) -> Result<(), String> {
                 Kind::String { ty } | Kind::Array { ty, .. } | Kind::Bytes { ty } => ty,
                 _ => return Err(format!("`{}` is NULL but no pointer", p.name)),
             };
-            let _ = writeln!(body, "  {ty} {} = NULL;", p.name);
+            let _ = writeln!(body, "  {} = NULL;", decl(ty, &p.name));
             return Ok(());
         }
     }
@@ -172,12 +182,8 @@ fn declare(p: &Param, r: &Recorded, body: &mut String) -> Result<(), String> {
                 };
                 values.push(record_value(of, c, &p.label, &var, 1, r, body)?);
             }
-            let _ = writeln!(
-                body,
-                "  {elem} {}[{count}] = {{{}}};",
-                p.name,
-                values.join(", ")
-            );
+            let init = format!("{{{}}}", values.join(", "));
+            body.push_str(&array(r.heap, elem, &p.name, count, &init));
         }
         Kind::Int { ty, .. } | Kind::Float { ty } => {
             let b = r.object(&p.label).ok_or_else(missing)?;
@@ -186,7 +192,7 @@ fn declare(p: &Param, r: &Recorded, body: &mut String) -> Result<(), String> {
             let _ = writeln!(body, "  {ty} {} = {v};", p.name);
         }
         Kind::Null { ty } => {
-            let _ = writeln!(body, "  {ty} {} = NULL;", p.name);
+            let _ = writeln!(body, "  {} = NULL;", decl(ty, &p.name));
         }
         Kind::String { .. } | Kind::Bytes { .. } => {
             let b = r.object(&p.label).ok_or_else(missing)?;
@@ -196,26 +202,16 @@ fn declare(p: &Param, r: &Recorded, body: &mut String) -> Result<(), String> {
             } else {
                 "unsigned char"
             };
-            let _ = writeln!(
-                body,
-                "  {elem} {}[{}] = {};",
-                p.name,
-                b.len(),
-                c_literal(&b[..end])
-            );
+            let init = c_literal(&b[..end]);
+            body.push_str(&array(r.heap, elem, &p.name, b.len(), &init));
         }
         Kind::Array {
             elem, of, count, ..
         } => {
             let b = r.object(&p.label).ok_or_else(missing)?;
             let values = elements(of, b, *count, p)?;
-            let _ = writeln!(
-                body,
-                "  {elem} {}[{}] = {{{}}};",
-                p.name,
-                values.len(),
-                values.join(", ")
-            );
+            let init = format!("{{{}}}", values.join(", "));
+            body.push_str(&array(r.heap, elem, &p.name, values.len(), &init));
         }
         Kind::Pointer { .. }
         | Kind::Fixed { .. }
@@ -275,8 +271,14 @@ fn record_value(
                                 return Err(format!("no layout of `{key}`"));
                             };
                             let init = record_value(inner, fb, &flabel, &fvar, depth + 1, r, body)?;
-                            let _ = writeln!(body, "  {ty} {fvar} = {init};");
-                            format!("&{fvar}")
+                            if r.heap {
+                                let init = format!("{{{init}}}");
+                                body.push_str(&array(true, ty, &fvar, 1, &init));
+                                fvar
+                            } else {
+                                let _ = writeln!(body, "  {ty} {fvar} = {init};");
+                                format!("&{fvar}")
+                            }
                         }
                         Kind::ArrField { elem, of, .. } => {
                             let p = Param {
@@ -287,22 +289,14 @@ fn record_value(
                                 out: false,
                             };
                             let values = elements(of, fb, r.plan.elements, &p)?;
-                            let _ = writeln!(
-                                body,
-                                "  {elem} {fvar}[{}] = {{{}}};",
-                                values.len(),
-                                values.join(", ")
-                            );
+                            let init = format!("{{{}}}", values.join(", "));
+                            body.push_str(&array(r.heap, elem, &fvar, values.len(), &init));
                             fvar
                         }
                         _ => {
                             let end = fb.iter().rposition(|&c| c != 0).map_or(0, |k| k + 1);
-                            let _ = writeln!(
-                                body,
-                                "  char {fvar}[{}] = {};",
-                                fb.len(),
-                                c_literal(&fb[..end])
-                            );
+                            let init = c_literal(&fb[..end]);
+                            body.push_str(&array(r.heap, "char", &fvar, fb.len(), &init));
                             fvar
                         }
                     }
@@ -337,6 +331,46 @@ pub(super) fn elements(of: &Kind, b: &[u8], count: u32, p: &Param) -> Result<Vec
         .collect()
 }
 
+/// The statement that declares array `name` of `n` elements `elem` with
+/// the initializer `init`: a copy on the heap when `heap` (the call may
+/// free it, as it may what the harness gave it).
+fn array(heap: bool, elem: &str, name: &str, n: usize, init: &str) -> String {
+    if heap {
+        // A compound literal's initializer is in braces (a string's too).
+        let init = if init.starts_with('{') {
+            init.to_string()
+        } else {
+            format!("{{{init}}}")
+        };
+        format!("  {elem} *{name} = on_heap(({elem}[{n}]){init}, sizeof({elem}[{n}]));\n")
+    } else {
+        format!("  {elem} {name}[{n}] = {init};\n")
+    }
+}
+
+/// The declaration of `name` of type `ty` (`char *s`, `int n`).
+pub(super) fn decl(ty: &str, name: &str) -> String {
+    if ty.ends_with('*') {
+        format!("{ty}{name}")
+    } else {
+        format!("{ty} {name}")
+    }
+}
+
+/// The statement that calls `call` with `args` (its return in `ret`).
+pub(super) fn invoke(call: &Call, args: &[&str], indent: &str) -> Result<String, String> {
+    let invoke = format!("{}({})", call.function, args.join(", "));
+    match &call.ret {
+        Kind::Void => Ok(format!("{indent}{invoke};\n")),
+        Kind::Int { ty, .. }
+        | Kind::Float { ty }
+        | Kind::String { ty }
+        | Kind::Pointer { ty }
+        | Kind::Record { ty, .. } => Ok(format!("{indent}{} = {invoke};\n", decl(ty, "ret"))),
+        _ => Err("its return is not checked".into()),
+    }
+}
+
 /// A test's function: its name, and its text (or why it has none).
 fn test_function(
     call: &Call,
@@ -356,21 +390,7 @@ fn test_function(
         declare(p, r, &mut body)?;
     }
     let args: Vec<&str> = call.params.iter().map(|p| p.name.as_str()).collect();
-    let f = &call.function;
-    let invoke = format!("{f}({})", args.join(", "));
-    match &call.ret {
-        Kind::Void => {
-            let _ = writeln!(body, "  {invoke};");
-        }
-        Kind::Int { ty, .. }
-        | Kind::Float { ty }
-        | Kind::String { ty }
-        | Kind::Pointer { ty }
-        | Kind::Record { ty, .. } => {
-            let _ = writeln!(body, "  {ty} ret = {invoke};");
-        }
-        _ => return Err("its return is not checked".into()),
-    }
+    body.push_str(&invoke(call, &args, "  ")?);
     let n = checks(call, r, &mut body);
     if n == 0 && bug.is_none() {
         let _ = writeln!(
@@ -446,10 +466,41 @@ static void check_true(const char *what, int ok) {
   if (!ok) fail(what, "no", "yes");
 }
 
+/* A copy of `n` bytes on the heap: the input of a call that may free it. */
+static void *on_heap(const void *bytes, size_t n) {
+  void *p = malloc(n);
+  if (!p) abort();
+  memcpy(p, bytes, n);
+  return p;
+}
+
 /* Memory the library returns is not freed by the tests. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "detect_leaks=0"; }
 "#;
+
+/// Whether a test documents a bug (the bug, as its comment tells it), or
+/// why it is not written (`at` names a file from the project's root).
+fn documented_bug(c: &SuiteCase, at: &dyn Fn(&str) -> String) -> Result<Option<String>, String> {
+    match &c.test.outcome {
+        Outcome::Exit { code: 0 } => Ok(None),
+        Outcome::Error(e) if c.bug => Ok(Some(format!(
+            "{} at {}:{}: {}",
+            e.kind,
+            at(&e.file),
+            e.line,
+            e.message
+        ))),
+        Outcome::Error(e) => Err(format!(
+            "it ends in `{}` at {}:{}, which the report does not call a bug of the library",
+            e.kind,
+            at(&e.file),
+            e.line
+        )),
+        Outcome::Exit { code } => Err(format!("the library ends the process (exit {code})")),
+        Outcome::Early { reason, .. } => Err(format!("it did not run to its end ({reason})")),
+    }
+}
 
 /// The text of `readable_tests.c` for the `cases` of a harness planned as
 /// `plan`, their recorded outputs under `expected` (files named from `root`).
@@ -460,7 +511,7 @@ pub fn source(plan: &Plan, cases: &[SuiteCase], expected: &Path, root: &Path) ->
             .map_or(file.to_string(), |p| p.display().to_string())
     };
     let mut text = String::from(
-        "/* Readable tests of this library, generated by `cargo symtest` from the\n * suite's tests: each calls one public function with the inputs the test\n * found, and checks what it returned and wrote when the suite was made.\n * Build and run: `make readable` (`./readable_tests --bugs` also runs the\n * tests that document bugs). Do not edit: it is rewritten. */\n",
+        "/* Readable tests of this library, generated by `cargo symtest` from the\n * suite's tests: each calls one public function, or a sequence of calls on\n * a handle, with the inputs the test found, and checks what the calls\n * returned and wrote when the suite was made.\n * Build and run: `make readable` (`./readable_tests --bugs` also runs the\n * tests that document bugs). Do not edit: it is rewritten. */\n",
     );
     text.push_str("#include <math.h>\n");
     text.push_str(super::ast::SYSTEM_INCLUDES);
@@ -470,7 +521,7 @@ pub fn source(plan: &Plan, cases: &[SuiteCase], expected: &Path, root: &Path) ->
     text.push_str(HELPERS);
     let mut funcs = String::new();
     let mut runs = String::new();
-    let mut per_function: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut names: BTreeMap<String, usize> = BTreeMap::new();
     let mut skipped = 0usize;
     for c in cases {
         let k = match c.test.objects.iter().find(|(n, _)| n == "function") {
@@ -480,71 +531,63 @@ pub fn source(plan: &Plan, cases: &[SuiteCase], expected: &Path, root: &Path) ->
         let Some(entry) = plan.entries.get(k) else {
             continue;
         };
-        let mut skip = |why: &str| {
-            skipped += 1;
-            let _ = writeln!(
-                funcs,
-                "/* {} ({}): not written: {}. */\n",
-                c.name,
-                entry.name,
-                comment(why)
-            );
+        let written = match (&entry.call, &entry.sequence) {
+            (None, None) => Err(entry.why.clone().unwrap_or("no readable call".into())),
+            _ => documented_bug(c, &at).and_then(|bug| {
+                let r = Recorded {
+                    plan,
+                    objects: &c.test.objects,
+                    outputs: read_outputs(&expected.join(&c.name)),
+                    step: String::new(),
+                    inputs: Vec::new(),
+                    heap: entry.call.as_ref().is_some_and(|c| c.frees),
+                };
+                let (t, name) = match (&entry.call, &entry.sequence) {
+                    (Some(call), _) => {
+                        let name = test_name(&mut names, &call.function);
+                        (test_function(call, &name, &r, bug.clone())?, name)
+                    }
+                    (None, Some(seq)) => {
+                        let ended = matches!(c.test.outcome, Outcome::Exit { .. });
+                        super::readable_seq::test_sequence(seq, &r, bug.clone(), ended, &mut names)?
+                    }
+                    (None, None) => unreachable!("matched above"),
+                };
+                Ok((t, name, bug.is_some()))
+            }),
         };
-        let Some(call) = &entry.call else {
-            skip(entry.why.as_deref().unwrap_or("no readable call"));
-            continue;
-        };
-        let bug = match &c.test.outcome {
-            Outcome::Exit { code: 0 } => None,
-            Outcome::Error(e) if c.bug => Some(format!(
-                "{} at {}:{}: {}",
-                e.kind,
-                at(&e.file),
-                e.line,
-                e.message
-            )),
-            Outcome::Error(e) => {
-                skip(&format!(
-                    "it ends in `{}` at {}:{}, which the report does not call a bug of the library",
-                    e.kind,
-                    at(&e.file),
-                    e.line
-                ));
-                continue;
-            }
-            Outcome::Exit { code } => {
-                skip(&format!("the library ends the process (exit {code})"));
-                continue;
-            }
-            Outcome::Early { reason, .. } => {
-                skip(&format!("it did not run to its end ({reason})"));
-                continue;
-            }
-        };
-        let r = Recorded {
-            plan,
-            objects: &c.test.objects,
-            outputs: read_outputs(&expected.join(&c.name)),
-        };
-        let count = per_function.entry(call.function.clone()).or_default();
-        *count += 1;
-        let fname = format!("test_{}_{}", call.function, count);
-        match test_function(call, &fname, &r, bug.clone()) {
-            Ok(t) => {
+        match written {
+            Ok((t, name, documents)) => {
                 let _ = writeln!(funcs, "/* From the suite's test {}. */\n{t}", c.name);
                 let _ = writeln!(
                     runs,
-                    "  run(\"{fname}\", {fname}, {}, bugs);",
-                    u8::from(bug.is_some())
+                    "  run(\"{name}\", {name}, {}, bugs);",
+                    u8::from(documents)
                 );
             }
-            Err(why) => skip(&why),
+            Err(why) => {
+                skipped += 1;
+                let _ = writeln!(
+                    funcs,
+                    "/* {} ({}): not written: {}. */\n",
+                    c.name,
+                    entry.name,
+                    comment(&why)
+                );
+            }
         }
     }
     text.push('\n');
     text.push_str(&funcs);
     text.push_str(&main_text(&runs, skipped));
     text
+}
+
+/// The next test name of `stem` (`test_<stem>_<n>`).
+pub(super) fn test_name(names: &mut BTreeMap<String, usize>, stem: &str) -> String {
+    let n = names.entry(stem.to_string()).or_default();
+    *n += 1;
+    format!("test_{stem}_{n}")
 }
 
 /// The runner of the tests (`runs`, one `run(...)` line each) and the count

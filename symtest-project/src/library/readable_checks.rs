@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 /// The checks of what the call returned (`ret`) and wrote, from the outputs.
 pub(super) fn checks(c: &Call, r: &Recorded, body: &mut String) -> usize {
     let mut n = 0;
-    let f = &c.function;
+    let f = &format!("{}{}", c.function, r.step);
     let ret_at = r.outputs("return");
     match (&c.ret, ret_at.first()) {
         (Kind::Int { signed, .. }, Some(b)) => {
@@ -149,7 +149,7 @@ fn check_fields(
 /// The checks of a returned pointer: NULL, into an input, or new memory
 /// (and for a string, what it holds).
 fn check_pointer(c: &Call, r: &Recorded, b: &[u8], body: &mut String) -> usize {
-    let f = &c.function;
+    let f = &format!("{}{}", c.function, r.step);
     let at = String::from_utf8_lossy(b).into_owned();
     if at == "NULL" {
         let _ = writeln!(body, "  check_true(\"{f} returns NULL\", ret == NULL);");
@@ -157,11 +157,16 @@ fn check_pointer(c: &Call, r: &Recorded, b: &[u8], body: &mut String) -> usize {
     }
     if let Some(rest) = at.strip_prefix("into ") {
         let (label, off) = rest.rsplit_once(" at offset ").unwrap_or((rest, "0"));
-        if let Some(p) = c.params.iter().find(|p| p.label == label) {
+        let var = c
+            .params
+            .iter()
+            .map(|p| (&p.label, &p.name))
+            .chain(r.inputs.iter().map(|(l, v)| (l, v)))
+            .find(|(l, _)| *l == label);
+        if let Some((_, v)) = var {
             let _ = writeln!(
                 body,
-                "  check_true(\"{f} returns a pointer {off} bytes into `{}`\", (const char *)ret == (const char *){} + {off});",
-                p.name, p.name
+                "  check_true(\"{f} returns a pointer {off} bytes into `{v}`\", (const char *)ret == (const char *){v} + {off});"
             );
             return 1;
         }

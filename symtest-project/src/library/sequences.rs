@@ -44,6 +44,20 @@ pub struct Calls {
     /// The function that ends the handle, called on every path that made
     /// one and ends normally.
     pub ender: Option<String>,
+    /// How each function of the sequence is called, by its name.
+    pub roles: BTreeMap<String, Role>,
+}
+
+/// How a call sequence calls one of its functions.
+#[derive(Clone, Debug, Default)]
+pub struct Role {
+    /// The parameter given the handle (None: a constructor, which returns it).
+    pub handle: Option<usize>,
+    /// An initializer: the type of the object it fills (the harness
+    /// allocates it zeroed).
+    pub fills: Option<String>,
+    /// A maker: when its call failed, as a C condition on its return `ret`.
+    pub failed: Option<String>,
 }
 
 impl Calls {
@@ -295,8 +309,14 @@ impl<'a> Gen<'a> {
         let none: &[String] = &[];
         let assumed = |f: &Function| assume.get(&f.name).map_or(none, Vec::as_slice).to_vec();
         let mut makers = Vec::new();
+        let mut roles = BTreeMap::new();
         for f in &p.constructors {
             let body = self.call_body(f, &assumed(f), None, "make.").ok()?;
+            let role = Role {
+                failed: Some("ret == NULL".into()),
+                ..Role::default()
+            };
+            roles.insert(f.name.clone(), role);
             makers.push((
                 f.name.clone(),
                 format!("{body}  h = (void *)symtest_ret;\n"),
@@ -307,15 +327,29 @@ impl<'a> Gen<'a> {
                 continue;
             };
             // A maker that reports a failure leaves no handle to go on with.
-            let failed = self.failed(f).map_or(String::new(), |cond| {
+            let cond = self.failed(f);
+            let failed = cond.map_or(String::new(), |cond| {
                 format!("  if ({cond}) {{\n    free(h);\n    h = NULL;\n  }}\n")
             });
+            let role = Role {
+                handle: Some(0),
+                fills: Some(pointee.clone()),
+                failed: cond.map(|c| c.replace("symtest_ret", "ret")),
+            };
+            roles.insert(f.name.clone(), role);
             makers.push((
                 f.name.clone(),
                 format!(
                     "  h = calloc(1, sizeof({pointee}));\n  if (!h)\n    abort();\n{body}{failed}"
                 ),
             ));
+        }
+        for (f, i) in p.setters.iter().chain(&p.users) {
+            let role = Role {
+                handle: Some(*i),
+                ..Role::default()
+            };
+            roles.insert(f.name.clone(), role);
         }
         let setters = self.on_handle(&p.setters, assume, "set.");
         let steps = self.o.sequence_length - u32::from(!setters.is_empty());
@@ -384,12 +418,21 @@ impl<'a> Gen<'a> {
                 out.push_str(&indent(&body));
                 let _ = writeln!(out, "  }}");
                 ender = Some(f.name.clone());
+                let role = Role {
+                    handle: Some(0),
+                    ..Role::default()
+                };
+                roles.insert(f.name.clone(), role);
                 break;
             }
         }
         let _ = writeln!(out, "  ;\n}}");
         let what = describe(&makers, &setters, users.first(), steps, ender.as_deref());
-        let calls = Calls { selectors, ender };
+        let calls = Calls {
+            selectors,
+            ender,
+            roles,
+        };
         Some((out, what, calls))
     }
 }
