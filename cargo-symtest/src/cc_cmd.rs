@@ -139,6 +139,7 @@ pub fn command(a: &CcArgs) -> Result<Command> {
             .filter(|c| !c.is_empty())
             .unwrap_or_else(|| "musl-gcc".into());
         cmd = Command::new(gcc);
+        symtest_project::toolchain::fixed_date(&mut cmd);
         cmd.args(NATIVE_FLAGS);
         if a.coverage {
             cmd.arg("--coverage");
@@ -157,6 +158,7 @@ pub fn command(a: &CcArgs) -> Result<Command> {
         }
     } else {
         cmd = Command::new(symtest_project::toolchain::clang());
+        symtest_project::toolchain::fixed_date(&mut cmd);
         cmd.args(BITCODE_FLAGS);
         let stage = ["-c", "-S", "-E"];
         if !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {

@@ -100,6 +100,7 @@ pub fn build_native(
     }
     let clang = clang();
     let mut cmd = Command::new(&clang);
+    symtest_project::toolchain::fixed_date(&mut cmd);
     cmd.args(NATIVE_FLAGS);
     for d in include_dirs {
         cmd.arg("-I").arg(d);

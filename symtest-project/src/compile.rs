@@ -57,7 +57,11 @@ pub fn from_capture(
     dir: &Path,
 ) -> Result<PathBuf, CompileError> {
     if t.kind == Kind::Harness {
-        return link_sources(t, models_include, dir, Some(&captured.bitcode));
+        let libraries: Vec<&Path> = std::iter::once(&captured.bitcode)
+            .chain(&captured.dependencies)
+            .map(PathBuf::as_path)
+            .collect();
+        return link_sources(t, models_include, dir, &libraries);
     }
     std::fs::create_dir_all(dir).map_err(|e| CompileError {
         command: format!("mkdir {}", dir.display()),
@@ -77,16 +81,16 @@ pub fn from_capture(
 
 /// Compiles each source to `dir/NN_stem.bc` and links them into `dir/<name>.bc`.
 pub fn to_bitcode(t: &Target, models_include: &Path, dir: &Path) -> Result<PathBuf, CompileError> {
-    link_sources(t, models_include, dir, None)
+    link_sources(t, models_include, dir, &[])
 }
 
-/// The target's sources compiled and linked, then `library` (a module) with
-/// `--only-needed`.
+/// The target's sources compiled and linked, then `libraries` (modules: the
+/// library, then the project's libraries it needs) with `--only-needed`.
 fn link_sources(
     t: &Target,
     models_include: &Path,
     dir: &Path,
-    library: Option<&Path>,
+    libraries: &[&Path],
 ) -> Result<PathBuf, CompileError> {
     std::fs::create_dir_all(dir).map_err(|e| CompileError {
         command: format!("mkdir {}", dir.display()),
@@ -104,6 +108,7 @@ fn link_sources(
             .map_or("src".into(), |s| s.to_string_lossy().into_owned());
         let out = dir.join(format!("{i:02}_{stem}.bc"));
         let mut cmd = Command::new(&clang);
+        crate::toolchain::fixed_date(&mut cmd);
         cmd.args(bitcode_flags());
         if !t.sanitize.is_empty() {
             cmd.arg(format!("-fsanitize={}", t.sanitize.join(",")));
@@ -129,14 +134,15 @@ fn link_sources(
     }
     let linked = dir.join(format!("{}.bc", t.name));
     let link = || Command::new(tool("SYMTEST_LLVM_LINK", "llvm-link-19"));
-    let Some(lib) = library else {
+    if libraries.is_empty() {
         let mut cmd = link();
         cmd.args(&objects).arg("-o").arg(&linked);
         run(cmd)?;
         return Ok(linked);
-    };
+    }
     // llvm-link applies --only-needed to every file after the first: link the
-    // harness whole first, then what it needs of the library.
+    // harness whole first, then what it needs of the library, then what
+    // those need of the libraries the library needs, in link order.
     let own = dir.join(format!("{}.own.bc", t.name));
     let mut cmd = link();
     cmd.args(&objects).arg("-o").arg(&own);
@@ -144,7 +150,7 @@ fn link_sources(
     let mut cmd = link();
     cmd.arg(&own)
         .arg("--only-needed")
-        .arg(lib)
+        .args(libraries)
         .arg("-o")
         .arg(&linked);
     run(cmd)?;

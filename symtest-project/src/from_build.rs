@@ -15,11 +15,17 @@ use crate::Error;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+mod deps;
+
 /// A target's share of a capture.
 #[derive(Clone, Debug)]
 pub struct Captured {
     /// The captured module: the executable's (`binary`) or the library's.
     pub bitcode: PathBuf,
+    /// The modules of the project's libraries the library (`library`)
+    /// needs, in link order: what a module linked with the library takes
+    /// after it, as needed (a static library's module holds none of them).
+    pub dependencies: Vec<PathBuf>,
     /// What the native builds compile and link (harness sources included).
     pub native: NativeInputs,
     /// The capture directory (bitcode, `compile_commands.json`, `manifest.json`).
@@ -328,13 +334,21 @@ fn resolve(
 ) -> Result<Captured, Error> {
     let output = output_of(root, m, t, spec)?;
     let bc = bitcode_of(m, output, t, spec)?;
-    let native = match &spec.artifact {
-        Artifact::Binary(_) => program_inputs(root, dir, m, output, bc),
-        Artifact::Library(_) => library_inputs(root, dir, m, t, output),
+    let (native, dependencies) = match &spec.artifact {
+        Artifact::Binary(_) => (program_inputs(root, dir, m, output, bc), Vec::new()),
+        Artifact::Library(_) => {
+            let needs = deps::library_dependencies(m, output);
+            let modules = needs
+                .iter()
+                .filter_map(|d| d.bitcode.as_ref().map(|b| dir.join(b)))
+                .collect();
+            (library_inputs(root, dir, m, t, output, bc, &needs), modules)
+        }
     };
     check_nameable(root, t, &native)?;
     Ok(Captured {
         bitcode: dir.join(bc),
+        dependencies,
         native,
         capture_dir: dir.to_path_buf(),
         output: output.output.clone(),
@@ -512,13 +526,17 @@ fn program_inputs(
 }
 
 /// What a library target's native build links: its harness sources and
-/// the library (as an archive), with what the library was linked with.
+/// the library (as an archive), with what the library was linked with: the
+/// project's libraries it needs (`needs`, as archives of the members that
+/// define what its module `bc` defines or calls), then the system's.
 fn library_inputs(
     root: &Path,
     dir: &Path,
     m: &Manifest,
     t: &Target,
     output: &Output,
+    bc: &str,
+    needs: &[&Output],
 ) -> NativeInputs {
     let mut native = NativeInputs {
         units: t
@@ -537,21 +555,31 @@ fn library_inputs(
     // made of the same name says it (libtool makes both: `-lxml2`).
     native.libs = output.external_libraries.clone();
     if native.libs.is_empty() && output.kind == "static-library" {
-        let stem = |p: &str| -> String {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            let end = name
-                .find(".so")
-                .or_else(|| name.rfind(".a"))
-                .unwrap_or(name.len());
-            name[..end].to_string()
-        };
-        let mine = stem(&output.output);
+        let mine = deps::stem(&output.output);
         if let Some(shared) = m
             .outputs
             .iter()
-            .find(|o| o.kind == "shared-library" && stem(&o.output) == mine)
+            .find(|o| o.kind == "shared-library" && deps::stem(&o.output) == mine)
         {
             native.libs = shared.external_libraries.clone();
+        }
+    }
+    // The module's defined functions hold what a shared library's module
+    // took of its dependencies; its undefined ones what a static one calls.
+    let wanted: Option<BTreeSet<String>> = symbols(&[dir.join(bc)])
+        .and_then(|mut d| d.pop())
+        .map(|(_, s)| s.defined.union(&s.undefined).cloned().collect());
+    for lib in needs {
+        let a = archive(root, dir, m, lib, wanted.as_ref(), &BTreeSet::new());
+        if a.members.is_empty() && a.objects.is_empty() {
+            continue;
+        }
+        native.archives.push(a);
+        native.archive_links.push(native.archives.len() - 1);
+        for l in &lib.external_libraries {
+            if !native.libs.contains(l) {
+                native.libs.push(l.clone());
+            }
         }
     }
     native

@@ -77,6 +77,7 @@ pub fn build(
         .map_err(|e| format!("writing {}: {e}", makefile.display()))?;
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut cmd = Command::new("make");
+    crate::toolchain::fixed_date(&mut cmd);
     cmd.arg("-f")
         .arg(&makefile)
         .arg(format!("-j{jobs}"))

@@ -19,6 +19,19 @@ pub const BITCODE_FLAGS: &[&str] = &[
     "-fno-sanitize-recover=all",
 ];
 
+/// The date every compile symtest makes sees (`__DATE__`, `__TIME__`,
+/// `__TIMESTAMP__`, through `SOURCE_DATE_EPOCH`, which clang-19 honours): the
+/// model's fixed time (`MODEL_TIME` of libc-models/posix/model.h). A program
+/// that prints when it was compiled prints the same date under the engine,
+/// in the native builds and in its emitted suite (templates/suite/Makefile.in
+/// sets the same value).
+pub const SOURCE_DATE_EPOCH: &str = "1700000000";
+
+/// `cmd` (a compile, or a build that compiles) with [`SOURCE_DATE_EPOCH`].
+pub fn fixed_date(cmd: &mut Command) -> &mut Command {
+    cmd.env("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH)
+}
+
 /// A tool of LLVM 19 (or clang): `$<var>` when set and not empty, else `default`.
 pub fn tool(var: &str, default: &str) -> String {
     std::env::var(var)
@@ -75,4 +88,15 @@ pub fn resource_include() -> Option<PathBuf> {
     let dir = String::from_utf8(out.stdout).ok()?;
     let inc = PathBuf::from(dir.trim()).join("include");
     inc.is_dir().then_some(inc)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_suite_and_the_model_see_the_date_every_compile_sees() {
+        let line = format!("export SOURCE_DATE_EPOCH := {}\n", super::SOURCE_DATE_EPOCH);
+        assert!(crate::emit::MAKEFILE_IN.contains(&line));
+        let model = include_str!("../../libc-models/posix/model.h");
+        assert!(model.contains(&format!("#define MODEL_TIME {}L", super::SOURCE_DATE_EPOCH)));
+    }
 }

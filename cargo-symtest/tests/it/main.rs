@@ -9,6 +9,7 @@ mod crosscheck;
 mod determinism;
 mod docs;
 mod fidelity;
+mod from_build_fidelity;
 mod fuzz;
 mod gate;
 mod hardening;

@@ -83,6 +83,7 @@ pub fn compile(
     }
     for _ in 0..=MAX_RETRIES {
         let mut cmd = Command::new(crate::toolchain::clang());
+        crate::toolchain::fixed_date(&mut cmd);
         cmd.args(base)
             .args(&o.added)
             .args(&flags)
