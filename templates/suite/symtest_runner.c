@@ -32,8 +32,8 @@
  * and actual excerpts, and the input as a shell command.  After an intended
  * change, `make update-expected` (./symtest_suite --record DIR) records the
  * new behaviour: each test runs three times (the last in another directory,
- * time zone and locale, a second later) and a stream the runs disagree on is
- * not compared, as expected/<test>/not-compared says.
+ * time zone, locale and memory layout, a second later) and a stream the runs
+ * disagree on is not compared, as expected/<test>/not-compared says.
  *
  * The symtest.h / klee.h functions are replayed from the embedded test
  * vectors by symtest_api.c: each call that creates a symbolic value takes the
@@ -114,6 +114,9 @@ const struct symtest_case *symtest_current;
 /* Whole programs with --sym-files: the files A, B, ... of a test are written to
  * this (fresh, per test) directory, the test's working directory. */
 static char *files_dir;
+/* The recording's last run, in another memory layout (shift_heap). */
+static int other_layout;
+#define STACK_SHIFT 4160u
 unsigned symtest_next_object;
 
 /* Sanitizers report by aborting, so every bug is a signal; leaks are not bugs here.
@@ -125,6 +128,17 @@ const char *__asan_default_options(void) {
 }
 const char *__ubsan_default_options(void);
 const char *__ubsan_default_options(void) { return "abort_on_error=1:halt_on_error=1:print_stacktrace=1"; }
+/* A crash's report is not cut short by the test's timeout: AddressSanitizer
+ * calls this as it starts one, and the timer is disarmed (symbolizing the
+ * report's stack trace can take longer, on a loaded machine, than the half
+ * second a test the engine stopped early gets), so the run ends as the
+ * crash it is, on every run. */
+void __asan_on_error(void);
+void __asan_on_error(void) {
+  struct itimerval t;
+  memset(&t, 0, sizeof t);
+  setitimer(ITIMER_REAL, &t, NULL);
+}
 
 /* The engine's wall clock and processors for the code under test:
  * symtest_env.c. */
@@ -136,10 +150,32 @@ const char *__ubsan_default_options(void) { return "abort_on_error=1:halt_on_err
  * when a crash ends it ... */
 int __llvm_profile_write_file(void);
 void __llvm_profile_set_filename(const char *name);
-static void dump_and_die(int sig) {
+/* The handlers the coverage handlers replaced (AddressSanitizer's for
+ * SIGSEGV, SIGBUS, SIGFPE: its report, then SIGABRT), per signal. */
+static struct sigaction previous_action[32];
+/* After the profile is written the signal goes where it went without the
+ * coverage handler, so a crash ends as in the suite's build without coverage
+ * (which records expected/ and which `make test` runs must agree on): a fault
+ * the processor raised is raised again by the faulting instruction, when this
+ * handler returns, for the previous handler to see with its own address and
+ * context; a signal that was sent is sent again. */
+static void dump_and_die(int sig, siginfo_t *info, void *context) {
+  int fault = (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) && info && info->si_code > 0;
+  (void)context;
   __llvm_profile_write_file();
-  signal(sig, SIG_DFL);
-  raise(sig);
+  sigaction(sig, &previous_action[sig], NULL);
+  if (!fault)
+    raise(sig);
+}
+static void on_crash_dump(int sig) {
+  struct sigaction a;
+  memset(&a, 0, sizeof a);
+  a.sa_sigaction = dump_and_die;
+  /* On the alternate stack AddressSanitizer set up, if any: a stack overflow
+   * reaches it too. */
+  a.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&a.sa_mask);
+  sigaction(sig, &a, &previous_action[sig]);
 }
 /* ... and when _exit/_Exit end it: they skip the exit handlers where the
  * profile is written (programs that close stdout with gnulib's close_stdout
@@ -374,12 +410,13 @@ static void coverage_setup(const struct symtest_case *c) {
   static char file[4096];
   snprintf(file, sizeof file, "%s/%s.profraw", coverage_dir, c->name);
   __llvm_profile_set_filename(file);
-  signal(SIGSEGV, dump_and_die);
-  signal(SIGABRT, dump_and_die);
-  signal(SIGFPE, dump_and_die);
-  signal(SIGILL, dump_and_die);
-  signal(SIGBUS, dump_and_die);
-  signal(SIGALRM, dump_and_die);
+  on_crash_dump(SIGSEGV);
+  on_crash_dump(SIGABRT);
+  on_crash_dump(SIGFPE);
+  on_crash_dump(SIGILL);
+  on_crash_dump(SIGBUS);
+  on_crash_dump(SIGALRM);
+  on_crash_dump(SIGTERM); /* the runner's own end of a test past its time */
 #else
   (void)c;
 #endif
@@ -465,8 +502,11 @@ static void read_injected(const char *log, char *out, size_t size) {
 
 static void run_child(const struct symtest_case *c, unsigned timeout_ms, const char *fail_log,
                       const struct symtest_capture *cap) {
+  /* The recording's last run: the code under test's stack lies lower. */
+  volatile char stack_shift[other_layout ? STACK_SHIFT : 1];
   char *argv[256];
   int argc = 1;
+  stack_shift[0] = 0;
 #if SYMTEST_INJECT
   char spec[256];
   if (symtest_target_is_program && fail_spec(c, spec, sizeof spec)) {
@@ -525,6 +565,39 @@ static const char *signal_name(int sig) {
   }
 }
 
+/* ---- the recording's last run: another memory layout ----------------------
+ * The addresses the code under test is given depend on what the runner did
+ * before the test: `make test`, one test run alone, a recording (which keeps
+ * every run's output) and the coverage build (whose profile runtime
+ * allocates) each leave another heap, and forks of one runner share its
+ * stack.  So the last run of a recording gets other ones: its stack lies
+ * lower, and one more block of every allocation size class (the allocators'
+ * classes, AddressSanitizer's up to 128 KiB) is taken before it.  An output
+ * that shows such an address ("object[0x...]") then varies between the runs
+ * and is not compared.  Forks of one runner still share what differs only
+ * between processes: where a block too big for the classes is mapped, and
+ * the addresses of globals and libraries. */
+#define SHIFT_BLOCKS 1024u
+
+static void **shift_heap(void) {
+  size_t s, n = 0;
+  void **blocks = (void **)calloc(SHIFT_BLOCKS, sizeof *blocks);
+  if (!blocks)
+    return NULL;
+  for (s = 1; s <= (size_t)1 << 17 && n < SHIFT_BLOCKS; s += s < 512 ? 4 : s / 16)
+    blocks[n++] = malloc(s);
+  return blocks;
+}
+
+static void free_heap_shift(void **blocks) {
+  unsigned i;
+  if (!blocks)
+    return;
+  for (i = 0; i < SHIFT_BLOCKS; i++)
+    free(blocks[i]);
+  free(blocks);
+}
+
 static int selected(const struct symtest_case *c, char **names, int n) {
   int i;
   for (i = 0; i < n; i++)
@@ -543,6 +616,7 @@ static int selected(const struct symtest_case *c, char **names, int n) {
 static int run_once(const struct symtest_case *c, unsigned timeout, int perturbed, struct symtest_observed *o,
                     int *ok, char *why, size_t why_size, char *injected, size_t inj_size, int *uninjected) {
   int status, fails, log_fd;
+  unsigned timeout_ms;
   enum symtest_expect expect = c->expect;
   pid_t pid;
   char spec[256], fail_log[64];
@@ -577,6 +651,7 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
     setenv("TZ", "Pacific/Chatham", 1);
     setenv("LC_ALL", "C.UTF-8", 1);
   }
+  other_layout = perturbed;
   fflush(stdout);
   fflush(stderr);
   pid = fork();
@@ -584,18 +659,17 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
     perror("fork");
     return -1;
   }
+  timeout_ms = c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG &&
+                       c->expect != SYMTEST_EXPECT_RECORDED && timeout * 1000 > EARLY_TIMEOUT_MS
+                   ? EARLY_TIMEOUT_MS
+                   : timeout * 1000;
   if (pid == 0)
-    run_child(c,
-              c->expect != SYMTEST_EXPECT_EXIT && c->expect != SYMTEST_EXPECT_BUG &&
-                      c->expect != SYMTEST_EXPECT_RECORDED && timeout * 1000 > EARLY_TIMEOUT_MS
-                  ? EARLY_TIMEOUT_MS
-                  : timeout * 1000,
-              fail_log, &cap);
+    run_child(c, timeout_ms, fail_log, &cap);
   if (perturbed) {
     unsetenv("TZ");
     unsetenv("LC_ALL");
   }
-  status = symtest_capture_wait(&cap, pid);
+  status = symtest_capture_wait(&cap, pid, timeout_ms);
   symtest_capture_collect(&cap, status, files_dir, o);
   if (files_dir) {
     unsigned k;
@@ -720,12 +794,15 @@ int main(int argc, char **argv) {
         (struct symtest_observed *)calloc((size_t)symtest_num_cases * runs, sizeof *obs);
     unsigned r;
     int failures = 0;
+    void **heap_shift = NULL;
     if (!obs)
       return 2;
     for (r = 0; r < runs; r++) {
       int perturbed = runs > 1 && r + 1 == runs;
-      if (perturbed)
+      if (perturbed) {
         (void)poll(NULL, 0, 1000); /* sleep() is the code's, wrapped to return at once */
+        heap_shift = shift_heap();
+      }
       for (i = 0; i < symtest_num_cases; i++) {
         const struct symtest_case *c = &symtest_cases[i];
         int ok, un;
@@ -761,6 +838,7 @@ int main(int argc, char **argv) {
         symtest_observed_free(&obs[i * runs + r]);
     }
     free(obs);
+    free_heap_shift(heap_shift);
     printf("%u recorded, %u with streams not compared, %d not matching the engine\n", recorded, unstable, failures);
     return failures ? 1 : 0;
   }

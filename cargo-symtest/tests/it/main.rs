@@ -31,6 +31,7 @@ mod project_runs;
 mod seed_args;
 mod seeds_from_tests;
 mod solver_layers;
+mod suite_stability;
 mod support;
 mod whole_programs;
 mod why;

@@ -232,3 +232,45 @@ fn paths_from_the_working_directory_name_its_files() {
     assert_eq!(path_of(&paths, b'w'), (0, "A: 120, A.new: -2\n".into()));
     assert_eq!(path_of(&paths, b'u'), (0, "unlink: 0, A: -2\n".into()));
 }
+
+/// A program that takes the timer and SIGALRM for itself and then waits
+/// without end (`tests/posix/own_timer.c`, as pv's display updates do): the
+/// emitted suite's runner ends that test past its timeout itself, so the
+/// pipeline's runs and `make test` finish and pass (they waited for ever).
+#[test]
+fn a_program_owning_the_timer_is_stopped_by_the_suite_runner() {
+    use crate::project::{run_in, text};
+    let dir = scratch("project-own-timer");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(
+        workspace().join("tests/posix/own_timer.c"),
+        dir.join("src/own_timer.c"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"own_timer\"\nkind = \"program\"\nsources = [\"src/own_timer.c\"]\nargs = [\"--sym-stdin\", \"1\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let suite = dir.join("tests/symtest/own_timer");
+    let started = std::time::Instant::now();
+    let o = std::process::Command::new("timeout")
+        .args(["120", "make", "test"])
+        .current_dir(&suite)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && out.contains(" passed, 0 failed"),
+        "{}",
+        text(&o)
+    );
+    assert!(started.elapsed().as_secs() < 100, "{}", text(&o));
+    let list = std::fs::read_to_string(suite.join("symtest_tests.c")).unwrap();
+    assert!(
+        list.contains("'w'") || list.contains("\"w\""),
+        "no waiting test: {list}"
+    );
+}
