@@ -40,8 +40,10 @@
  * clone and clone3 fail with ENOSYS (the model runs one process), execve with
  * ENOENT for a missing file and EACCES for another (no other program runs),
  * socket and socketpair with EAFNOSUPPORT (no network), getdents with ENOSYS (no
- * directory listing), a host device, FIFO or socket but /dev/null does not
- * open (EACCES), and a file of /proc reads as empty (its size, 0). So a
+ * directory listing), setting or adjusting the clock with ENOSYS (the model
+ * has no such call; natively as root, toybox's `date 0:0` set the host's), a host device, FIFO or socket but /dev/null does not
+ * open (EACCES), the C library's compiled locales are not there (ENOENT),
+ * and a file of /proc reads as empty (its size, 0). So a
  * shell's command, `ip`, `top` or `beep` end as they did in the engine.
  *
  * The shim is freestanding (no libc calls, only `environ`), so the same
@@ -161,7 +163,8 @@ enum {
   NR_socketpair = 53, NR_getdents = 78, NR_getdents64 = 217, NR_execveat = 322,
   NR_clone3 = 435, NR_openat2 = 437, NR_fstatfs = 138, NR_memfd_create = 319,
   NR_sendfile = 40, NR_splice = 275, NR_tee = 276, NR_vmsplice = 278,
-  NR_copy_file_range = 326, NR_kill = 62, NR_getpid = 39
+  NR_copy_file_range = 326, NR_kill = 62, NR_getpid = 39, NR_settimeofday = 164,
+  NR_clock_settime = 227, NR_adjtimex = 159, NR_clock_adjtime = 305
 };
 
 /* ---- classes ------------------------------------------------------------ */
@@ -328,6 +331,17 @@ static int str_eq(const char *a, const char *b) {
   return *a == *b;
 }
 
+/* A path under the C library's compiled locales (glibc's /usr/lib/locale:
+ * locale-archive and one directory per locale). The model's world has none:
+ * its C library under glibc's rules grants C and POSIX only
+ * (libc-models/musl/src/locale/locale_map.c), so the host's are not opened. */
+static int locale_file(const char *path) {
+  const char *dir = "/usr/lib/locale/";
+  while (*dir && *path == *dir)
+    path++, dir++;
+  return !*dir;
+}
+
 /* struct stat (x86_64): st_mode at 24, st_size at 48; struct statfs: f_type at 0. */
 #define ST_MODE(st) (*(const uint32_t *)((const char *)(st) + 24))
 #define ST_SIZE(st) (*(const long *)((const char *)(st) + 48))
@@ -374,6 +388,8 @@ static long world_open(int nr, long a1, long a2, long a3, long a4, long a5, long
   int checked = path && !is_coverage_file(path);
   if (checked && dirfd != -100 && path[0] && path[0] != '/')
     return -38; /* ENOSYS */
+  if (checked && locale_file(path))
+    return -2; /* ENOENT */
   /* (O_CREAT|O_EXCL on an existing file fails with EEXIST first.) */
   if (checked && path[0] && !str_eq(path, "/dev/null") && (flags & 0300) != 0300) {
     char st[144];
@@ -689,7 +705,10 @@ static int install_world(void) {
   static const int enosys[] = {NR_fork,     NR_vfork,     NR_clone,    NR_clone3,
                                NR_execveat, NR_getdents,
                                NR_getdents64, NR_openat2,   NR_sendfile,   NR_splice,
-                               NR_tee,      NR_vmsplice,  NR_copy_file_range};
+                               NR_tee,      NR_vmsplice,  NR_copy_file_range,
+                               /* the host's clock is not the model's to set */
+                               NR_settimeofday, NR_clock_settime, NR_adjtimex,
+                               NR_clock_adjtime};
   static const int eafnosupport[] = {NR_socket, NR_socketpair};
   static const int trapped[] = {NR_execve, NR_open, NR_openat, NR_creat, NR_rt_sigaction,
                                 NR_rt_sigprocmask, NR_kill};

@@ -22,6 +22,7 @@ mod library;
 mod limits;
 mod linked;
 mod loading;
+mod native_agreement;
 mod native_replay;
 mod option_seeds;
 mod posix;

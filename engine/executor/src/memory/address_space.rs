@@ -22,14 +22,25 @@ use symtest_ir::{FileId, FuncId, GlobalId, Module};
 pub const NULL_PAGE: u64 = 4096;
 /// Bytes left free after every object so small overflows land in no object.
 pub const REDZONE: u64 = 64;
+/// Bytes left free after a heap or engine object: an access that leaves its
+/// object by less lands in no object, an error. Natively, under
+/// AddressSanitizer, such an access lands in a redzone, in memory of the
+/// allocator's no chunk holds, or below a size class's region: an error too
+/// (a harness's table indexed a few elements before its start read its
+/// neighbour in the engine, 64 bytes apart, and faulted natively).
+pub const HEAP_GAP: u64 = 4096;
 /// First address for engine-allocated heap and engine objects.
 pub const DYNAMIC_BASE: u64 = 0x7000_0000_0000;
 /// First address for stack objects (up to [`DYNAMIC_BASE`]).
 pub const STACK_BASE: u64 = 0x6000_0000_0000;
 /// Marks a lookup-cache index as one into the stack vector.
 const STACK_BIT: u32 = 1 << 31;
-/// First address for globals.
-pub const GLOBAL_BASE: u64 = 0x1000_0000;
+/// First address for globals: far above any offset a program adds to a
+/// null pointer (an `int` or `unsigned` index scaled by an element size stays
+/// below 2^40), so such an access lands in no object and is an error, as
+/// natively it faults (with globals low, a table pointer left null and a
+/// large bucket index read a global in the engine).
+pub const GLOBAL_BASE: u64 = 0x5000_0000_0000;
 /// Size of the lookup cache of recently found objects.
 const HINTS: usize = 8;
 
@@ -214,7 +225,10 @@ impl AddressSpace {
     ) -> Rc<MemoryObject> {
         let align = align.clamp(16, 4096);
         let base = align_up(self.next_dynamic, align);
-        self.next_dynamic = align_up(base + size.max(1) + REDZONE, 16);
+        self.next_dynamic = align_up(
+            base.saturating_add(size.max(1)).saturating_add(HEAP_GAP),
+            16,
+        );
         let object = MemoryObject {
             base,
             size,
@@ -371,10 +385,17 @@ impl AddressSpace {
     /// area, made at the call, and its allocas, in allocation order). They
     /// are the last of the stack vector (frames return in call order) and
     /// are removed: the state stops carrying a record per call it ever made,
-    /// even where the call allocated heap objects. Addresses are never
-    /// reused, so a later access through a dangling pointer lands in no
-    /// object and is still an error. One that is not last (the stack region
-    /// spent) stays, freed.
+    /// even where the call allocated heap objects. One that is not last (the
+    /// stack region spent) stays, freed.
+    ///
+    /// Their addresses are reused by the next call, as a native stack's are
+    /// (frames come and go in call order): the distance between a local of
+    /// an outer frame and one of an inner frame is what the frames between
+    /// them hold, not what every call made so far held (a program that
+    /// bounds its recursion by that distance recursed natively and not in
+    /// the engine). An access through a dangling pointer to a returned frame
+    /// lands in no object until a later call's stack reaches its address,
+    /// then in that call's object, as natively.
     pub fn release_frame(&mut self, bases: &[u64], varargs: Option<u64>) {
         for base in bases.iter().rev().copied().chain(varargs) {
             if self.stack.last().is_some_and(|e| e.object.base == base) {
@@ -385,6 +406,21 @@ impl AddressSpace {
                 self.mark_freed(base);
             }
         }
+        self.next_stack = self.stack_top();
+    }
+
+    /// The lowest address a new stack object may take: above the last stack
+    /// object and above any object placed in the stack region by address.
+    fn stack_top(&self) -> u64 {
+        let above = |o: &MemoryObject| align_up(o.end().max(o.base + 1) + REDZONE, 16);
+        let top = self.stack.last().map_or(STACK_BASE, |e| above(&e.object));
+        let fixed = self
+            .objects
+            .last_where(|e| e.object.base < DYNAMIC_BASE)
+            .and_then(|i| self.objects.get(i))
+            .filter(|e| e.object.base >= STACK_BASE)
+            .map_or(STACK_BASE, |e| above(&e.object));
+        top.max(fixed)
     }
 
     /// Where the next heap and the next stack object go (states merge only
@@ -741,12 +777,48 @@ mod tests {
         assert!(s.find(varargs).is_none());
         assert_eq!(s.entries().count(), 2, "one record per live object");
         assert_eq!(s.find(heap + 31).unwrap().object.base, heap);
-        // Addresses are not reused: the next call's local lies above the old one.
+        // The next call's stack objects reuse the returned frame's addresses,
+        // as a native stack's frames do.
+        let next = s
+            .allocate_stack(16, 16, ObjKind::Stack, Label::Alloca(FuncId(0)), loc)
+            .base;
+        assert_eq!(next, varargs);
+        assert_eq!(s.find(varargs + 3).unwrap().object.base, next);
+    }
+
+    #[test]
+    fn the_stack_reuses_addresses_below_an_object_placed_in_its_region() {
+        let mut s = AddressSpace::default();
+        let loc = Loc::default();
+        let local = s
+            .allocate_stack(4, 4, ObjKind::Stack, Label::Alloca(FuncId(0)), loc)
+            .base;
+        let fixed = MemoryObject {
+            base: STACK_BASE + 4096,
+            size: 8,
+            kind: ObjKind::Heap,
+            label: Label::Heap,
+            alloc_loc: loc,
+        };
+        s.insert_fixed(fixed, ObjectState::new(8));
+        s.release_frame(&[local], None);
         let next = s
             .allocate_stack(4, 4, ObjKind::Stack, Label::Alloca(FuncId(0)), loc)
             .base;
-        assert!(next > local);
-        assert!(s.find(local).is_none());
+        assert!(next > STACK_BASE + 4096, "no stack object over a fixed one");
+        let empty = AddressSpace::default();
+        assert_eq!(empty.stack_top(), STACK_BASE);
+    }
+
+    #[test]
+    fn heap_objects_keep_a_page_between_them() {
+        let mut s = AddressSpace::default();
+        let loc = Loc::default();
+        let a = s.allocate(16, 16, ObjKind::Heap, Label::Heap, loc).base;
+        let b = s.allocate(128, 16, ObjKind::Heap, Label::Heap, loc).base;
+        assert!(b >= a + 16 + HEAP_GAP);
+        assert!(s.find(b - 80).is_none(), "before an object: in no object");
+        assert_eq!(s.find(a + 15).unwrap().object.base, a);
     }
 
     #[test]

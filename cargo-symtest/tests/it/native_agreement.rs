@@ -1,0 +1,248 @@
+//! Outcomes the engine recorded that the native run of the same inputs did
+//! not reproduce, found in the corpus of real packages (toybox, libtar), each
+//! as a small program explored with every path's test and replayed natively:
+//! every test must agree, output included.
+
+use crate::native_replay::native_build;
+use crate::support::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Explores `tests/posix/<name>.c` with `--sym-stdin 1`, one test per path.
+fn explore(name: &str, dir: &Path) -> PathBuf {
+    let src = workspace().join(format!("tests/posix/{name}.c"));
+    let bc = cc_bitcode(&src, dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &["--emit-all"], &["--sym-stdin", "1"]);
+    out
+}
+
+/// The program built natively against the host's C library (glibc), as the
+/// pipeline replays programs without `--max-fail`.
+fn glibc_build(name: &str, dir: &Path) -> PathBuf {
+    let src = workspace().join(format!("tests/posix/{name}.c"));
+    let exe = dir.join(format!("{name}-glibc"));
+    let o = Command::new("clang-19")
+        .args(["-w", "-O0"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("run clang-19");
+    assert!(o.status.success(), "{}", shown(&o));
+    exe
+}
+
+/// Replays every test of `out` on `prog`; all must agree (outcome and
+/// output). Returns each test's (stdin byte, outcome record, stdout).
+fn all_agree(prog: &Path, out: &Path) -> Vec<(u8, Value, String)> {
+    let (summary, runs) = replay_json(prog, out, 10, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["not_compared"], 0, "{runs:#?}");
+    assert_eq!(summary["passed"].as_u64(), Some(runs.len() as u64));
+    test_jsons(out)
+        .iter()
+        .map(|t| {
+            let stdin = t["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == "stdin")
+                .and_then(|o| o["hex"].as_str())
+                .map_or(0, |h| u8::from_str_radix(&h[..2], 16).unwrap());
+            let stdout = t["stdout"].as_str().unwrap_or("").to_string();
+            (stdin, t["outcome"].clone(), stdout)
+        })
+        .collect()
+}
+
+fn path_of(paths: &[(u8, Value, String)], c: u8) -> (Value, String) {
+    let p = paths
+        .iter()
+        .find(|p| p.0 == c)
+        .unwrap_or_else(|| panic!("no path read {:?}: {paths:#?}", c as char));
+    (p.1.clone(), p.2.clone())
+}
+
+/// toybox bounds its recursion by the distance between a local of main and
+/// one of the current frame (`tests/posix/stack_depth.c`): a returned
+/// frame's stack addresses are the next call's, as natively, so after 300
+/// calls the stack is still shallow (every call's locals took fresh
+/// addresses, the bound tripped and `su` exited 126 where natively it ran
+/// its command).
+#[test]
+fn a_recursion_bound_on_the_stack_distance_holds_as_natively() {
+    let dir = scratch("agree-stack-depth");
+    let out = explore("stack_depth", &dir);
+    let src = workspace().join("tests/posix/stack_depth.c");
+    let paths = all_agree(&native_build(&src, &dir, &[]), &out);
+    let (outcome, stdout) = path_of(&paths, b'd');
+    assert_eq!(outcome["exit"]["code"], 0, "{paths:#?}");
+    assert_eq!(stdout, "shallow\n");
+}
+
+/// A null table indexed by a bucket number of about 2^25 (libtar's hash
+/// iterator; `tests/posix/null_table.c`): the address lies in no object,
+/// a `ptr` error that natively is a SIGSEGV (the engine's globals started
+/// at 256 MiB, the read returned a global's byte and the path exited 0).
+#[test]
+fn a_null_table_read_far_from_zero_is_an_error_as_natively() {
+    let dir = scratch("agree-null-table");
+    let out = explore("null_table", &dir);
+    let src = workspace().join("tests/posix/null_table.c");
+    let paths = all_agree(&native_build(&src, &dir, &[]), &out);
+    let (outcome, _) = path_of(&paths, b'n');
+    assert_eq!(outcome["error"]["kind"], "ptr", "{paths:#?}");
+}
+
+/// strftime of "%<c>" for every byte c, replayed against glibc
+/// (`tests/posix/strftime_formats.c`): the model's strftime follows glibc's
+/// rules, so every path prints what glibc prints (toybox's `date +%:`
+/// exited 1, "bad format", in the engine, as musl fails on a conversion it
+/// does not know, and printed "%:" natively).
+#[test]
+fn strftime_follows_glibc_for_every_conversion() {
+    let dir = scratch("agree-strftime");
+    let out = explore("strftime_formats", &dir);
+    let paths = all_agree(&glibc_build("strftime_formats", &dir), &out);
+    assert!(paths.len() >= 50, "one path per conversion: {paths:#?}");
+    // Each path stands for the bytes that take it; glibc's extensions and
+    // flags have their own.
+    for (c, printed) in [
+        (0, "[%] 1\n"),
+        (b'E', "[%E] 2\n"),
+        (b'k', "[17] 2\n"),
+        (b'P', "[pm] 2\n"),
+        (b'C', "[20] 2\n"),
+        (b'5', "[   %5] 5\n"),
+    ] {
+        assert_eq!(path_of(&paths, c).1, printed, "%{}", c as char);
+    }
+    // Unknown conversions (':' among them) share a path that copies them.
+    let known = b"aAbBcCdDeFgGhHIjklmMnpPrRsStTuUVwWxXyYzZ%EO^#_-0123456789\0";
+    assert!(
+        paths.iter().any(|(c, outcome, stdout)| !known.contains(c)
+            && outcome["exit"]["code"] == 0
+            && *stdout == format!("[%{}] 2\n", *c as char)),
+        "{paths:#?}"
+    );
+}
+
+/// The default locale and named ones (`tests/posix/locale_default.c`, as
+/// toybox's commands set theirs up): under glibc's rules the default is C
+/// and no other locale is granted, natively too (the host's compiled
+/// locales are hidden from the program), so a pattern with a byte that is
+/// not UTF-8 compiles (toybox's `nl -bp` exited 1 in the engine, where musl
+/// had granted en_US.UTF-8, and natively went on).
+#[test]
+fn the_locale_a_program_gets_is_glibc_s_natively_and_in_the_engine() {
+    let dir = scratch("agree-locale");
+    let out = explore("locale_default", &dir);
+    let paths = all_agree(&glibc_build("locale_default", &dir), &out);
+    let (outcome, stdout) = path_of(&paths, b'l');
+    assert_eq!(outcome["exit"]["code"], 0, "{paths:#?}");
+    assert_eq!(
+        stdout,
+        "default C (ANSI_X3.4-1968), en_US.UTF-8 refused, C.UTF-8 refused, pattern compiled\n"
+    );
+}
+
+/// The same two programs in a project, replayed by the pipeline against
+/// glibc and, with `--max-fail`, against musl, whose rules the model keeps
+/// there: no target has a native disagreement.
+#[test]
+fn strftime_and_locales_agree_with_either_libc_of_the_replay() {
+    let dir = scratch("agree-libc-project");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let mut toml = String::new();
+    for (name, src) in [
+        ("formats", "strftime_formats.c"),
+        ("locale", "locale_default.c"),
+    ] {
+        std::fs::copy(
+            workspace().join("tests/posix").join(src),
+            dir.join("src").join(src),
+        )
+        .unwrap();
+        for (suffix, extra) in [("", ""), ("_musl", ", \"--max-fail\", \"1\"")] {
+            toml += &format!(
+                "[[target]]\nname = \"{name}{suffix}\"\nkind = \"program\"\n\
+                 sources = [\"src/{src}\"]\nargs = [\"--sym-stdin\", \"1\"{extra}]\n\
+                 max-time = 20\n"
+            );
+        }
+    }
+    std::fs::write(dir.join("symtest.toml"), toml).unwrap();
+    let o = symtest_in(&dir, &["--jobs", "2"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    for target in ["formats", "formats_musl", "locale", "locale_musl"] {
+        let summary: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("symtest-out").join(target).join("summary.json"))
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            summary["native_disagreements"],
+            Value::Array(vec![]),
+            "{target}: {summary:#}"
+        );
+    }
+}
+
+/// A table read 10 elements before its start (`tests/posix/heap_neighbour.c`,
+/// libtar's hash iterator with a negative bucket count), replayed by the
+/// pipeline under AddressSanitizer: a page lies free after every heap
+/// object, so the read is a `ptr` error in the engine as natively it faults
+/// (64 bytes apart, the engine read the struct allocated before the table,
+/// exit 1, and natively the run died of SIGSEGV).
+#[test]
+fn a_read_before_a_heap_object_is_an_error_as_natively() {
+    let dir = scratch("agree-heap-neighbour");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::copy(
+        workspace().join("tests/posix/heap_neighbour.c"),
+        dir.join("src/heap_neighbour.c"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"hn\"\nkind = \"program\"\nsources = [\"src/heap_neighbour.c\"]\n\
+         args = [\"--sym-stdin\", \"1\"]\nmax-time = 20\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let out = dir.join("symtest-out/hn");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        summary["native_disagreements"],
+        Value::Array(vec![]),
+        "{summary:#}"
+    );
+    let tests = test_jsons(&out);
+    assert!(
+        tests.iter().any(|t| t["outcome"]["error"]["kind"] == "ptr"),
+        "{tests:#?}"
+    );
+}
+
+/// Setting or adjusting the clock (`tests/posix/set_clock.c`): the model has
+/// no such call, and natively the world filter refuses it too, against musl
+/// and glibc (as root, a replay of toybox's `date 0:0` set the host's clock
+/// where the engine had recorded "cannot set date").
+#[test]
+fn the_clock_is_set_neither_in_the_engine_nor_natively() {
+    let dir = scratch("agree-set-clock");
+    let out = explore("set_clock", &dir);
+    let src = workspace().join("tests/posix/set_clock.c");
+    for prog in [
+        native_build(&src, &dir, &[]),
+        glibc_build("set_clock", &dir),
+    ] {
+        let paths = all_agree(&prog, &out);
+        assert_eq!(path_of(&paths, b'c').1, "c: no such call\n");
+        assert_eq!(path_of(&paths, b'a').1, "a: no such call\n");
+    }
+}
