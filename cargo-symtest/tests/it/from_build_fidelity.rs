@@ -1,6 +1,7 @@
 //! Targets from a project's build run as the build made them: a library
 //! that calls another library of the same build is explored and linked with
-//! it, and what a compile records of when and how it ran (`__DATE__`, a
+//! it, a library whose build names objects `*.so` is linked with no such
+//! file, and what a compile records of when and how it ran (`__DATE__`, a
 //! system header included inside a function) does not make the engine, the
 //! native builds and the emitted suite disagree.
 
@@ -98,4 +99,27 @@ fn every_compile_sees_one_date_and_a_header_inside_a_function_is_measured() {
     let suite = Path::new(r["suite_dir"].as_str().unwrap());
     let o = make(suite, &["test"]);
     assert!(o.status.success(), "{}", text(&o));
+}
+
+/// `tests/fixtures/library-renamed-objects`: the build makes `libhist.a`
+/// and, as readline does, a shared library of the same source linked from
+/// objects named `hist.so`. Those are the shared library's objects, not
+/// libraries it was linked with: the library target's native builds link
+/// no file of that name, and its suite passes.
+#[test]
+fn objects_named_like_shared_libraries_are_not_linked_as_libraries() {
+    let dir = fixture("library-renamed-objects", "library-renamed-objects");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "hist");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    let bugs = r["bugs"].as_array().unwrap();
+    assert!(!bugs.is_empty(), "{r:#}");
+    assert!(bugs.iter().all(|b| b["function"] == "hist_ratio"), "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let suite = Path::new(r["suite_dir"].as_str().unwrap());
+    let makefile = std::fs::read_to_string(suite.join("Makefile")).unwrap();
+    assert!(!makefile.contains("hist.so"), "{makefile}");
+    assert_eq!(unexpected_failures(suite), Vec::<String>::new());
 }

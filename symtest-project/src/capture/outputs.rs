@@ -433,9 +433,10 @@ impl Builder<'_> {
                         }
                     }
                 }
+                // An object is linked as one whatever its name (readline
+                // renames its shared library's objects `history.so`).
                 None if written.starts_with("-l")
-                    || a.ends_with(".a")
-                    || is_shared_name(a)
+                    || ((a.ends_with(".a") || is_shared_name(a)) && !is_object(&path))
                     || self.logged.is_archive(&path) =>
                 {
                     out.external_libraries.push(written)
@@ -591,6 +592,22 @@ fn is_shared_name(input: &str) -> bool {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     name.ends_with(".so") || name.contains(".so.")
+}
+
+/// Whether `path` is a relocatable ELF object (`ET_REL`), whatever its name.
+fn is_object(path: &Path) -> bool {
+    match super::elf::head(path, 18).as_deref() {
+        Some([0x7f, b'E', b'L', b'F', _, endian, rest @ ..]) if rest.len() == 12 => {
+            let t = [rest[10], rest[11]];
+            let e_type = if *endian == 2 {
+                u16::from_be_bytes(t)
+            } else {
+                u16::from_le_bytes(t)
+            };
+            e_type == 1
+        }
+        _ => false,
+    }
 }
 
 fn dedup(items: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
