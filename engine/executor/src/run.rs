@@ -227,38 +227,34 @@ impl Executor<'_> {
     /// The halt reason when no state is left: what, if anything, cut paths
     /// short on the way.
     fn all_explored_reason(&self) -> String {
-        let mut lost = Vec::new();
-        if self.stats.states_dropped > 0 {
-            lost.push(format!(
-                "{} state(s) dropped by the memory cap",
-                self.stats.states_dropped
-            ));
-        }
-        if self.stats.solver_failures > 0 {
-            lost.push(format!(
-                "{} path(s) ended where the solver failed (gave up or erred)",
-                self.stats.solver_failures
-            ));
-        }
-        if self.stats.tests_unsolved > 0 {
-            lost.push(format!(
-                "{} test(s) not written (path condition not solved)",
-                self.stats.tests_unsolved
-            ));
-        }
-        if self.solver.degraded > 0 {
-            lost.push(format!(
-                "{} branch(es) followed the path's model after the solver gave up",
-                self.solver.degraded
-            ));
-        }
-        if self.solver.digest_branches > 0 {
-            lost.push(format!(
-                "{} branch(es) on a digest or checksum followed the path's model \
+        let counts: [(u64, &str); 5] = [
+            (
+                self.stats.states_dropped,
+                "state(s) dropped by the memory cap",
+            ),
+            (
+                self.stats.solver_failures,
+                "path(s) ended where the solver failed (gave up or erred)",
+            ),
+            (
+                self.stats.tests_unsolved,
+                "test(s) not written (path condition not solved)",
+            ),
+            (
+                self.solver.degraded,
+                "branch(es) followed the path's model after the solver gave up",
+            ),
+            (
+                self.solver.digest_branches,
+                "branch(es) on a digest or checksum followed the path's model \
                  (--digest-depth)",
-                self.solver.digest_branches
-            ));
-        }
+            ),
+        ];
+        let lost: Vec<String> = counts
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
         if lost.is_empty() {
             "all paths explored".to_string()
         } else {

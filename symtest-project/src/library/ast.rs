@@ -195,10 +195,8 @@ fn collect(root: &Node, headers: &[PathBuf]) -> Api {
                 .ok()
                 .is_some_and(|c| headers.iter().any(|h| h == &c))
     };
-    let mut api = Api::default();
+    let mut c = Collector::default();
     let mut current = String::new();
-    let mut anonymous: BTreeMap<String, &Node> = BTreeMap::new();
-    let mut anonymous_enums: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for d in &root.inner {
         let file_before = current.clone();
         // The declaration's own location decides its file.
@@ -208,97 +206,121 @@ fn collect(root: &Node, headers: &[PathBuf]) -> Api {
         } else {
             current.clone()
         };
-        if let Some(r) = &d.range {
-            visit_loc(r.begin.as_ref(), &mut current);
-            visit_loc(r.end.as_ref(), &mut current);
-        }
-        for c in &d.inner {
-            visit(c, &mut current);
-        }
+        visit_rest(d, &mut current);
         match d.kind.as_str() {
-            "FunctionDecl" if is_public(&file) => {
-                let name = d.name.clone().unwrap_or_default();
-                let ty = d.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default();
-                let ret = ty
-                    .split_once('(')
-                    .map_or(ty.as_str(), |(r, _)| r)
-                    .trim()
-                    .to_string();
-                let params = d
-                    .inner
-                    .iter()
-                    .filter(|p| p.kind == "ParmVarDecl")
-                    .map(|p| {
-                        (
-                            p.name.clone().unwrap_or_default(),
-                            p.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default(),
-                        )
-                    })
-                    .collect();
-                if !api.functions.iter().any(|f| f.name == name) {
-                    api.functions.push(Function {
-                        name,
-                        ret,
-                        params,
-                        variadic: d.variadic || ty.contains("...)"),
-                        is_static: d.storage.as_deref() == Some("static"),
-                        header: PathBuf::from(&file),
-                    });
-                }
-            }
-            "RecordDecl" if d.complete => {
-                let tag = d.tag.clone().unwrap_or_else(|| "struct".into());
-                match &d.name {
-                    Some(n) if !n.is_empty() => {
-                        let key = format!("{tag} {n}");
-                        insert_record(&mut api, &key, &key, d);
-                    }
-                    _ => {
-                        anonymous.insert(d.id.clone(), d);
-                    }
-                }
-            }
-            "EnumDecl" => {
-                let consts: Vec<String> = d
-                    .inner
-                    .iter()
-                    .filter(|c| c.kind == "EnumConstantDecl")
-                    .filter_map(|c| c.name.clone())
-                    .collect();
-                match &d.name {
-                    Some(n) if !n.is_empty() => {
-                        api.enums.insert(format!("enum {n}"), consts);
-                    }
-                    _ => {
-                        anonymous_enums.insert(d.id.clone(), consts);
-                    }
-                }
-            }
-            "TypedefDecl" => {
-                let (Some(name), Some(ty)) = (&d.name, &d.ty) else {
-                    continue;
-                };
-                api.typedefs.insert(name.clone(), ty.qual.clone());
-                // `typedef struct { ... } box;`: the record is `struct box`.
-                let owned = d.inner.iter().find_map(|c| c.owned.as_ref()?.id.clone());
-                if let Some(id) = owned {
-                    if let Some(r) = anonymous.remove(&id) {
-                        insert_record(&mut api, &ty.qual, name, r);
-                    }
-                    if let Some(e) = anonymous_enums.remove(&id) {
-                        api.enums.insert(ty.qual.clone(), e);
-                    }
-                }
-            }
+            "FunctionDecl" if is_public(&file) => c.function(d, &file),
+            "RecordDecl" if d.complete => c.record(d),
+            "EnumDecl" => c.enumeration(d),
+            "TypedefDecl" => c.typedef(d),
             "VarDecl" if is_public(&file) && d.storage.as_deref() == Some("extern") => {
                 if let (Some(n), Some(t)) = (&d.name, &d.ty) {
-                    api.globals.push((n.clone(), t.qual.clone()));
+                    c.api.globals.push((n.clone(), t.qual.clone()));
                 }
             }
             _ => {}
         }
     }
-    api
+    c.api
+}
+
+/// The API [`collect`] gathers, and the anonymous records and enums (by
+/// their node's id) a later typedef may name.
+#[derive(Default)]
+struct Collector<'a> {
+    api: Api,
+    anonymous: BTreeMap<String, &'a Node>,
+    anonymous_enums: BTreeMap<String, Vec<String>>,
+}
+
+impl<'a> Collector<'a> {
+    /// A function declared in the public header `file` (its first
+    /// declaration counts).
+    fn function(&mut self, d: &Node, file: &str) {
+        let name = d.name.clone().unwrap_or_default();
+        let ty = d.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default();
+        let ret = ty
+            .split_once('(')
+            .map_or(ty.as_str(), |(r, _)| r)
+            .trim()
+            .to_string();
+        let params = d
+            .inner
+            .iter()
+            .filter(|p| p.kind == "ParmVarDecl")
+            .map(|p| {
+                (
+                    p.name.clone().unwrap_or_default(),
+                    p.ty.as_ref().map(|t| t.qual.clone()).unwrap_or_default(),
+                )
+            })
+            .collect();
+        if !self.api.functions.iter().any(|f| f.name == name) {
+            self.api.functions.push(Function {
+                name,
+                ret,
+                params,
+                variadic: d.variadic || ty.contains("...)"),
+                is_static: d.storage.as_deref() == Some("static"),
+                header: PathBuf::from(file),
+            });
+        }
+    }
+
+    /// A structure or union with a definition; an anonymous one waits for
+    /// the typedef that names it.
+    fn record(&mut self, d: &'a Node) {
+        let tag = d.tag.clone().unwrap_or_else(|| "struct".into());
+        match &d.name {
+            Some(n) if !n.is_empty() => {
+                let key = format!("{tag} {n}");
+                insert_record(&mut self.api, &key, &key, d);
+            }
+            _ => {
+                self.anonymous.insert(d.id.clone(), d);
+            }
+        }
+    }
+
+    /// An enum's constants; an anonymous one's wait for the typedef that
+    /// names it.
+    fn enumeration(&mut self, d: &Node) {
+        let consts = enum_constants(d);
+        match &d.name {
+            Some(n) if !n.is_empty() => {
+                self.api.enums.insert(format!("enum {n}"), consts);
+            }
+            _ => {
+                self.anonymous_enums.insert(d.id.clone(), consts);
+            }
+        }
+    }
+
+    /// A typedef, and the anonymous record or enum it names
+    /// (`typedef struct { ... } box;`: the record is `struct box`).
+    fn typedef(&mut self, d: &Node) {
+        let (Some(name), Some(ty)) = (&d.name, &d.ty) else {
+            return;
+        };
+        self.api.typedefs.insert(name.clone(), ty.qual.clone());
+        let owned = d.inner.iter().find_map(|c| c.owned.as_ref()?.id.clone());
+        if let Some(id) = owned {
+            if let Some(r) = self.anonymous.remove(&id) {
+                insert_record(&mut self.api, &ty.qual, name, r);
+            }
+            if let Some(e) = self.anonymous_enums.remove(&id) {
+                self.api.enums.insert(ty.qual.clone(), e);
+            }
+        }
+    }
+}
+
+/// The names of an enum declaration's constants.
+fn enum_constants(d: &Node) -> Vec<String> {
+    d.inner
+        .iter()
+        .filter(|c| c.kind == "EnumConstantDecl")
+        .filter_map(|c| c.name.clone())
+        .collect()
 }
 
 /// Inserts the record `d` as `key`, spelled `spelled`, with the anonymous
@@ -322,13 +344,7 @@ fn insert_record(api: &mut Api, key: &str, spelled: &str, d: &Node) {
                     continue;
                 }
                 if anon.kind == "EnumDecl" {
-                    let consts = anon
-                        .inner
-                        .iter()
-                        .filter(|e| e.kind == "EnumConstantDecl")
-                        .filter_map(|e| e.name.clone())
-                        .collect();
-                    api.enums.insert(ty.qual.clone(), consts);
+                    api.enums.insert(ty.qual.clone(), enum_constants(anon));
                 } else if anon.complete {
                     let inner = format!("__typeof__((({spelled} *)0)->{field})");
                     insert_record(api, &ty.qual, &inner, anon);
@@ -359,6 +375,11 @@ fn record(d: &Node) -> Record {
 
 fn visit(n: &Node, current: &mut String) {
     visit_loc(n.loc.as_ref(), current);
+    visit_rest(n, current);
+}
+
+/// The locations of a node after its own: its range's, then its children's.
+fn visit_rest(n: &Node, current: &mut String) {
     if let Some(r) = &n.range {
         visit_loc(r.begin.as_ref(), current);
         visit_loc(r.end.as_ref(), current);

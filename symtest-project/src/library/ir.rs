@@ -125,47 +125,109 @@ fn scan_function<'a>(
     params: &[Option<String>],
     nullable_fields: &mut BTreeSet<(String, usize)>,
 ) -> Func {
-    let mut f = Func {
-        params: params.len(),
-        ..Func::default()
-    };
-    // SSA value → the parameter it holds; slot → parameter stored there.
-    let mut holds: BTreeMap<String, usize> = BTreeMap::new();
-    let mut slots: BTreeMap<String, usize> = BTreeMap::new();
-    let mut fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
-    let mut loaded_fields: BTreeMap<String, (String, usize)> = BTreeMap::new();
-    // SSA value → the parameter whose memory it points into (a field, or
-    // an object a pointer field of it holds).
-    let mut within: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, p) in params.iter().enumerate() {
-        if let Some(p) = p {
-            holds.insert(p.clone(), i);
-        }
-    }
-    // Compares of a parameter with NULL (result, parameter), the
-    // branches on them (result, successors), and the calls of each block.
-    let mut null_cmps: Vec<(String, usize)> = Vec::new();
-    let mut branches: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut block_calls: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut block = String::from("entry");
+    let mut scan = Scan::new(params, nullable_fields);
     for body in lines.by_ref() {
         if body.starts_with('}') {
             break;
         }
         if !body.starts_with(' ') && !body.is_empty() {
             if let Some((label, _)) = body.split_once(':') {
-                block = label.trim().to_string();
+                scan.block = label.trim().to_string();
                 continue;
             }
         }
-        let body = body.trim();
-        if !body.is_empty() && !body.starts_with('#') && !body.starts_with(';') {
-            f.size += 1;
+        scan.instruction(body.trim());
+    }
+    scan.finish()
+}
+
+/// What [`scan_function`] tracks while it reads a function's body.
+struct Scan<'n> {
+    f: Func,
+    /// SSA value → the parameter it holds.
+    holds: BTreeMap<String, usize>,
+    /// Slot → the parameter stored there.
+    slots: BTreeMap<String, usize>,
+    /// SSA value → the (structure type, field index) it addresses.
+    fields: BTreeMap<String, (String, usize)>,
+    /// SSA value → the (structure type, field index) it was loaded from.
+    loaded_fields: BTreeMap<String, (String, usize)>,
+    /// SSA value → the parameter whose memory it points into (a field, or
+    /// an object a pointer field of it holds).
+    within: BTreeMap<String, usize>,
+    /// Compares of a parameter with NULL (result, parameter).
+    null_cmps: Vec<(String, usize)>,
+    /// The branches on a value (value, successors).
+    branches: BTreeMap<String, Vec<String>>,
+    /// The functions each block calls.
+    block_calls: BTreeMap<String, BTreeSet<String>>,
+    /// The current block's label.
+    block: String,
+    nullable_fields: &'n mut BTreeSet<(String, usize)>,
+}
+
+impl<'n> Scan<'n> {
+    fn new(params: &[Option<String>], nullable_fields: &'n mut BTreeSet<(String, usize)>) -> Self {
+        let holds = params
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((p.clone()?, i)))
+            .collect();
+        Scan {
+            f: Func {
+                params: params.len(),
+                ..Func::default()
+            },
+            holds,
+            slots: BTreeMap::new(),
+            fields: BTreeMap::new(),
+            loaded_fields: BTreeMap::new(),
+            within: BTreeMap::new(),
+            null_cmps: Vec::new(),
+            branches: BTreeMap::new(),
+            block_calls: BTreeMap::new(),
+            block: String::from("entry"),
+            nullable_fields,
         }
+    }
+
+    /// The parameter whose value `v` is, or whose memory it points into.
+    fn param_of(&self, v: &str) -> Option<usize> {
+        self.holds.get(v).or_else(|| self.within.get(v)).copied()
+    }
+
+    /// One line of the body, trimmed.
+    fn instruction(&mut self, body: &str) {
+        if !body.is_empty() && !body.starts_with('#') && !body.starts_with(';') {
+            self.f.size += 1;
+        }
+        self.note_control(body);
+        let (lhs, rhs) = match body.split_once(" = ") {
+            Some((l, r)) if l.starts_with('%') => (Some(l.trim()), r),
+            _ => (None, body),
+        };
+        let words: Vec<&str> = rhs.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        match (words.first().copied(), lhs) {
+            (Some("store"), _) => self.store(&words),
+            (Some("load"), Some(lhs)) => self.load(lhs, &words),
+            (Some("getelementptr"), Some(lhs)) => self.getelementptr(lhs, &words),
+            // A load or an address without a result: nothing more to read.
+            (Some("load" | "getelementptr"), None) => return,
+            (Some("icmp"), _) if words.contains(&"null") && words.contains(&"ptr") => {
+                self.null_compare(lhs, &words)
+            }
+            _ => {}
+        }
+        self.call(rhs);
+    }
+
+    /// The branches on a value (`br i1 %c, label %a, label %b`) and the
+    /// functions the current block calls.
+    fn note_control(&mut self, body: &str) {
         if let Some(rest) = body.strip_prefix("br i1 ") {
             let parts: Vec<&str> = rest.split(", label %").collect();
             if parts.len() == 3 {
-                branches.insert(
+                self.branches.insert(
                     parts[0].trim().to_string(),
                     parts[1..]
                         .iter()
@@ -178,170 +240,188 @@ fn scan_function<'a>(
             if let Some(c) = body[at..].find(" @") {
                 let rest = &body[at + c + 2..];
                 let name = rest.split('(').next().unwrap_or("").trim_matches('"');
-                block_calls
-                    .entry(block.clone())
+                self.block_calls
+                    .entry(self.block.clone())
                     .or_default()
                     .insert(name.to_string());
             }
         }
-        let (lhs, rhs) = match body.split_once(" = ") {
-            Some((l, r)) if l.starts_with('%') => (Some(l.trim()), r),
-            _ => (None, body),
+    }
+
+    /// `store ptr %p, ptr %p.addr`: a parameter kept in a slot, or in memory
+    /// reached through another parameter; a parameter's memory written.
+    fn store(&mut self, words: &[&str]) {
+        let vals: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| w.starts_with('%'))
+            .collect();
+        // The address: the value after the last `ptr`.
+        let at = words.iter().rposition(|w| *w == "ptr");
+        if let Some(dst) = at.and_then(|k| words.get(k + 1)) {
+            if let Some(k) = self.param_of(dst) {
+                self.f.touched.insert(k);
+            }
+        }
+        if let [v, slot, ..] = vals.as_slice() {
+            if let Some(&i) = self.holds.get(*v) {
+                self.slots.insert(slot.to_string(), i);
+                let into = self.within.get(*slot).or_else(|| self.holds.get(*slot));
+                if let Some(&j) = into.filter(|&&j| j != i) {
+                    if words.get(1) == Some(&"ptr") {
+                        self.f.stores.insert((i, j));
+                    }
+                }
+            }
+        }
+    }
+
+    /// `%v = load ptr, ptr %p.addr`: a parameter loaded back from its slot, a
+    /// field's value, a pointer read from a parameter's memory.
+    fn load(&mut self, lhs: &str, words: &[&str]) {
+        let Some(from) = words.iter().copied().rfind(|w| w.starts_with('%')) else {
+            return;
         };
-        let words: Vec<&str> = rhs.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-        match words.first().copied() {
-            Some("store") => {
-                // store ptr %p, ptr %p.addr
-                let vals: Vec<&str> = words
-                    .iter()
-                    .copied()
-                    .filter(|w| w.starts_with('%'))
-                    .collect();
-                // The address: the value after the last `ptr`.
-                let at = words.iter().rposition(|w| *w == "ptr");
-                if let Some(dst) = at.and_then(|k| words.get(k + 1)) {
-                    if let Some(&k) = holds.get(*dst).or_else(|| within.get(*dst)) {
-                        f.touched.insert(k);
-                    }
-                }
-                if let [v, slot, ..] = vals.as_slice() {
-                    if let Some(&i) = holds.get(*v) {
-                        slots.insert(slot.to_string(), i);
-                        let into = within.get(*slot).or_else(|| holds.get(*slot));
-                        if let Some(&j) = into.filter(|&&j| j != i) {
-                            if words.get(1) == Some(&"ptr") {
-                                f.stores.insert((i, j));
-                            }
-                        }
-                    }
-                }
-            }
-            Some("load") => {
-                let Some(lhs) = lhs else { continue };
-                let from = words.iter().copied().rfind(|w| w.starts_with('%'));
-                if let Some(from) = from {
-                    if let Some(&k) = holds.get(from).or_else(|| within.get(from)) {
-                        f.touched.insert(k);
-                    }
-                    if let Some(&i) = slots.get(from) {
-                        holds.insert(lhs.to_string(), i);
-                    }
-                    if let Some(fd) = fields.get(from) {
-                        loaded_fields.insert(lhs.to_string(), fd.clone());
-                    }
-                    if let Some(&j) = within.get(from) {
-                        if words.get(1) == Some(&"ptr") {
-                            within.insert(lhs.to_string(), j);
-                        }
-                    }
-                }
-            }
-            Some("getelementptr") => {
-                // getelementptr inbounds %struct.node, ptr %0, i32 0, i32 1
-                let Some(lhs) = lhs else { continue };
-                let ty = words
-                    .iter()
-                    .copied()
-                    .find(|w| w.starts_with("%struct.") || w.starts_with("%union."));
-                let nums: Vec<&str> = words
-                    .windows(2)
-                    .filter(|w| w[0] == "i32")
-                    .map(|w| w[1])
-                    .collect();
-                let base = words
-                    .iter()
-                    .copied()
-                    .skip_while(|w| !w.starts_with("%struct.") && !w.starts_with("%union."))
-                    .nth(2);
-                if let (Some(ty), Some(&i)) = (ty, base.and_then(|b| holds.get(b))) {
-                    f.views.entry(i).or_default().insert(ty[1..].to_string());
-                }
-                // Any offset from a parameter's pointer (a field, `p + n`)
-                // points into its memory.
-                let any_base = words.iter().skip_while(|w| **w != "ptr").nth(1).copied();
-                if let Some(&j) = any_base.and_then(|b| holds.get(b).or_else(|| within.get(b))) {
-                    within.insert(lhs.to_string(), j);
-                }
-                if let (Some(ty), ["0", k]) = (ty, nums.as_slice()) {
-                    if let Ok(k) = k.parse::<usize>() {
-                        fields.insert(lhs.to_string(), (ty[1..].to_string(), k));
-                    }
-                }
-            }
-            Some("icmp") if words.contains(&"null") && words.contains(&"ptr") => {
-                for w in &words {
-                    if let Some(&i) = holds.get(*w) {
-                        null_cmps.push((lhs.unwrap_or("").to_string(), i));
-                    }
-                    if let Some(fd) = loaded_fields.get(*w) {
-                        nullable_fields.insert(fd.clone());
-                    }
-                }
-            }
-            _ => {}
+        if let Some(k) = self.param_of(from) {
+            self.f.touched.insert(k);
         }
+        if let Some(&i) = self.slots.get(from) {
+            self.holds.insert(lhs.to_string(), i);
+        }
+        if let Some(fd) = self.fields.get(from) {
+            self.loaded_fields.insert(lhs.to_string(), fd.clone());
+        }
+        if let Some(&j) = self.within.get(from) {
+            if words.get(1) == Some(&"ptr") {
+                self.within.insert(lhs.to_string(), j);
+            }
+        }
+    }
+
+    /// `%v = getelementptr inbounds %struct.node, ptr %0, i32 0, i32 1`: the
+    /// structure a parameter is used as, a field's address, an address in a
+    /// parameter's memory.
+    fn getelementptr(&mut self, lhs: &str, words: &[&str]) {
+        let is_aggregate = |w: &&str| w.starts_with("%struct.") || w.starts_with("%union.");
+        let ty = words.iter().copied().find(is_aggregate);
+        let nums: Vec<&str> = words
+            .windows(2)
+            .filter(|w| w[0] == "i32")
+            .map(|w| w[1])
+            .collect();
+        let base = words
+            .iter()
+            .copied()
+            .skip_while(|w| !is_aggregate(w))
+            .nth(2);
+        if let (Some(ty), Some(&i)) = (ty, base.and_then(|b| self.holds.get(b))) {
+            self.f
+                .views
+                .entry(i)
+                .or_default()
+                .insert(ty[1..].to_string());
+        }
+        // Any offset from a parameter's pointer (a field, `p + n`) points
+        // into its memory.
+        let any_base = words.iter().skip_while(|w| **w != "ptr").nth(1).copied();
+        if let Some(j) = any_base.and_then(|b| self.param_of(b)) {
+            self.within.insert(lhs.to_string(), j);
+        }
+        if let (Some(ty), ["0", k]) = (ty, nums.as_slice()) {
+            if let Ok(k) = k.parse::<usize>() {
+                self.fields
+                    .insert(lhs.to_string(), (ty[1..].to_string(), k));
+            }
+        }
+    }
+
+    /// `icmp eq ptr %v, null`: a parameter or a loaded field compared with NULL.
+    fn null_compare(&mut self, lhs: Option<&str>, words: &[&str]) {
+        for w in words {
+            if let Some(&i) = self.holds.get(*w) {
+                self.null_cmps.push((lhs.unwrap_or("").to_string(), i));
+            }
+            if let Some(fd) = self.loaded_fields.get(*w) {
+                self.nullable_fields.insert(fd.clone());
+            }
+        }
+    }
+
+    /// A call: through a pointer (what it is given may be freed), or of a
+    /// named function (freeing its first argument, or handed parameters).
+    fn call(&mut self, rhs: &str) {
         if let Some(args) = indirect_call(rhs) {
-            // A call through a pointer (a hook, a callback): the callee
-            // is unknown, so what it is given may be freed.
-            f.calls_free = true;
+            // A call through a pointer (a hook, a callback): the callee is
+            // unknown, so what it is given may be freed.
+            self.f.calls_free = true;
             for a in args.iter().flatten() {
-                if let Some(&i) = holds.get(a) {
-                    f.freed.insert(i);
+                if let Some(&i) = self.holds.get(a) {
+                    self.f.freed.insert(i);
                 }
             }
-            continue;
+            return;
         }
-        if let Some(at) = rhs.find(" @") {
-            if rhs.starts_with("call ") || rhs.starts_with("tail call ") || rhs.contains("call ") {
-                let rest = &rhs[at + 2..];
-                let Some(open) = rest.find('(') else { continue };
-                let callee = rest[..open].trim_matches('"').to_string();
-                let args = args_of(&rest[open..]);
-                let is_free = callee == "free" || callee == "realloc";
-                if is_free {
-                    f.calls_free = true;
+        let Some(at) = rhs.find(" @") else { return };
+        if !(rhs.starts_with("call ") || rhs.starts_with("tail call ") || rhs.contains("call ")) {
+            return;
+        }
+        let rest = &rhs[at + 2..];
+        let Some(open) = rest.find('(') else { return };
+        let callee = rest[..open].trim_matches('"').to_string();
+        let args = args_of(&rest[open..]);
+        let is_free = callee == "free" || callee == "realloc";
+        if is_free {
+            self.f.calls_free = true;
+        }
+        for (j, a) in args.iter().enumerate() {
+            if let Some(&i) = a.as_ref().and_then(|a| self.holds.get(a)) {
+                if is_free && j == 0 {
+                    self.f.freed.insert(i);
+                } else {
+                    self.f.passes.push((i, callee.clone(), j));
                 }
-                for (j, a) in args.iter().enumerate() {
-                    if let Some(&i) = a.as_ref().and_then(|a| holds.get(a)) {
-                        if is_free && j == 0 {
-                            f.freed.insert(i);
-                        } else {
-                            f.passes.push((i, callee.clone(), j));
-                        }
-                    }
-                }
-                f.callees.insert(callee);
             }
         }
+        self.f.callees.insert(callee);
     }
-    // A compare whose failing side only asserts (`assert(p)`) states a
-    // precondition: the parameter is not NULL. Any other compare handles
-    // NULL.
-    let fails = |label: &String| {
-        block_calls.get(label).is_some_and(|c| {
-            c.iter().any(|n| {
-                matches!(
-                    n.as_str(),
-                    "__assert_fail"
-                        | "__assert"
-                        | "__assert2"
-                        | "__assert_rtn"
-                        | "_assert"
-                        | "abort"
-                        | "llvm.trap"
-                )
+
+    /// The function's facts: its compares with NULL, but those whose failing
+    /// side only asserts (`assert(p)`, a precondition: the parameter is not
+    /// NULL); any other compare handles NULL.
+    fn finish(self) -> Func {
+        let Scan {
+            mut f,
+            null_cmps,
+            branches,
+            block_calls,
+            ..
+        } = self;
+        let fails = |label: &String| {
+            block_calls.get(label).is_some_and(|c| {
+                c.iter().any(|n| {
+                    matches!(
+                        n.as_str(),
+                        "__assert_fail"
+                            | "__assert"
+                            | "__assert2"
+                            | "__assert_rtn"
+                            | "_assert"
+                            | "abort"
+                            | "llvm.trap"
+                    )
+                })
             })
-        })
-    };
-    for (result, i) in null_cmps {
-        let asserts = branches
-            .get(&result)
-            .is_some_and(|succ| succ.iter().any(fails));
-        if !asserts {
-            f.nullable.insert(i);
+        };
+        for (result, i) in null_cmps {
+            let asserts = branches
+                .get(&result)
+                .is_some_and(|succ| succ.iter().any(fails));
+            if !asserts {
+                f.nullable.insert(i);
+            }
         }
+        f
     }
-    f
 }
 
 /// Nullable and freed parameters, freeing functions and views through calls,

@@ -2,6 +2,7 @@
 //! value holds (`record`), and per structure type its init, new and record
 //! functions (`record_functions`).
 
+use super::ast::{Field, Record};
 use super::harness::{holds_pointer, Gen};
 use super::types::{self, Shape};
 use std::fmt::Write;
@@ -91,7 +92,6 @@ impl Gen<'_> {
 
     /// The init and record functions of every record used, until none is new.
     pub(super) fn record_functions(&mut self) -> String {
-        let mut out = String::new();
         let mut done = 0usize;
         let mut protos = String::new();
         let mut bodies = String::new();
@@ -118,115 +118,118 @@ impl Gen<'_> {
                 "static {ty} *symtest_lib_new{k}(size_t n, unsigned depth, const char *name);"
             );
             let _ = writeln!(protos, "static void symtest_lib_record{k}(const {ty} *o, unsigned depth, int follow, const char *name);");
-            // init: the bytes are symbolic already; make them valid.
-            let _ = writeln!(
-                bodies,
-                "static void symtest_lib_init{k}({ty} *o, unsigned depth, const char *name) {{"
-            );
-            let _ = writeln!(bodies, "  (void)o; (void)depth; (void)name;");
-            let ir_name = key.replacen(' ', ".", 1);
             let has_pointer = rec
                 .fields
                 .iter()
                 .any(|f| holds_pointer(self.api, &types::shape(self.api, &f.ty), 0));
-            if rec.union {
-                if has_pointer {
-                    // Which member is live is unknown: no pointer is made up.
-                    let _ = writeln!(bodies, "  memset(o, 0, sizeof *o);");
-                }
-            } else {
-                for (i, f) in rec.fields.iter().enumerate() {
-                    if f.bitfield || f.name.is_empty() {
-                        continue;
-                    }
-                    let shape = types::shape(self.api, &f.ty);
-                    let nullable = self.facts.nullable_fields.contains(&(ir_name.clone(), i));
-                    let name = format!("symtest_lib_name(name, \".{}\")", f.name);
-                    let mut body = String::new();
-                    // Fields are one level deeper than the object holding them.
-                    let at_depth = match shape {
-                        Shape::Pointer { .. } => u32::MAX,
-                        _ => 0,
-                    };
-                    if at_depth == u32::MAX {
-                        let _ = writeln!(
-                            body,
-                            "  if (depth >= {}) o->{} = NULL; else {{",
-                            self.o.depth, f.name
-                        );
-                        self.fix(
-                            &mut body,
-                            &format!("o->{}", f.name),
-                            &shape,
-                            &name,
-                            1,
-                            "depth",
-                            nullable,
-                            "    ",
-                        );
-                        let _ = writeln!(body, "  }}");
-                    } else {
-                        self.fix(
-                            &mut body,
-                            &format!("o->{}", f.name),
-                            &shape,
-                            &name,
-                            0,
-                            "depth",
-                            nullable,
-                            "  ",
-                        );
-                    }
-                    bodies.push_str(&body);
-                }
-            }
-            let _ = writeln!(bodies, "}}");
-            let _ = writeln!(
-                bodies,
-                "static {ty} *symtest_lib_new{k}(size_t n, unsigned depth, const char *name) {{"
-            );
-            let _ = writeln!(
-                bodies,
-                "  {ty} *o = ({ty} *)symtest_lib_alloc(n * sizeof *o, name);"
-            );
-            let _ = writeln!(bodies, "  for (size_t i = 0; i < n; i++)");
-            let _ = writeln!(bodies, "    symtest_lib_init{k}(&o[i], depth, name);");
-            let _ = writeln!(bodies, "  return o;");
-            let _ = writeln!(bodies, "}}");
-            // record: the fields after the call.
-            let _ = writeln!(bodies, "static void symtest_lib_record{k}(const {ty} *o, unsigned depth, int follow, const char *name) {{");
-            let _ = writeln!(bodies, "  (void)o; (void)depth; (void)follow; (void)name;");
-            if !(rec.union && has_pointer) {
-                for f in &rec.fields {
-                    if f.name.is_empty() {
-                        continue;
-                    }
-                    let shape = types::shape(self.api, &f.ty);
-                    let name = format!("symtest_lib_name(name, \".{}\")", f.name);
-                    let lv = format!("o->{}", f.name);
-                    if f.bitfield {
-                        let _ = writeln!(
-                            bodies,
-                            "  {{ long long v_ = {lv}; symtest_lib_out({name}, &v_, sizeof v_); }}"
-                        );
-                        continue;
-                    }
-                    match shape {
-                        // A pointer the call may have set to anything (memory
-                        // it never initialized, an object it freed): whether
-                        // it is NULL, not what it points to.
-                        Shape::Pointer { .. } => {
-                            let _ = writeln!(bodies, "  symtest_lib_out_null({name}, {lv});");
-                        }
-                        Shape::Function { .. } => {}
-                        _ => self.record(&mut bodies, &lv, &shape, &name, 0, "depth", true, "  "),
-                    }
-                }
-            }
-            let _ = writeln!(bodies, "}}");
+            self.init_function(&mut bodies, k, &key, &rec, has_pointer);
+            new_function(&mut bodies, k, ty);
+            self.record_function(&mut bodies, k, &rec, has_pointer);
         }
-        out.push_str(&protos);
-        out.push_str(&bodies);
-        out
+        protos + &bodies
     }
+
+    /// `symtest_lib_init{k}`: the bytes are symbolic already; make them valid.
+    fn init_function(
+        &mut self,
+        bodies: &mut String,
+        k: usize,
+        key: &str,
+        rec: &Record,
+        has_pointer: bool,
+    ) {
+        let ty = &rec.spelled;
+        let _ = writeln!(
+            bodies,
+            "static void symtest_lib_init{k}({ty} *o, unsigned depth, const char *name) {{"
+        );
+        let _ = writeln!(bodies, "  (void)o; (void)depth; (void)name;");
+        let ir_name = key.replacen(' ', ".", 1);
+        if rec.union {
+            if has_pointer {
+                // Which member is live is unknown: no pointer is made up.
+                let _ = writeln!(bodies, "  memset(o, 0, sizeof *o);");
+            }
+        } else {
+            for (i, f) in rec.fields.iter().enumerate() {
+                if f.bitfield || f.name.is_empty() {
+                    continue;
+                }
+                let nullable = self.facts.nullable_fields.contains(&(ir_name.clone(), i));
+                self.init_field(bodies, f, nullable);
+            }
+        }
+        let _ = writeln!(bodies, "}}");
+    }
+
+    /// The statements of `symtest_lib_init{k}` that make the field `f` valid;
+    /// `nullable`: the library compares it with NULL.
+    fn init_field(&mut self, bodies: &mut String, f: &Field, nullable: bool) {
+        let shape = types::shape(self.api, &f.ty);
+        let name = format!("symtest_lib_name(name, \".{}\")", f.name);
+        let lv = format!("o->{}", f.name);
+        // Fields are one level deeper than the object holding them.
+        if let Shape::Pointer { .. } = shape {
+            let _ = writeln!(
+                bodies,
+                "  if (depth >= {}) o->{} = NULL; else {{",
+                self.o.depth, f.name
+            );
+            self.fix(bodies, &lv, &shape, &name, 1, "depth", nullable, "    ");
+            let _ = writeln!(bodies, "  }}");
+        } else {
+            self.fix(bodies, &lv, &shape, &name, 0, "depth", nullable, "  ");
+        }
+    }
+
+    /// `symtest_lib_record{k}`: the fields after the call.
+    fn record_function(&mut self, bodies: &mut String, k: usize, rec: &Record, has_pointer: bool) {
+        let ty = &rec.spelled;
+        let _ = writeln!(bodies, "static void symtest_lib_record{k}(const {ty} *o, unsigned depth, int follow, const char *name) {{");
+        let _ = writeln!(bodies, "  (void)o; (void)depth; (void)follow; (void)name;");
+        if !(rec.union && has_pointer) {
+            for f in &rec.fields {
+                if f.name.is_empty() {
+                    continue;
+                }
+                let shape = types::shape(self.api, &f.ty);
+                let name = format!("symtest_lib_name(name, \".{}\")", f.name);
+                let lv = format!("o->{}", f.name);
+                if f.bitfield {
+                    let _ = writeln!(
+                        bodies,
+                        "  {{ long long v_ = {lv}; symtest_lib_out({name}, &v_, sizeof v_); }}"
+                    );
+                    continue;
+                }
+                match shape {
+                    // A pointer the call may have set to anything (memory it
+                    // never initialized, an object it freed): whether it is
+                    // NULL, not what it points to.
+                    Shape::Pointer { .. } => {
+                        let _ = writeln!(bodies, "  symtest_lib_out_null({name}, {lv});");
+                    }
+                    Shape::Function { .. } => {}
+                    _ => self.record(bodies, &lv, &shape, &name, 0, "depth", true, "  "),
+                }
+            }
+        }
+        let _ = writeln!(bodies, "}}");
+    }
+}
+
+/// `symtest_lib_new{k}`: `n` objects of the record type `ty`, each made valid.
+fn new_function(bodies: &mut String, k: usize, ty: &str) {
+    let _ = writeln!(
+        bodies,
+        "static {ty} *symtest_lib_new{k}(size_t n, unsigned depth, const char *name) {{"
+    );
+    let _ = writeln!(
+        bodies,
+        "  {ty} *o = ({ty} *)symtest_lib_alloc(n * sizeof *o, name);"
+    );
+    let _ = writeln!(bodies, "  for (size_t i = 0; i < n; i++)");
+    let _ = writeln!(bodies, "    symtest_lib_init{k}(&o[i], depth, name);");
+    let _ = writeln!(bodies, "  return o;");
+    let _ = writeln!(bodies, "}}");
 }

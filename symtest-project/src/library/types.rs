@@ -109,28 +109,7 @@ fn shape_at(api: &Api, t: &str, depth: u32) -> Shape {
     let (s, _) = unqualified(t);
     // A function pointer: `R (*)(P, Q)`.
     if let Some(i) = s.find("(*)") {
-        let ret = s[..i].trim().to_string();
-        let rest = s[i + 3..].trim();
-        if rest.starts_with('[') {
-            return Shape::Unsupported(format!("pointer to array `{s}`"));
-        }
-        let inner = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')'));
-        let Some(inner) = inner else {
-            return Shape::Unsupported(format!("function pointer `{s}`"));
-        };
-        let mut params = split_top(inner);
-        let variadic = params.last().is_some_and(|p| p == "...");
-        if variadic {
-            params.pop();
-        }
-        if params.len() == 1 && params[0] == "void" {
-            params.clear();
-        }
-        return Shape::Function {
-            ret,
-            params,
-            variadic,
-        };
+        return function_pointer(&s, i);
     }
     // An anonymous record or enum, named by where it is (`union (unnamed
     // union at f.h:3:5)`).
@@ -144,61 +123,13 @@ fn shape_at(api: &Api, t: &str, depth: u32) -> Shape {
         return Shape::Unsupported(format!("`{s}`"));
     }
     if let Some(p) = s.strip_suffix('*') {
-        let pointee = p.trim().to_string();
-        let (_, constant) = unqualified(&pointee);
-        // A pointer to a function type (`handler_t *` where `typedef int
-        // handler_t(void *)`) is a function pointer.
-        let resolved = resolve_typedef(api, &pointee);
-        if let Some(open) = resolved.find('(') {
-            if resolved.ends_with(')')
-                && !resolved.contains("(*)")
-                && !resolved.contains("(unnamed")
-                && !resolved.contains("(anonymous")
-            {
-                let ret = resolved[..open].trim();
-                return shape_at(api, &format!("{ret} (*){}", &resolved[open..]), depth + 1);
-            }
-        }
-        let to = shape_at(api, &pointee, depth + 1);
-        return Shape::Pointer {
-            pointee,
-            constant,
-            to: Box::new(to),
-        };
+        return pointer(api, p, depth);
     }
     if s.ends_with(']') {
-        let open = s.rfind('[').unwrap_or(0);
-        let elem = s[..open].trim().to_string();
-        return match s[open + 1..s.len() - 1].trim().parse::<u64>() {
-            Ok(len) if len > 0 => Shape::Array { elem, len },
-            _ => Shape::Unsupported(format!("array without a length `{s}`")),
-        };
+        return array(&s);
     }
-    if s.starts_with("struct ") || s.starts_with("union ") {
-        return if api.records.contains_key(&s) {
-            Shape::Record(s)
-        } else {
-            Shape::Opaque(s)
-        };
-    }
-    if s.starts_with("enum ") {
-        return match api.enums.get(&s) {
-            Some(c) if !c.is_empty() => Shape::Enum(c.clone()),
-            _ => Shape::Int { boolean: false },
-        };
-    }
-    if s == "void" {
-        return Shape::Void;
-    }
-    if s == "_Bool" || s == "bool" {
-        return Shape::Int { boolean: true };
-    }
-    if s.contains("float") || s.contains("double") {
-        return if s.contains("_Complex") {
-            Shape::Unsupported(format!("complex type `{s}`"))
-        } else {
-            Shape::Float
-        };
+    if let Some(shape) = tagged_or_builtin(api, &s) {
+        return shape;
     }
     if let Some(under) = api.typedefs.get(&s) {
         if under == &s {
@@ -210,6 +141,105 @@ fn shape_at(api: &Api, t: &str, depth: u32) -> Shape {
         }
         return shape_at(api, under, depth + 1);
     }
+    integer(&s)
+}
+
+/// The function pointer `s` (`R (*)(P, Q)`, its `(*)` at `i`).
+fn function_pointer(s: &str, i: usize) -> Shape {
+    let ret = s[..i].trim().to_string();
+    let rest = s[i + 3..].trim();
+    if rest.starts_with('[') {
+        return Shape::Unsupported(format!("pointer to array `{s}`"));
+    }
+    let inner = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')'));
+    let Some(inner) = inner else {
+        return Shape::Unsupported(format!("function pointer `{s}`"));
+    };
+    let mut params = split_top(inner);
+    let variadic = params.last().is_some_and(|p| p == "...");
+    if variadic {
+        params.pop();
+    }
+    if params.len() == 1 && params[0] == "void" {
+        params.clear();
+    }
+    Shape::Function {
+        ret,
+        params,
+        variadic,
+    }
+}
+
+/// A pointer to `p` (the type before its `*`).
+fn pointer(api: &Api, p: &str, depth: u32) -> Shape {
+    let pointee = p.trim().to_string();
+    let (_, constant) = unqualified(&pointee);
+    // A pointer to a function type (`handler_t *` where `typedef int
+    // handler_t(void *)`) is a function pointer.
+    let resolved = resolve_typedef(api, &pointee);
+    if let Some(open) = resolved.find('(') {
+        if resolved.ends_with(')')
+            && !resolved.contains("(*)")
+            && !resolved.contains("(unnamed")
+            && !resolved.contains("(anonymous")
+        {
+            let ret = resolved[..open].trim();
+            return shape_at(api, &format!("{ret} (*){}", &resolved[open..]), depth + 1);
+        }
+    }
+    let to = shape_at(api, &pointee, depth + 1);
+    Shape::Pointer {
+        pointee,
+        constant,
+        to: Box::new(to),
+    }
+}
+
+/// The fixed array `s` (`char[8]`).
+fn array(s: &str) -> Shape {
+    let open = s.rfind('[').unwrap_or(0);
+    let elem = s[..open].trim().to_string();
+    match s[open + 1..s.len() - 1].trim().parse::<u64>() {
+        Ok(len) if len > 0 => Shape::Array { elem, len },
+        _ => Shape::Unsupported(format!("array without a length `{s}`")),
+    }
+}
+
+/// A `struct`, `union` or `enum` type, `void`, a boolean or a floating
+/// type; `None` for anything else.
+fn tagged_or_builtin(api: &Api, s: &str) -> Option<Shape> {
+    if s.starts_with("struct ") || s.starts_with("union ") {
+        return Some(if api.records.contains_key(s) {
+            Shape::Record(s.to_string())
+        } else {
+            Shape::Opaque(s.to_string())
+        });
+    }
+    if s.starts_with("enum ") {
+        return Some(match api.enums.get(s) {
+            Some(c) if !c.is_empty() => Shape::Enum(c.clone()),
+            _ => Shape::Int { boolean: false },
+        });
+    }
+    if s == "void" {
+        return Some(Shape::Void);
+    }
+    if s == "_Bool" || s == "bool" {
+        return Some(Shape::Int { boolean: true });
+    }
+    if s.contains("float") || s.contains("double") {
+        return Some(if s.contains("_Complex") {
+            Shape::Unsupported(format!("complex type `{s}`"))
+        } else {
+            Shape::Float
+        });
+    }
+    None
+}
+
+/// An integer type spelled with its keywords (`unsigned long`), else
+/// unsupported (`va_list`, an unknown name).
+fn integer(s: &str) -> Shape {
     if s.starts_with("__builtin_va_list") || s.starts_with("__va_list") || s.contains("va_list") {
         return Shape::Unsupported(format!("variable argument list `{s}`"));
     }
