@@ -340,7 +340,7 @@ fn digest_pointers_and_slow_branches_follow_the_input() {
                 "--digest-depth",
                 "0",
                 "--max-solver-time",
-                "0.01",
+                "0.1",
             ],
             "where the solver gave up before on a condition as deep",
         ),
