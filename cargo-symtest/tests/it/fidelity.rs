@@ -674,22 +674,7 @@ fn a_program_replacing_its_input_by_a_new_file_replays_natively() {
 #[test]
 fn a_program_replacing_its_input_keeps_native_tests_and_a_passing_suite() {
     use crate::project::{make, report, reports, run_in, text};
-    let dir = scratch("project-zfile");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::copy(
-        workspace().join("tests/posix/zfile.c"),
-        dir.join("src/zfile.c"),
-    )
-    .unwrap();
-    let args: Vec<String> = ZFILE_ARGS.iter().map(|a| format!("{a:?}")).collect();
-    std::fs::write(
-        dir.join("symtest.toml"),
-        format!(
-            "[[target]]\nname = \"zfile\"\nkind = \"program\"\nsources = [\"src/zfile.c\"]\nargs = [{}]\nmax-time = 30\n",
-            args.join(", ")
-        ),
-    )
-    .unwrap();
+    let dir = posix_project("project-zfile", "zfile", "zfile", ZFILE_ARGS, 30);
     let o = run_in(&dir, &["--message-format", "json"]);
     assert!(o.status.success(), "{}", text(&o));
     let rs = reports(&o);
@@ -775,18 +760,13 @@ fn environment_strings_edited_in_place_replay_natively() {
 #[test]
 fn environment_strings_edited_in_place_pass_the_emitted_suite() {
     use crate::project::{make, report, reports, run_in, text};
-    let dir = scratch("project-env-edit");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::copy(
-        workspace().join("tests/posix/env_edit.c"),
-        dir.join("src/env_edit.c"),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("symtest.toml"),
-        "[[target]]\nname = \"env_edit\"\nkind = \"program\"\nsources = [\"src/env_edit.c\"]\nargs = [\"--sym-stdin\", \"1\"]\nmax-time = 20\n",
-    )
-    .unwrap();
+    let dir = posix_project(
+        "project-env-edit",
+        "env_edit",
+        "env_edit",
+        &["--sym-stdin", "1"],
+        20,
+    );
     let o = run_in(&dir, &["--message-format", "json"]);
     assert!(o.status.success(), "{}", text(&o));
     let rs = reports(&o);

@@ -198,19 +198,13 @@ fn strftime_and_locales_agree_with_either_libc_of_the_replay() {
 /// exit 1, and natively the run died of SIGSEGV).
 #[test]
 fn a_read_before_a_heap_object_is_an_error_as_natively() {
-    let dir = scratch("agree-heap-neighbour");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::copy(
-        workspace().join("tests/posix/heap_neighbour.c"),
-        dir.join("src/heap_neighbour.c"),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("symtest.toml"),
-        "[[target]]\nname = \"hn\"\nkind = \"program\"\nsources = [\"src/heap_neighbour.c\"]\n\
-         args = [\"--sym-stdin\", \"1\"]\nmax-time = 20\n",
-    )
-    .unwrap();
+    let dir = posix_project(
+        "agree-heap-neighbour",
+        "heap_neighbour",
+        "hn",
+        &["--sym-stdin", "1"],
+        20,
+    );
     let o = symtest_in(&dir, &[]);
     assert!(o.status.success(), "{}", shown(&o));
     let out = dir.join("symtest-out/hn");

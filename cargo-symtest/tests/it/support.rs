@@ -180,6 +180,36 @@ pub fn copy_fixture(name: &str, scratch_name: &str) -> PathBuf {
     d
 }
 
+/// A project in the scratch directory `scratch_name` whose one program
+/// target `target` is `tests/posix/<program>.c` (copied to `src/`), run with
+/// the symbolic arguments `args` for `max_time` seconds.
+pub fn posix_project(
+    scratch_name: &str,
+    program: &str,
+    target: &str,
+    args: &[&str],
+    max_time: u32,
+) -> PathBuf {
+    let dir = scratch(scratch_name);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let file = format!("{program}.c");
+    std::fs::copy(
+        workspace().join("tests/posix").join(&file),
+        dir.join("src").join(&file),
+    )
+    .unwrap();
+    let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    std::fs::write(
+        dir.join("symtest.toml"),
+        format!(
+            "[[target]]\nname = \"{target}\"\nkind = \"program\"\nsources = [\"src/{file}\"]\nargs = [{}]\nmax-time = {max_time}\n",
+            args.join(", ")
+        ),
+    )
+    .unwrap();
+    dir
+}
+
 /// Runs the binary with `args` in `dir`.
 pub fn symtest_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(bin())

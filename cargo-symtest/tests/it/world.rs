@@ -240,18 +240,13 @@ fn paths_from_the_working_directory_name_its_files() {
 #[test]
 fn a_program_owning_the_timer_is_stopped_by_the_suite_runner() {
     use crate::project::{run_in, text};
-    let dir = scratch("project-own-timer");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::copy(
-        workspace().join("tests/posix/own_timer.c"),
-        dir.join("src/own_timer.c"),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("symtest.toml"),
-        "[[target]]\nname = \"own_timer\"\nkind = \"program\"\nsources = [\"src/own_timer.c\"]\nargs = [\"--sym-stdin\", \"1\"]\nmax-time = 10\n",
-    )
-    .unwrap();
+    let dir = posix_project(
+        "project-own-timer",
+        "own_timer",
+        "own_timer",
+        &["--sym-stdin", "1"],
+        10,
+    );
     let o = run_in(&dir, &["--message-format", "json"]);
     assert!(o.status.success(), "{}", text(&o));
     let suite = dir.join("tests/symtest/own_timer");
