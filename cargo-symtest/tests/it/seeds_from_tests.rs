@@ -491,3 +491,52 @@ fn a_seed_the_engine_cannot_finish_is_a_test_that_runs_to_its_end() {
         .unwrap();
     assert!(suite.status.success(), "{}", shown(&suite));
 }
+
+/// A test command that regenerates a header the program is built from (as a
+/// `check` that reconfigures, or a `test` target that builds one command of
+/// a multi-call program with another configuration): the header is put back
+/// as the build left it, with a warning naming it, so the native build
+/// compiles the program that was explored: no native disagreement, and the
+/// suite passes on the program.
+#[test]
+fn a_header_the_tests_regenerate_is_put_back() {
+    let dir = scratch("seeds-header-put-back");
+    let files: &[(&str, &str)] = &[
+        ("config.h", "#define MODE 1\n"),
+        (
+            "prog.c",
+            "#include \"config.h\"\nint main(int argc, char **argv) {\n  if (argc > 1 && argv[1][0] == 'x')\n    return MODE;\n  return 0;\n}\n",
+        ),
+        (
+            "Makefile",
+            "prog: prog.c config.h\n\t$(CC) -O0 -g -o prog prog.c\ncheck: prog\n\t./prog x || true\n\tprintf '#define MODE 2\\n' > config.h\n.PHONY: check\n",
+        ),
+        (
+            "symtest.toml",
+            "[[target]]\nname = \"prog\"\nkind = \"program\"\nbuild = [\"make\", \"prog\"]\nbinary = \"prog\"\nargs = [\"--sym-args\", \"0\", \"1\", \"1\"]\nseed-tests = [\"make\", \"check\"]\nmax-time = 5\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let o = symtest_in(&dir, &["--max-time", "5"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let out = shown(&o);
+    assert!(
+        out.contains("changed 1 C source(s) or header(s)") && out.contains("config.h"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("config.h")).unwrap(),
+        "#define MODE 1\n"
+    );
+    let r = report(&dir, "prog");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let suite = Command::new("make")
+        .args(["-C", "tests/symtest/prog", "test"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(suite.status.success(), "{}", shown(&suite));
+}

@@ -13,6 +13,7 @@
 //! at the bound, and why any run was left out.
 
 pub mod layout;
+mod preserve;
 pub mod propose;
 pub mod record;
 
@@ -192,7 +193,15 @@ fn record_all(
         let max = |t: &Target| t.seeds.as_ref().map_or(0, |s| s.max_bytes);
         let mut rec = record::record(g.root, g.command, &g.place, &g.targets, build_root, max)?;
         let seconds = started.elapsed().as_secs_f64() / g.targets.len() as f64;
+        let put_back = put_back_warning(&shown, &rec.put_back, g.root);
         for t in &g.targets {
+            if let Some(text) = &put_back {
+                on_event(Event::Message {
+                    target: t.name.clone(),
+                    level: Level::Warning,
+                    text: text.clone(),
+                });
+            }
             if let Some(how) = &rec.failed {
                 on_event(Event::Message {
                     target: t.name.clone(),
@@ -227,6 +236,35 @@ fn record_all(
         }
     }
     Ok(out)
+}
+
+/// The warning for the sources and headers the test command `shown`
+/// changed, if it changed any: which, and that they are as the build left
+/// them again (or which could not be put back).
+fn put_back_warning(
+    shown: &str,
+    put_back: &[(PathBuf, Option<String>)],
+    root: &Path,
+) -> Option<String> {
+    if put_back.is_empty() {
+        return None;
+    }
+    let name = |p: &PathBuf| p.strip_prefix(root).unwrap_or(p).display().to_string();
+    let mut names: Vec<String> = put_back.iter().take(5).map(|(p, _)| name(p)).collect();
+    if put_back.len() > 5 {
+        names.push(format!("{} more", put_back.len() - 5));
+    }
+    let mut text = format!(
+        "seeds: the test command `{shown}` changed {} C source(s) or header(s) the build had left ({}): put back as the build left them, so that the native build compiles what was explored",
+        put_back.len(),
+        names.join(", ")
+    );
+    for (p, e) in put_back {
+        if let Some(e) = e {
+            text.push_str(&format!("; {} could not be put back: {e}", name(p)));
+        }
+    }
+    Some(text)
 }
 
 /// What `count` runs made under valgrind mean for the recording: the

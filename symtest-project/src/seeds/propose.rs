@@ -1,7 +1,8 @@
 //! The project's test command, as `cargo symtest init --from-build` proposes
 //! it for `seed-tests`: for a make build, `make check` or `make test` when
-//! the Makefile has such a target (asked with `make -q`, which runs no
-//! recipe: exit 0 or 1 when the target exists, 2 when make has no rule).
+//! the Makefile has such a target (read from make's database, `make -pq`,
+//! which runs no recipe) and the target runs tests rather than builds a
+//! program of that name.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -10,7 +11,7 @@ use std::time::{Duration, Instant};
 /// The targets a test suite goes by, in the order they are preferred.
 const TEST_TARGETS: &[&str] = &["check", "test"];
 
-/// How long `make -q` may take to answer.
+/// How long `make -pq` may take to answer.
 const QUESTION_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The options of a make command line that say which Makefile it reads
@@ -49,33 +50,65 @@ fn is_make(build: &[String]) -> bool {
     })
 }
 
-/// `make -q TARGET` in `root`: whether make has a rule for it.
-fn has_target(root: &Path, make: &[String], target: &str) -> bool {
-    let Ok(mut child) = Command::new(&make[0])
+/// make's database (`make -pq .DEFAULT`: read the Makefiles, run no recipe)
+/// of the project in `root`, or nothing when make does not answer in time.
+fn database(root: &Path, make: &[String]) -> Option<String> {
+    let dir = std::env::temp_dir().join(format!("symtest-make-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let out_path = dir.join("database");
+    let out = std::fs::File::create(&out_path).ok()?;
+    let mut child = Command::new(&make[0])
         .args(&make[1..])
-        .args(["-q", target])
+        .args(["-pq", ".DEFAULT"])
         .current_dir(root)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(out)
         .stderr(Stdio::null())
         .spawn()
-    else {
-        return false;
-    };
+        .ok()?;
     let started = Instant::now();
-    loop {
+    let answered = loop {
         match child.try_wait() {
-            Ok(Some(s)) => return matches!(s.code(), Some(0 | 1)),
+            Ok(Some(_)) => break true,
             Ok(None) if started.elapsed() < QUESTION_TIMEOUT => {
                 std::thread::sleep(Duration::from_millis(20))
             }
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return false;
+                break false;
             }
         }
+    };
+    let text = answered.then(|| std::fs::read(&out_path).ok()).flatten();
+    let _ = std::fs::remove_dir_all(&dir);
+    text.map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// Whether make's `database` has a rule for `target` that runs a test suite:
+/// a phony target, or one none of whose prerequisites is a C source (a
+/// non-phony `test` made from `.c` files is a program named `test`, and
+/// making it rebuilds part of the project with another configuration).
+fn is_test_target(database: &str, target: &str) -> bool {
+    let mut lines = database.lines().peekable();
+    let mut previous = "";
+    while let Some(line) = lines.next() {
+        let rule = line
+            .strip_prefix(target)
+            .and_then(|rest| rest.strip_prefix(':'))
+            .filter(|rest| !rest.starts_with('='));
+        if let (Some(rest), false) = (rule, previous == "# Not a target:") {
+            let rest = rest.strip_prefix(':').unwrap_or(rest);
+            let compiles = rest.split_whitespace().any(|p| p.ends_with(".c"));
+            let mut phony = false;
+            while let Some(note) = lines.next_if(|l| l.starts_with('#')) {
+                phony |= note.contains("Phony target");
+            }
+            return phony || !compiles;
+        }
+        previous = line;
     }
+    false
 }
 
 /// The test command of a project built by `build` from `root`, if it has
@@ -86,7 +119,8 @@ pub fn test_command(root: &Path, build: &[String]) -> Option<Vec<String>> {
     }
     let mut make = vec![build[0].clone()];
     make.extend(makefile_options(build));
-    let target = TEST_TARGETS.iter().find(|t| has_target(root, &make, t))?;
+    let database = database(root, &make)?;
+    let target = TEST_TARGETS.iter().find(|t| is_test_target(&database, t))?;
     make.push(target.to_string());
     Some(make)
 }
@@ -119,6 +153,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!(test_command(&dir, &words("make")), Some(words("make test")));
+        // A program named `test`, made from C sources, is not a test suite
+        // (a phony one is, whatever its prerequisites).
+        std::fs::write(
+            dir.join("Makefile"),
+            "all:\n\ttrue\ntest: test.c main.c\n\tcc -o test test.c main.c\n",
+        )
+        .unwrap();
+        assert_eq!(test_command(&dir, &words("make")), None);
+        std::fs::write(
+            dir.join("Makefile"),
+            "all:\n\ttrue\ncheck: gen.c\n\tfalse\n.PHONY: check\ntest: test.c\n\tcc test.c\n",
+        )
+        .unwrap();
+        assert_eq!(
+            test_command(&dir, &words("make")),
+            Some(words("make check"))
+        );
         std::fs::write(dir.join("Makefile"), "all:\n\ttrue\n").unwrap();
         assert_eq!(test_command(&dir, &words("make")), None);
         assert_eq!(test_command(&dir, &words("cmake --build .")), None);

@@ -52,6 +52,9 @@ pub struct Recording {
     pub log: PathBuf,
     /// Per target name: every run, or why its record is unusable.
     pub runs: HashMap<String, Vec<Result<Recorded, String>>>,
+    /// The C sources and headers the test command changed or removed, put
+    /// back as the build left them (or why one could not be).
+    pub put_back: Vec<(PathBuf, Option<String>)>,
 }
 
 /// Where a target's recording works: `<build>/<target>/seed-record/`.
@@ -111,8 +114,10 @@ pub fn record(
         .first()
         .map(|t| work_dir(build_root, t).join("tests.log"))
         .unwrap_or_else(|| build_root.join("seed-tests.log"));
+    let sources = super::preserve::take(root, &[build_root]);
     let guard = interrupt::Guard::install();
     let ended = run_command(root, command, &log, &guard);
+    let put_back = sources.restore();
     let mut runs = HashMap::new();
     let mut restore_errors = Vec::new();
     for (name, dir, mut swap) in swaps {
@@ -132,7 +137,12 @@ pub fn record(
         )));
     }
     let failed = ended.map_err(|e| Error::BadInput(format!("{place}: {e}")))?;
-    Ok(Recording { failed, log, runs })
+    Ok(Recording {
+        failed,
+        log,
+        runs,
+        put_back,
+    })
 }
 
 /// A C string literal of `bytes` (octal escapes but for plain characters).
