@@ -105,12 +105,15 @@ static const char *skip_dot_slash(const char *path)
 		if (concrete_char(path, 0))
 			return ".";
 	}
+	int skipped = 0;
 	while (concrete_char(path, '.') && concrete_char(path + 1, '/')) {
 		path += 2;
+		skipped = 1;
 		while (concrete_char(path, '/'))
 			path++;
 	}
-	return path;
+	/* "./" is the working directory too. */
+	return skipped && concrete_char(path, 0) ? "." : path;
 }
 
 /* The table entry of a name: symbolic file names are single letters, as in
@@ -166,12 +169,45 @@ static int concrete_path(const char *path, char *out, size_t cap)
 /* Host files are copied into the path's memory: keep them reasonable. */
 #define HOST_FILE_MAX (16L << 20)
 
+/* Whether a relative path only climbs from the working directory: ".",
+ * "..", "../..", "./../", ... (concrete bytes). */
+static int only_dots(const char *p)
+{
+	for (;;) {
+		p += p[0] == '.' && p[1] == '.' ? 2 : p[0] == '.' ? 1 : 0;
+		if (*p && *p != '/')
+			return 0;
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return 1;
+	}
+}
+
+/* A relative path names a file of the working directory, and that holds the
+ * model's files only (find_entry's), as natively each test runs in a fresh
+ * directory holding only them, not in the directory the engine was started
+ * in: any other relative name names nothing (ENOENT), so a program opening
+ * its own name (argv[0]: unzipsfx reads itself as its archive) or a file
+ * beside it finds none in either. The working directory and the ones above
+ * it (".", "..") are still directories. A name whose first byte is concrete
+ * and neither '/' nor '.' is decided without pinning its symbolic bytes. */
 static exe_file *host_file(const char *path, long *err)
 {
 	char p[512];
-	long r = concrete_path(skip_dot_slash(path), p, sizeof p);
+	path = skip_dot_slash(path);
+	if (concrete_char(path, 0) ||
+	    (!symtest_is_symbolic((unsigned char)path[0]) && path[0] != '/' && path[0] != '.')) {
+		*err = -ENOENT;
+		return 0;
+	}
+	long r = concrete_path(path, p, sizeof p);
 	if (r < 0) {
 		*err = r;
+		return 0;
+	}
+	if (p[0] != '/' && !only_dots(p)) {
+		*err = -ENOENT;
 		return 0;
 	}
 	struct stat st;

@@ -51,6 +51,18 @@
 #define REPLAY_MISMATCH_EXIT 125
 #define USER_ERROR_EXIT 124
 
+/* Every allocation starts zero-filled, as the engine's objects do:
+ * AddressSanitizer otherwise fills a fresh block's first 4 KiB with 0xbe
+ * and leaves a reused block's old bytes, so a program reading memory it
+ * never wrote (chmlib's LZX tables, read after a failed call left them
+ * unbuilt) takes another path natively. Blocks above 128 KiB come from
+ * fresh mappings, zero already. The ASAN_OPTIONS of a run override these
+ * one by one. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) {
+  return "malloc_fill_byte=0:max_malloc_fill_size=1048576";
+}
+
 struct replay_object {
   const char *name; /* NUL-terminated copy */
   const unsigned char *bytes;

@@ -269,3 +269,53 @@ fn a_program_owning_the_timer_is_stopped_by_the_suite_runner() {
         "no waiting test: {list}"
     );
 }
+
+/// Names relative to the working directory (`tests/posix/relative_paths.c`):
+/// natively each test runs in a fresh directory holding only the model's
+/// files, so the program's own name (argv[0], which unzipsfx opens as its
+/// archive) and a file or directory beside the engine name nothing in the
+/// engine either, and "." and ".." are directories (the engine read the
+/// project's build of unzipsfx, exit 2, where natively there was none, exit 9).
+#[test]
+fn relative_names_are_only_the_working_directorys_files() {
+    let dir = scratch("world-relative-paths");
+    let src = workspace().join("tests/posix/relative_paths.c");
+    let bc = cc_bitcode(&src, &dir);
+    // Where the engine runs: the program under its own name, a file, a directory.
+    let prog = native_build(&src, &dir, &[]);
+    std::fs::write(dir.join("data"), "x").unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let out = dir.join("out");
+    let o = symtest_in(
+        &dir,
+        &[
+            "exec",
+            bc.to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+            "--libc=musl",
+            "--posix-runtime",
+        ],
+    );
+    assert!(o.status.success(), "{}", shown(&o));
+    let (summary, runs) = replay_json(&prog, &out, 5, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["passed"], 1, "{runs:#?}");
+    let t = &test_jsons(&out)[0];
+    assert_eq!(t["outcome"]["exit"]["code"], 0, "{t}");
+    let none = [
+        "relative_paths",
+        "open",
+        "data",
+        "./data",
+        "sub",
+        "sub/../data",
+    ];
+    let dirs = [".", "./", "..", "../..", "/"];
+    let want: String = none
+        .iter()
+        .map(|p| format!("{p}: none\n"))
+        .chain(dirs.iter().map(|p| format!("{p}: directory\n")))
+        .collect();
+    assert_eq!(t["stdout"].as_str(), Some(want.as_str()), "{t}");
+}
