@@ -119,14 +119,38 @@ static long long now_ms(void) {
   return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* Milliseconds of processor time process `pid` has used, or -1 where that
+ * cannot be read. */
+static long long cpu_ms(int pid) {
+#if defined(__linux__)
+  clockid_t clock;
+  struct timespec t;
+  if (clock_getcpuclockid((pid_t)pid, &clock) == 0 && clock_gettime(clock, &t) == 0)
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+#else
+  (void)pid;
+#endif
+  return -1;
+}
+
+/* How many times its timeout a test may take in wall-clock time: the
+ * timeout counts the test's processor time (the runner's arm_timeout), which
+ * a machine loaded this many times over still gives it within this time. */
+#define WALL_FACTOR 5
+
 int symtest_capture_wait(struct symtest_capture *c, int pid, unsigned timeout_ms) {
   int open_out = 1, open_err = 1, status = 0, ended = 0, grace = 0, killed = 0;
   /* The child's own timer (SIGALRM) ends a test at its timeout, unless the
    * program under test takes the timer or the signal for itself (pv's
-   * display updates): past its timeout and a second, the runner ends it,
-   * as the timer would have: SIGTERM (a coverage build writes its profile
-   * there), then SIGKILL a second later. */
-  long long deadline = now_ms() + (long long)timeout_ms + 1000;
+   * display updates): the runner ends it, as the timer would have, once it
+   * has used its timeout and a second of processor time, or, a test that
+   * waits without running, WALL_FACTOR times its timeout and a second of
+   * wall-clock time (all of it where processor time cannot be read):
+   * SIGTERM (a coverage build writes its profile there), then SIGKILL a
+   * second later. */
+  long long cpu_limit = (long long)timeout_ms + 1000;
+  long long deadline =
+      now_ms() + (cpu_ms(pid) < 0 ? 1 : WALL_FACTOR) * (long long)timeout_ms + 1000;
   close(c->out[1]);
   close(c->err[1]);
   while (open_out || open_err) {
@@ -159,10 +183,10 @@ int symtest_capture_wait(struct symtest_capture *c, int pid, unsigned timeout_ms
       ended = 1;
     if (ended && r == 0 && ++grace > 10)
       break;
-    if (!ended && killed < 2 && now_ms() > deadline) {
+    if (!ended && killed < 2 && (now_ms() > deadline || (!killed && cpu_ms(pid) > cpu_limit))) {
       kill(pid, killed ? SIGKILL : SIGTERM);
       killed++;
-      deadline += 1000;
+      deadline = now_ms() + 1000;
     }
   }
   close(c->out[0]);

@@ -54,6 +54,10 @@
  *                        [--timeout S] [--expected DIR] [--record DIR [--runs N]]
  *                        [--coverage-dir DIR] [NAME...]
  * (--exit-only: compare the exit status only, not the recorded streams)
+ * (--timeout S: each test's limit, default 10, in processor time on Linux, so
+ * a loaded machine does not change a test's end; a test that waits without
+ * running is ended past 5 times S in wall-clock time.  Each test runs in a
+ * fresh empty directory of its own, removed after it.)
  * (--coverage-dir: where a coverage build, make SYMTEST_COVERAGE=1, writes
  * each test's profile DIR/NAME.profraw; default symtest-coverage)
  * (the tested code's stdout and stderr are captured to files, as the engine's
@@ -71,6 +75,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,6 +85,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -111,8 +117,8 @@ int symtest_target_main(int argc, char **argv, char **envp);
 void symtest_print_repro(const struct symtest_case *c, const char *injected, FILE *f);
 
 const struct symtest_case *symtest_current;
-/* Whole programs with --sym-files: the files A, B, ... of a test are written to
- * this (fresh, per test) directory, the test's working directory. */
+/* The test's working directory (fresh, per test; run_once): a whole program's
+ * files A, B, ... (--sym-files) are written there. */
 static char *files_dir;
 /* The recording's last run, in another memory layout (shift_heap). */
 static int other_layout;
@@ -122,12 +128,31 @@ unsigned symtest_next_object;
 /* Sanitizers report by aborting, so every bug is a signal; leaks are not bugs here.
  * An allocation the allocator cannot grant returns NULL, as the engine's and
  * glibc's malloc do (AddressSanitizer aborts by default: `delay -b 102g`). */
+/* New heap blocks start zero-filled, as the engine's objects do (ASan's own
+ * fill is 0xbe, and a reused block keeps its old bytes). */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) {
-  return "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1";
+  return "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:"
+         "malloc_fill_byte=0:max_malloc_fill_size=1048576";
 }
 const char *__ubsan_default_options(void);
 const char *__ubsan_default_options(void) { return "abort_on_error=1:halt_on_error=1:print_stacktrace=1"; }
+/* The test's timeout counts the processor time the test's process used, not
+ * the wall clock's: a loaded machine (a parallel build, other suites) slows a
+ * run without changing what it computes, and a test that needs 5 s of work
+ * ends as it did when the suite was recorded, however busy the machine.  On
+ * Linux a POSIX timer on the process's CPU clock raises the timer's signal,
+ * SIGALRM, as an alarm would (raw system calls: no -lrt); elsewhere it is the
+ * wall clock's timer.  A test that waits without running (a blocking read)
+ * is ended by the runner past a multiple of its timeout in wall-clock time
+ * (symtest_capture_wait). */
+#if defined(__linux__) && defined(SYS_timer_create) && defined(SYS_timer_settime)
+#define CPU_TIMER 1
+static int cpu_timer = -1;
+#else
+#define CPU_TIMER 0
+#endif
+
 /* A crash's report is not cut short by the test's timeout: AddressSanitizer
  * calls this as it starts one, and the timer is disarmed (symbolizing the
  * report's stack trace can take longer, on a loaded machine, than the half
@@ -138,6 +163,13 @@ void __asan_on_error(void) {
   struct itimerval t;
   memset(&t, 0, sizeof t);
   setitimer(ITIMER_REAL, &t, NULL);
+#if CPU_TIMER
+  if (cpu_timer >= 0) {
+    struct itimerspec off;
+    memset(&off, 0, sizeof off);
+    syscall(SYS_timer_settime, cpu_timer, 0, &off, NULL);
+  }
+#endif
 }
 
 /* The engine's wall clock and processors for the code under test:
@@ -438,9 +470,27 @@ static void set_program_name(void) {}
 /* The timeout of a test the engine saw run on without end or stopped early. */
 #define EARLY_TIMEOUT_MS 500u
 
-/* SIGALRM after `ms` milliseconds: the test's timeout. */
+/* SIGALRM after `ms` milliseconds of the process's processor time (see
+ * CPU_TIMER; the wall clock's where there is no such timer): the test's
+ * timeout. */
 static void arm_timeout(unsigned ms) {
   struct itimerval t;
+#if CPU_TIMER
+  struct sigevent ev;
+  struct itimerspec at;
+  int id = -1;
+  memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_SIGNAL;
+  ev.sigev_signo = SIGALRM;
+  memset(&at, 0, sizeof at);
+  at.it_value.tv_sec = ms / 1000;
+  at.it_value.tv_nsec = (long)(ms % 1000) * 1000000;
+  if (syscall(SYS_timer_create, CLOCK_PROCESS_CPUTIME_ID, &ev, &id) == 0 &&
+      syscall(SYS_timer_settime, id, 0, &at, NULL) == 0) {
+    cpu_timer = id;
+    return;
+  }
+#endif
   memset(&t, 0, sizeof t);
   t.it_value.tv_sec = ms / 1000;
   t.it_value.tv_usec = (long)(ms % 1000) * 1000;
@@ -527,6 +577,12 @@ static void run_child(const struct symtest_case *c, unsigned timeout_ms, const c
   (void)fail_log;
 #endif
   symtest_capture_child(cap, -1);
+  /* A library's test in its own directory (a whole program's enters it in
+   * program_argv). */
+  if (!symtest_target_is_program && files_dir && chdir(files_dir) != 0) {
+    perror("symtest: test directory");
+    exit(MISMATCH_EXIT);
+  }
   symtest_current = c;
   symtest_next_object = 0;
   argv[0] = (char *)symtest_program_name;
@@ -608,6 +664,27 @@ static int selected(const struct symtest_case *c, char **names, int n) {
 
 /* ---- one run of a test --------------------------------------------------- */
 
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  if (type == FTW_DP)
+    rmdir(path);
+  else
+    unlink(path);
+  return 0;
+}
+
+/* Removes a test's directory with whatever the test left in it (nested
+ * directories included; symbolic links are not followed), also when the
+ * test took the permissions of its working directory away (chmod("."),
+ * libtar's extraction of a directory entry). */
+static void remove_tree(const char *dir) {
+  if (!dir)
+    return;
+  chmod(dir, 0700);
+  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* Runs `c` once in a child: its verdict against the engine's expectation
  * (`ok`, and `why` when not), what it did (`o`), and the failures the shim
  * injected.  `perturbed`: another directory name, time zone and locale (a
@@ -638,13 +715,23 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
     expect = SYMTEST_EXPECT_ANY;
     *uninjected = 1;
   }
-  if (symtest_target_is_program) {
+  {
+    /* Every test runs in a fresh empty directory of its own, removed after
+     * it: what one test creates by a relative name (a library's mkdir, a
+     * program's output file) is not there for the next, nor left in the
+     * suite's directory, so a test ends alike in a recording, in `make test`
+     * and run alone. */
     static char dir[64];
     strcpy(dir, perturbed ? "/tmp/symtest-other-XXXXXX" : "/tmp/symtest-files-XXXXXX");
     files_dir = mkdtemp(dir);
+    if (!files_dir) {
+      perror("symtest: test directory");
+      return -1;
+    }
   }
   if (symtest_capture_open(&cap) != 0) {
     perror("symtest: capture files");
+    remove_tree(files_dir);
     return -1;
   }
   if (perturbed) {
@@ -670,17 +757,10 @@ static int run_once(const struct symtest_case *c, unsigned timeout, int perturbe
     unsetenv("LC_ALL");
   }
   status = symtest_capture_wait(&cap, pid, timeout_ms);
-  symtest_capture_collect(&cap, status, files_dir, o);
-  if (files_dir) {
-    unsigned k;
-    char file[4200];
-    for (k = 0; k < o->n_files; k++) {
-      snprintf(file, sizeof file, "%s/%s", files_dir, o->files[k].name);
-      unlink(file);
-    }
-    rmdir(files_dir);
-    files_dir = NULL;
-  }
+  /* The files a whole program leaves are its behaviour (files.txt). */
+  symtest_capture_collect(&cap, status, symtest_target_is_program ? files_dir : NULL, o);
+  remove_tree(files_dir);
+  files_dir = NULL;
   if (fail_log[0]) {
     read_injected(fail_log, injected, inj_size);
     unlink(fail_log);

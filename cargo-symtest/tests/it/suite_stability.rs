@@ -140,3 +140,96 @@ fn a_logged_heap_address_is_not_taken_for_the_programs_behaviour() {
     assert_eq!(recorded(&suite, "not-compared"), notes);
     suite_passes(&suite, &["test"]);
 }
+
+/// The pipeline on `tests/fixtures/suite-isolation/`: both targets' suites,
+/// no native disagreement.
+fn isolation_pipeline(scratch_name: &str) -> std::path::PathBuf {
+    let dir = fixture("suite-isolation", scratch_name);
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    for name in ["dirs", "busy_stop"] {
+        let r = report(&rs, name);
+        assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    }
+    dir
+}
+
+/// A library function that creates a directory by a relative name (libtar's
+/// `mkdirhier`): a library's test ran in the runner's directory, so the
+/// coverage runs left the directory there before the recording (which saw
+/// "already there", 1) and `make test` created it in the suite's directory
+/// (0), failing the unmodified library, then passing on the next run. Every
+/// test now runs in a fresh directory of its own, removed after it.
+#[test]
+fn a_library_test_runs_in_a_fresh_directory_of_its_own() {
+    let dir = isolation_pipeline("suite-isolation-dirs");
+    let suite = dir.join("tests/symtest/dirs");
+    let returns: Vec<(String, Vec<u8>)> = std::fs::read_dir(suite.join("expected"))
+        .unwrap()
+        .filter_map(|e| {
+            let e = e.unwrap();
+            let names = std::fs::read_to_string(e.path().join("outputs.txt")).ok()?;
+            let k = names.lines().position(|l| l.ends_with(" return"))?;
+            let bytes = std::fs::read(e.path().join(format!("outputs/{:03}", k + 1))).ok()?;
+            Some((e.file_name().to_string_lossy().into_owned(), bytes))
+        })
+        .collect();
+    assert!(
+        !returns.is_empty() && returns.iter().all(|(_, r)| r == &[0, 0, 0, 0]),
+        "{returns:?}"
+    );
+    suite_passes(&suite, &["test"]);
+    suite_passes(&suite, &["test"]);
+    assert!(!suite.join("marker").exists());
+    update_expected(&suite);
+    suite_passes(&suite, &["test"]);
+}
+
+/// A path the engine stopped whose native run works for a fifth of a second
+/// and ends (exit 0 recorded): the half-second timeout of such a test was
+/// the wall clock's, so on a loaded machine (here two busy processes sharing
+/// its processor) the run took longer than that and ended by SIGALRM, which
+/// differed from the recorded status. The timeout now counts the test's own
+/// processor time.
+#[test]
+fn a_test_within_its_processor_time_passes_on_a_loaded_machine() {
+    let dir = isolation_pipeline("suite-isolation-busy");
+    let suite = dir.join("tests/symtest/busy_stop");
+    let statuses = recorded(&suite, "status");
+    let stdouts = recorded(&suite, "stdout");
+    assert!(
+        stdouts.iter().any(|(_, s)| s == "worked 1\n"),
+        "{stdouts:?}"
+    );
+    assert!(
+        statuses.iter().all(|(_, s)| s.trim() == "exit 0"),
+        "{statuses:?}"
+    );
+    let o = make(&suite, &["symtest_suite"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let busy: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            std::process::Command::new("taskset")
+                .args(["-c", "0", "sh", "-c", "while :; do :; done"])
+                .spawn()
+                .expect("taskset")
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let o = std::process::Command::new("taskset")
+        .args(["-c", "0", "./symtest_suite"])
+        .current_dir(&suite)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    for mut b in busy {
+        let _ = b.kill();
+        let _ = b.wait();
+    }
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains(" passed, 0 failed"),
+        "{} (took {took:?})",
+        text(&o)
+    );
+}

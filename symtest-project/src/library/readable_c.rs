@@ -476,7 +476,9 @@ static void *on_heap(const void *bytes, size_t n) {
 
 /* Memory the library returns is not freed by the tests. */
 const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "detect_leaks=0"; }
+const char *__asan_default_options(void) {
+  return "detect_leaks=0:malloc_fill_byte=0:max_malloc_fill_size=1048576";
+}
 "#;
 
 /// Whether a test documents a bug (the bug, as its comment tells it), or
