@@ -202,137 +202,27 @@ pub fn prepare(
     models_include: &Path,
     dir: &Path,
 ) -> Result<Prepared, CompileError> {
-    let Loaded {
-        api,
-        facts,
-        includes,
-        derived,
-        clang,
-    } = load(t, spec, captured, models_include, dir)?;
-    let mut skipped = Vec::new();
-    let mut candidates = Vec::new();
-    for f in &api.functions {
-        if !selected(&spec.functions, &f.name) {
-            continue;
-        }
-        if f.is_static {
-            skipped.push(harness::Skipped {
-                function: f.name.clone(),
-                reason: "it is `static` in the header".into(),
-            });
-        } else if !facts.defined.contains(&f.name) {
-            skipped.push(harness::Skipped {
-                function: f.name.clone(),
-                reason: "the library's module does not define it".into(),
-            });
-        } else {
-            candidates.push(f);
-        }
-    }
-    if candidates.is_empty() {
-        let why = if api.functions.is_empty() {
-            "the headers declare no function".to_string()
-        } else {
-            format!(
-                "no function of the headers can be called: {}",
-                skipped
-                    .iter()
-                    .take(8)
-                    .map(|s| format!("`{}` ({})", s.function, s.reason))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )
-        };
-        return Err(failed("generating the library's harness", why));
-    }
+    let loaded = load(t, spec, captured, models_include, dir)?;
+    let (mut candidates, mut skipped) = callable(&loaded, spec)?;
     let file = dir.join(HARNESS_FILE);
     let o = harness::Options {
         elements: spec.pointer_elements,
         depth: spec.pointer_depth,
         sequence_length: spec.sequence_length,
     };
-    let mut excluded = std::collections::BTreeSet::new();
-    let mut generated;
-    // A call that does not compile (a type the generator spells wrongly, an
-    // assumption naming no parameter) drops its function, with clang's word.
-    loop {
-        generated = harness::generate(
-            &api,
-            &facts,
-            &o,
-            &candidates,
-            &spec.assume,
-            &includes,
-            &excluded,
-        );
-        std::fs::write(&file, &generated.text)
-            .map_err(|e| failed(&format!("writing {}", file.display()), e.to_string()))?;
-        let flags = crate::compile::common_args(&derived, models_include);
-        let check = Command::new(&clang)
-            .args(["-fsyntax-only", "-w"])
-            .args(&flags)
-            .arg(&file)
-            .output()
-            .map_err(|e| failed(&clang, e.to_string()))?;
-        if check.status.success() {
-            break;
-        }
-        let err = String::from_utf8_lossy(&check.stderr).into_owned();
-        let bad = functions_at_errors(&generated.text, &err, &file, &generated.sequences);
-        if bad.is_empty() {
-            return Err(failed(
-                &format!("{clang} -fsyntax-only {}", file.display()),
-                err,
-            ));
-        }
-        for (name, why) in bad {
-            if name.starts_with("sequence ") {
-                excluded.insert(name.clone());
-                skipped.push(harness::Skipped {
-                    function: name,
-                    reason: format!("its generated calls do not compile: {why}"),
-                });
-                continue;
-            }
-            candidates.retain(|f| f.name != name);
-            skipped.push(harness::Skipped {
-                function: name,
-                reason: format!("its generated call does not compile: {why}"),
-            });
-        }
-        if candidates.is_empty() {
-            return Err(failed(
-                "generating the library's harness",
-                "no generated call compiles".into(),
-            ));
-        }
-    }
+    let generated = generate_compiling(
+        &loaded,
+        spec,
+        &o,
+        &file,
+        models_include,
+        &mut candidates,
+        &mut skipped,
+    )?;
     skipped.extend(generated.skipped.iter().cloned());
     skipped.sort_by(|a, b| a.function.cmp(&b.function));
-    // What each call's inputs are in C terms, for the suite's readable tests.
-    let layouts = record_layouts(
-        &api,
-        &facts,
-        &includes,
-        &derived,
-        &clang,
-        models_include,
-        dir,
-    );
-    let plan = readable::plan(
-        &api,
-        &facts,
-        &o,
-        &generated.functions,
-        &generated.selectors,
-        &includes,
-        &layouts,
-    );
-    let plan_file = dir.join(readable::PLAN_FILE);
-    let json = serde_json::to_string_pretty(&plan).unwrap_or_default();
-    std::fs::write(&plan_file, json)
-        .map_err(|e| failed(&format!("writing {}", plan_file.display()), e.to_string()))?;
-    let (target, captured) = with_harness(derived, captured, &file);
+    write_plan(&loaded, &o, &generated, models_include, dir)?;
+    let (target, captured) = with_harness(loaded.derived, captured, &file);
     Ok(Prepared {
         target,
         captured,
@@ -342,6 +232,148 @@ pub fn prepare(
         calls: generated.selectors,
         made_up: generated.made_up,
     })
+}
+
+/// The functions of the headers the harness may call (selected, not
+/// `static`, defined by the library's module), and those left out with
+/// why; an error when none is left.
+fn callable<'a>(
+    loaded: &'a Loaded,
+    spec: &LibrarySpec,
+) -> Result<(Vec<&'a ast::Function>, Vec<harness::Skipped>), CompileError> {
+    let Loaded { api, facts, .. } = loaded;
+    let mut skipped = Vec::new();
+    let mut candidates = Vec::new();
+    for f in &api.functions {
+        if !selected(&spec.functions, &f.name) {
+            continue;
+        }
+        let reason = if f.is_static {
+            "it is `static` in the header"
+        } else if !facts.defined.contains(&f.name) {
+            "the library's module does not define it"
+        } else {
+            candidates.push(f);
+            continue;
+        };
+        skipped.push(harness::Skipped {
+            function: f.name.clone(),
+            reason: reason.into(),
+        });
+    }
+    if !candidates.is_empty() {
+        return Ok((candidates, skipped));
+    }
+    let why = if api.functions.is_empty() {
+        "the headers declare no function".to_string()
+    } else {
+        format!(
+            "no function of the headers can be called: {}",
+            skipped
+                .iter()
+                .take(8)
+                .map(|s| format!("`{}` ({})", s.function, s.reason))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    };
+    Err(failed("generating the library's harness", why))
+}
+
+/// Generates the harness into `file` until it compiles: a call that does
+/// not (a type the generator spells wrongly, an assumption naming no
+/// parameter) drops its function or sequence, with clang's word.
+fn generate_compiling(
+    loaded: &Loaded,
+    spec: &LibrarySpec,
+    o: &harness::Options,
+    file: &Path,
+    models_include: &Path,
+    candidates: &mut Vec<&ast::Function>,
+    skipped: &mut Vec<harness::Skipped>,
+) -> Result<harness::Generated, CompileError> {
+    let Loaded {
+        api,
+        facts,
+        includes,
+        derived,
+        clang,
+    } = loaded;
+    let mut excluded = std::collections::BTreeSet::new();
+    loop {
+        let generated =
+            harness::generate(api, facts, o, candidates, &spec.assume, includes, &excluded);
+        std::fs::write(file, &generated.text)
+            .map_err(|e| failed(&format!("writing {}", file.display()), e.to_string()))?;
+        let flags = crate::compile::common_args(derived, models_include);
+        let check = Command::new(clang)
+            .args(["-fsyntax-only", "-w"])
+            .args(&flags)
+            .arg(file)
+            .output()
+            .map_err(|e| failed(clang, e.to_string()))?;
+        if check.status.success() {
+            return Ok(generated);
+        }
+        let err = String::from_utf8_lossy(&check.stderr).into_owned();
+        let bad = functions_at_errors(&generated.text, &err, file, &generated.sequences);
+        if bad.is_empty() {
+            return Err(failed(
+                &format!("{clang} -fsyntax-only {}", file.display()),
+                err,
+            ));
+        }
+        for (name, why) in bad {
+            let what = if name.starts_with("sequence ") {
+                excluded.insert(name.clone());
+                "calls do not"
+            } else {
+                candidates.retain(|f| f.name != name);
+                "call does not"
+            };
+            skipped.push(harness::Skipped {
+                function: name,
+                reason: format!("its generated {what} compile: {why}"),
+            });
+        }
+        if candidates.is_empty() {
+            return Err(failed(
+                "generating the library's harness",
+                "no generated call compiles".into(),
+            ));
+        }
+    }
+}
+
+/// Writes the readable tests' plan: what each call's inputs are in C terms.
+fn write_plan(
+    loaded: &Loaded,
+    o: &harness::Options,
+    generated: &harness::Generated,
+    models_include: &Path,
+    dir: &Path,
+) -> Result<(), CompileError> {
+    let Loaded {
+        api,
+        facts,
+        includes,
+        derived,
+        clang,
+    } = loaded;
+    let layouts = record_layouts(api, facts, includes, derived, clang, models_include, dir);
+    let plan = readable::plan(
+        api,
+        facts,
+        o,
+        &generated.functions,
+        &generated.selectors,
+        includes,
+        &layouts,
+    );
+    let plan_file = dir.join(readable::PLAN_FILE);
+    let json = serde_json::to_string_pretty(&plan).unwrap_or_default();
+    std::fs::write(&plan_file, json)
+        .map_err(|e| failed(&format!("writing {}", plan_file.display()), e.to_string()))
 }
 
 /// The layouts of the headers' flat structures, from clang's IR of a probe

@@ -307,7 +307,25 @@ impl Gen<'_> {
                 out,
             });
         }
-        let ret = match types::shape(self.api, &f.ret) {
+        let ret = self.return_kind(f, layouts)?;
+        // A call of a sequence leaves the globals as they are.
+        let globals = if given.is_none() && prefix.is_empty() {
+            self.checked_globals()
+        } else {
+            Vec::new()
+        };
+        Ok(Call {
+            function: f.name.clone(),
+            params,
+            ret,
+            globals,
+            frees: self.facts.frees.contains(&f.name),
+        })
+    }
+
+    /// How the readable test checks what `f` returns.
+    fn return_kind(&self, f: &Function, layouts: &Layouts) -> Result<Kind, String> {
+        Ok(match types::shape(self.api, &f.ret) {
             Shape::Void => Kind::Void,
             Shape::Pointer { pointee, to, .. } => {
                 match pointer(self.api, layouts, &f.ret, &pointee, &to, 1) {
@@ -320,10 +338,12 @@ impl Gen<'_> {
             Shape::Record(k) if layouts.contains_key(&k) => layouts[&k].clone(),
             s => scalar(self.api, &f.ret, &s)
                 .ok_or_else(|| format!("its return type `{}` is not checked yet", f.ret))?,
-        };
-        // A call of a sequence leaves the globals as they are.
-        let globals = self
-            .api
+        })
+    }
+
+    /// The library's writable integer and enum globals a call's test checks.
+    fn checked_globals(&self) -> Vec<(String, Kind)> {
+        self.api
             .globals
             .iter()
             .filter(|(g, t)| self.facts.globals.contains(g.as_str()) && !types::unqualified(t).1)
@@ -333,15 +353,7 @@ impl Gen<'_> {
                     .then(|| scalar(self.api, t, &s).map(|k| (g.clone(), k)))
                     .flatten()
             })
-            .filter(|_| given.is_none() && prefix.is_empty())
-            .collect();
-        Ok(Call {
-            function: f.name.clone(),
-            params,
-            ret,
-            globals,
-            frees: self.facts.frees.contains(&f.name),
-        })
+            .collect()
     }
 }
 

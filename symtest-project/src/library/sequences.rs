@@ -296,20 +296,19 @@ impl<'a> Gen<'a> {
         out
     }
 
-    /// `symtest_seq_<k>`: make a handle, call one of its setters (or none),
-    /// then up to `sequence_length` (the setter's call included) of its
-    /// other users on it, each chosen by a symbolic selector (or stop),
-    /// end it. Returns its text, what it calls, and its selectors.
-    pub(super) fn sequence(
+    /// The bodies that make a sequence's handle `h`: each constructor's call
+    /// (its return), and each initializer's on a zeroed object (freed, and
+    /// `h` NULL, when it reports a failure); their roles into `roles`.
+    /// Nothing when a constructor's call does not build.
+    fn makers(
         &mut self,
-        k: usize,
         p: &Plan,
         assume: &BTreeMap<String, Vec<String>>,
-    ) -> Option<(String, String, Calls)> {
+        roles: &mut BTreeMap<String, Role>,
+    ) -> Option<Vec<(String, String)>> {
         let none: &[String] = &[];
         let assumed = |f: &Function| assume.get(&f.name).map_or(none, Vec::as_slice).to_vec();
         let mut makers = Vec::new();
-        let mut roles = BTreeMap::new();
         for f in &p.constructors {
             let body = self.call_body(f, &assumed(f), None, "make.").ok()?;
             let role = Role {
@@ -344,6 +343,48 @@ impl<'a> Gen<'a> {
                 ),
             ));
         }
+        Some(makers)
+    }
+
+    /// Writes the call of the first of the plan's enders whose call builds
+    /// on `h` into `out`; its name (its role into `roles`).
+    fn end(
+        &mut self,
+        out: &mut String,
+        p: &Plan,
+        assume: &BTreeMap<String, Vec<String>>,
+        roles: &mut BTreeMap<String, Role>,
+    ) -> Option<String> {
+        let none: &[String] = &[];
+        for f in &p.enders {
+            let a = assume.get(&f.name).map_or(none, Vec::as_slice).to_vec();
+            if let Ok(body) = self.call_body(f, &a, Some((0, "h")), "end.") {
+                let _ = writeln!(out, "  {{");
+                out.push_str(&indent(&body));
+                let _ = writeln!(out, "  }}");
+                let role = Role {
+                    handle: Some(0),
+                    ..Role::default()
+                };
+                roles.insert(f.name.clone(), role);
+                return Some(f.name.clone());
+            }
+        }
+        None
+    }
+
+    /// `symtest_seq_<k>`: make a handle, call one of its setters (or none),
+    /// then up to `sequence_length` (the setter's call included) of its
+    /// other users on it, each chosen by a symbolic selector (or stop),
+    /// end it. Returns its text, what it calls, and its selectors.
+    pub(super) fn sequence(
+        &mut self,
+        k: usize,
+        p: &Plan,
+        assume: &BTreeMap<String, Vec<String>>,
+    ) -> Option<(String, String, Calls)> {
+        let mut roles = BTreeMap::new();
+        let makers = self.makers(p, assume, &mut roles)?;
         for (f, i) in p.setters.iter().chain(&p.users) {
             let role = Role {
                 handle: Some(*i),
@@ -411,21 +452,7 @@ impl<'a> Gen<'a> {
         if users.iter().any(|u| !u.is_empty()) {
             let _ = writeln!(out, "end:");
         }
-        let mut ender = None;
-        for f in &p.enders {
-            if let Ok(body) = self.call_body(f, &assumed(f), Some((0, "h")), "end.") {
-                let _ = writeln!(out, "  {{");
-                out.push_str(&indent(&body));
-                let _ = writeln!(out, "  }}");
-                ender = Some(f.name.clone());
-                let role = Role {
-                    handle: Some(0),
-                    ..Role::default()
-                };
-                roles.insert(f.name.clone(), role);
-                break;
-            }
-        }
+        let ender = self.end(&mut out, p, assume, &mut roles);
         let _ = writeln!(out, "  ;\n}}");
         let what = describe(&makers, &setters, users.first(), steps, ender.as_deref());
         let calls = Calls {
