@@ -116,6 +116,15 @@ static const char *skip_dot_slash(const char *path)
 	return skipped && concrete_char(path, 0) ? "." : path;
 }
 
+/* Whether `path` names the working directory itself (".", "./", "/symtest"):
+ * natively each test's own fresh directory, whose mode and times the
+ * program may change. */
+int __symtest_is_cwd(const char *path)
+{
+	const char *p = skip_dot_slash(path);
+	return concrete_char(p, '.') && concrete_char(p + 1, 0);
+}
+
 /* The table entry of a name: symbolic file names are single letters, as in
  * KLEE; a symbolic path forks here, once per file it may name. */
 static exe_file *find_entry(const char *path)

@@ -154,6 +154,7 @@ exe_file *__symtest_resolve(exe_file *f);
 exe_file *__symtest_existing_file(const char *path, long *err);
 exe_file *__symtest_existing_entry(const char *path, long *err);
 long __symtest_parent_dir(const char *path);
+int __symtest_is_cwd(const char *path);
 char *__symtest_name_copy(const char *path, long *err);
 int __symtest_grow(exe_file *f, size_t need);
 void __symtest_fill_stat(exe_file *f, struct stat *st, int kind);

@@ -319,3 +319,34 @@ fn relative_names_are_only_the_working_directorys_files() {
         .collect();
     assert_eq!(t["stdout"].as_str(), Some(want.as_str()), "{t}");
 }
+
+/// The working directory's mode and times may be set
+/// (`tests/posix/cwd_meta.c`): natively each test runs in a fresh directory
+/// of its own, and the engine said EPERM (libtar's `tar_extract_file` of an
+/// entry named "." went on natively to a NULL `strlen` the engine never saw).
+#[test]
+fn the_working_directory_is_the_tests_own() {
+    let dir = scratch("world-cwd-meta");
+    let src = workspace().join("tests/posix/cwd_meta.c");
+    let bc = cc_bitcode(&src, &dir);
+    let prog = native_build(&src, &dir, &[]);
+    let out = dir.join("out");
+    let o = symtest(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--libc=musl",
+        "--posix-runtime",
+    ]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let t = &test_jsons(&out)[0];
+    assert_eq!(
+        t["stdout"].as_str(),
+        Some("chmod .: 0\nchmod ./: 0\nutimensat .: 0\nchmod missing: -1\n"),
+        "{t}"
+    );
+    let (summary, runs) = replay_json(&prog, &out, 5, &[]);
+    assert_eq!(summary["failed"], 0, "{runs:#?}");
+    assert_eq!(summary["passed"], 1, "{runs:#?}");
+}
