@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 mod deps;
+mod pkgconfig;
 
 /// A target's share of a capture.
 #[derive(Clone, Debug)]
@@ -522,6 +523,7 @@ fn program_inputs(
             }
         }
     }
+    native.add_unit_link_options();
     native
 }
 
@@ -564,6 +566,19 @@ fn library_inputs(
             native.libs = shared.external_libraries.clone();
         }
     }
+    // What its pkg-config file says it needs of the system: a shared
+    // library's link may name none of it (readline's `tinfo`).
+    let project: BTreeSet<String> = m
+        .outputs
+        .iter()
+        .filter(|o| matches!(o.kind, "static-library" | "shared-library"))
+        .map(|o| deps::stem(&o.output))
+        .collect();
+    for l in pkgconfig::system_libraries(root, &deps::stem(&output.output), &project) {
+        if !native.libs.contains(&l) {
+            native.libs.push(l);
+        }
+    }
     // The module's defined functions hold what a shared library's module
     // took of its dependencies; its undefined ones what a static one calls.
     let wanted: Option<BTreeSet<String>> = symbols(&[dir.join(bc)])
@@ -582,6 +597,7 @@ fn library_inputs(
             }
         }
     }
+    native.add_unit_link_options();
     native
 }
 
@@ -600,6 +616,7 @@ fn unit_of(root: &Path, m: &Manifest, object: &str) -> Option<Unit> {
     Some(Unit {
         source: crate::capture::log::normalize(root, Path::new(&c.source)),
         args,
+        link: c.versions.iter().flat_map(|v| v.link_words()).collect(),
     })
 }
 

@@ -31,6 +31,9 @@ pub struct Unit {
     /// The C file (absolute).
     pub source: PathBuf,
     pub args: Vec<Arg>,
+    /// Options a link of its object needs (the default symbol versions the
+    /// build's object defines and clang's does not: `-Wl,--defsym=f=f_v2`).
+    pub link: Vec<String>,
 }
 
 /// A static library the program links, rebuilt from its members.
@@ -76,6 +79,16 @@ impl NativeInputs {
             .iter()
             .chain(self.archives.iter().flat_map(|a| a.members.iter()))
     }
+
+    /// Adds to `libs` the link options of every unit, each once.
+    pub fn add_unit_link_options(&mut self) {
+        let words: Vec<String> = self.all_units().flat_map(|u| u.link.clone()).collect();
+        for w in words {
+            if !self.libs.contains(&w) {
+                self.libs.push(w);
+            }
+        }
+    }
 }
 
 /// A unit of the target's own sources: the suite's headers (copies of
@@ -93,6 +106,7 @@ pub fn harness_unit(t: &Target, source: &Path) -> Unit {
     Unit {
         source: source.to_path_buf(),
         args,
+        link: Vec::new(),
     }
 }
 

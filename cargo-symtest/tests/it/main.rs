@@ -23,6 +23,7 @@ mod limits;
 mod linked;
 mod loading;
 mod native_agreement;
+mod native_link;
 mod native_replay;
 mod option_seeds;
 mod posix;

@@ -139,6 +139,10 @@ pub struct CompileEntry {
     /// Flags added to `flags` so clang-19 compiles what GCC accepts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub added_flags: Vec<String>,
+    /// The default symbol versions the object defines (the native builds
+    /// link them in, see [`super::symver`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<super::symver::DefaultVersion>,
 }
 
 /// `compile_commands.json` entry, the format clang tools read.
@@ -273,6 +277,7 @@ impl Compiles {
             dropped,
             added,
             carry_error,
+            versions,
         } = r
         else {
             return;
@@ -316,6 +321,7 @@ impl Compiles {
             flags,
             dropped_flags: dropped.clone(),
             added_flags: added.clone(),
+            versions: versions.clone(),
         });
         self.commands.push(CompileCommand {
             directory: cwd.to_string_lossy().into_owned(),

@@ -168,6 +168,48 @@ pub fn build_id(data: &[u8]) -> Option<String> {
     Some(desc.iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// One entry of an ELF file's symbol table (`.symtab`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    /// The index of the section it is defined in (0: undefined).
+    pub section: u16,
+    pub value: u64,
+    /// Bound global or weak (not local).
+    pub external: bool,
+}
+
+/// The symbol table of the ELF file in `data` (empty without one); None if
+/// it is not ELF or the table is cut short.
+pub fn symbols(data: &[u8]) -> Option<Vec<Symbol>> {
+    let elf = parse(data)?;
+    let (wide, big) = (data.get(4) == Some(&2), data.get(5) == Some(&2));
+    let (Some(table), Some(names)) = (elf.section(".symtab"), elf.section(".strtab")) else {
+        return Some(Vec::new());
+    };
+    let size = if wide { 24 } else { 16 };
+    let mut out = Vec::with_capacity(table.len() / size);
+    for entry in table.chunks_exact(size) {
+        let u = |off: usize, len: usize| uint(entry, off, len, big);
+        let name = usize::try_from(u(0, 4)?).ok()?;
+        let (info, section, value) = if wide {
+            (u(4, 1)?, u(6, 2)?, u(8, 8)?)
+        } else {
+            (u(12, 1)?, u(14, 2)?, u(4, 4)?)
+        };
+        let rest = names.get(name..)?;
+        let end = rest.iter().position(|&b| b == 0)?;
+        out.push(Symbol {
+            name: String::from_utf8_lossy(&rest[..end]).into_owned(),
+            section: u16::try_from(section).ok()?,
+            value,
+            // STB_GLOBAL (1), STB_WEAK (2), STB_GNU_UNIQUE (10).
+            external: matches!(info >> 4, 1 | 2 | 10),
+        });
+    }
+    Some(out)
+}
+
 /// One member of an archive: its name, and its contents (absent from a
 /// thin archive, whose members are files named relative to the archive).
 pub struct Member<'a> {

@@ -35,6 +35,10 @@ pub enum Record {
         /// Why the object could not be made to name its bitcode (objcopy).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         carry_error: Option<String>,
+        /// The default symbol versions the object defines (`f@@V_2` at
+        /// `f_v2`), defined in the bitcode as aliases.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        versions: Vec<super::symver::DefaultVersion>,
     },
     /// A source that is not C (assembly, C++): its object has no bitcode.
     Foreign { source: PathBuf, object: PathBuf },

@@ -29,6 +29,7 @@ pub mod linkcache;
 pub mod log;
 pub mod outputs;
 pub mod parts;
+pub mod symver;
 pub mod wrapper;
 
 use anyhow::Context;

@@ -550,10 +550,18 @@ fn bitcode(
         outcome = super::bitcode::compile(&base, &c.cflags, source, bc, cwd);
     }
     let super::bitcode::Outcome {
-        error,
+        mut error,
         dropped,
         added,
     } = outcome;
+    // The build's object names the default symbol versions clang-19 left
+    // out of the bitcode (symver.rs).
+    let versions = super::symver::default_versions(object);
+    if let (Some(bc), None, false) = (&bc, &error, versions.is_empty()) {
+        error = super::symver::define_in_bitcode(bc, &versions)
+            .err()
+            .map(|e| format!("cannot define the default symbol versions: {e}"));
+    }
     Record::Compile {
         cwd: cwd.to_path_buf(),
         compiler: name.to_string(),
@@ -568,6 +576,7 @@ fn bitcode(
         dropped,
         added,
         carry_error: None,
+        versions,
     }
 }
 

@@ -93,12 +93,16 @@ struct Func {
 pub fn analyse(ir: &str) -> Facts {
     let mut facts = Facts::default();
     let mut funcs: BTreeMap<String, Func> = BTreeMap::new();
+    let mut aliases: Vec<(String, String)> = Vec::new();
     let mut lines = ir.lines();
     while let Some(line) = lines.next() {
         if let Some(rest) = line.strip_prefix('@') {
             if let Some((name, def)) = rest.split_once(" = ") {
-                if !def.starts_with("external ") && !def.contains(" external ") {
-                    facts.globals.insert(name.trim_matches('"').to_string());
+                let name = name.trim_matches('"').to_string();
+                if let Some(target) = aliasee(def) {
+                    aliases.push((name, target));
+                } else if !def.starts_with("external ") && !def.contains(" external ") {
+                    facts.globals.insert(name);
                 }
             }
             continue;
@@ -113,9 +117,47 @@ pub fn analyse(ir: &str) -> Facts {
         facts.defined.insert(name.clone());
         funcs.insert(name, f);
     }
+    // An alias of a function (a default symbol version's name) is that
+    // function: one that hands each parameter on to it.
+    for (name, target) in &aliases {
+        if let Some(params) = funcs.get(target).map(|f| f.params) {
+            let f = Func {
+                params,
+                passes: (0..params).map(|i| (i, target.clone(), i)).collect(),
+                callees: BTreeSet::from([target.clone()]),
+                size: 1,
+                ..Func::default()
+            };
+            facts.defined.insert(name.clone());
+            funcs.insert(name.clone(), f);
+        } else if facts.globals.contains(target) {
+            facts.globals.insert(name.clone());
+        }
+    }
     propagate(&funcs, &mut facts);
     facts.failures = super::status::failures(ir);
+    for (name, target) in &aliases {
+        if let Some(f) = facts.failures.get(target).copied() {
+            facts.failures.insert(name.clone(), f);
+        }
+    }
     facts
+}
+
+/// The target of a global alias's definition (`alias i8, ptr @f_v2` after
+/// its linkage and visibility words).
+fn aliasee(def: &str) -> Option<String> {
+    let words: Vec<&str> = def.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "alias")?;
+    // Only linkage, visibility and similar keywords come before `alias`.
+    if words[..at]
+        .iter()
+        .any(|w| !w.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    {
+        return None;
+    }
+    let target = words.last()?.strip_prefix('@')?;
+    Some(target.trim_matches('"').to_string())
 }
 
 /// The facts of one function's body (the lines after its `define`, up to its
@@ -694,6 +736,26 @@ define dso_local i32 @numbered(ptr noundef %0) #0 !dbg !1 {
 
 declare void @free(ptr noundef)
 "#;
+
+    /// A default symbol version's name, an alias of its implementation
+    /// (`scale` of `scale_v2`), is a function of the library with its
+    /// implementation's facts; an alias of a variable is a global.
+    #[test]
+    fn an_alias_is_the_function_it_names() {
+        let ir = format!(
+            "{IR}@version = global i32 2\n@sum_v2 = alias i8, ptr @sum\n\
+             @drop_alias = dso_local alias void (ptr, ptr), ptr @drop\n\
+             @current = alias i8, ptr @version\n"
+        );
+        let f = analyse(&ir);
+        assert!(f.defined.contains("sum_v2") && f.defined.contains("drop_alias"));
+        assert!(!f.globals.contains("sum_v2"));
+        assert!(f.globals.contains("current"));
+        assert!(f.nullable_params.contains(&("sum_v2".into(), 0)));
+        assert!(f.freed_params.contains(&("drop_alias".into(), 0)));
+        assert!(f.frees.contains("drop_alias"));
+        assert_eq!(f.reach(["sum_v2"]), f.reach(["sum"]) + 1);
+    }
 
     #[test]
     fn nulls_and_frees_through_slots_fields_and_calls() {
