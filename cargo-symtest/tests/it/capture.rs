@@ -461,6 +461,35 @@ fn kbuild_partial_links_thin_archive_and_a_stripped_copy() {
     assert!(!errors.iter().any(|(k, _)| k == "exec"), "{errors:?}");
 }
 
+/// A source that gets `u_char` from glibc's <stdlib.h> alone (which
+/// includes <sys/types.h>; musl's does not: libbtbb's pcap.c) still gets
+/// bitcode against musl's headers: <sys/types.h> is included for it.
+#[test]
+fn a_bsd_type_that_glibc_headers_bring_along_compiles_against_musl() {
+    let dir = scratch("capture-bsd-types");
+    std::fs::write(
+        dir.join("m.c"),
+        "#include <stdlib.h>\n#include <stdio.h>\n\
+         int main(void) { u_char c = 1; u_int n = c; return printf(\"%u\\n\", n) < 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("Makefile"), "m: m.c\n\t$(CC) -O2 -o $@ m.c\n").unwrap();
+    let o = Command::new(bin())
+        .args(["capture", "--musl", "--", "make"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", shown(&o));
+    let m = manifest(&dir);
+    let c = &m["compiles"][0];
+    assert!(c["bitcode"].is_string(), "{c:#}");
+    assert_eq!(
+        c["added_flags"],
+        serde_json::json!(["-includesys/types.h"]),
+        "{c:#}"
+    );
+}
+
 /// A source that gets `PATH_MAX` from glibc's <dirent.h> alone (musl's
 /// headers define it only in <limits.h>) still gets bitcode against musl's
 /// headers: <limits.h> is included for it, and the manifest records it.

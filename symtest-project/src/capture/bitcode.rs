@@ -8,7 +8,8 @@
 //! are turned back into warnings (`-Wno-error=...`); against musl's headers, a
 //! header musl does not have is looked for in `/usr/include` after musl's
 //! (a library's: `oniguruma.h`, `tcl.h`), with glibc's declaration macros
-//! defined empty for glibc-only headers (`mcheck.h`). What was dropped and
+//! defined empty for glibc-only headers (`mcheck.h`), and the headers whose
+//! names glibc's headers bring along included (<limits.h>, <sys/types.h>). What was dropped and
 //! added is recorded, so the manifest lists it and the native builds compile
 //! with the same flags. The build's own compile is never changed.
 
@@ -30,6 +31,26 @@ const LIMITS_NAMES: &[&str] = &[
     "HOST_NAME_MAX",
     "LOGIN_NAME_MAX",
     "IOV_MAX",
+];
+
+/// The BSD type names of <sys/types.h>, which glibc's <stdlib.h> (and
+/// others) bring along in its default mode; musl's do not.
+const BSD_TYPE_NAMES: &[&str] = &[
+    "u_char",
+    "u_short",
+    "u_int",
+    "u_long",
+    "ushort",
+    "uint",
+    "ulong",
+    "u_int8_t",
+    "u_int16_t",
+    "u_int32_t",
+    "u_int64_t",
+    "quad_t",
+    "u_quad_t",
+    "caddr_t",
+    "daddr_t",
 ];
 
 /// glibc's <sys/cdefs.h> declaration macros, empty (what they expand to in C
@@ -148,6 +169,16 @@ pub fn compile(
                 .any(|n| stderr.contains(&format!("undeclared identifier '{n}'")))
         {
             more.push("-includelimits.h".to_string());
+        }
+        // Likewise <sys/types.h>'s BSD names (`u_char`), which glibc's
+        // <stdlib.h> includes.
+        if base.iter().any(|a| a == "-nostdinc")
+            && BSD_TYPE_NAMES.iter().any(|n| {
+                stderr.contains(&format!("unknown type name '{n}'"))
+                    || stderr.contains(&format!("use of undeclared identifier '{n}'"))
+            })
+        {
+            more.push("-includesys/types.h".to_string());
         }
         more.retain(|a| !o.added.contains(a));
         if more.is_empty() {
