@@ -147,6 +147,11 @@ pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<
         // The engine's fixed environment (the runtime keeps it for main).
         .envs(program_environment())
         .env("SYMTEST_KTEST", &ktest_abs)
+        // Past the input of a path the engine stopped early, zeros.
+        .env(
+            "SYMTEST_REPLAY_PAST_END",
+            if stopped_early(&ktest_abs) { "1" } else { "0" },
+        )
         // An allocation the allocator cannot grant returns NULL, as the
         // engine's does (AddressSanitizer would abort).
         .env(
@@ -202,6 +207,16 @@ pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<
         None => Outcome::Timeout,
     };
     Ok((outcome, stderr))
+}
+
+/// Whether the engine recorded the test's path as stopped before its end
+/// (`outcome.early` in `testNNNNNN.json`): the native run may ask for input
+/// past the test's objects, made where the engine claims nothing.
+fn stopped_early(ktest: &Path) -> bool {
+    std::fs::read_to_string(ktest.with_extension("json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .is_some_and(|v| v["outcome"]["early"].is_object())
 }
 
 /// Parse a hexadecimal number at the start of `s` (after an optional "0x").

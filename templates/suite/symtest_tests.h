@@ -25,7 +25,8 @@ enum symtest_expect {
                            within its bound: it may run into the timeout (at
                            most 2 s; `tail -f` waits for input forever), and
                            what it does past the bound is not the engine's
-                           claim (expected/ is still compared) */
+                           claim (input past its last object is zeros; its
+                           streams are not recorded in expected/) */
   SYMTEST_EXPECT_STOPPED /* the engine stopped the path at one of its limits (a
                             call of a function defined nowhere, an unsupported
                             instruction, a model's or the solver's limit): it

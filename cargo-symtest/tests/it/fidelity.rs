@@ -72,6 +72,53 @@ fn halted_paths_are_run_to_their_end() {
     assert!(summary["not_compared"].as_u64().unwrap() > 0, "{summary}");
 }
 
+/// A harness whose endless loop makes new input on every pass: the engine
+/// halts it, runs it concretely and records it as not ending, with the input
+/// made within that allowance. The native run goes on past the allowance and
+/// asks for more than the test holds: it takes zeros there (the engine claims
+/// nothing of that part) and runs into the timeout, as recorded, instead of
+/// ending as a vector that does not fit.
+#[test]
+fn a_run_without_end_takes_zeros_past_its_inputs_natively() {
+    let dir = scratch("fidelity-input-forever");
+    let src = dir.join("forever.c");
+    std::fs::write(
+        &src,
+        "#include \"symtest.h\"\nint main(void) {\n  unsigned long sum = 0;\n  for (;;) {\n    unsigned char chunk[8];\n    symtest_make_symbolic(chunk, sizeof chunk, \"chunk\");\n    sum += chunk[0];\n  }\n  return (int)sum;\n}\n",
+    )
+    .unwrap();
+    let bc = compile(&src, &dir, &[]).unwrap();
+    let out = dir.join("out");
+    let o = symtest(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--max-instructions",
+        "2000",
+        "--completion-instructions",
+        "20000",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let tests = test_jsons(&out);
+    assert!(
+        tests
+            .iter()
+            .any(|t| t["outcome"]["early"]["no_end_within"] == 20000),
+        "{tests:#?}"
+    );
+    let o = std::process::Command::new(bin())
+        .args(["replay", "--timeout", "2", "--source"])
+        .arg(&src)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{stdout}\n{o:?}");
+    assert!(stdout.contains("timeout  ok"), "{stdout}");
+    assert!(!stdout.contains("MISMATCH"), "{stdout}");
+}
+
 /// Standard input is a regular file for the engine and natively: a program
 /// that fstats and seeks it replays every path as recorded.
 #[test]

@@ -498,3 +498,33 @@ fn library_suite_has_readable_tests_that_build_and_run_natively() {
         "{out}"
     );
 }
+
+/// A function that calls a generator callback until it returns NULL, as
+/// readline's `rl_completion_matches` does: the harness's callback makes a
+/// new input on every call and never returns NULL, so the engine halts the
+/// path and, run concretely for its allowance, sees no end. The native run
+/// goes on past that allowance and asks for more input than the test holds:
+/// past its last object it takes zeros (the engine claims nothing there), so
+/// the run goes on until the suite's timeout stops it, the test passes, and
+/// the recording and the report see no disagreement.
+#[test]
+fn library_test_without_end_takes_zeros_past_its_inputs() {
+    let dir = fixture("library-generator", "library-generator");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "generator");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let suite = dir.join("tests/symtest/generator");
+    let vectors = std::fs::read_to_string(suite.join("symtest_tests.c")).unwrap();
+    assert!(vectors.contains("SYMTEST_EXPECT_NO_END"), "{vectors}");
+    let o = make(&suite, &["test"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(unexpected_failures(&o).is_empty(), "{}", text(&o));
+    // The recording runs the test too, with the same verdict.
+    let o = make(&suite, &["update-expected"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains(" 0 not matching the engine"), "{out}");
+}
