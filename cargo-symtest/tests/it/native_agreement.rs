@@ -222,6 +222,67 @@ fn a_read_before_a_heap_object_is_an_error_as_natively() {
     );
 }
 
+/// A table pointer made nullable by a multiplication, not a branch, and
+/// indexed by a 32-bit bucket number (`tests/posix/nullable_table.c`, as a
+/// generated library harness passes libtar's hash table): the pointer is
+/// derived from the table, so a bucket outside it is an out-of-bounds access
+/// and a NULL table a null pointer dereference, as natively they are reports
+/// of AddressSanitizer (the engine resolved each address to whatever object
+/// held it, buckets of a few thousand read other heap objects there and the
+/// paths exited 0 or 1). Every path's test, and the pipeline's replay under
+/// AddressSanitizer agrees.
+#[test]
+fn an_index_into_a_nullable_table_stays_in_the_table_as_natively() {
+    let dir = scratch("agree-nullable-table-paths");
+    let src = workspace().join("tests/posix/nullable_table.c");
+    let bc = cc_bitcode(&src, &dir);
+    let out = dir.join("out");
+    posix_exec(&bc, &out, &["--emit-all"], &["--sym-stdin", "5"]);
+    let tests = test_jsons(&out);
+    let messages: Vec<&str> = tests
+        .iter()
+        .filter_map(|t| t["outcome"]["error"]["message"].as_str())
+        .collect();
+    assert!(messages.contains(&"null pointer dereference"), "{tests:#?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("out-of-bounds access")),
+        "{tests:#?}"
+    );
+    // Every path that read a slot read one of the table's 16.
+    for t in &tests {
+        let Some(line) = t["stdout"].as_str().and_then(|s| s.strip_prefix("bucket ")) else {
+            continue;
+        };
+        let bucket: i64 = line.split(':').next().unwrap().parse().unwrap();
+        assert!((0..16).contains(&bucket), "{tests:#?}");
+    }
+
+    let dir = posix_project(
+        "agree-nullable-table",
+        "nullable_table",
+        "nt",
+        &["--sym-stdin", "5"],
+        30,
+    );
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let out = dir.join("symtest-out/nt");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        summary["native_disagreements"],
+        Value::Array(vec![]),
+        "{summary:#}"
+    );
+    let tests = test_jsons(&out);
+    assert!(
+        tests.iter().any(|t| t["outcome"]["error"]["kind"] == "ptr"),
+        "{tests:#?}"
+    );
+}
+
 /// Setting or adjusting the clock (`tests/posix/set_clock.c`): the model has
 /// no such call, and natively the world filter refuses it too, against musl
 /// and glibc (as root, a replay of toybox's `date 0:0` set the host's clock

@@ -80,7 +80,7 @@ pub struct Executor<'m> {
     /// For each symbolic pointer a GEP made: the address its base pointer had
     /// (the object it was derived from), or [`AMBIGUOUS_ORIGIN`] when GEPs
     /// from different bases made the same expression.
-    pub(crate) gep_origins: FxHashMap<symtest_expr::ExprId, u64>,
+    pub(crate) gep_origins: FxHashMap<symtest_expr::ExprId, crate::inst::memory_ops::Origin>,
     /// Directed exploration: the target lines and their distances.
     pub(crate) targets: Option<crate::targets::Targets>,
     /// Per seed, its values bound to the arrays the paths following it made.

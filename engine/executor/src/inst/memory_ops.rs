@@ -3,10 +3,12 @@
 //! A concrete pointer is checked directly. A symbolic pointer is resolved to the
 //! objects it may point into: the object it was derived from when that is
 //! known (the base of the GEP that made it or, for a pointer no GEP made, the
-//! constant of `constant + offset`): an index into an array stays in the
-//! array; otherwise by examples — ask the solver for an address, take the object
-//! holding it, exclude that object, repeat — forking one state per object and one
-//! error state for addresses in no object.
+//! constant of `constant + offset`; a base kept or made NULL without a branch,
+//! `(uintptr_t)p * keep` or `keep ? p : NULL`, is derived from `p`): an index
+//! into an array stays in the array; otherwise by examples — ask the solver
+//! for an address, take the object holding it, exclude that object, repeat —
+//! forking one state per object and one error state for addresses in no
+//! object.
 
 use crate::executor::{Executor, AMBIGUOUS_ORIGIN};
 use crate::memory::{Label, ObjKind, NULL_PAGE, REDZONE};
@@ -44,8 +46,33 @@ struct Target {
 }
 
 /// The objects a symbolic pointer may point into, and where it is invalid
-/// (if it can be).
-type Resolved = (Vec<Target>, Option<PtrError>);
+/// (each way it can be).
+type Resolved = (Vec<Target>, Vec<PtrError>);
+
+/// The object a symbolic pointer was derived from: the address it was
+/// derived from and, for a base kept or made NULL without a branch
+/// (`(uintptr_t)p * keep`, `keep ? p : NULL`), that base, which is 0 where
+/// the pointer derives from NULL instead.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Origin {
+    pub(crate) addr: u64,
+    pub(crate) nullable: Option<ExprId>,
+}
+
+impl Origin {
+    /// Derived from different bases ([`AMBIGUOUS_ORIGIN`]).
+    const AMBIGUOUS: Origin = Origin {
+        addr: AMBIGUOUS_ORIGIN,
+        nullable: None,
+    };
+
+    fn of(addr: u64) -> Origin {
+        Origin {
+            addr,
+            nullable: None,
+        }
+    }
+}
 
 impl<'m> Executor<'m> {
     #[allow(clippy::too_many_arguments)]
@@ -140,8 +167,12 @@ impl<'m> Executor<'m> {
         let mut p = self.operand(st, base)?;
         p = Ops::resize(&mut self.pool, &p, 64);
         let origin = match &p {
-            Value::Concrete(b) => Some(b.to_u64()),
-            Value::Symbolic(e) => self.gep_origins.get(e).copied(),
+            Value::Concrete(b) => Some(Origin::of(b.to_u64())),
+            Value::Symbolic(e) => self
+                .gep_origins
+                .get(e)
+                .copied()
+                .or_else(|| self.nullable_origin(*e)),
         };
         if offset != 0 {
             p = self.add_value(&p, &Value::from_u64(64, offset as u64));
@@ -162,7 +193,7 @@ impl<'m> Executor<'m> {
                 .entry(*e)
                 .and_modify(|known| {
                     if *known != o {
-                        *known = AMBIGUOUS_ORIGIN;
+                        *known = Origin::AMBIGUOUS;
                     }
                 })
                 .or_insert(o);
@@ -255,9 +286,11 @@ impl<'m> Executor<'m> {
                 return f(self, st, ctx, base, &off);
             }
         }
-        let (targets, error) = self.resolve_symbolic(st, ptr, bytes)?;
-        if let Some(err) = error {
-            if targets.is_empty() {
+        let (targets, errors) = self.resolve_symbolic(st, ptr, bytes)?;
+        let n_errors = errors.len();
+        for (i, err) in errors.into_iter().enumerate() {
+            if targets.is_empty() && i + 1 == n_errors {
+                // The last way left: this state takes it.
                 if let Some(p) = err.prefer {
                     st.preferences.push(p);
                 }
@@ -435,21 +468,48 @@ impl<'m> Executor<'m> {
         )
     }
 
-    /// The address of the object `ptr` was derived from: the base pointer of
-    /// the GEP that made it or, for a pointer no GEP made, the constant part of
-    /// `c + x`. The constant part alone can mislead: `s + (i - 1)` folds to
-    /// `(s - 1) + i`, and `s - k` may lie in the object below `s`.
-    fn provenance(&self, ptr: ExprId) -> Option<u64> {
+    /// The object `ptr` was derived from: the base pointer of the GEP that
+    /// made it or, for a pointer no GEP made, the constant part of `c + x`
+    /// (or its nullable part, see [`Executor::nullable_origin`]). The
+    /// constant part alone can mislead: `s + (i - 1)` folds to `(s - 1) + i`,
+    /// and `s - k` may lie in the object below `s`.
+    fn provenance(&self, ptr: ExprId) -> Option<Origin> {
         if let Some(&origin) = self.gep_origins.get(&ptr) {
-            return (origin != AMBIGUOUS_ORIGIN).then_some(origin);
+            return (origin != Origin::AMBIGUOUS).then_some(origin);
         }
         match self.pool.node(ptr) {
             Node::Bin(BinOp::Add, a, b) => {
-                let c = self.pool.as_const(*a).or_else(|| self.pool.as_const(*b))?;
-                Some(c.to_u64())
+                match self.pool.as_const(*a).or_else(|| self.pool.as_const(*b)) {
+                    Some(c) => Some(Origin::of(c.to_u64())),
+                    None => self
+                        .nullable_origin(*a)
+                        .or_else(|| self.nullable_origin(*b)),
+                }
             }
-            _ => None,
+            _ => self.nullable_origin(ptr),
         }
+    }
+
+    /// A pointer kept or made NULL without a branch: `p * keep` (as
+    /// `(uintptr_t)p * keep`) or `keep ? p : NULL`, for a constant `p`
+    /// other than 0, is derived from `p` wherever it is not NULL (no other
+    /// value of `keep` makes a pointer into `p`'s object).
+    fn nullable_origin(&self, e: ExprId) -> Option<Origin> {
+        let c = match self.pool.node(e) {
+            Node::Bin(BinOp::Mul, a, b) => {
+                self.pool.as_const(*a).or_else(|| self.pool.as_const(*b))
+            }
+            Node::Ite(_, a, b) => match (self.pool.as_const(*a), self.pool.as_const(*b)) {
+                (Some(x), Some(y)) if y.is_zero() => Some(x),
+                (Some(x), Some(y)) if x.is_zero() => Some(y),
+                _ => None,
+            },
+            _ => None,
+        }?;
+        (!c.is_zero()).then(|| Origin {
+            addr: c.to_u64(),
+            nullable: Some(e),
+        })
     }
 
     /// Objects a symbolic pointer may point into, and the condition (with a message)
@@ -510,29 +570,31 @@ impl<'m> Executor<'m> {
                     "symbolic pointer resolved to {} objects; the remaining ones are not explored",
                     targets.len()
                 ));
-                return Ok((targets, None));
+                return Ok((targets, Vec::new()));
             }
         }
         // Whatever no target covers is an invalid access, if it can happen.
         let rest = self.conjunction(&excluded);
         if !targets.is_empty() && !self.may_be_true(st, &rest)? {
-            return Ok((targets, None));
+            return Ok((targets, Vec::new()));
         }
         let message = outside_msg
             .unwrap_or_else(|| format!("invalid pointer: {bytes}-byte access out of bounds"));
         Ok((
             targets,
-            Some(PtrError {
+            vec![PtrError {
                 cond: rest,
                 message,
                 prefer: None,
-            }),
+            }],
         ))
     }
 
     /// The resolution of symbolic pointer `ptr` (expression `e`) by its
     /// provenance: `&object + offset` stays in `object`, when that object
-    /// is live and holds the provenance address; `None` otherwise.
+    /// is live and holds the provenance address; `None` otherwise. A pointer
+    /// derived from a nullable base is a null pointer dereference where that
+    /// base is 0, whatever the offset.
     fn resolve_by_provenance(
         &mut self,
         st: &mut State,
@@ -540,9 +602,10 @@ impl<'m> Executor<'m> {
         e: ExprId,
         bytes: u64,
     ) -> Exec<Option<Resolved>> {
-        let Some(c) = self.provenance(e) else {
+        let Some(origin) = self.provenance(e) else {
             return Ok(None);
         };
+        let c = origin.addr;
         let Some(entry) = st.memory.find_below(c) else {
             return Ok(None);
         };
@@ -550,22 +613,32 @@ impl<'m> Executor<'m> {
         if c > obj.end() || entry.freed() {
             return Ok(None);
         }
-        let inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
-        let not = Ops::not(&mut self.pool, &inb);
-        let error = if self.may_be_true(st, &not)? {
-            let prefer = self.near_bounds(ptr, obj.base, obj.end());
-            Some(PtrError {
-                cond: not,
-                message: format!(
-                    "out-of-bounds access: {bytes} byte(s) outside `{}` ({} bytes)",
-                    obj.name(self.module),
-                    obj.size
-                ),
-                prefer,
-            })
+        let mut inb = self.in_bounds_cond(ptr, obj.base, obj.size, bytes);
+        let mut errors = Vec::new();
+        if let Some(base) = origin.nullable {
+            let zero = Value::from_u64(self.pool.width(base), 0);
+            let null = Ops::cmp(
+                &mut self.pool,
+                symtest_expr::CmpOp::Eq,
+                &Value::Symbolic(base),
+                &zero,
+            );
+            if self.may_be_true(st, &null)? {
+                errors.push(PtrError {
+                    cond: null.clone(),
+                    message: "null pointer dereference".to_string(),
+                    prefer: None,
+                });
+            }
+            let not_null = Ops::not(&mut self.pool, &null);
+            inb = Ops::bin(&mut self.pool, BinOp::And, &not_null, &inb);
+            let outside = Ops::not(&mut self.pool, &inb);
+            let cond = Ops::bin(&mut self.pool, BinOp::And, &not_null, &outside);
+            self.push_out_of_bounds(st, &mut errors, cond, ptr, &obj, bytes)?;
         } else {
-            None
-        };
+            let cond = Ops::not(&mut self.pool, &inb);
+            self.push_out_of_bounds(st, &mut errors, cond, ptr, &obj, bytes)?;
+        }
         let targets = if self.may_be_true(st, &inb)? {
             vec![Target {
                 base: obj.base,
@@ -574,7 +647,34 @@ impl<'m> Executor<'m> {
         } else {
             Vec::new()
         };
-        Ok(Some((targets, error)))
+        Ok(Some((targets, errors)))
+    }
+
+    /// Adds the out-of-bounds error of an access through `ptr` to `obj`
+    /// under `cond` to `errors`, if it can happen.
+    fn push_out_of_bounds(
+        &mut self,
+        st: &mut State,
+        errors: &mut Vec<PtrError>,
+        cond: Value,
+        ptr: &Value,
+        obj: &crate::memory::MemoryObject,
+        bytes: u64,
+    ) -> Exec<()> {
+        if !self.may_be_true(st, &cond)? {
+            return Ok(());
+        }
+        let prefer = self.near_bounds(ptr, obj.base, obj.end());
+        errors.push(PtrError {
+            cond,
+            message: format!(
+                "out-of-bounds access: {bytes} byte(s) outside `{}` ({} bytes)",
+                obj.name(self.module),
+                obj.size
+            ),
+            prefer,
+        });
+        Ok(())
     }
 
     /// `ptr` lies outside the object at `base` of `size` bytes: neither in
