@@ -518,7 +518,13 @@ fn library_test_without_end_takes_zeros_past_its_inputs() {
     assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
     let suite = dir.join("tests/symtest/generator");
     let vectors = std::fs::read_to_string(suite.join("symtest_tests.c")).unwrap();
-    assert!(vectors.contains("SYMTEST_EXPECT_NO_END"), "{vectors}");
+    // Run concretely for its allowance (or, on a slow machine, halted
+    // before that): a test that makes no claim on its end.
+    assert!(
+        vectors.contains("SYMTEST_EXPECT_NO_END") || vectors.contains("SYMTEST_EXPECT_STOPPED"),
+        "{}",
+        &vectors[vectors.len().saturating_sub(2000)..]
+    );
     let o = make(&suite, &["test"]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(unexpected_failures(&o).is_empty(), "{}", text(&o));
