@@ -41,7 +41,9 @@
  * ENOENT for a missing file and EACCES for another (no other program runs),
  * socket and socketpair with EAFNOSUPPORT (no network), getdents with ENOSYS (no
  * directory listing), setting or adjusting the clock with ENOSYS (the model
- * has no such call; natively as root, toybox's `date 0:0` set the host's), a host device, FIFO or socket but /dev/null does not
+ * has no such call; natively as root, toybox's `date 0:0` set the host's),
+ * making or removing a directory with ENOSYS (the model has no such call), a
+ * host device, FIFO or socket but /dev/null does not
  * open (EACCES), the C library's compiled locales are not there (ENOENT),
  * and a file of /proc reads as empty (its size, 0). So a
  * shell's command, `ip`, `top` or `beep` end as they did in the engine.
@@ -164,7 +166,8 @@ enum {
   NR_clone3 = 435, NR_openat2 = 437, NR_fstatfs = 138, NR_memfd_create = 319,
   NR_sendfile = 40, NR_splice = 275, NR_tee = 276, NR_vmsplice = 278,
   NR_copy_file_range = 326, NR_kill = 62, NR_getpid = 39, NR_settimeofday = 164,
-  NR_clock_settime = 227, NR_adjtimex = 159, NR_clock_adjtime = 305
+  NR_clock_settime = 227, NR_adjtimex = 159, NR_clock_adjtime = 305,
+  NR_mkdir = 83, NR_rmdir = 84, NR_mkdirat = 258
 };
 
 /* ---- classes ------------------------------------------------------------ */
@@ -683,7 +686,8 @@ static int libc_text(uint64_t *lo, uint64_t *hi) {
  * execveat ENOSYS; kill of another process fails with ESRCH), no network (socket, socketpair: EAFNOSUPPORT, as a kernel
  * built without networking answers), no directory
  * listing (getdents: ENOSYS), no copy made by the kernel between
- * descriptors (splice, tee, vmsplice, sendfile, copy_file_range: ENOSYS), and
+ * descriptors (splice, tee, vmsplice, sendfile, copy_file_range: ENOSYS), no
+ * directory made or removed (mkdir, mkdirat, rmdir: ENOSYS), and
  * open answers as world_open says. What the
  * engine saw fail fails natively the same way, rather than running a
  * command, listing the host's interfaces, processes or directories, or
@@ -708,7 +712,9 @@ static int install_world(void) {
                                NR_tee,      NR_vmsplice,  NR_copy_file_range,
                                /* the host's clock is not the model's to set */
                                NR_settimeofday, NR_clock_settime, NR_adjtimex,
-                               NR_clock_adjtime};
+                               NR_clock_adjtime,
+                               /* the model has no directories to make or remove */
+                               NR_mkdir, NR_mkdirat, NR_rmdir};
   static const int eafnosupport[] = {NR_socket, NR_socketpair};
   static const int trapped[] = {NR_execve, NR_open, NR_openat, NR_creat, NR_rt_sigaction,
                                 NR_rt_sigprocmask, NR_kill};

@@ -597,8 +597,9 @@ static void run_child(const struct symtest_case *c, unsigned timeout_ms, const c
   arm_timeout(timeout_ms);
   fixed_environment();
   set_program_name();
-  if (symtest_target_is_program)
-    symtest_world_arm();
+  /* A library's code runs on the engine's C library model as a program's
+   * does (the same system calls answered the same way). */
+  symtest_world_arm();
   errno = 0; /* as at a program's start: what the runner did before is not the program's */
   exit(symtest_target_main(argc, argv, environ));
 }

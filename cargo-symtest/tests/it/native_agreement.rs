@@ -301,3 +301,26 @@ fn the_clock_is_set_neither_in_the_engine_nor_natively() {
         assert_eq!(path_of(&paths, b'a').1, "a: no such call\n");
     }
 }
+
+/// Making or removing a directory (`tests/posix/make_dirs.c`): the model has
+/// no such call, and natively the world filter refuses it too, against musl
+/// and glibc (libtar's mkdirhier(".") failed in the engine, and natively
+/// went on with EEXIST into a null hash table the engine's path never
+/// reached).
+#[test]
+fn directories_are_made_neither_in_the_engine_nor_natively() {
+    let dir = scratch("agree-make-dirs");
+    let out = explore("make_dirs", &dir);
+    let src = workspace().join("tests/posix/make_dirs.c");
+    for prog in [
+        native_build(&src, &dir, &[]),
+        glibc_build("make_dirs", &dir),
+    ] {
+        let paths = all_agree(&prog, &out);
+        for c in [b'.', b'd', b'a', b'r'] {
+            let (outcome, stdout) = path_of(&paths, c);
+            assert_eq!(stdout, format!("{}: no such call\n", c as char));
+            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
+        }
+    }
+}

@@ -155,9 +155,11 @@ fn isolation_pipeline(scratch_name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// A library function that creates a directory by a relative name (libtar's
-/// `mkdirhier`): a library's test ran in the runner's directory, so the
-/// coverage runs left the directory there before the recording (which saw
+/// A library function that creates a file by a relative name (libtar's
+/// extraction; first seen with its `mkdirhier`, whose mkdir the model's world
+/// now refuses natively as the model does): a library's test ran in the
+/// runner's directory, so the coverage runs left the file there before the
+/// recording (which saw
 /// "already there", 1) and `make test` created it in the suite's directory
 /// (0), failing the unmodified library, then passing on the next run. Every
 /// test now runs in a fresh directory of its own, removed after it.
