@@ -151,9 +151,13 @@ fn system_functions() -> &'static BTreeSet<String> {
                 }
             }
         }
+        // The toolchain's own objects a link may add: libgcc, glibc's static
+        // part, and the startup object `-ffast-math`/`-Ofast` links
+        // (crtfastmath.o's `set_fast_math`).
         for q in [
             "-print-libgcc-file-name",
             "-print-file-name=libc_nonshared.a",
+            "-print-file-name=crtfastmath.o",
         ] {
             if let Some(p) = run(Command::new("cc").arg(q)) {
                 let p = PathBuf::from(p.trim());
@@ -276,6 +280,20 @@ fn in_module(file: &str, linked_objects: &[PathBuf]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the toolchain links of its own (the startup files, libgcc, the
+    /// `-ffast-math` startup object) is not the project's.
+    #[test]
+    fn the_toolchains_own_functions_are_the_systems() {
+        let system = system_functions();
+        assert!(system.contains("_start"), "{system:?}");
+        let fast_math = run(Command::new("cc").arg("-print-file-name=crtfastmath.o"))
+            .map(|p| PathBuf::from(p.trim()))
+            .filter(|p| p.is_absolute() && p.is_file());
+        if fast_math.is_some() {
+            assert!(system.contains("set_fast_math"), "{system:?}");
+        }
+    }
 
     #[test]
     fn clones_and_renamed_statics_count_as_their_function() {
