@@ -168,6 +168,7 @@ fn verify_versions() -> Result<()> {
         "llvm-link-19",
         "dpkg-source",
         "llvm-dis-19",
+        "llvm-as-19",
         "llvm-cov-19",
         "opt-19",
         "llvm-nm-19",

@@ -461,18 +461,11 @@ fn kbuild_partial_links_thin_archive_and_a_stripped_copy() {
     assert!(!errors.iter().any(|(k, _)| k == "exec"), "{errors:?}");
 }
 
-/// A source that gets `u_char` from glibc's <stdlib.h> alone (which
-/// includes <sys/types.h>; musl's does not: libbtbb's pcap.c) still gets
-/// bitcode against musl's headers: <sys/types.h> is included for it.
-#[test]
-fn a_bsd_type_that_glibc_headers_bring_along_compiles_against_musl() {
-    let dir = scratch("capture-bsd-types");
-    std::fs::write(
-        dir.join("m.c"),
-        "#include <stdlib.h>\n#include <stdio.h>\n\
-         int main(void) { u_char c = 1; u_int n = c; return printf(\"%u\\n\", n) < 0; }\n",
-    )
-    .unwrap();
+/// Captures `make` of the one-file program `source` against musl's headers:
+/// its bitcode is made, with `added` the flags added for it; the manifest.
+fn capture_one_file_against_musl(name: &str, source: &str, added: &[&str]) -> serde_json::Value {
+    let dir = scratch(name);
+    std::fs::write(dir.join("m.c"), source).unwrap();
     std::fs::write(dir.join("Makefile"), "m: m.c\n\t$(CC) -O2 -o $@ m.c\n").unwrap();
     let o = Command::new(bin())
         .args(["capture", "--musl", "--", "make"])
@@ -483,10 +476,20 @@ fn a_bsd_type_that_glibc_headers_bring_along_compiles_against_musl() {
     let m = manifest(&dir);
     let c = &m["compiles"][0];
     assert!(c["bitcode"].is_string(), "{c:#}");
-    assert_eq!(
-        c["added_flags"],
-        serde_json::json!(["-includesys/types.h"]),
-        "{c:#}"
+    assert_eq!(c["added_flags"], serde_json::json!(added), "{c:#}");
+    m
+}
+
+/// A source that gets `u_char` from glibc's <stdlib.h> alone (which
+/// includes <sys/types.h>; musl's does not: libbtbb's pcap.c) still gets
+/// bitcode against musl's headers: <sys/types.h> is included for it.
+#[test]
+fn a_bsd_type_that_glibc_headers_bring_along_compiles_against_musl() {
+    capture_one_file_against_musl(
+        "capture-bsd-types",
+        "#include <stdlib.h>\n#include <stdio.h>\n\
+         int main(void) { u_char c = 1; u_int n = c; return printf(\"%u\\n\", n) < 0; }\n",
+        &["-includesys/types.h"],
     );
 }
 
@@ -495,27 +498,11 @@ fn a_bsd_type_that_glibc_headers_bring_along_compiles_against_musl() {
 /// headers: <limits.h> is included for it, and the manifest records it.
 #[test]
 fn a_limit_that_glibc_headers_bring_along_compiles_against_musl() {
-    let dir = scratch("capture-limits");
-    std::fs::write(
-        dir.join("m.c"),
+    let m = capture_one_file_against_musl(
+        "capture-limits",
         "#include <dirent.h>\n#include <stdio.h>\n\
          int main(void) { char p[PATH_MAX]; p[0] = 0; return puts(p) < 0; }\n",
-    )
-    .unwrap();
-    std::fs::write(dir.join("Makefile"), "m: m.c\n\t$(CC) -O2 -o $@ m.c\n").unwrap();
-    let o = Command::new(bin())
-        .args(["capture", "--musl", "--", "make"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", shown(&o));
-    let m = manifest(&dir);
-    let c = &m["compiles"][0];
-    assert!(c["bitcode"].is_string(), "{c:#}");
-    assert_eq!(
-        c["added_flags"],
-        serde_json::json!(["-includelimits.h"]),
-        "{c:#}"
+        &["-includelimits.h"],
     );
     assert_eq!(output(&m, "m")["main_from"], "m.c");
 }

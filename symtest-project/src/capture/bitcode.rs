@@ -53,6 +53,26 @@ const BSD_TYPE_NAMES: &[&str] = &[
     "daddr_t",
 ];
 
+/// The headers glibc's headers include along with others, by the names
+/// they give a source.
+const BROUGHT_ALONG: &[(&str, &[&str])] =
+    &[("limits.h", LIMITS_NAMES), ("sys/types.h", BSD_TYPE_NAMES)];
+
+/// `-include` flags for the headers whose names clang's errors in `stderr`
+/// say are missing.
+fn headers_brought_along(stderr: &str) -> Vec<String> {
+    BROUGHT_ALONG
+        .iter()
+        .filter(|(_, names)| {
+            names.iter().any(|n| {
+                stderr.contains(&format!("undeclared identifier '{n}'"))
+                    || stderr.contains(&format!("unknown type name '{n}'"))
+            })
+        })
+        .map(|(header, _)| format!("-include{header}"))
+        .collect()
+}
+
 /// glibc's <sys/cdefs.h> declaration macros, empty (what they expand to in C
 /// for a compiler that needs none of their attributes).
 const GLIBC_CDEFS: &[&str] = &[
@@ -160,25 +180,11 @@ pub fn compile(
         {
             more.extend(GLIBC_CDEFS.iter().map(|d| d.to_string()));
         }
-        // glibc's headers bring <limits.h>'s names along with others
-        // (<dirent.h> gives PATH_MAX); musl's do not: a source that relies on
-        // it gets the header included.
-        if base.iter().any(|a| a == "-nostdinc")
-            && LIMITS_NAMES
-                .iter()
-                .any(|n| stderr.contains(&format!("undeclared identifier '{n}'")))
-        {
-            more.push("-includelimits.h".to_string());
-        }
-        // Likewise <sys/types.h>'s BSD names (`u_char`), which glibc's
-        // <stdlib.h> includes.
-        if base.iter().any(|a| a == "-nostdinc")
-            && BSD_TYPE_NAMES.iter().any(|n| {
-                stderr.contains(&format!("unknown type name '{n}'"))
-                    || stderr.contains(&format!("use of undeclared identifier '{n}'"))
-            })
-        {
-            more.push("-includesys/types.h".to_string());
+        // glibc's headers bring other headers' names along (<dirent.h> gives
+        // <limits.h>'s PATH_MAX, <stdlib.h> <sys/types.h>'s `u_char`); musl's
+        // do not: a source that relies on them gets the header included.
+        if base.iter().any(|a| a == "-nostdinc") {
+            more.extend(headers_brought_along(&stderr));
         }
         more.retain(|a| !o.added.contains(a));
         if more.is_empty() {
@@ -371,6 +377,17 @@ mod tests {
             rejected_flag("clang-19: error: unknown argument: '-DX=1'\n", &flags),
             None
         );
+    }
+
+    #[test]
+    fn headers_glibc_brings_along_are_included_by_the_names_missing() {
+        let e = "a.c:3:9: error: use of undeclared identifier 'PATH_MAX'\n\
+                 a.c:4:20: error: unknown type name 'u_char'\n";
+        assert_eq!(
+            headers_brought_along(e),
+            ["-includelimits.h", "-includesys/types.h"]
+        );
+        assert!(headers_brought_along("a.c:1:1: error: unknown type name 'x'\n").is_empty());
     }
 
     #[test]
