@@ -553,3 +553,45 @@ fn library_tests_run_in_the_models_world_natively() {
     assert!(o.status.success(), "{}", text(&o));
     assert!(unexpected_failures(&o).is_empty(), "{}", text(&o));
 }
+
+/// A structure that keeps a queue as pointers into one array (libyaml's
+/// events: `tail - head`, `tail < end`): the library subtracts and orders
+/// those fields, which C defines only within one array, so the harness makes
+/// them point into one array. Before, each was an object of its own, and
+/// `tail - head` depended on where the allocator put them: the engine's
+/// path returned, the native run overflowed the heap (1 disagreement).
+#[test]
+fn fields_the_library_subtracts_point_into_one_array() {
+    let dir = fixture("library-spans", "library-spans");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "spans");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let suite = dir.join("tests/symtest/spans");
+    let harness = std::fs::read_to_string(suite.join("symtest_library.c")).unwrap();
+    for field in ["head", "tail"] {
+        assert!(
+            harness.contains(&format!("o->{field} = symtest_lib_range(o->end,")),
+            "{harness}"
+        );
+    }
+    // The loop from head to tail ran (line 8), and every line the engine
+    // claims a kept test ran natively too.
+    let cov: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("symtest-out/spans/coverage.json")).unwrap(),
+    )
+    .unwrap();
+    let lines = cov["lines"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(f, _)| f.ends_with("src/spans.c"))
+        .map(|(_, l)| l.clone())
+        .unwrap();
+    assert!(lines.as_array().unwrap().contains(&8.into()), "{cov:#}");
+    assert!(!text(&o).contains("soundness:"), "{}", text(&o));
+    let o = make(&suite, &["test"]);
+    assert!(unexpected_failures(&o).is_empty(), "{}", text(&o));
+}

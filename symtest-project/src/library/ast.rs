@@ -90,6 +90,8 @@ pub struct Record {
     pub union: bool,
     /// Fields: name and type (anonymous and bit-field members are marked).
     pub fields: Vec<Field>,
+    /// An anonymous record: the record (key) and field index holding it.
+    pub within: Option<(String, usize)>,
 }
 
 #[derive(Clone, Debug)]
@@ -331,12 +333,14 @@ fn insert_record(api: &mut Api, key: &str, spelled: &str, d: &Node) {
     let mut rec = record(d);
     rec.spelled = spelled.to_string();
     let mut pending: Option<&Node> = None;
+    let mut index = 0;
     for c in &d.inner {
         match c.kind.as_str() {
             "RecordDecl" | "EnumDecl" if c.name.as_deref().unwrap_or("").is_empty() => {
                 pending = Some(c)
             }
             "FieldDecl" => {
+                index += 1;
                 let (Some(anon), Some(ty), Some(field)) = (pending.take(), &c.ty, &c.name) else {
                     continue;
                 };
@@ -348,6 +352,9 @@ fn insert_record(api: &mut Api, key: &str, spelled: &str, d: &Node) {
                 } else if anon.complete {
                     let inner = format!("__typeof__((({spelled} *)0)->{field})");
                     insert_record(api, &ty.qual, &inner, anon);
+                    if let Some(r) = api.records.get_mut(&ty.qual) {
+                        r.within = Some((key.to_string(), index - 1));
+                    }
                 }
             }
             _ => {}
@@ -359,6 +366,7 @@ fn insert_record(api: &mut Api, key: &str, spelled: &str, d: &Node) {
 fn record(d: &Node) -> Record {
     Record {
         spelled: String::new(),
+        within: None,
         union: d.tag.as_deref() == Some("union"),
         fields: d
             .inner

@@ -102,3 +102,16 @@ static void symtest_lib_out_string(const char *name, const char *s) {
   else
     symtest_lib_out_null(name, s);
 }
+
+/* A pointer into the array of `n` elements of `size` bytes at `base`, at a
+ * symbolic element from its first to one past its last (NULL where `base`
+ * is): a field that the library subtracts from or orders against the one
+ * holding `base`, which C defines only within one array. */
+static void *symtest_lib_range(void *base, size_t n, size_t size, const char *name) {
+  unsigned char k;
+  symtest_make_symbolic(&k, 1, name);
+  symtest_assume(k <= n);
+  /* No branch on `base`: NULL stays NULL (plus 0). */
+  symtest_assume((base != NULL) | (k == 0));
+  return (char *)base + (size_t)k * size;
+}

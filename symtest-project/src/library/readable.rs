@@ -567,9 +567,13 @@ pub fn layouts(api: &Api, facts: &Facts, keys: &[String], ir: &str) -> Layouts {
             ) else {
                 break;
             };
-            let nullable = facts
-                .nullable_fields
-                .contains(&(key.replacen(' ', ".", 1), j));
+            let ir = facts.ir_name(api, key).unwrap_or_default();
+            // Fields that point into one array with others: made from one
+            // object and offsets, which the literals do not spell.
+            if facts.is_ranged(&ir, j) {
+                break;
+            }
+            let nullable = facts.nullable_fields.contains(&(ir.clone(), j));
             let kind = match types::shape(api, &f.ty) {
                 Shape::Pointer { to, pointee, .. } => match *to {
                     Shape::Record(key) => Kind::Link { key, nullable },

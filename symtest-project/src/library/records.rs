@@ -5,6 +5,7 @@
 use super::ast::{Field, Record};
 use super::harness::{holds_pointer, Gen};
 use super::types::{self, Shape};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 impl Gen<'_> {
@@ -144,22 +145,78 @@ impl Gen<'_> {
             "static void symtest_lib_init{k}({ty} *o, unsigned depth, const char *name) {{"
         );
         let _ = writeln!(bodies, "  (void)o; (void)depth; (void)name;");
-        let ir_name = key.replacen(' ', ".", 1);
+        let ir_name = self.facts.ir_name(self.api, key).unwrap_or_default();
         if rec.union {
             if has_pointer {
                 // Which member is live is unknown: no pointer is made up.
                 let _ = writeln!(bodies, "  memset(o, 0, sizeof *o);");
             }
         } else {
+            let bases = self.ranges(&ir_name, rec);
             for (i, f) in rec.fields.iter().enumerate() {
                 if f.bitfield || f.name.is_empty() {
                     continue;
                 }
                 let nullable = self.facts.nullable_fields.contains(&(ir_name.clone(), i));
-                self.init_field(bodies, f, nullable);
+                match bases.get(&i) {
+                    Some(&b) if b != i => {
+                        let base = &rec.fields[b];
+                        // As many elements as the base field has (a record:
+                        // one, as any pointer field to a record gets).
+                        let count = match types::shape(self.api, &base.ty) {
+                            Shape::Pointer { to, .. } if matches!(*to, Shape::Record(_)) => 1,
+                            _ => self.o.elements,
+                        };
+                        let _ = writeln!(
+                            bodies,
+                            "  o->{0} = symtest_lib_range(o->{1}, {count}, sizeof *o->{1}, symtest_lib_name(name, \".{0}@\"));",
+                            f.name, base.name
+                        );
+                    }
+                    _ => self.init_field(bodies, f, nullable),
+                }
             }
         }
         let _ = writeln!(bodies, "}}");
+    }
+
+    /// The fields of the record `rec` (IR name `ir`) that point into one
+    /// array, each with its group's first field (the array's own): pointer
+    /// fields to one type that the library subtracts or orders, directly or
+    /// through others of the group.
+    fn ranges(&self, ir: &str, rec: &Record) -> BTreeMap<usize, usize> {
+        let pointee = |i: usize| -> Option<String> {
+            let f = rec
+                .fields
+                .get(i)
+                .filter(|f| !f.bitfield && !f.name.is_empty())?;
+            match types::shape(self.api, &f.ty) {
+                Shape::Pointer { pointee, to, .. } if !matches!(*to, Shape::Void) => {
+                    Some(types::unqualified(&pointee).0)
+                }
+                _ => None,
+            }
+        };
+        // Each field of a group → the group's least field.
+        let mut base: BTreeMap<usize, usize> = BTreeMap::new();
+        for (s, a, b) in &self.facts.ranged_fields {
+            if s != ir || pointee(*a).is_none() || pointee(*a) != pointee(*b) {
+                continue;
+            }
+            let (ra, rb) = (
+                base.get(a).copied().unwrap_or(*a),
+                base.get(b).copied().unwrap_or(*b),
+            );
+            let least = ra.min(rb);
+            for v in base.values_mut() {
+                if *v == ra || *v == rb {
+                    *v = least;
+                }
+            }
+            base.insert(*a, least);
+            base.insert(*b, least);
+        }
+        base
     }
 
     /// The statements of `symtest_lib_init{k}` that make the field `f` valid;

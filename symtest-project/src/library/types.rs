@@ -290,6 +290,7 @@ mod tests {
             "struct box".into(),
             super::super::ast::Record {
                 spelled: "box".into(),
+                within: None,
                 union: false,
                 fields: vec![],
             },

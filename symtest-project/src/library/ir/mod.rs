@@ -25,6 +25,14 @@ pub struct Facts {
     /// (IR struct name without `%`, e.g. `struct.node`, field index) loaded
     /// and compared with NULL.
     pub nullable_fields: BTreeSet<(String, usize)>,
+    /// (IR struct name, field `i`, field `j`, `i < j`): two pointer fields of
+    /// one structure whose values the library subtracts or orders (`tail -
+    /// head`, `top < end`), which C defines only for pointers into one array:
+    /// the library's contract is that they point into one array.
+    pub ranged_fields: BTreeSet<(String, usize, usize)>,
+    /// Each IR structure type's field types (`struct.s` → `["i32", "ptr",
+    /// "%struct.anon.3"]`): the type of an anonymous structure a field holds.
+    pub struct_fields: BTreeMap<String, Vec<String>>,
     /// (function, parameter index) that may reach `free`/`realloc`.
     pub freed_params: BTreeSet<(String, usize)>,
     /// Functions that call `free`/`realloc`, directly or through callees.
@@ -48,6 +56,28 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// Whether field `i` of the IR structure `ir` is subtracted from or
+    /// ordered against another of its fields.
+    pub fn is_ranged(&self, ir: &str, i: usize) -> bool {
+        self.ranged_fields
+            .iter()
+            .any(|(s, a, b)| s == ir && (*a == i || *b == i))
+    }
+
+    /// The IR name of the header's record `key` (`struct node` is
+    /// `struct.node`); an anonymous one's is the type of the field that holds
+    /// it (`struct.anon.3`: clang names anonymous types by their layout).
+    pub fn ir_name(&self, api: &super::ast::Api, key: &str) -> Option<String> {
+        match &api.records.get(key)?.within {
+            None => Some(key.replacen(' ', ".", 1)),
+            Some((parent, i)) => {
+                let holder = self.ir_name(api, parent)?;
+                let ty = self.struct_fields.get(&holder)?.get(*i)?;
+                Some(ty.strip_prefix('%')?.trim_matches('"').to_string())
+            }
+        }
+    }
+
     /// The instructions of the functions `roots` reach through calls (their
     /// own included): how much code a call of them can run.
     pub fn reach<'n>(&self, roots: impl IntoIterator<Item = &'n str>) -> usize {
@@ -96,6 +126,10 @@ pub fn analyse(ir: &str) -> Facts {
     let mut aliases: Vec<(String, String)> = Vec::new();
     let mut lines = ir.lines();
     while let Some(line) = lines.next() {
+        if let Some((name, fields)) = struct_type(line) {
+            facts.struct_fields.insert(name, fields);
+            continue;
+        }
         if let Some(rest) = line.strip_prefix('@') {
             if let Some((name, def)) = rest.split_once(" = ") {
                 let name = name.trim_matches('"').to_string();
@@ -113,7 +147,7 @@ pub fn analyse(ir: &str) -> Facts {
         let Some((name, params)) = signature(line) else {
             continue;
         };
-        let f = scan_function(&mut lines, &params, &mut facts.nullable_fields);
+        let f = scan_function(&mut lines, &params, &mut facts);
         facts.defined.insert(name.clone());
         funcs.insert(name, f);
     }
@@ -144,6 +178,38 @@ pub fn analyse(ir: &str) -> Facts {
     facts
 }
 
+/// A structure type's definition (`%struct.s = type { i32, ptr }`, packed
+/// `<{ .. }>` too): its name without `%` and its field types.
+fn struct_type(line: &str) -> Option<(String, Vec<String>)> {
+    let rest = line.strip_prefix('%')?;
+    let (name, def) = rest.split_once(" = type ")?;
+    if !(name.starts_with("struct.") || name.starts_with("union.")) {
+        return None;
+    }
+    let body = def.trim().trim_start_matches('<').trim_end_matches('>');
+    let body = body.strip_prefix('{')?.strip_suffix('}')?;
+    let mut fields = Vec::new();
+    let mut depth = 0i32;
+    let mut field = String::new();
+    for c in body.chars() {
+        match c {
+            '{' | '[' | '<' | '(' => depth += 1,
+            '}' | ']' | '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                fields.push(field.trim().to_string());
+                field.clear();
+                continue;
+            }
+            _ => {}
+        }
+        field.push(c);
+    }
+    if !field.trim().is_empty() {
+        fields.push(field.trim().to_string());
+    }
+    Some((name.trim_matches('"').to_string(), fields))
+}
+
 /// The target of a global alias's definition (`alias i8, ptr @f_v2` after
 /// its linkage and visibility words).
 fn aliasee(def: &str) -> Option<String> {
@@ -161,13 +227,14 @@ fn aliasee(def: &str) -> Option<String> {
 }
 
 /// The facts of one function's body (the lines after its `define`, up to its
-/// closing brace); fields compared with NULL go to `nullable_fields`.
+/// closing brace); fields compared with NULL go to `facts.nullable_fields`,
+/// fields subtracted or ordered to `facts.ranged_fields`.
 fn scan_function<'a>(
     lines: &mut impl Iterator<Item = &'a str>,
     params: &[Option<String>],
-    nullable_fields: &mut BTreeSet<(String, usize)>,
+    facts: &mut Facts,
 ) -> Func {
-    let mut scan = Scan::new(params, nullable_fields);
+    let mut scan = Scan::new(params, facts);
     for body in lines.by_ref() {
         if body.starts_with('}') {
             break;
@@ -192,7 +259,8 @@ struct Scan<'n> {
     slots: BTreeMap<String, usize>,
     /// SSA value → the (structure type, field index) it addresses.
     fields: BTreeMap<String, (String, usize)>,
-    /// SSA value → the (structure type, field index) it was loaded from.
+    /// SSA value → the (structure type, field index) it was loaded from (or
+    /// is the address loaded from it, as an integer: `ptrtoint`).
     loaded_fields: BTreeMap<String, (String, usize)>,
     /// SSA value → the parameter whose memory it points into (a field, or
     /// an object a pointer field of it holds).
@@ -205,11 +273,11 @@ struct Scan<'n> {
     block_calls: BTreeMap<String, BTreeSet<String>>,
     /// The current block's label.
     block: String,
-    nullable_fields: &'n mut BTreeSet<(String, usize)>,
+    facts: &'n mut Facts,
 }
 
 impl<'n> Scan<'n> {
-    fn new(params: &[Option<String>], nullable_fields: &'n mut BTreeSet<(String, usize)>) -> Self {
+    fn new(params: &[Option<String>], facts: &'n mut Facts) -> Self {
         let holds = params
             .iter()
             .enumerate()
@@ -229,7 +297,7 @@ impl<'n> Scan<'n> {
             branches: BTreeMap::new(),
             block_calls: BTreeMap::new(),
             block: String::from("entry"),
-            nullable_fields,
+            facts,
         }
     }
 
@@ -258,6 +326,13 @@ impl<'n> Scan<'n> {
             (Some("icmp"), _) if words.contains(&"null") && words.contains(&"ptr") => {
                 self.null_compare(lhs, &words)
             }
+            (Some("ptrtoint"), Some(lhs)) => {
+                if let Some(fd) = words.get(2).and_then(|v| self.loaded_fields.get(*v)) {
+                    self.loaded_fields.insert(lhs.to_string(), fd.clone());
+                }
+            }
+            (Some("sub"), _) => self.ranged(&words),
+            (Some("icmp"), _) if is_ordering(words.get(1).copied()) => self.ranged(&words),
             _ => {}
         }
         self.call(rhs);
@@ -384,7 +459,22 @@ impl<'n> Scan<'n> {
                 self.null_cmps.push((lhs.unwrap_or("").to_string(), i));
             }
             if let Some(fd) = self.loaded_fields.get(*w) {
-                self.nullable_fields.insert(fd.clone());
+                self.facts.nullable_fields.insert(fd.clone());
+            }
+        }
+    }
+
+    /// `sub i64 %a, %b` or `icmp ult ptr %a, %b`: two fields of one structure
+    /// subtracted or ordered.
+    fn ranged(&mut self, words: &[&str]) {
+        let fields: Vec<&(String, usize)> = words
+            .iter()
+            .filter_map(|w| self.loaded_fields.get(*w))
+            .collect();
+        if let [(sa, a), (sb, b)] = fields.as_slice() {
+            if sa == sb && a != b {
+                let (i, j) = (*a.min(b), *a.max(b));
+                self.facts.ranged_fields.insert((sa.clone(), i, j));
             }
         }
     }
@@ -464,6 +554,15 @@ impl<'n> Scan<'n> {
         }
         f
     }
+}
+
+/// Whether an `icmp` predicate orders its operands (`ult`, `sge`, ..), as
+/// opposed to `eq`/`ne`.
+fn is_ordering(pred: Option<&str>) -> bool {
+    matches!(
+        pred,
+        Some("ult" | "ule" | "ugt" | "uge" | "slt" | "sle" | "sgt" | "sge")
+    )
 }
 
 /// Nullable and freed parameters, freeing functions and views through calls,
@@ -648,221 +747,4 @@ fn args_of(s: &str) -> Vec<Option<String>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const IR: &str = r#"
-%struct.node = type { i32, ptr }
-
-define dso_local i32 @sum(ptr noundef %n) #0 {
-entry:
-  %n.addr = alloca ptr, align 8
-  store ptr %n, ptr %n.addr, align 8
-  %0 = load ptr, ptr %n.addr, align 8
-  %tobool = icmp ne ptr %0, null
-  %1 = load ptr, ptr %n.addr, align 8
-  %next = getelementptr inbounds %struct.node, ptr %1, i32 0, i32 1
-  %2 = load ptr, ptr %next, align 8
-  %cmp = icmp eq ptr %2, null
-  ret i32 0
-}
-
-define dso_local void @drop(ptr noundef %p, ptr noundef %q) #0 {
-entry:
-  %p.addr = alloca ptr, align 8
-  store ptr %p, ptr %p.addr, align 8
-  %0 = load ptr, ptr %p.addr, align 8
-  call void @free(ptr noundef %0)
-  ret void
-}
-
-define dso_local void @outer(ptr noundef %a, ptr noundef %b) #0 {
-entry:
-  %a.addr = alloca ptr, align 8
-  %b.addr = alloca ptr, align 8
-  store ptr %a, ptr %a.addr, align 8
-  store ptr %b, ptr %b.addr, align 8
-  %0 = load ptr, ptr %b.addr, align 8
-  %1 = load ptr, ptr %a.addr, align 8
-  %call = call i32 @sum(ptr noundef %0)
-  call void @drop(ptr noundef %1, ptr noundef null)
-  ret void
-}
-
-define dso_local void @hooked(ptr noundef %h) #0 {
-entry:
-  %h.addr = alloca ptr, align 8
-  store ptr %h, ptr %h.addr, align 8
-  %0 = load ptr, ptr @dealloc, align 8
-  %1 = load ptr, ptr %h.addr, align 8
-  call void %0(ptr noundef %1)
-  ret void
-}
-
-define dso_local void @checked(ptr noundef %d) #0 {
-entry:
-  %d.addr = alloca ptr, align 8
-  store ptr %d, ptr %d.addr, align 8
-  %0 = load ptr, ptr %d.addr, align 8
-  %tobool = icmp ne ptr %0, null
-  br i1 %tobool, label %cond.true, label %cond.false
-
-cond.true:                                        ; preds = %entry
-  br label %cond.end
-
-cond.false:                                       ; preds = %entry
-  call void @__assert_fail(ptr noundef @.str, ptr noundef @.str.1, i32 noundef 3, ptr noundef @__func__.checked) #2
-  unreachable
-
-cond.end:                                         ; preds = %cond.true
-  ret void
-}
-
-define dso_local i32 @numbered(ptr noundef %0) #0 !dbg !1 {
-  %2 = alloca ptr, align 8
-  store ptr %0, ptr %2, align 8
-    #dbg_declare(ptr %2, !2512, !DIExpression(), !2513)
-  %3 = load ptr, ptr %2, align 8, !dbg !2516
-  %4 = icmp ne ptr %3, null, !dbg !2516
-  br i1 %4, label %6, label %5, !dbg !2516
-
-5:                                                ; preds = %1
-  call void @__assert_fail(ptr noundef @.str.12, ptr noundef @.src, i32 noundef 690, ptr noundef @f) #14, !dbg !2516
-  unreachable, !dbg !2516
-
-6:                                                ; preds = %1
-  ret i32 0
-}
-
-declare void @free(ptr noundef)
-"#;
-
-    /// A default symbol version's name, an alias of its implementation
-    /// (`scale` of `scale_v2`), is a function of the library with its
-    /// implementation's facts; an alias of a variable is a global.
-    #[test]
-    fn an_alias_is_the_function_it_names() {
-        let ir = format!(
-            "{IR}@version = global i32 2\n@sum_v2 = alias i8, ptr @sum\n\
-             @drop_alias = dso_local alias void (ptr, ptr), ptr @drop\n\
-             @current = alias i8, ptr @version\n"
-        );
-        let f = analyse(&ir);
-        assert!(f.defined.contains("sum_v2") && f.defined.contains("drop_alias"));
-        assert!(!f.globals.contains("sum_v2"));
-        assert!(f.globals.contains("current"));
-        assert!(f.nullable_params.contains(&("sum_v2".into(), 0)));
-        assert!(f.freed_params.contains(&("drop_alias".into(), 0)));
-        assert!(f.frees.contains("drop_alias"));
-        assert_eq!(f.reach(["sum_v2"]), f.reach(["sum"]) + 1);
-    }
-
-    #[test]
-    fn nulls_and_frees_through_slots_fields_and_calls() {
-        let f = analyse(IR);
-        assert_eq!(
-            f.defined.iter().map(String::as_str).collect::<Vec<_>>(),
-            ["checked", "drop", "hooked", "numbered", "outer", "sum"]
-        );
-        assert!(f.nullable_params.contains(&("sum".into(), 0)));
-        assert!(f.nullable_params.contains(&("outer".into(), 1)));
-        assert!(!f.nullable_params.contains(&("outer".into(), 0)));
-        assert!(f.nullable_fields.contains(&("struct.node".into(), 1)));
-        assert!(f.freed_params.contains(&("drop".into(), 0)));
-        assert!(f.freed_params.contains(&("outer".into(), 0)));
-        assert!(!f.freed_params.contains(&("outer".into(), 1)));
-        assert!(f.freed_params.contains(&("hooked".into(), 0)));
-        assert!(!f.nullable_params.contains(&("checked".into(), 0)));
-        assert!(!f.nullable_params.contains(&("numbered".into(), 0)));
-        let node = std::collections::BTreeSet::from(["struct.node".to_string()]);
-        assert_eq!(f.views.get(&("sum".into(), 0)), Some(&node));
-        assert_eq!(f.views.get(&("outer".into(), 1)), Some(&node));
-        assert!(f.frees.contains("outer") && f.frees.contains("drop") && !f.frees.contains("sum"));
-        // `outer` runs its 9 instructions, `sum`'s 9 and `drop`'s 5.
-        assert_eq!(f.reach(["outer"]), 23);
-        assert_eq!(f.reach(["sum", "drop"]), 14);
-    }
-
-    const SETTERS: &str = r#"
-%struct.reader = type { i32, %struct.anon }
-%struct.anon = type { ptr, i64 }
-
-define dso_local void @set_input(ptr noundef %0, ptr noundef %1, i64 noundef %2) #0 {
-  %4 = alloca ptr, align 8
-  %5 = alloca ptr, align 8
-  %6 = alloca i64, align 8
-  store ptr %0, ptr %4, align 8
-  store ptr %1, ptr %5, align 8
-  store i64 %2, ptr %6, align 8
-  %7 = load ptr, ptr %5, align 8
-  %8 = load ptr, ptr %4, align 8
-  %9 = getelementptr inbounds %struct.reader, ptr %8, i32 0, i32 1
-  %10 = getelementptr inbounds %struct.anon, ptr %9, i32 0, i32 0
-  store ptr %7, ptr %10, align 8
-  %11 = load i64, ptr %6, align 8
-  %12 = load ptr, ptr %4, align 8
-  %13 = getelementptr inbounds %struct.reader, ptr %12, i32 0, i32 1
-  %14 = getelementptr inbounds %struct.anon, ptr %13, i32 0, i32 1
-  store i64 %11, ptr %14, align 8
-  ret void
-}
-
-define dso_local void @set_through(ptr noundef %r, ptr noundef %b) #0 {
-entry:
-  %r.addr = alloca ptr, align 8
-  %b.addr = alloca ptr, align 8
-  store ptr %r, ptr %r.addr, align 8
-  store ptr %b, ptr %b.addr, align 8
-  %0 = load ptr, ptr %r.addr, align 8
-  %1 = load ptr, ptr %b.addr, align 8
-  call void @set_input(ptr noundef %0, ptr noundef %1, i64 noundef 4)
-  ret void
-}
-
-define dso_local void @fill(ptr noundef %r, ptr noundef %doc) #0 {
-entry:
-  %r.addr = alloca ptr, align 8
-  %doc.addr = alloca ptr, align 8
-  store ptr %r, ptr %r.addr, align 8
-  store ptr %doc, ptr %doc.addr, align 8
-  %0 = load ptr, ptr %doc.addr, align 8
-  %1 = load ptr, ptr %r.addr, align 8
-  %2 = getelementptr inbounds %struct.reader, ptr %1, i32 0, i32 1
-  %3 = getelementptr inbounds %struct.anon, ptr %2, i32 0, i32 0
-  store ptr %0, ptr %3, align 8
-  %4 = load ptr, ptr %doc.addr, align 8
-  %5 = getelementptr inbounds i8, ptr %4, i64 8
-  store i32 0, ptr %5, align 4
-  ret void
-}
-
-define dso_local i32 @read_one(ptr noundef %r, ptr noundef %out) #0 {
-entry:
-  %r.addr = alloca ptr, align 8
-  %out.addr = alloca ptr, align 8
-  store ptr %r, ptr %r.addr, align 8
-  store ptr %out, ptr %out.addr, align 8
-  %0 = load ptr, ptr %r.addr, align 8
-  %f = getelementptr inbounds %struct.reader, ptr %0, i32 0, i32 0
-  %1 = load i32, ptr %f, align 8
-  %2 = load ptr, ptr %out.addr, align 8
-  store i32 %1, ptr %2, align 4
-  ret i32 0
-}
-"#;
-
-    #[test]
-    fn pointers_kept_in_another_parameter_make_setters() {
-        let f = analyse(SETTERS);
-        let stores: Vec<(&str, usize, usize)> = f
-            .stores
-            .iter()
-            .map(|(n, i, j)| (n.as_str(), *i, *j))
-            .collect();
-        // `buf` kept in the reader (a field of a field), directly and
-        // through the helper; the length is no pointer, a value written
-        // through an out-parameter is not a parameter kept, and `fill`
-        // writes through the `doc` it keeps (an out-parameter, no setter).
-        assert_eq!(stores, [("set_input", 1, 0), ("set_through", 1, 0)]);
-    }
-}
+mod tests;
