@@ -499,14 +499,14 @@ fn library_suite_has_readable_tests_that_build_and_run_natively() {
     );
 }
 
-/// A function that calls a generator callback until it returns NULL, as
-/// readline's `rl_completion_matches` does: the harness's callback makes a
-/// new input on every call and never returns NULL, so the engine halts the
-/// path and, run concretely for its allowance, sees no end. The native run
-/// goes on past that allowance and asks for more input than the test holds:
-/// past its last object it takes zeros (the engine claims nothing there), so
-/// the run goes on until the suite's timeout stops it, the test passes, and
-/// the recording and the report see no disagreement.
+/// A function that reads a stream from a callback with no end of its own
+/// (`stream_weight`): the harness's callback makes a new input on every
+/// call, so the engine halts the path and, run concretely for its
+/// allowance, sees no end. The native run goes on past that allowance and
+/// asks for more input than the test holds: past its last object it takes
+/// zeros (the engine claims nothing there), so the run goes on until the
+/// suite's timeout stops it, the test passes, and the recording and the
+/// report see no disagreement.
 #[test]
 fn library_test_without_end_takes_zeros_past_its_inputs() {
     let dir = fixture("library-generator", "library-generator");
@@ -594,4 +594,39 @@ fn fields_the_library_subtracts_point_into_one_array() {
     assert!(!text(&o).contains("soundness:"), "{}", text(&o));
     let o = make(&suite, &["test"]);
     assert!(unexpected_failures(&o).is_empty(), "{}", text(&o));
+}
+
+/// A function that calls a generator callback until it returns NULL, as
+/// readline's `rl_completion_matches` does (`count_generated`): the library
+/// compares what the callback returns with NULL (read from its IR), so the
+/// harness's callback returns NULL on some paths, and the loop's end and
+/// what follows it are reached and run natively. Before, the callback never
+/// returned NULL and the line after the loop was never reached.
+#[test]
+fn a_callback_whose_result_the_library_checks_returns_null_on_some_paths() {
+    let dir = fixture("library-generator", "library-generator-null");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "generator");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let harness =
+        std::fs::read_to_string(dir.join("tests/symtest/generator/symtest_library.c")).unwrap();
+    assert!(
+        harness.contains("symtest_lib_nullable(symtest_lib_alloc("),
+        "{harness}"
+    );
+    let cov: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("symtest-out/generator/coverage.json")).unwrap(),
+    )
+    .unwrap();
+    let (_, lines) = cov["lines"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(f, _)| f.ends_with("src/generator.c"))
+        .unwrap();
+    // `return weight % 2 ? n : -n;`, after the loop.
+    assert!(lines.as_array().unwrap().contains(&22.into()), "{cov:#}");
+    assert!(!text(&o).contains("soundness:"), "{}", text(&o));
 }

@@ -245,6 +245,8 @@ fn merged(own: &Facts, own_fn: &str, other: &Facts, other_fn: &str) -> Facts {
     f.freed_params.extend(rename(&other.freed_params));
     f.nullable_fields
         .extend(other.nullable_fields.iter().cloned());
+    f.nullable_results
+        .extend(other.nullable_results.iter().copied());
     if other.frees.contains(other_fn) {
         f.frees.insert(own_fn.to_string());
     }

@@ -17,7 +17,9 @@
 //!   NULL (the choice is a product, not a branch: paths split only where the
 //!   code tests the pointer), NULL past the depth;
 //! - a parameter is NULL only when the library compares it with NULL
-//!   ([`super::ir`]); function pointers get stubs returning symbolic values;
+//!   ([`super::ir`]); function pointers get stubs returning symbolic values
+//!   (a pointer NULL or not by a symbolic choice when the library compares
+//!   what callbacks of as many arguments return with NULL);
 //!   `extern` scalars of the headers are symbolic.
 
 use super::ast::{Api, Function};
@@ -134,6 +136,15 @@ impl<'a> Gen<'a> {
         }
         match types::shape(self.api, ret) {
             Shape::Void => {}
+            // NULL on some paths where the library compares what such a
+            // callback returns with NULL (a generator's end).
+            Shape::Pointer { .. } if self.facts.nullable_results.contains(&params.len()) => {
+                let _ = writeln!(
+                    s,
+                    "  return (__typeof__({ret}))symtest_lib_nullable(symtest_lib_alloc({}, \"stub{k}.return\"), \"stub{k}.return==NULL?\");",
+                    self.o.elements * 8
+                );
+            }
             Shape::Pointer { .. } => {
                 let _ = writeln!(
                     s,

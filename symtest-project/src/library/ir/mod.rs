@@ -30,6 +30,10 @@ pub struct Facts {
     /// head`, `top < end`), which C defines only for pointers into one array:
     /// the library's contract is that they point into one array.
     pub ranged_fields: BTreeSet<(String, usize, usize)>,
+    /// The argument counts of calls through a pointer (a callback) whose
+    /// returned pointer the library compares with NULL: a stub of such a
+    /// callback returns NULL on some paths (a generator's end).
+    pub nullable_results: BTreeSet<usize>,
     /// Each IR structure type's field types (`struct.s` → `["i32", "ptr",
     /// "%struct.anon.3"]`): the type of an anonymous structure a field holds.
     pub struct_fields: BTreeMap<String, Vec<String>>,
@@ -265,6 +269,9 @@ struct Scan<'n> {
     /// SSA value → the parameter whose memory it points into (a field, or
     /// an object a pointer field of it holds).
     within: BTreeMap<String, usize>,
+    /// SSA value or slot → the argument count of the call through a pointer
+    /// whose returned pointer it holds.
+    results: BTreeMap<String, usize>,
     /// Compares of a parameter with NULL (result, parameter).
     null_cmps: Vec<(String, usize)>,
     /// The branches on a value (value, successors).
@@ -292,6 +299,7 @@ impl<'n> Scan<'n> {
             slots: BTreeMap::new(),
             fields: BTreeMap::new(),
             loaded_fields: BTreeMap::new(),
+            results: BTreeMap::new(),
             within: BTreeMap::new(),
             null_cmps: Vec::new(),
             branches: BTreeMap::new(),
@@ -317,6 +325,11 @@ impl<'n> Scan<'n> {
             _ => (None, body),
         };
         let words: Vec<&str> = rhs.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        if let (Some(lhs), Some(args)) = (lhs, indirect_call(rhs)) {
+            if returns_pointer(rhs) {
+                self.results.insert(lhs.to_string(), args.len());
+            }
+        }
         match (words.first().copied(), lhs) {
             (Some("store"), _) => self.store(&words),
             (Some("load"), Some(lhs)) => self.load(lhs, &words),
@@ -381,6 +394,9 @@ impl<'n> Scan<'n> {
             }
         }
         if let [v, slot, ..] = vals.as_slice() {
+            if let Some(&n) = self.results.get(*v) {
+                self.results.insert(slot.to_string(), n);
+            }
             if let Some(&i) = self.holds.get(*v) {
                 self.slots.insert(slot.to_string(), i);
                 let into = self.within.get(*slot).or_else(|| self.holds.get(*slot));
@@ -407,6 +423,13 @@ impl<'n> Scan<'n> {
         }
         if let Some(fd) = self.fields.get(from) {
             self.loaded_fields.insert(lhs.to_string(), fd.clone());
+        }
+        if let Some(&n) = self
+            .results
+            .get(from)
+            .filter(|_| words.get(1) == Some(&"ptr"))
+        {
+            self.results.insert(lhs.to_string(), n);
         }
         if let Some(&j) = self.within.get(from) {
             if words.get(1) == Some(&"ptr") {
@@ -460,6 +483,9 @@ impl<'n> Scan<'n> {
             }
             if let Some(fd) = self.loaded_fields.get(*w) {
                 self.facts.nullable_fields.insert(fd.clone());
+            }
+            if let Some(&n) = self.results.get(*w) {
+                self.facts.nullable_results.insert(n);
             }
         }
     }
@@ -688,6 +714,18 @@ fn indirect_call(rhs: &str) -> Option<Vec<Option<String>>> {
         }
     }
     None
+}
+
+/// Whether a call returns a pointer (`call ptr %5(..)`, `call noalias ptr
+/// @f(..)`): its first word after `call` that is not an attribute.
+fn returns_pointer(rhs: &str) -> bool {
+    let Some(at) = rhs.find("call ") else {
+        return false;
+    };
+    rhs[at + 5..]
+        .split_whitespace()
+        .find(|w| *w == "ptr" || !w.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        == Some("ptr")
 }
 
 /// `define dso_local i32 @f(ptr noundef %s, i64 noundef %1) #0 {` → name and

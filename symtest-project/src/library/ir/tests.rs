@@ -309,3 +309,33 @@ define dso_local i32 @same(ptr noundef %0) #0 {
         Some("struct.holder")
     );
 }
+
+/// A pointer a callback returned (`call ptr %4(i32 0)`), kept in a local and
+/// compared with NULL: callbacks of one argument may return NULL. An `i32`
+/// result compared with 0 is not a pointer's.
+#[test]
+fn a_callback_result_compared_with_null() {
+    let ir = r#"
+define dso_local i64 @count(ptr noundef %0, ptr noundef %1) #0 {
+  %3 = alloca ptr, align 8
+  %4 = alloca ptr, align 8
+  %5 = alloca ptr, align 8
+  store ptr %0, ptr %3, align 8
+  store ptr %1, ptr %4, align 8
+  %6 = load ptr, ptr %3, align 8
+  %7 = call ptr %6(i32 noundef 0)
+  store ptr %7, ptr %5, align 8
+  %8 = load ptr, ptr %5, align 8
+  %9 = icmp ne ptr %8, null
+  %10 = load ptr, ptr %4, align 8
+  %11 = call i32 %10(i32 noundef 1, i32 noundef 2)
+  %12 = icmp ne i32 %11, 0
+  ret i64 0
+}
+"#;
+    let f = analyse(ir);
+    assert_eq!(f.nullable_results.iter().copied().collect::<Vec<_>>(), [1]);
+    assert!(returns_pointer("call noalias ptr @f(i32 1)"));
+    assert!(!returns_pointer("call void %5(ptr %6)"));
+    assert!(!returns_pointer("call i32 %5(ptr %6)"));
+}
