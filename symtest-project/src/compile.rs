@@ -32,7 +32,10 @@ pub struct CompileError {
     pub diagnostics: String,
 }
 
-/// The compiler arguments shared by the bitcode and native builds (-I, -D, cflags).
+/// The compiler arguments shared by the bitcode and native builds (-I, -D,
+/// cflags). OpenMP flags in `cflags` (`-fopenmp`) are left out and symtest's
+/// `omp.h` is found instead: the code runs as serial OpenMP
+/// (`crate::capture::bitcode`, [`crate::units::harness_unit`]).
 pub fn common_args(t: &Target, models_include: &Path) -> Vec<String> {
     let mut a = Vec::new();
     for i in &t.include {
@@ -42,7 +45,11 @@ pub fn common_args(t: &Target, models_include: &Path) -> Vec<String> {
     for d in &t.defines {
         a.push(format!("-D{d}"));
     }
-    a.extend(t.cflags.iter().cloned());
+    let openmp = |f: &&String| crate::capture::bitcode::is_openmp_flag(f);
+    a.extend(t.cflags.iter().filter(|f| !openmp(f)).cloned());
+    if t.cflags.iter().any(|f| openmp(&f)) {
+        a.push(format!("-isystem{}", crate::paths::openmp_dir().display()));
+    }
     a
 }
 

@@ -28,6 +28,10 @@ pub const ORACLE_H: &str = include_str!("../../templates/suite/symtest_oracle.h"
 pub const REPRO_C: &str = include_str!("../../templates/suite/symtest_repro.c");
 pub const ENV_C: &str = include_str!("../../templates/suite/symtest_env.c");
 pub const CPU_H: &str = include_str!("../../templates/suite/symtest_cpu.h");
+/// Serial OpenMP (code built with `-fopenmp`): symtest's `omp.h` and its
+/// routines, which the engine's runtime has too.
+pub const OMP_H: &str = include_str!("../../libc-models/openmp/omp.h");
+pub const OMP_C: &str = include_str!("../../libc-models/openmp/omp.c");
 /// What clang's profile runtime needs of glibc, for a coverage build against musl.
 pub const MUSL_COMPAT_C: &str = include_str!("../../templates/suite/symtest_musl_compat.c");
 
@@ -197,11 +201,16 @@ pub fn makefile(
             make_shell_word(&p.display().to_string())
         }
     };
+    let openmp_dir = crate::paths::openmp_dir();
     let args = |u: &Unit| -> String {
         u.args
             .iter()
             .map(|a| match a {
                 Arg::Word(w) => make_shell_word(w),
+                // symtest's omp.h travels with the suite.
+                Arg::Path { flag, path } if *path == openmp_dir => {
+                    format!("{}$(SUITE_DIR)/{OPENMP_DIR}", make_shell_word(flag))
+                }
                 Arg::Path { flag, path } if path.starts_with(root) => {
                     format!("{}{}", make_shell_word(flag), file(path))
                 }
@@ -248,6 +257,11 @@ pub fn makefile(
     let mut unique_archives = archives.clone();
     unique_archives.dedup();
     link.extend(archives);
+    if inputs.openmp {
+        rules.push(OPENMP_RULE.to_string());
+        unique_archives.push(OPENMP_ARCHIVE.into());
+        link.push(OPENMP_ARCHIVE.into());
+    }
     link.extend(inputs.libs.iter().map(|l| make_shell_word(l)));
     let note = build_note(target);
     let checks = crate::recipe::ubsan_checks(target).join(",");
@@ -263,6 +277,18 @@ pub fn makefile(
         .replace("@RULES@", &rules.join("\n"));
     SuiteMakefile { text, objects }
 }
+
+/// The suite's directory of serial OpenMP (copies of `libc-models/openmp`).
+const OPENMP_DIR: &str = "openmp";
+/// The archive of serial OpenMP's routines, linked after the code.
+const OPENMP_ARCHIVE: &str = "symtest_omp.a";
+/// How the suite builds [`OPENMP_ARCHIVE`]: like its other support code,
+/// without checks or coverage.
+const OPENMP_RULE: &str = "symtest_omp.a: $(SUITE_DIR)/openmp/omp.c $(SUITE_DIR)/openmp/omp.h
+	$(CC) $(CFLAGS) $(SUITE_CFLAGS) $(LIBC_CFLAGS) -c $< -o symtest_omp.o
+	rm -f $@
+	$(AR) rcs $@ symtest_omp.o
+";
 
 /// The file stem of `path` (`default` without one) with every character
 /// but ASCII letters, digits and `_` made `_`: a part of a make target name.
@@ -380,9 +406,20 @@ fn cmake(target: &Target, suite: &Path) -> String {
 }
 
 /// Writes the runner sources (not the build files) into `dir` (coverage builds use this).
-pub fn write_sources(dir: &Path, target: &Target, cases: &[SuiteCase]) -> Result<()> {
+pub fn write_sources(
+    dir: &Path,
+    target: &Target,
+    inputs: &NativeInputs,
+    cases: &[SuiteCase],
+) -> Result<()> {
     std::fs::create_dir_all(dir.join("klee"))
         .with_context(|| format!("creating {}", dir.display()))?;
+    if inputs.openmp {
+        let omp = dir.join(OPENMP_DIR);
+        std::fs::create_dir_all(&omp).with_context(|| format!("creating {}", omp.display()))?;
+        std::fs::write(omp.join("omp.h"), OMP_H).context("writing openmp/omp.h")?;
+        std::fs::write(omp.join("omp.c"), OMP_C).context("writing openmp/omp.c")?;
+    }
     if let Some(g) = target.library.as_ref().and_then(|l| l.generated.as_ref()) {
         std::fs::copy(g, dir.join(crate::library::HARNESS_FILE))
             .with_context(|| format!("copying {} into {}", g.display(), dir.display()))?;
@@ -540,7 +577,7 @@ pub fn write_suite(
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let staging = parent.join(format!(".{}.new~", target.name));
     let _ = std::fs::remove_dir_all(&staging);
-    write_sources(&staging, target, cases)?;
+    write_sources(&staging, target, inputs, cases)?;
     // Paths in the build files are relative to the final directory.
     std::fs::write(
         staging.join("Makefile"),

@@ -524,6 +524,7 @@ fn program_inputs(
         }
     }
     native.add_unit_link_options();
+    native.serial_openmp();
     native
 }
 
@@ -598,6 +599,7 @@ fn library_inputs(
         }
     }
     native.add_unit_link_options();
+    native.serial_openmp();
     native
 }
 

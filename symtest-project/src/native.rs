@@ -70,7 +70,7 @@ pub fn build(
     let src = dir.join("suite");
     let obj = dir.join("obj");
     std::fs::create_dir_all(&obj).map_err(|e| format!("creating {}: {e}", obj.display()))?;
-    emit::write_sources(&src, target, cases).map_err(|e| format!("{e:#}"))?;
+    emit::write_sources(&src, target, inputs, cases).map_err(|e| format!("{e:#}"))?;
     let mk = emit::makefile(target, inputs, root, &src);
     let makefile = src.join("Makefile");
     std::fs::write(&makefile, &mk.text)

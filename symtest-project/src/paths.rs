@@ -14,6 +14,12 @@ pub fn models_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("libc-models"))
 }
 
+/// The directory of serial OpenMP's `omp.h` (and its routines, `omp.c`):
+/// the header the compiles of code built with `-fopenmp` find.
+pub fn openmp_dir() -> PathBuf {
+    models_dir().join("openmp")
+}
+
 /// symtest's cache: `$SYMTEST_CACHE_DIR`, else `$XDG_CACHE_HOME/symtest`, else
 /// `~/.cache/symtest` (the same rule as xtask/src/paths.rs).
 pub fn cache_dir() -> PathBuf {

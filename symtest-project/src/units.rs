@@ -62,15 +62,21 @@ pub struct NativeInputs {
     pub archive_links: Vec<usize>,
     /// System libraries (`-lm`, a path to a `.so`).
     pub libs: Vec<String>,
+    /// The code is OpenMP code, run serially: the build links symtest's
+    /// OpenMP routines (`libc-models/openmp/omp.c`, as an archive after the
+    /// code), never an OpenMP runtime ([`NativeInputs::serial_openmp`]).
+    pub openmp: bool,
 }
 
 impl NativeInputs {
     /// The units of a target's own `sources`, with its flags.
     pub fn of_sources(t: &Target) -> NativeInputs {
-        NativeInputs {
+        let mut n = NativeInputs {
             units: t.sources.iter().map(|s| harness_unit(t, s)).collect(),
             ..NativeInputs::default()
-        }
+        };
+        n.serial_openmp();
+        n
     }
 
     /// Every unit, archive members included (what gcov measures).
@@ -91,9 +97,43 @@ impl NativeInputs {
     }
 }
 
+/// Whether a system library is an OpenMP runtime (GCC's libgomp, LLVM's
+/// libomp, Intel's libiomp5), by `-l` name or path.
+fn is_openmp_runtime(lib: &str) -> bool {
+    const NAMES: &[&str] = &["gomp", "omp", "iomp5"];
+    if let Some(name) = lib.strip_prefix("-l") {
+        return NAMES.contains(&name);
+    }
+    let file = Path::new(lib)
+        .file_name()
+        .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+    NAMES.iter().any(|n| {
+        file.strip_prefix(&format!("lib{n}"))
+            .is_some_and(|rest| rest.starts_with(".so") || rest == ".a")
+    })
+}
+
+impl NativeInputs {
+    /// Serial OpenMP, as the engine runs it: the OpenMP runtime libraries
+    /// the build linked are left out, and [`NativeInputs::openmp`] is set when
+    /// there was one or a unit finds symtest's `omp.h` (the capture adds its
+    /// directory, `crate::paths::openmp_dir`, to an OpenMP unit's flags).
+    pub fn serial_openmp(&mut self) {
+        let before = self.libs.len();
+        self.libs.retain(|l| !is_openmp_runtime(l));
+        let dir = crate::paths::openmp_dir();
+        let includes = self.all_units().any(|u| {
+            u.args
+                .iter()
+                .any(|a| matches!(a, Arg::Path { path, .. } if *path == dir))
+        });
+        self.openmp |= includes || self.libs.len() != before;
+    }
+}
+
 /// A unit of the target's own sources: the suite's headers (copies of
 /// symtest's `symtest.h` and `klee/klee.h`), the target's include directories,
-/// defines and cflags.
+/// defines and cflags (OpenMP's replaced by symtest's `omp.h`).
 pub fn harness_unit(t: &Target, source: &Path) -> Unit {
     let dir = |p: &Path| Arg::Path {
         flag: "-I".into(),
@@ -102,7 +142,21 @@ pub fn harness_unit(t: &Target, source: &Path) -> Unit {
     let mut args = vec![Arg::SuiteDir];
     args.extend(t.include.iter().map(|i| dir(i)));
     args.extend(t.defines.iter().map(|d| Arg::Word(format!("-D{d}"))));
-    args.extend(t.cflags.iter().cloned().map(Arg::Word));
+    // Serial OpenMP, as the bitcode compile (`compile::common_args`).
+    let openmp = |f: &String| crate::capture::bitcode::is_openmp_flag(f);
+    args.extend(
+        t.cflags
+            .iter()
+            .filter(|f| !openmp(f))
+            .cloned()
+            .map(Arg::Word),
+    );
+    if t.cflags.iter().any(openmp) {
+        args.push(Arg::Path {
+            flag: "-isystem".into(),
+            path: crate::paths::openmp_dir(),
+        });
+    }
     Unit {
         source: source.to_path_buf(),
         args,
@@ -180,6 +234,39 @@ pub fn render_native(args: &[Arg], suite: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openmp_runtimes_are_left_out_for_the_serial_routines() {
+        let mut n = NativeInputs {
+            libs: ["-lm", "-lgomp", "/usr/lib/libomp.so.5", "-lompx", "-liomp5"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            ..NativeInputs::default()
+        };
+        n.serial_openmp();
+        assert_eq!(n.libs, ["-lm", "-lompx"]);
+        assert!(n.openmp);
+        let mut plain = NativeInputs {
+            libs: vec!["-lm".into()],
+            ..NativeInputs::default()
+        };
+        plain.serial_openmp();
+        assert!(!plain.openmp);
+        let mut unit = NativeInputs {
+            units: vec![Unit {
+                source: PathBuf::from("/p/a.c"),
+                args: recorded_args(
+                    &[format!("-isystem{}", crate::paths::openmp_dir().display())],
+                    Path::new("/p"),
+                ),
+                link: Vec::new(),
+            }],
+            ..NativeInputs::default()
+        };
+        unit.serial_openmp();
+        assert!(unit.openmp);
+    }
 
     #[test]
     fn recorded_paths_become_absolute() {

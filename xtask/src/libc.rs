@@ -1,7 +1,8 @@
 //! Builds the libc runtime that `cargo symtest exec --libc=musl` links programs with:
 //! musl (from Debian's source package) compiled by clang-19 to LLVM bitcode, with our
 //! replacements for its x86-64 assembly and its system-call layer
-//! (`libc-models/musl/`), linked with the POSIX model (`libc-models/posix/`).
+//! (`libc-models/musl/`), linked with the POSIX model (`libc-models/posix/`) and
+//! serial OpenMP's runtime routines (`libc-models/openmp/`).
 //!
 //! Results live in the cache dir under `musl-<version>-<key>` (see `libc_key.rs`):
 //! `runtime.bc` (musl + model, linked), `entry.bc` (the POSIX runtime's entry),
@@ -120,7 +121,8 @@ fn build_musl(models: &Path, dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// runtime.bc = libc.bc + the POSIX model; entry.bc = the POSIX runtime's entry.
+/// runtime.bc = libc.bc + the POSIX model + serial OpenMP; entry.bc = the POSIX
+/// runtime's entry.
 fn build_runtime(models: &Path, musl: &Path, dir: &Path) -> Result<()> {
     let started = std::time::Instant::now();
     let (staging, work) = staging_for(dir)?;
@@ -129,6 +131,8 @@ fn build_runtime(models: &Path, musl: &Path, dir: &Path) -> Result<()> {
     let mut model_files = Vec::new();
     collect_c(&models.join("posix"), &mut model_files)?;
     model_files.retain(|p| !p.starts_with(models.join("posix").join("entry")));
+    // Serial OpenMP's runtime routines (omp.h), for code built with -fopenmp.
+    collect_c(&models.join("openmp"), &mut model_files)?;
     model_files.sort();
     let jobs: Vec<Job> = model_files
         .iter()

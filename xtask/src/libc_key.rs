@@ -65,7 +65,8 @@ pub fn musl_dir(cache: &Path, models: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// The runtime (runtime.bc = musl + the POSIX model, entry.bc, include/):
-/// `runtime-<key>`, where the key also hashes every file of `libc-models/posix`,
+/// `runtime-<key>`, where the key also hashes every file of `libc-models/posix`
+/// and `libc-models/openmp`,
 /// so any change to our patches or models selects a new build.
 pub fn runtime_dir(cache: &Path, models: &Path) -> std::io::Result<PathBuf> {
     let mut h = Fnv::new();
@@ -75,6 +76,7 @@ pub fn runtime_dir(cache: &Path, models: &Path) -> std::io::Result<PathBuf> {
         h.write(&[0]);
     }
     hash_dir(&mut h, models, "posix")?;
+    hash_dir(&mut h, models, "openmp")?;
     Ok(cache.join(format!("runtime-musl-{MUSL_VERSION}-{:016x}", h.0)))
 }
 

@@ -25,6 +25,7 @@ mod loading;
 mod native_agreement;
 mod native_link;
 mod native_replay;
+mod openmp;
 mod option_seeds;
 mod posix;
 mod project;

@@ -345,9 +345,10 @@ impl Compiles {
         }
         if !self.dropped_flags.is_empty() {
             warnings.push(format!(
-                "flags dropped from the bitcode compiles (clang-19 does not take them, or they \
-                 name a system include directory, which musl's headers must come before; the \
-                 build's own compiles keep them): {}",
+                "flags dropped from the bitcode compiles (clang-19 does not take them, they \
+                 name a system include directory, which musl's headers must come before, or \
+                 they ask for OpenMP, whose code runs serially; the build's own compiles keep \
+                 them): {}",
                 self.dropped_flags
                     .iter()
                     .map(|(f, n)| format!("{f} ({n} compile{})", if *n == 1 { "" } else { "s" }))

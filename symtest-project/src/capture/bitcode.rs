@@ -9,7 +9,12 @@
 //! header musl does not have is looked for in `/usr/include` after musl's
 //! (a library's: `oniguruma.h`, `tcl.h`), with glibc's declaration macros
 //! defined empty for glibc-only headers (`mcheck.h`), and the headers whose
-//! names glibc's headers bring along included (<limits.h>, <sys/types.h>). What was dropped and
+//! names glibc's headers bring along included (<limits.h>, <sys/types.h>).
+//! OpenMP code runs serially: the build's `-fopenmp` (and its kin) is dropped,
+//! so every `#pragma omp` is ignored and `_OPENMP` is not defined, and
+//! `<omp.h>` is symtest's (`libc-models/openmp`: the runtime routines of one
+//! thread), found by a unit built with `-fopenmp` and by any unit that
+//! includes it (GCC finds its own `omp.h` without the flag). What was dropped and
 //! added is recorded, so the manifest lists it and the native builds compile
 //! with the same flags. The build's own compile is never changed.
 
@@ -122,6 +127,11 @@ pub fn compile(
     if base.iter().any(|a| a == "-nostdinc") {
         o.dropped = drop_system_include_dirs(&mut flags);
     }
+    let openmp = drop_openmp(&mut flags);
+    if !openmp.is_empty() {
+        o.added.push(openmp_include());
+    }
+    o.dropped.extend(openmp);
     for _ in 0..=MAX_RETRIES {
         let mut cmd = Command::new(crate::toolchain::clang());
         crate::toolchain::fixed_date(&mut cmd);
@@ -186,6 +196,10 @@ pub fn compile(
         if base.iter().any(|a| a == "-nostdinc") {
             more.extend(headers_brought_along(&stderr));
         }
+        // `#include <omp.h>` without `-fopenmp` (GCC finds its own).
+        if stderr.contains("'omp.h' file not found") {
+            more.push(openmp_include());
+        }
         more.retain(|a| !o.added.contains(a));
         if more.is_empty() {
             return o;
@@ -193,6 +207,38 @@ pub fn compile(
         o.added.extend(more);
     }
     o
+}
+
+/// Whether `flag` asks the compiler for OpenMP: `-fopenmp`, `-fopenmp=LIB`,
+/// `-fopenmp-simd` and the other `-fopenmp-...` options, Intel's `-qopenmp`
+/// and `-openmp`, and `-fno-openmp`.
+pub fn is_openmp_flag(flag: &str) -> bool {
+    flag == "-fopenmp"
+        || flag == "-fno-openmp"
+        || flag == "-openmp"
+        || flag.starts_with("-fopenmp=")
+        || flag.starts_with("-fopenmp-")
+        || flag.starts_with("-qopenmp")
+}
+
+/// Removes the OpenMP flags from `flags` (the code is compiled as serial
+/// OpenMP: pragmas ignored, `_OPENMP` not defined); the words removed.
+fn drop_openmp(flags: &mut Vec<OsString>) -> Vec<String> {
+    let mut dropped = Vec::new();
+    flags.retain(|f| {
+        let f = f.to_string_lossy();
+        let openmp = is_openmp_flag(&f);
+        if openmp {
+            dropped.push(f.into_owned());
+        }
+        !openmp
+    });
+    dropped
+}
+
+/// The flag that finds symtest's `omp.h` (after the code's own directories).
+fn openmp_include() -> String {
+    format!("-isystem{}", crate::paths::openmp_dir().display())
 }
 
 /// Removes `-I`/`-isystem` of the system's include directories (`-I/usr/include/`,
@@ -414,6 +460,22 @@ mod tests {
         let dropped = drop_system_include_dirs(&mut f);
         assert_eq!(dropped, ["-I/usr/include/", "-I/usr/include"]);
         assert_eq!(f, [OsString::from("-I."), OsString::from("-Iinc")]);
+    }
+
+    #[test]
+    fn openmp_flags_are_dropped_and_omp_h_is_symtests() {
+        let mut f: Vec<OsString> = ["-DX", "-fopenmp", "-O2", "-fopenmp-simd", "-qopenmp"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(
+            drop_openmp(&mut f),
+            ["-fopenmp", "-fopenmp-simd", "-qopenmp"]
+        );
+        assert_eq!(f, [OsString::from("-DX"), OsString::from("-O2")]);
+        assert!(is_openmp_flag("-fopenmp=libgomp") && !is_openmp_flag("-fopenacc"));
+        assert!(crate::paths::openmp_dir().join("omp.h").is_file());
+        assert!(openmp_include().ends_with("libc-models/openmp"));
     }
 
     #[test]

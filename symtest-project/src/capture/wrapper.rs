@@ -232,6 +232,9 @@ struct Compile {
     relocatable: bool,
     /// `-M`/`-MM` without `-MD`: dependencies only.
     deps_only: bool,
+    /// The OpenMP flags (`-fopenmp`...): the bitcode compile drops them, as
+    /// it runs OpenMP code serially (`bitcode::drop_openmp`).
+    openmp: Vec<OsString>,
 }
 
 fn is_c(path: &OsStr, lang: Option<&str>) -> bool {
@@ -301,6 +304,7 @@ fn parse(args: &[OsString]) -> Compile {
                 c.cflags.push(a.clone())
             }
             _ if s.starts_with("-L") || s.starts_with("-l") => c.link_inputs.push(a.clone()),
+            _ if super::bitcode::is_openmp_flag(&s) => c.openmp.push(a.clone()),
             _ if s.starts_with('-') => {}
             _ => {
                 if is_source(a, lang.as_deref()) {
@@ -547,7 +551,8 @@ fn bitcode(
                 }
             }
         }
-        outcome = super::bitcode::compile(&base, &c.cflags, source, bc, cwd);
+        let flags: Vec<OsString> = c.cflags.iter().chain(&c.openmp).cloned().collect();
+        outcome = super::bitcode::compile(&base, &flags, source, bc, cwd);
     }
     let super::bitcode::Outcome {
         mut error,
