@@ -15,6 +15,21 @@ fn unexpected_failures(o: &std::process::Output) -> Vec<String> {
         .collect()
 }
 
+/// The lines of the source ending in `file` that the target's kept tests
+/// cover (its `coverage.json`).
+fn covered(dir: &Path, target: &str, file: &str) -> Vec<u64> {
+    let path = dir.join("symtest-out").join(target).join("coverage.json");
+    let cov: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let lines = cov["lines"].as_object().unwrap();
+    let (_, l) = lines.iter().find(|(f, _)| f.ends_with(file)).unwrap();
+    l.as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v.as_u64())
+        .collect()
+}
+
 fn mutate(dir: &Path, from: &str, to: &str) -> String {
     let file = dir.join("src/shapes.c");
     let text = std::fs::read_to_string(&file).unwrap();
@@ -579,18 +594,11 @@ fn fields_the_library_subtracts_point_into_one_array() {
     }
     // The loop from head to tail ran (line 8), and every line the engine
     // claims a kept test ran natively too.
-    let cov: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("symtest-out/spans/coverage.json")).unwrap(),
-    )
-    .unwrap();
-    let lines = cov["lines"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .find(|(f, _)| f.ends_with("src/spans.c"))
-        .map(|(_, l)| l.clone())
-        .unwrap();
-    assert!(lines.as_array().unwrap().contains(&8.into()), "{cov:#}");
+    assert!(
+        covered(&dir, "spans", "src/spans.c").contains(&8),
+        "{}",
+        text(&o)
+    );
     assert!(!text(&o).contains("soundness:"), "{}", text(&o));
     let o = make(&suite, &["test"]);
     assert!(unexpected_failures(&o).is_empty(), "{}", text(&o));
@@ -616,17 +624,8 @@ fn a_callback_whose_result_the_library_checks_returns_null_on_some_paths() {
         harness.contains("symtest_lib_nullable(symtest_lib_alloc("),
         "{harness}"
     );
-    let cov: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("symtest-out/generator/coverage.json")).unwrap(),
-    )
-    .unwrap();
-    let (_, lines) = cov["lines"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .find(|(f, _)| f.ends_with("src/generator.c"))
-        .unwrap();
     // `return weight % 2 ? n : -n;`, after the loop.
-    assert!(lines.as_array().unwrap().contains(&22.into()), "{cov:#}");
+    let lines = covered(&dir, "generator", "src/generator.c");
+    assert!(lines.contains(&22), "{lines:?}");
     assert!(!text(&o).contains("soundness:"), "{}", text(&o));
 }

@@ -74,14 +74,15 @@ pub fn unqualified(t: &str) -> (String, bool) {
     }
 }
 
-/// Splits a comma-separated list at its top level (not inside parentheses).
-fn split_top(s: &str) -> Vec<String> {
+/// Splits a comma-separated list at its top level (not inside parentheses,
+/// brackets, braces or angle brackets: C types, and LLVM's).
+pub(super) fn split_top(s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let (mut depth, mut cur) = (0i32, String::new());
     for c in s.chars() {
         match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
             ',' if depth == 0 => {
                 out.push(cur.trim().to_string());
                 cur.clear();

@@ -192,25 +192,7 @@ fn struct_type(line: &str) -> Option<(String, Vec<String>)> {
     }
     let body = def.trim().trim_start_matches('<').trim_end_matches('>');
     let body = body.strip_prefix('{')?.strip_suffix('}')?;
-    let mut fields = Vec::new();
-    let mut depth = 0i32;
-    let mut field = String::new();
-    for c in body.chars() {
-        match c {
-            '{' | '[' | '<' | '(' => depth += 1,
-            '}' | ']' | '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                fields.push(field.trim().to_string());
-                field.clear();
-                continue;
-            }
-            _ => {}
-        }
-        field.push(c);
-    }
-    if !field.trim().is_empty() {
-        fields.push(field.trim().to_string());
-    }
+    let fields = super::types::split_top(body);
     Some((name.trim_matches('"').to_string(), fields))
 }
 
