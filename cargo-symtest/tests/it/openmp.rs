@@ -62,28 +62,10 @@ fn openmp_code_runs_serially_in_the_engine_and_natively() {
             "{c:#}"
         );
     }
-    let all = read_json(&dir.join("symtest-out/summary.json"));
-    let r = &all["targets"][0];
-    assert_eq!(r["status"], "ok", "{r:#}");
-    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
-    assert_eq!(r["unconfirmed"], serde_json::json!([]), "{r:#}");
-    assert!(
-        r["bugs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|b| b["kind"] == "div"
-                && b["function"] == "main"
-                && b["file"] == "main.c"
-                && b["line"] == 44),
-        "{r:#}"
-    );
-    let suite = dir.join("tests/symtest/tally");
+    let suite = confirmed_serially(&dir);
     let makefile = std::fs::read_to_string(suite.join("Makefile")).unwrap();
     assert!(
-        makefile.contains("-isystem$(SUITE_DIR)/openmp")
-            && makefile.contains("CODE_LINK := symtest_omp.a")
-            && !makefile.contains("gomp"),
+        makefile.contains("-isystem$(SUITE_DIR)/openmp") && !makefile.contains("gomp"),
         "{makefile}"
     );
     assert!(suite.join("openmp/omp.h").is_file() && suite.join("openmp/omp.c").is_file());
@@ -122,29 +104,38 @@ fn a_target_with_openmp_cflags_runs_serially() {
     .unwrap();
     let o = symtest_in(&dir, &["--max-time", "20"]);
     assert!(o.status.success(), "{}", shown(&o));
-    let all = read_json(&dir.join("symtest-out/summary.json"));
-    let r = &all["targets"][0];
-    assert_eq!(r["status"], "ok", "{r:#}");
-    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
-    assert_eq!(r["unconfirmed"], serde_json::json!([]), "{r:#}");
-    assert!(
-        r["bugs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|b| b["kind"] == "div" && b["file"] == "main.c" && b["line"] == 44),
-        "{r:#}"
-    );
-    let suite = dir.join("tests/symtest/tally");
+    let suite = confirmed_serially(&dir);
     let makefile = std::fs::read_to_string(suite.join("Makefile")).unwrap();
-    assert!(
-        !makefile.contains("-fopenmp") && makefile.contains("CODE_LINK := symtest_omp.a"),
-        "{makefile}"
-    );
+    assert!(!makefile.contains("-fopenmp"), "{makefile}");
     let o = Command::new("make")
         .arg("test-no-bugs")
         .current_dir(&suite)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", shown(&o));
+}
+
+/// The `tally` target ran: its division by zero in `main` (main.c:44, one
+/// thread) found and confirmed natively, no disagreement, and its suite
+/// links symtest's OpenMP routines. Returns the suite's directory.
+fn confirmed_serially(dir: &Path) -> std::path::PathBuf {
+    let all = read_json(&dir.join("symtest-out/summary.json"));
+    let r = &all["targets"][0];
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    assert_eq!(r["unconfirmed"], serde_json::json!([]), "{r:#}");
+    let div_in_main = |b: &Value| {
+        b["kind"] == "div" && b["function"] == "main" && b["file"] == "main.c" && b["line"] == 44
+    };
+    assert!(
+        r["bugs"].as_array().unwrap().iter().any(div_in_main),
+        "{r:#}"
+    );
+    let suite = dir.join("tests/symtest/tally");
+    let makefile = std::fs::read_to_string(suite.join("Makefile")).unwrap();
+    assert!(
+        makefile.contains("CODE_LINK := symtest_omp.a"),
+        "{makefile}"
+    );
+    suite
 }
