@@ -7,9 +7,10 @@
 //!   patched libc of `exec --libc=musl`) and `libc-models/include`.
 //! - `--native`: an executable built with musl-gcc (dynamic, the same musl
 //!   code as the engine's libc) for `replay --native`, with UBSan checks
-//!   that trap (SIGILL, no runtime needed) and optionally `--coverage` (the
-//!   link then adds `libc-models/replay/gcov_crash.c`, which writes the
-//!   coverage data when the program dies of a crash signal).
+//!   that trap (SIGILL, no runtime needed) and the engine's allocation limit
+//!   (the link adds `libc-models/replay/symtest_alloc_limit.c`), optionally
+//!   `--coverage` (the link then adds `libc-models/replay/gcov_crash.c`,
+//!   which writes the coverage data when the program dies of a crash signal).
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -48,6 +49,19 @@ pub const NATIVE_FLAGS: &[&str] = &[
     "-O0",
     "-fsanitize=bounds,signed-integer-overflow,shift",
     "-fsanitize-undefined-trap-on-error",
+];
+
+/// The calls `libc-models/replay/symtest_alloc_limit.c` wraps in a native
+/// build without AddressSanitizer (the suite's Makefile and symtest.cmake
+/// wrap the same).
+pub const ALLOC_WRAP: &[&str] = &[
+    "--wrap=malloc",
+    "--wrap=calloc",
+    "--wrap=realloc",
+    "--wrap=reallocarray",
+    "--wrap=aligned_alloc",
+    "--wrap=posix_memalign",
+    "--wrap=memalign",
 ];
 
 /// The C sources among compiler arguments (words ending in `.c` that are not
@@ -146,14 +160,17 @@ pub fn command(a: &CcArgs) -> Result<Command> {
         }
         cmd.arg("-I").arg(&models);
         let stage = ["-c", "-S", "-E"];
-        if a.coverage && !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
-            // Linking: add the handler that writes coverage data on a crash.
+        if !a.args.iter().any(|x| stage.iter().any(|s| x == s)) {
+            let replay = symtest_project::paths::models_dir().join("replay");
             cmd.args(&a.args);
-            cmd.arg(
-                symtest_project::paths::models_dir()
-                    .join("replay")
-                    .join("gcov_crash.c"),
-            );
+            // Linking: the engine's allocation limit (no AddressSanitizer
+            // here to enforce it) and, for coverage, the handler that writes
+            // coverage data on a crash.
+            cmd.arg(replay.join("symtest_alloc_limit.c"))
+                .arg(format!("-Wl,{}", ALLOC_WRAP.join(",")));
+            if a.coverage {
+                cmd.arg(replay.join("gcov_crash.c"));
+            }
             return Ok(cmd);
         }
     } else {

@@ -137,9 +137,9 @@ pub struct ExecArgs {
     /// How many concrete sizes a symbolic allocation size is tried with.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_sym_alloc_sizes: u32,
-    /// Largest single allocation in bytes (larger requests return NULL).
-    /// Default: what the native allocator can grant on this machine (its
-    /// memory plus swap, as Linux's overcommit heuristic allows).
+    /// Largest single allocation in bytes, a whole number of MiB (larger
+    /// requests return NULL, in the engine and in the native replay of its
+    /// tests). Default: 1 GiB (1073741824), on every machine.
     #[arg(long, value_name = "BYTES")]
     pub max_alloc_size: Option<u64>,
     /// Query optimizations of the paper's §3.3 (comma-separated from
@@ -448,6 +448,7 @@ fn sink_of(a: &ExecArgs, config: &mut Config) -> Result<Sink> {
     }
     out.posix = a.explore.posix_runtime;
     out.program_args = a.program_args.clone();
+    out.max_alloc_size = config.max_alloc_size;
     let bar = (!a.explore.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = ProgressBar::new_spinner();
         b.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));

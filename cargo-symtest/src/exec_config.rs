@@ -57,32 +57,17 @@ fn exit_kind(name: &str) -> Result<Vec<ErrorKind>, String> {
     Ok(vec![k])
 }
 
-/// The largest allocation the native allocator can grant here: Linux's
-/// default overcommit heuristic refuses a single request above the machine's
-/// memory plus swap; `vm.overcommit_memory = 1` refuses nothing below the
-/// address space, `2` refuses above the commit limit.
-pub fn native_alloc_limit() -> u64 {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let kib = |key: &str| -> Option<u64> {
-        meminfo
-            .lines()
-            .find_map(|l| l.strip_prefix(key))
-            .and_then(|r| r.trim().trim_end_matches("kB").trim().parse().ok())
-    };
-    let mode = std::fs::read_to_string("/proc/sys/vm/overcommit_memory")
-        .ok()
-        .and_then(|m| m.trim().parse::<u32>().ok())
-        .unwrap_or(0);
-    let limit = match mode {
-        1 => Some(1u64 << 46),
-        2 => kib("CommitLimit:").map(|k| k * 1024),
-        _ => match (kib("MemTotal:"), kib("SwapTotal:")) {
-            (Some(m), s) => Some((m + s.unwrap_or(0)) * 1024),
-            _ => None,
-        },
-    };
-    // Without /proc: 4 GiB, a common machine's memory.
-    limit.unwrap_or(4 << 30)
+/// `--max-alloc-size`: the fixed default, or a whole number of MiB (at least
+/// one), the unit in which native builds enforce the same limit
+/// (AddressSanitizer's `max_allocation_size_mb`, where 0 means no limit).
+pub fn max_alloc_size(given: Option<u64>) -> Result<u64, String> {
+    match given {
+        None => Ok(symtest_executor::DEFAULT_MAX_ALLOC_SIZE),
+        Some(n) if n == 0 || n % (1 << 20) != 0 => Err(format!(
+            "--max-alloc-size {n}: give a whole number of MiB (a multiple of 1048576 bytes, at least 1048576): native builds enforce the limit in MiB"
+        )),
+        Some(n) => Ok(n),
+    }
 }
 
 /// The seeds of `--seed-file` and `--seed-dir`: each `.ktest`'s objects.
@@ -316,7 +301,7 @@ fn set_checks(a: &ExecArgs, c: &mut Config) -> Result<(), String> {
         return Err("--max-sym-alloc-sizes must be at least 1".into());
     }
     c.max_sym_alloc_sizes = a.max_sym_alloc_sizes;
-    c.max_alloc_size = a.max_alloc_size.unwrap_or_else(native_alloc_limit);
+    c.max_alloc_size = max_alloc_size(a.max_alloc_size)?;
     (c.external_calls_concrete, c.external_calls_all) =
         match a.external_calls.as_deref().unwrap_or("none") {
             "none" => (false, false),

@@ -143,6 +143,7 @@ pub fn replay_one(test: &Path, a: &NativeArgs, shim: Option<&Path>) -> Result<Ve
             timeout: a.timeout,
             gcov_dir: a.gcov_dir,
             keep_dir: a.keep_dirs,
+            alloc_limit: crate::replay::recorded_alloc_limit(test),
         },
     )?;
     let missed_failures: Vec<String> = world

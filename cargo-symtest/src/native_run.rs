@@ -31,6 +31,9 @@ pub struct RunOptions<'a> {
     pub gcov_dir: Option<&'a Path>,
     /// Keep the temporary directory (for inspection).
     pub keep_dir: bool,
+    /// The largest allocation that succeeds (the `exec` run's
+    /// `--max-alloc-size`), for a sanitizer build.
+    pub alloc_limit: u64,
 }
 
 /// What one run did.
@@ -161,6 +164,11 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
         .stdin(stdin_file(world, dir)?)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if opts.alloc_limit != symtest_executor::DEFAULT_MAX_ALLOC_SIZE {
+        // The run's own limit, for a build without AddressSanitizer
+        // (`libc-models/replay/symtest_alloc_limit.c`).
+        cmd.env("SYMTEST_MAX_ALLOC_SIZE", opts.alloc_limit.to_string());
+    }
     if let Some(shim) = opts.shim {
         // Every clock reads the POSIX model's fixed time, as in the engine
         // (a date in the output replays); the test's failures are injected.
@@ -171,10 +179,14 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
             .env("SYMTEST_ARG_GUARD", "1")
             // A sanitizer build refuses to start when a library is loaded
             // before its runtime; the shim intercepts nothing it needs. An
-            // allocation it cannot grant returns NULL, as the engine's does.
+            // allocation above the run's limit, or one the allocator cannot
+            // grant, returns NULL, as the engine's does.
             .env(
                 "ASAN_OPTIONS",
-                "verify_asan_link_order=0:allocator_may_return_null=1",
+                format!(
+                    "verify_asan_link_order=0:allocator_may_return_null=1:{}",
+                    crate::replay::asan_alloc_limit(opts.alloc_limit)
+                ),
             );
         if !world.failures.is_empty() {
             cmd.env("SYMTEST_FAIL", world.fail_spec())

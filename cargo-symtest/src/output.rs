@@ -15,6 +15,9 @@ pub struct OutputDir {
     pub program_args: Vec<String>,
     /// Off with `--write-no-tests`: tests are numbered but not written.
     pub write_tests: bool,
+    /// `--max-alloc-size`, recorded in every test's JSON when it is not the
+    /// default, for the native replay to enforce the same limit.
+    pub max_alloc_size: u64,
 }
 
 /// Our JSON view of one test (what the native replay must reproduce).
@@ -37,6 +40,9 @@ struct TestJson<'a> {
     /// end concretely on these inputs: `outcome` is where it ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     completed_after: Option<&'a str>,
+    /// The run's `--max-alloc-size` when it is not the default (1 GiB).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_alloc_size: Option<u64>,
     /// Per source file, the lines this path executed before any other path
     /// of the run (its share of `coverage.json`).
     first_lines: std::collections::BTreeMap<&'a str, Vec<u32>>,
@@ -96,6 +102,7 @@ impl OutputDir {
             posix: false,
             program_args: Vec::new(),
             write_tests: true,
+            max_alloc_size: symtest_executor::DEFAULT_MAX_ALLOC_SIZE,
         })
     }
 
@@ -150,6 +157,8 @@ impl OutputDir {
                 .posix
                 .then(|| t.stdout.iter().map(|b| format!("{b:02x}")).collect()),
             completed_after: t.completed_after.as_deref(),
+            max_alloc_size: (self.max_alloc_size != symtest_executor::DEFAULT_MAX_ALLOC_SIZE)
+                .then_some(self.max_alloc_size),
         };
         let text = serde_json::to_string_pretty(&json)?;
         write_atomic(&self.dir.join(format!("{name}.json")), text.as_bytes())?;

@@ -152,11 +152,15 @@ pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<
             "SYMTEST_REPLAY_PAST_END",
             if stopped_early(&ktest_abs) { "1" } else { "0" },
         )
-        // An allocation the allocator cannot grant returns NULL, as the
-        // engine's does (AddressSanitizer would abort).
+        // An allocation above the run's limit, or one the allocator cannot
+        // grant, returns NULL, as the engine's does (AddressSanitizer would
+        // abort).
         .env(
             "ASAN_OPTIONS",
-            "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1",
+            format!(
+                "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1:{}",
+                asan_alloc_limit(recorded_alloc_limit(&ktest_abs))
+            ),
         )
         .env("UBSAN_OPTIONS", "print_stacktrace=1")
         .stdin(Stdio::null())
@@ -217,6 +221,25 @@ fn stopped_early(ktest: &Path) -> bool {
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .is_some_and(|v| v["outcome"]["early"].is_object())
+}
+
+/// The allocation limit of the `exec` run that wrote `ktest`: its JSON's
+/// `max_alloc_size` (written when `--max-alloc-size` was given), else the
+/// default every native build compiles in.
+pub fn recorded_alloc_limit(ktest: &Path) -> u64 {
+    std::fs::read_to_string(ktest.with_extension("json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v["max_alloc_size"].as_u64())
+        .unwrap_or(symtest_executor::DEFAULT_MAX_ALLOC_SIZE)
+}
+
+/// AddressSanitizer's option for the engine's allocation limit `bytes` (a
+/// whole number of MiB, as `exec --max-alloc-size` requires): it refuses a
+/// request above `max_allocation_size_mb` MiB, as the engine refuses one
+/// above `bytes`.
+pub fn asan_alloc_limit(bytes: u64) -> String {
+    format!("max_allocation_size_mb={}", bytes >> 20)
 }
 
 /// Parse a hexadecimal number at the start of `s` (after an optional "0x").
@@ -379,6 +402,47 @@ mod tests {
                 2,
                 "{file}: one copy of the list"
             );
+        }
+    }
+
+    /// Every native build refuses the allocations the engine refuses by
+    /// default: the sanitizer options of each runtime name the limit in
+    /// MiB, and the build without a sanitizer wraps the same calls in the
+    /// emitted suites as in `cc --native`, with the same limit.
+    #[test]
+    fn native_builds_enforce_the_engine_s_allocation_limit() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let limit = symtest_executor::DEFAULT_MAX_ALLOC_SIZE;
+        assert_eq!(limit % (1 << 20), 0);
+        let option = asan_alloc_limit(limit);
+        assert_eq!(option, "max_allocation_size_mb=1024");
+        for file in [
+            "libc-models/replay/symtest_replay.c",
+            "templates/suite/symtest_runner.c",
+            "symtest-project/src/library/readable_c.rs",
+            "tests/bench/native/san_options.c",
+            "tests/bench/random/symtest_random.c",
+            "xtask/src/bench/native.rs",
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            assert!(text.contains(&option), "{file} lacks {option}");
+            assert!(text.contains("allocator_may_return_null=1"), "{file}");
+        }
+        let c =
+            std::fs::read_to_string(root.join("libc-models/replay/symtest_alloc_limit.c")).unwrap();
+        assert_eq!(limit, 1 << 30);
+        assert!(c.contains("#define SYMTEST_DEFAULT_MAX_ALLOC (1UL << 30)"));
+        let wraps = crate::cc_cmd::ALLOC_WRAP.join(",");
+        for file in [
+            "templates/suite/Makefile.in",
+            "templates/suite/symtest.cmake.in",
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            assert!(text.contains(&wraps), "{file} does not wrap {wraps}");
+        }
+        for call in crate::cc_cmd::ALLOC_WRAP {
+            let name = call.trim_start_matches("--wrap=");
+            assert!(c.contains(&format!("__wrap_{name}(")), "{name} not wrapped");
         }
     }
 

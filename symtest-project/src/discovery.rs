@@ -768,6 +768,18 @@ fn suite_dir_ok(root: &Path, t: &Target) -> Result<(), String> {
 /// `args` as the POSIX environment's options, `exec-args` as `exec` options
 /// that do not repeat what the pipeline sets. Err: (key, why).
 fn exec_options_ok(t: &Target, check: ExecArgsCheck) -> Result<(), (&'static str, String)> {
+    // The suite's native build enforces the engine's default allocation
+    // limit (its sanitizer options, symtest_env.c): a target's own would
+    // make its tests disagree natively.
+    if t.exec_args
+        .iter()
+        .any(|w| w == "--max-alloc-size" || w.starts_with("--max-alloc-size="))
+    {
+        return Err((
+            "exec-args",
+            "--max-alloc-size: a target keeps the default limit (1 GiB), which its suite's native build enforces too".into(),
+        ));
+    }
     let parse = |t: &Target| -> Result<(), String> {
         let mut argv = vec!["cargo-symtest".to_string()];
         argv.extend(crate::explore::exec_args(

@@ -22,6 +22,8 @@ pub const KLEE_H: &str = include_str!("../../libc-models/include/klee/klee.h");
 /// The failure shim of `replay --native`, linked into the suite (with
 /// `-DSYMTEST_FAIL_LINKED`) to replay injected failures of program targets.
 pub const FAIL_SHIM_C: &str = include_str!("../../libc-models/replay/symtest_fail.c");
+/// The engine's allocation limit in a suite built without AddressSanitizer.
+pub const ALLOC_LIMIT_C: &str = include_str!("../../libc-models/replay/symtest_alloc_limit.c");
 /// The behaviour oracle: recording what a test did and comparing it.
 pub const ORACLE_C: &str = include_str!("../../templates/suite/symtest_oracle.c");
 pub const ORACLE_H: &str = include_str!("../../templates/suite/symtest_oracle.h");
@@ -424,7 +426,7 @@ pub fn write_sources(
         std::fs::copy(g, dir.join(crate::library::HARNESS_FILE))
             .with_context(|| format!("copying {} into {}", g.display(), dir.display()))?;
     }
-    let files: [(&str, String); 13] = [
+    let files: [(&str, String); 14] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
         ("symtest_api.c", API_C.to_string()),
         ("symtest_tests.h", TESTS_H.to_string()),
@@ -432,6 +434,7 @@ pub fn write_sources(
         ("symtest.h", SYMTEST_H.to_string()),
         ("klee/klee.h", KLEE_H.to_string()),
         ("symtest_fail.c", FAIL_SHIM_C.to_string()),
+        ("symtest_alloc_limit.c", ALLOC_LIMIT_C.to_string()),
         ("symtest_musl_compat.c", MUSL_COMPAT_C.to_string()),
         ("symtest_oracle.c", ORACLE_C.to_string()),
         ("symtest_oracle.h", ORACLE_H.to_string()),

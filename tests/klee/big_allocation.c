@@ -1,6 +1,6 @@
-/* An allocation above 4 GiB succeeds, as it does natively (the default
- * limit is what the machine's allocator grants); only the bytes touched cost
- * memory.
+/* An allocation above 4 GiB succeeds under a limit above it (the default,
+ * 1 GiB, would refuse it), as it does natively: the replay gives the run's
+ * limit to AddressSanitizer. Only the bytes touched cost memory.
  *
  * Paths: no fork (the symbolic offset into the big object is concretized):
  * 1 normal path. */
@@ -19,5 +19,6 @@ int main(void) {
   free(p);
   return 0;
 }
+// OPTIONS: --max-alloc-size 5368709120
 // EXPECT-PATHS: 1
 // EXPECT-NO-ERRORS

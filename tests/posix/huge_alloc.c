@@ -1,7 +1,7 @@
 /* An allocation no allocator can grant (128 TiB: all of a process's address
- * space) returns NULL in the engine and natively: AddressSanitizer's
- * allocator aborts by default instead (`delay -b 102g`: exit 1 in the
- * engine, SIGABRT natively). */
+ * space, far above the engine's limit) returns NULL in the engine and
+ * natively: AddressSanitizer's allocator aborts by default instead (`delay
+ * -b 102g`: exit 1 in the engine, SIGABRT natively). */
 #include <stdio.h>
 #include <stdlib.h>
 

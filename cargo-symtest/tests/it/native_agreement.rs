@@ -322,3 +322,97 @@ fn directories_are_made_neither_in_the_engine_nor_natively() {
         }
     }
 }
+
+/// The allocation limit (`tests/posix/alloc_limit.c`): 1 GiB on every
+/// machine, so a request above it is NULL in the engine, in the native
+/// build without AddressSanitizer (`cc --native`: the link's malloc wraps)
+/// and in the pipeline's suite under AddressSanitizer, and one at the limit
+/// succeeds in all of them (the engine granted what the machine's memory
+/// allowed: libvidstab's 16 GiB buffer, zeroed at no cost in the engine,
+/// took natively longer than the test's timeout).
+#[test]
+fn an_allocation_above_the_limit_is_null_in_the_engine_and_natively() {
+    let dir = scratch("agree-alloc-limit");
+    let out = explore("alloc_limit", &dir);
+    let src = workspace().join("tests/posix/alloc_limit.c");
+    let paths = all_agree(&native_build(&src, &dir, &[]), &out);
+    for (c, printed, code) in [
+        (b'g', "2 GiB: NULL\n", 3),
+        (b'c', "calloc 2 x 1 GiB: NULL\n", 3),
+        (b'm', "1 GiB + 1: NULL\n", 3),
+        (b'l', "1 GiB: granted\n", 4),
+    ] {
+        let (outcome, stdout) = path_of(&paths, c);
+        assert_eq!(stdout, printed, "{paths:#?}");
+        assert_eq!(outcome["exit"]["code"], code, "{paths:#?}");
+    }
+
+    let dir = posix_project(
+        "agree-alloc-limit-pipeline",
+        "alloc_limit",
+        "al",
+        &["--sym-stdin", "1"],
+        20,
+    );
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let out = dir.join("symtest-out").join("al");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        summary["native_disagreements"],
+        Value::Array(vec![]),
+        "{summary:#}"
+    );
+    // The tests the pipeline wrote (one per new path) ended with NULL and
+    // with a grant.
+    let codes: Vec<Value> = test_jsons(&out)
+        .iter()
+        .map(|t| t["outcome"]["exit"]["code"].clone())
+        .collect();
+    assert!(
+        codes.contains(&Value::from(3)) && codes.contains(&Value::from(4)),
+        "{codes:?}"
+    );
+}
+
+/// `exec --max-alloc-size` other than the default is recorded in each test's
+/// JSON, and the native replay enforces it (1 GiB + 1 is granted under a
+/// limit of 1 GiB + 1 MiB, 2 GiB is not); a limit that is not a whole
+/// number of MiB, the unit of AddressSanitizer's, is refused.
+#[test]
+fn a_run_s_own_allocation_limit_holds_in_its_native_replay() {
+    let dir = scratch("agree-alloc-limit-own");
+    let src = workspace().join("tests/posix/alloc_limit.c");
+    let bc = cc_bitcode(&src, &dir);
+    let out = dir.join("out");
+    let limit = (1u64 << 30) + (1 << 20);
+    posix_exec(
+        &bc,
+        &out,
+        &["--emit-all", "--max-alloc-size", &limit.to_string()],
+        &["--sym-stdin", "1"],
+    );
+    let paths = all_agree(&native_build(&src, &dir, &[]), &out);
+    assert_eq!(path_of(&paths, b'm').1, "1 GiB + 1: granted\n");
+    assert_eq!(path_of(&paths, b'g').1, "2 GiB: NULL\n");
+    assert!(test_jsons(&out)
+        .iter()
+        .all(|t| t["max_alloc_size"] == limit));
+
+    let o = symtest(&[
+        "exec",
+        bc.to_str().unwrap(),
+        "--output-dir",
+        dir.join("bad").to_str().unwrap(),
+        "--max-alloc-size",
+        "1000",
+    ]);
+    assert!(!o.status.success(), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--max-alloc-size 1000: give a whole number of MiB"),
+        "{}",
+        shown(&o)
+    );
+}

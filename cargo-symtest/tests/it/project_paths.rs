@@ -134,6 +134,13 @@ fn config_values_are_checked_with_file_line_and_key() {
             "exec-args",
             "--no-such-flag",
         ),
+        // The suite's native build enforces the default allocation limit.
+        (
+            "t".into(),
+            "exec-args = [\"--max-alloc-size\", \"2147483648\"]",
+            "exec-args",
+            "--max-alloc-size: a target keeps the default limit",
+        ),
         ("t".into(), "max-memory = 0", "max-memory", "between 1 and"),
         (
             "t".into(),

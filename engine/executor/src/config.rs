@@ -83,6 +83,12 @@ pub const DEFAULT_DIRECTED_SHARE: f64 = 0.7;
 /// Default of `Config::library_forks`.
 pub const DEFAULT_LIBRARY_FORKS: u64 = 128;
 
+/// Default of `Config::max_alloc_size`: 1 GiB, whatever the machine, so the
+/// same inputs give the same tests everywhere. Native builds enforce the same
+/// limit through AddressSanitizer's `max_allocation_size_mb` (which refuses a
+/// request above that many MiB, as the engine refuses one above this).
+pub const DEFAULT_MAX_ALLOC_SIZE: u64 = 1 << 30;
+
 /// Default of `Config::digest_depth` (see `ExprPool::depth`). Parsing and
 /// text processing branch on conditions far shallower than this; a hash's
 /// output is hundreds deep, checksums and floating-point arithmetic tens to
@@ -280,7 +286,7 @@ impl Default for Config {
             emit_all: false,
             max_resolutions: 16,
             max_sym_alloc_sizes: 3,
-            max_alloc_size: 1 << 30,
+            max_alloc_size: DEFAULT_MAX_ALLOC_SIZE,
             rewrite_expressions: true,
             simplify_constraints: true,
             implied_value_concretization: true,

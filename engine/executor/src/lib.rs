@@ -51,7 +51,7 @@ mod why;
 pub use budget::SYMBOLIC_BYTE_COST;
 pub use config::{
     Config, SearchKind, Seed, Weight, DEFAULT_DIGEST_DEPTH, DEFAULT_DIRECTED_SHARE,
-    DEFAULT_LIBRARY_FORKS,
+    DEFAULT_LIBRARY_FORKS, DEFAULT_MAX_ALLOC_SIZE,
 };
 pub use environment::PROGRAM_ENVIRONMENT;
 pub use rss::CountingAllocator;

@@ -474,10 +474,12 @@ static void *on_heap(const void *bytes, size_t n) {
   return p;
 }
 
-/* Memory the library returns is not freed by the tests. */
+/* Memory the library returns is not freed by the tests. An allocation above
+ * the engine's limit (1024 MiB) returns NULL, as in the engine. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) {
-  return "detect_leaks=0:malloc_fill_byte=0:max_malloc_fill_size=1048576";
+  return "detect_leaks=0:malloc_fill_byte=0:max_malloc_fill_size=1048576:"
+         "allocator_may_return_null=1:max_allocation_size_mb=1024";
 }
 "#;
 
