@@ -142,7 +142,12 @@ impl Executor<'_> {
             self.after_batch(&mut last_progress);
         };
         self.release_parked(false);
-        self.take_census();
+        // The last census walks every live state: a run its time stopped
+        // keeps the one taken at the last fourfold growth instead of
+        // spending its halt's grace on it.
+        if !self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.take_census();
+        }
         self.note_pending();
         self.halt(&reason);
         self.refresh_stats();
@@ -537,9 +542,11 @@ impl Executor<'_> {
         // Paths that get a test first (in memory, then suspended), while the
         // grace lasts: they are run to their ends. Letting go of the others
         // (a hundred thousand states at a 2 GiB cap) takes time too.
+        let mut memo = crate::testgen::CoverMemo::default();
         let (with_test, rest): (Vec<StateId>, Vec<StateId>) = ids
             .into_iter()
-            .partition(|id| self.has_untested_cover(&self.states[id]));
+            .partition(|id| self.has_untested_cover_memo(&self.states[id], &mut memo));
+        drop(memo);
         let end = self.halt_tests_deadline();
         let last_end = self.completion_deadline();
         let mut late = 0u64;
@@ -562,9 +569,7 @@ impl Executor<'_> {
                 // its budget.
                 if end.is_some_and(|d| now >= d) || last_end.is_some_and(|d| now + took >= d) {
                     late += 1;
-                    self.stats.paths_early += 1;
-                    self.cap.forget(st.id);
-                    self.ptree.remove(st.ptree_node);
+                    self.drop_halted(st);
                     continue;
                 }
                 self.terminate(st, Termination::Early(format!("halted: {reason}")));
@@ -578,9 +583,11 @@ impl Executor<'_> {
             ));
         }
         self.halt_suspended(reason);
+        // Nothing they covered was untested, and tests only mark more code
+        // tested: they end with no test.
         for id in rest {
             if let Some(st) = self.states.remove(&id) {
-                self.terminate(st, Termination::Early(format!("halted: {reason}")));
+                self.drop_halted(st);
             }
         }
     }

@@ -4,11 +4,19 @@
 
 use crate::complete::NotCompleted;
 use crate::executor::Executor;
-use crate::state::State;
+use crate::state::{CoverNode, State};
 use crate::termination::{ErrorKind, ErrorReport, Termination, TestOutcome};
 use crate::{Event, TestCase};
 use symtest_expr::Assignment;
 use symtest_ktest::{KTest, KTestObject};
+
+/// What [`Executor::has_untested_cover_memo`] learned of the cover lists'
+/// nodes (by address; valid while no state is dropped and no test written).
+#[derive(Default)]
+pub(crate) struct CoverMemo {
+    clean: rustc_hash::FxHashSet<usize>,
+    dirty: rustc_hash::FxHashSet<usize>,
+}
 
 impl Executor<'_> {
     pub(crate) fn has_untested_cover(&self, st: &State) -> bool {
@@ -20,6 +28,42 @@ impl Executor<'_> {
             cur = n.next.as_deref();
         }
         false
+    }
+
+    /// [`Self::has_untested_cover`] over many states at once, while no test
+    /// is written: states share the tails of their lists, so a node seen
+    /// before answers for its tail (`clean`: it and every node after it are
+    /// tested; `dirty`: it or a node after it is not).
+    pub(crate) fn has_untested_cover_memo(&self, st: &State, memo: &mut CoverMemo) -> bool {
+        let mut walked: Vec<usize> = Vec::new();
+        let mut cur = st.pending_cover.as_deref();
+        let untested = loop {
+            let Some(n) = cur else { break false };
+            let key = n as *const CoverNode as usize;
+            if memo.clean.contains(&key) {
+                break false;
+            }
+            if memo.dirty.contains(&key) || !self.coverage.is_tested(n.inst) {
+                break true;
+            }
+            walked.push(key);
+            cur = n.next.as_deref();
+        };
+        if untested {
+            memo.dirty.extend(walked);
+        } else {
+            memo.clean.extend(walked);
+        }
+        untested
+    }
+
+    /// A halted state with nothing untested in what it covered: it ends with
+    /// no test (as [`Self::terminate`] ends it).
+    pub(crate) fn drop_halted(&mut self, st: State) {
+        self.cap.forget(st.id);
+        self.why.fixed.remove(&st.id);
+        self.stats.paths_early += 1;
+        self.ptree.remove(st.ptree_node);
     }
 
     fn mark_tested(&mut self, st: &State) {
