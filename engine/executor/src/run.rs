@@ -145,7 +145,7 @@ impl Executor<'_> {
         // The last census walks every live state: a run its time stopped
         // keeps the one taken at the last fourfold growth instead of
         // spending its halt's grace on it.
-        if !self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.is_none_or(|d| Instant::now() < d) {
             self.take_census();
         }
         self.note_pending();
