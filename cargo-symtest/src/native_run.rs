@@ -184,7 +184,7 @@ fn run_in(world: &World, opts: &RunOptions, dir: &Path) -> Result<NativeRun> {
             .env(
                 "ASAN_OPTIONS",
                 format!(
-                    "verify_asan_link_order=0:allocator_may_return_null=1:{}",
+                    "verify_asan_link_order=0:allocator_may_return_null=1:strict_memcmp=0:{}",
                     crate::replay::asan_alloc_limit(opts.alloc_limit)
                 ),
             );

@@ -158,7 +158,7 @@ pub fn replay(binary: &Path, ktest: &Path, timeout: Duration) -> anyhow::Result<
         .env(
             "ASAN_OPTIONS",
             format!(
-                "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1:{}",
+                "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1:strict_memcmp=0:{}",
                 asan_alloc_limit(recorded_alloc_limit(&ktest_abs))
             ),
         )
@@ -427,6 +427,8 @@ mod tests {
             let text = std::fs::read_to_string(root.join(file)).unwrap();
             assert!(text.contains(&option), "{file} lacks {option}");
             assert!(text.contains("allocator_may_return_null=1"), "{file}");
+            // memcmp reads up to the first difference, as the engine's does.
+            assert!(text.contains("strict_memcmp=0"), "{file}");
         }
         let c =
             std::fs::read_to_string(root.join("libc-models/replay/symtest_alloc_limit.c")).unwrap();

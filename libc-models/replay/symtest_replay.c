@@ -65,12 +65,14 @@
  * unbuilt) takes another path natively. Blocks above 128 KiB come from
  * fresh mappings, zero already. An allocation above the engine's default
  * limit (1024 MiB, `exec --max-alloc-size`) returns NULL, as in the engine.
+ * memcmp reads up to the first difference, as the engine's does
+ * (strict_memcmp=0; by default ASan checks the whole length first).
  * The ASAN_OPTIONS of a run override these one by one (`cargo symtest
  * replay` gives the limit of the run that wrote the test). */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) {
   return "malloc_fill_byte=0:max_malloc_fill_size=1048576:"
-         "allocator_may_return_null=1:max_allocation_size_mb=1024";
+         "allocator_may_return_null=1:max_allocation_size_mb=1024:strict_memcmp=0";
 }
 
 struct replay_object {

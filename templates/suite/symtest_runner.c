@@ -130,11 +130,12 @@ unsigned symtest_next_object;
 /* Sanitizers report by aborting, so every bug is a signal; leaks are not bugs here.
  * An allocation above the engine's fixed limit (1024 MiB, --max-alloc-size) or one
  * the allocator cannot grant returns NULL, as in the engine (ASan would abort). */
+/* memcmp reads up to the first difference, as the engine's (strict_memcmp=0). */
 /* New heap blocks start zero-filled, as the engine's objects do (ASan's own
  * fill is 0xbe, and a reused block keeps its old bytes). */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) {
-  return "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=1024:"
+  return "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=1024:strict_memcmp=0:"
          "malloc_fill_byte=0:max_malloc_fill_size=1048576";
 }
 const char *__ubsan_default_options(void);

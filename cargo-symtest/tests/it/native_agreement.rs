@@ -416,3 +416,46 @@ fn a_run_s_own_allocation_limit_holds_in_its_native_replay() {
         shown(&o)
     );
 }
+
+/// memcmp over a length past both buffers that differ before their ends
+/// (`tests/posix/memcmp_first_difference.c`, libsv's `semver_id_pcmp` with
+/// a made-up id's length): it reads up to the first difference in the
+/// engine, and natively AddressSanitizer checks only the bytes compared
+/// (`strict_memcmp=0`), so both paths end as the engine says (natively
+/// ASan aborted on the whole length first: a heap overflow, a "negative
+/// size").
+#[test]
+fn memcmp_reads_up_to_the_first_difference_as_natively() {
+    let dir = posix_project(
+        "agree-memcmp",
+        "memcmp_first_difference",
+        "mc",
+        &["--sym-stdin", "1"],
+        20,
+    );
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    let out = dir.join("symtest-out").join("mc");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        summary["native_disagreements"],
+        Value::Array(vec![]),
+        "{summary:#}"
+    );
+    assert_eq!(summary["bugs"], Value::Array(vec![]), "{summary:#}");
+    let codes: Vec<Value> = test_jsons(&out)
+        .iter()
+        .map(|t| t["outcome"]["exit"]["code"].clone())
+        .collect();
+    assert!(
+        codes.contains(&Value::from(3)) && codes.contains(&Value::from(4)),
+        "{codes:?}"
+    );
+    let o = Command::new("make")
+        .arg("test")
+        .current_dir(dir.join("tests/symtest/mc"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", shown(&o));
+}

@@ -479,7 +479,7 @@ static void *on_heap(const void *bytes, size_t n) {
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) {
   return "detect_leaks=0:malloc_fill_byte=0:max_malloc_fill_size=1048576:"
-         "allocator_may_return_null=1:max_allocation_size_mb=1024";
+         "allocator_may_return_null=1:max_allocation_size_mb=1024:strict_memcmp=0";
 }
 "#;
 

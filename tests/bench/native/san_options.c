@@ -10,7 +10,7 @@
  */
 const char *__asan_default_options(void) {
   return "detect_leaks=0:handle_abort=1:allocator_may_return_null=1:"
-         "max_allocation_size_mb=1024";
+         "max_allocation_size_mb=1024:strict_memcmp=0";
 }
 
 const char *__ubsan_default_options(void) { return "print_stacktrace=1"; }

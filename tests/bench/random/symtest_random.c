@@ -104,7 +104,7 @@ static char *program_name[] = {"program", NULL};
  * and fast (no symbolization: the parent only needs the status). */
 const char *__asan_default_options(void) {
   return "abort_on_error=1:detect_leaks=0:symbolize=0:"
-         "allocator_may_return_null=1:max_allocation_size_mb=1024:"
+         "allocator_may_return_null=1:max_allocation_size_mb=1024:strict_memcmp=0:"
          "handle_abort=0:print_summary=0";
 }
 const char *__ubsan_default_options(void) {

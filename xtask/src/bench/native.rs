@@ -297,7 +297,7 @@ fn run_harness_test(
         .env_remove("KTEST_FILE")
         .env(
             "ASAN_OPTIONS",
-            "detect_leaks=0:handle_abort=1:allocator_may_return_null=1:max_allocation_size_mb=1024",
+            "detect_leaks=0:handle_abort=1:allocator_may_return_null=1:max_allocation_size_mb=1024:strict_memcmp=0",
         )
         .env("UBSAN_OPTIONS", "print_stacktrace=1")
         .stdin(Stdio::null())
