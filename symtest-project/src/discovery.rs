@@ -296,21 +296,21 @@ fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
         if !o.packages.is_empty() && !o.packages.iter().any(|p| p == pkg.name.as_str()) {
             continue;
         }
+        // Validates one of the package's files and adds what it declares.
+        let mut add = |file: &Path, text: &str, cfg: &ConfigFile| -> Result<(), DiscoveryError> {
+            config::validate(file, text, cfg)?;
+            let package = Some(pkg.name.to_string());
+            let (t, c) = resolve_file(file, text, cfg, package, o.check_exec_args)?;
+            targets.extend(t);
+            crosschecks.extend(c);
+            Ok(())
+        };
         let manifest = PathBuf::from(pkg.manifest_path.as_std_path());
         searched.push(format!("{} [package.metadata.symtest]", manifest.display()));
         if !pkg.metadata.is_null() && pkg.metadata.get("symtest").is_some() {
             let text = read(&manifest)?;
             if let Some(cfg) = config::parse_manifest(&manifest, &text)? {
-                config::validate(&manifest, &text, &cfg)?;
-                let (t, c) = resolve_file(
-                    &manifest,
-                    &text,
-                    &cfg,
-                    Some(pkg.name.to_string()),
-                    o.check_exec_args,
-                )?;
-                targets.extend(t);
-                crosschecks.extend(c);
+                add(&manifest, &text, &cfg)?;
             }
         }
         let beside = manifest.with_file_name("symtest.toml");
@@ -318,16 +318,7 @@ fn cargo_project(o: &DiscoveryOptions) -> Result<Project, DiscoveryError> {
         if beside.is_file() {
             let text = read(&beside)?;
             let cfg = config::parse_config_file(&beside, &text)?;
-            config::validate(&beside, &text, &cfg)?;
-            let (t, c) = resolve_file(
-                &beside,
-                &text,
-                &cfg,
-                Some(pkg.name.to_string()),
-                o.check_exec_args,
-            )?;
-            targets.extend(t);
-            crosschecks.extend(c);
+            add(&beside, &text, &cfg)?;
         }
     }
     let places: Vec<(&str, &Path, usize)> = targets

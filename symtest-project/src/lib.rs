@@ -38,6 +38,7 @@ pub mod from_build;
 pub mod fsutil;
 pub mod gate;
 pub mod glob;
+pub mod interrupt;
 pub mod junit;
 pub mod library;
 pub mod lock;

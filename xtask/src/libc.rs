@@ -75,9 +75,11 @@ fn staging_for(dir: &Path) -> Result<(PathBuf, PathBuf)> {
     Ok((staging, work))
 }
 
-/// Atomically moves a finished staging directory into place; if another process
-/// published the same key first, its (identical) result is kept.
-fn publish(staging: &Path, dir: &Path, work: &Path) -> Result<()> {
+/// Writes `stamp` into a finished staging directory as its `STAMP` and
+/// atomically moves the directory into place; if another process published the
+/// same key first, its (identical) result is kept.
+fn publish(staging: &Path, dir: &Path, work: &Path, stamp: &str) -> Result<()> {
+    fs::write(staging.join("STAMP"), stamp)?;
     fs::remove_dir_all(work).ok();
     if dir.join("STAMP").exists() {
         fs::remove_dir_all(staging).ok();
@@ -108,11 +110,8 @@ fn build_musl(models: &Path, dir: &Path) -> Result<()> {
     let n = jobs.len();
     let objs = compile_all(jobs)?;
     link(&objs, &staging.join("libc.bc"), &work)?;
-    fs::write(
-        staging.join("STAMP"),
-        format!("musl {MUSL_VERSION}, {n} bitcode files\n"),
-    )?;
-    publish(&staging, dir, &work)?;
+    let stamp = format!("musl {MUSL_VERSION}, {n} bitcode files\n");
+    publish(&staging, dir, &work, &stamp)?;
     eprintln!(
         "setup: musl ({n} files) compiled in {:.0} s into {}",
         started.elapsed().as_secs_f64(),
@@ -151,11 +150,8 @@ fn build_runtime(models: &Path, musl: &Path, dir: &Path) -> Result<()> {
         &include,
         models,
     ))?;
-    fs::write(
-        staging.join("STAMP"),
-        format!("musl {MUSL_VERSION} + POSIX model\n"),
-    )?;
-    publish(&staging, dir, &work)?;
+    let stamp = format!("musl {MUSL_VERSION} + POSIX model\n");
+    publish(&staging, dir, &work, &stamp)?;
     eprintln!(
         "setup: musl runtime linked in {:.1} s into {}",
         started.elapsed().as_secs_f64(),

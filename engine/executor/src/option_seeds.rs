@@ -338,7 +338,8 @@ fn lay_out(line: &[&str], groups: &[ArgGroup]) -> Option<Seed> {
 mod tests {
     use super::*;
 
-    fn w(text: &str, takes_arg: bool) -> OptionWord {
+    /// An option word that is no alias (short unless it starts with `--`).
+    pub(super) fn w(text: &str, takes_arg: bool) -> OptionWord {
         OptionWord {
             text: text.into(),
             takes_arg,

@@ -221,26 +221,18 @@ fn link_now(objects: &[PathBuf], libraries: &[PathBuf], out: &Path) -> Result<()
 
 /// Names defined by a native object (`nm --defined-only`).
 pub(super) fn defined_symbols(object: &Path) -> BTreeSet<String> {
-    let Ok(o) = Command::new("nm")
-        .args(["--defined-only", "-P"])
-        .arg(object)
-        .output()
-    else {
-        return BTreeSet::new();
-    };
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .collect()
+    symbol_names("nm", "--defined-only", object)
 }
 
 /// Names a bitcode module declares but does not define.
 pub(super) fn undefined_symbols(bc: &Path) -> BTreeSet<String> {
-    let Ok(o) = Command::new("llvm-nm-19")
-        .args(["--undefined-only", "-P"])
-        .arg(bc)
-        .output()
-    else {
+    symbol_names("llvm-nm-19", "--undefined-only", bc)
+}
+
+/// The names `nm` (or `llvm-nm`) lists for `file` with `filter`, in its
+/// portable format; none when it cannot run.
+fn symbol_names(nm: &str, filter: &str, file: &Path) -> BTreeSet<String> {
+    let Ok(o) = Command::new(nm).args([filter, "-P"]).arg(file).output() else {
         return BTreeSet::new();
     };
     String::from_utf8_lossy(&o.stdout)

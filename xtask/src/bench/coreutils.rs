@@ -526,16 +526,8 @@ pub fn run(o: &Options) -> Result<Vec<UtilResult>> {
             "targets_ok": reports2.iter().filter(|r| r["status"] == "ok").count()});
     }
     let command = format!(
-        "cargo xtask bench coreutils{}{}{}{}",
-        if o.quick { " --quick" } else { "" },
-        o.budget_s
-            .map(|b| format!(" --budget {b}"))
-            .unwrap_or_default(),
-        if o.only.is_empty() {
-            String::new()
-        } else {
-            format!(" --only {}", o.only.join(","))
-        },
+        "cargo xtask bench coreutils{}{}",
+        super::suite::shown_flags(o.quick, o.budget_s, &o.only),
         match o.rerun_budget() {
             None => " --no-rerun".to_string(),
             Some(b) if b != RERUN_BUDGET_S => format!(" --rerun-budget {b}"),

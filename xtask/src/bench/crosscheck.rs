@@ -592,17 +592,10 @@ fn rewrite(report_dir: &Path, only: &[String]) -> Result<Vec<Value>> {
 }
 
 fn command_line(o: &Options) -> String {
-    let mut s = "cargo xtask bench crosscheck".to_string();
-    if o.quick {
-        s.push_str(" --quick");
-    }
-    if let Some(b) = o.budget_s {
-        s.push_str(&format!(" --budget {b}"));
-    }
-    if !o.only.is_empty() {
-        s.push_str(&format!(" --only {}", o.only.join(",")));
-    }
-    s
+    format!(
+        "cargo xtask bench crosscheck{}",
+        super::suite::shown_flags(o.quick, o.budget_s, &o.only)
+    )
 }
 
 #[cfg(test)]

@@ -515,19 +515,27 @@ pub fn run(o: &Options) -> Result<Vec<ProgramResult>> {
         results.push(r);
     }
     let command = format!(
-        "cargo xtask bench{}{}{}",
-        if o.quick { " --quick" } else { "" },
-        o.budget_s
-            .map(|b| format!(" --budget {b}"))
-            .unwrap_or_default(),
-        if o.only.is_empty() {
-            String::new()
-        } else {
-            format!(" --only {}", o.only.join(","))
-        }
+        "cargo xtask bench{}",
+        shown_flags(o.quick, o.budget_s, &o.only)
     );
     report::write(&out, &results, &command, started.elapsed().as_secs_f64())?;
     Ok(results)
+}
+
+/// ` --quick`, ` --budget S` and ` --only A,B`, those given, for the command
+/// line a report shows.
+pub(super) fn shown_flags(quick: bool, budget_s: Option<f64>, only: &[String]) -> String {
+    let mut s = String::new();
+    if quick {
+        s.push_str(" --quick");
+    }
+    if let Some(b) = budget_s {
+        s.push_str(&format!(" --budget {b}"));
+    }
+    if !only.is_empty() {
+        s.push_str(&format!(" --only {}", only.join(",")));
+    }
+    s
 }
 
 #[cfg(test)]

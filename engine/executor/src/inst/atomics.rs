@@ -30,8 +30,7 @@ impl Executor<'_> {
             bytes as u64,
             Access::Write,
             &mut |ex, s, base, off| {
-                let old = ex.read_at(s, base, off, bytes as usize);
-                let old = Ops::resize(&mut ex.pool, &old, bits);
+                let old = ex.read_value(s, base, off, bytes, bits);
                 let pool = &mut ex.pool;
                 let new = match op {
                     AtomicOp::Xchg => v.clone(),
@@ -88,8 +87,7 @@ impl Executor<'_> {
             bytes as u64,
             Access::Write,
             &mut |ex, s, base, off| {
-                let old = ex.read_at(s, base, off, bytes as usize);
-                let old = Ops::resize(&mut ex.pool, &old, bits);
+                let old = ex.read_value(s, base, off, bytes, bits);
                 let ok = Ops::cmp(&mut ex.pool, CmpOp::Eq, &old, &e);
                 let stored = Ops::ite(&mut ex.pool, &ok, &n, &old);
                 let stored_w = Ops::resize(&mut ex.pool, &stored, bytes * 8);

@@ -123,8 +123,7 @@ impl<'m> Executor<'m> {
             bytes as u64,
             Access::Read,
             &mut |ex, s, base, off| {
-                let v = ex.read_at(s, base, off, bytes as usize);
-                let v = Ops::resize(&mut ex.pool, &v, bits);
+                let v = ex.read_value(s, base, off, bytes, bits);
                 ex.set(s, dest_reg, v);
                 Ok(())
             },
@@ -210,12 +209,7 @@ impl<'m> Executor<'m> {
                 entry.contents.read(&mut self.pool, o.to_u64() as usize, n)
             }
             Value::Symbolic(e) => {
-                let name = st
-                    .memory
-                    .get(base)
-                    .map(|e| e.object.name(self.module))
-                    .unwrap_or_default();
-                let idx = self.pool.trunc(*e, 32);
+                let (name, idx) = self.symbolic_index(st, base, *e);
                 let c = st.memory.contents_mut(base).expect("resolved object");
                 c.read_symbolic(&mut self.pool, &name, idx, n)
             }
@@ -230,16 +224,36 @@ impl<'m> Executor<'m> {
                 c.write(&mut self.pool, o.to_u64() as usize, n, v)
             }
             Value::Symbolic(e) => {
-                let name = st
-                    .memory
-                    .get(base)
-                    .map(|e| e.object.name(self.module))
-                    .unwrap_or_default();
-                let idx = self.pool.trunc(*e, 32);
+                let (name, idx) = self.symbolic_index(st, base, *e);
                 let c = st.memory.contents_mut(base).expect("resolved object");
                 c.write_symbolic(&mut self.pool, &name, idx, n, v)
             }
         }
+    }
+
+    /// Reads the `bytes` bytes at offset `off` of the object at `base` as a
+    /// value of `bits` bits (a load's or read-modify-write's old value).
+    pub(crate) fn read_value(
+        &mut self,
+        st: &mut State,
+        base: u64,
+        off: &Value,
+        bytes: u32,
+        bits: u32,
+    ) -> Value {
+        let v = self.read_at(st, base, off, bytes as usize);
+        Ops::resize(&mut self.pool, &v, bits)
+    }
+
+    /// The name of the object at `base` and the 32-bit index of the
+    /// symbolic offset `off` into it.
+    fn symbolic_index(&mut self, st: &State, base: u64, off: ExprId) -> (String, ExprId) {
+        let name = st
+            .memory
+            .get(base)
+            .map(|e| e.object.name(self.module))
+            .unwrap_or_default();
+        (name, self.pool.trunc(off, 32))
     }
 
     /// Resolves `ptr` for an access of `bytes` bytes and runs `access` on every state

@@ -318,15 +318,7 @@ fn long_table(module: &Module, g: GlobalId) -> Option<Vec<LongOption>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn w(text: &str, takes_arg: bool) -> OptionWord {
-        OptionWord {
-            text: text.into(),
-            takes_arg,
-            alias: false,
-            short: !text.starts_with("--"),
-        }
-    }
+    use crate::option_seeds::tests::w;
 
     #[test]
     fn getopt_s_family_and_its_replacements_only() {
