@@ -167,7 +167,9 @@ enum {
   NR_sendfile = 40, NR_splice = 275, NR_tee = 276, NR_vmsplice = 278,
   NR_copy_file_range = 326, NR_kill = 62, NR_getpid = 39, NR_settimeofday = 164,
   NR_clock_settime = 227, NR_adjtimex = 159, NR_clock_adjtime = 305,
-  NR_mkdir = 83, NR_rmdir = 84, NR_mkdirat = 258
+  NR_mkdir = 83, NR_rmdir = 84, NR_mkdirat = 258, NR_shmget = 29, NR_shmat = 30,
+  NR_shmctl = 31, NR_semget = 64, NR_semop = 65, NR_semctl = 66, NR_shmdt = 67,
+  NR_msgget = 68, NR_msgsnd = 69, NR_msgrcv = 70, NR_msgctl = 71, NR_semtimedop = 220
 };
 
 /* ---- classes ------------------------------------------------------------ */
@@ -687,7 +689,8 @@ static int libc_text(uint64_t *lo, uint64_t *hi) {
  * built without networking answers), no directory
  * listing (getdents: ENOSYS), no copy made by the kernel between
  * descriptors (splice, tee, vmsplice, sendfile, copy_file_range: ENOSYS), no
- * directory made or removed (mkdir, mkdirat, rmdir: ENOSYS), and
+ * directory made or removed (mkdir, mkdirat, rmdir: ENOSYS), no System V
+ * message queue, semaphore or shared memory (ENOSYS), and
  * open answers as world_open says. What the
  * engine saw fail fails natively the same way, rather than running a
  * command, listing the host's interfaces, processes or directories, or
@@ -714,13 +717,17 @@ static int install_world(void) {
                                NR_settimeofday, NR_clock_settime, NR_adjtimex,
                                NR_clock_adjtime,
                                /* the model has no directories to make or remove */
-                               NR_mkdir, NR_mkdirat, NR_rmdir};
+                               NR_mkdir, NR_mkdirat, NR_rmdir,
+                               /* nor System V IPC objects */
+                               NR_msgget, NR_msgsnd, NR_msgrcv, NR_msgctl, NR_semget,
+                               NR_semop, NR_semctl, NR_semtimedop, NR_shmget, NR_shmat,
+                               NR_shmdt, NR_shmctl};
   static const int eafnosupport[] = {NR_socket, NR_socketpair};
   static const int trapped[] = {NR_execve, NR_open, NR_openat, NR_creat, NR_rt_sigaction,
                                 NR_rt_sigprocmask, NR_kill};
   enum { L_ALLOW, L_TRAP, L_ENOSYS, L_EAFNOSUPPORT, L_IN, L_HI, L_NR, L_COUNT, NEXT = -1 };
-  struct sock_filter prog[64];
-  int jt[64], jf[64];
+  struct sock_filter prog[96];
+  int jt[96], jf[96];
   unsigned label[L_COUNT], len = 0;
 #define JUMP(op, k, t, f) (jt[len] = (t), jf[len] = (f), ADD(BPF_JUMP(BPF_JMP | (op) | BPF_K, (k), 0, 0)))
 #define STMT(code, k) (jt[len] = jf[len] = NEXT, ADD(BPF_STMT((code), (k))))

@@ -323,6 +323,26 @@ fn directories_are_made_neither_in_the_engine_nor_natively() {
     }
 }
 
+/// System V IPC (`tests/posix/sysv_ipc.c`): the model has no message
+/// queues, semaphores or shared memory, and natively the world filter
+/// refuses them too, against musl and glibc (pv's remote control made a
+/// real message queue natively and waited for a reply, past the suite's
+/// timeout, where the engine's msgget failed).
+#[test]
+fn system_v_ipc_is_made_neither_in_the_engine_nor_natively() {
+    let dir = scratch("agree-sysv-ipc");
+    let out = explore("sysv_ipc", &dir);
+    let src = workspace().join("tests/posix/sysv_ipc.c");
+    for prog in [native_build(&src, &dir, &[]), glibc_build("sysv_ipc", &dir)] {
+        let paths = all_agree(&prog, &out);
+        for c in [b'm', b's', b'h'] {
+            let (outcome, stdout) = path_of(&paths, c);
+            assert_eq!(stdout, format!("{}: no such call\n", c as char));
+            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
+        }
+    }
+}
+
 /// The allocation limit (`tests/posix/alloc_limit.c`): 1 GiB on every
 /// machine, so a request above it is NULL in the engine, in the native
 /// build without AddressSanitizer (`cc --native`: the link's malloc wraps)
