@@ -287,16 +287,25 @@ fn an_index_into_a_nullable_table_stays_in_the_table_as_natively() {
 /// where the engine had recorded "cannot set date").
 #[test]
 fn the_clock_is_set_neither_in_the_engine_nor_natively() {
-    let dir = scratch("agree-set-clock");
-    let out = explore("set_clock", &dir);
-    let src = workspace().join("tests/posix/set_clock.c");
-    for prog in [
-        native_build(&src, &dir, &[]),
-        glibc_build("set_clock", &dir),
-    ] {
+    refused_in_both("set_clock", b"ca", None);
+}
+
+/// `tests/posix/<name>.c` explored, then replayed against musl and glibc:
+/// each input byte of `inputs` took the path whose call failed with ENOSYS
+/// in the engine and natively ("c: no such call"), exiting `code` if given.
+fn refused_in_both(name: &str, inputs: &[u8], code: Option<i64>) {
+    let dir = scratch(&format!("agree-{name}"));
+    let out = explore(name, &dir);
+    let src = workspace().join(format!("tests/posix/{name}.c"));
+    for prog in [native_build(&src, &dir, &[]), glibc_build(name, &dir)] {
         let paths = all_agree(&prog, &out);
-        assert_eq!(path_of(&paths, b'c').1, "c: no such call\n");
-        assert_eq!(path_of(&paths, b'a').1, "a: no such call\n");
+        for &c in inputs {
+            let (outcome, stdout) = path_of(&paths, c);
+            assert_eq!(stdout, format!("{}: no such call\n", c as char));
+            if let Some(code) = code {
+                assert_eq!(outcome["exit"]["code"], code, "{paths:#?}");
+            }
+        }
     }
 }
 
@@ -307,20 +316,7 @@ fn the_clock_is_set_neither_in_the_engine_nor_natively() {
 /// reached).
 #[test]
 fn directories_are_made_neither_in_the_engine_nor_natively() {
-    let dir = scratch("agree-make-dirs");
-    let out = explore("make_dirs", &dir);
-    let src = workspace().join("tests/posix/make_dirs.c");
-    for prog in [
-        native_build(&src, &dir, &[]),
-        glibc_build("make_dirs", &dir),
-    ] {
-        let paths = all_agree(&prog, &out);
-        for c in [b'.', b'd', b'a', b'r'] {
-            let (outcome, stdout) = path_of(&paths, c);
-            assert_eq!(stdout, format!("{}: no such call\n", c as char));
-            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
-        }
-    }
+    refused_in_both("make_dirs", b".dar", Some(1));
 }
 
 /// System V IPC (`tests/posix/sysv_ipc.c`): the model has no message
@@ -330,17 +326,7 @@ fn directories_are_made_neither_in_the_engine_nor_natively() {
 /// timeout, where the engine's msgget failed).
 #[test]
 fn system_v_ipc_is_made_neither_in_the_engine_nor_natively() {
-    let dir = scratch("agree-sysv-ipc");
-    let out = explore("sysv_ipc", &dir);
-    let src = workspace().join("tests/posix/sysv_ipc.c");
-    for prog in [native_build(&src, &dir, &[]), glibc_build("sysv_ipc", &dir)] {
-        let paths = all_agree(&prog, &out);
-        for c in [b'm', b's', b'h'] {
-            let (outcome, stdout) = path_of(&paths, c);
-            assert_eq!(stdout, format!("{}: no such call\n", c as char));
-            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
-        }
-    }
+    refused_in_both("sysv_ipc", b"msh", Some(1));
 }
 
 /// The allocation limit (`tests/posix/alloc_limit.c`): 1 GiB on every
