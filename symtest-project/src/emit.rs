@@ -265,19 +265,34 @@ pub fn makefile(
         link.push(OPENMP_ARCHIVE.into());
     }
     link.extend(inputs.libs.iter().map(|l| make_shell_word(l)));
+    let text = fill_makefile(target, root, suite, &own, &unique_archives, &link, &rules);
+    SuiteMakefile { text, objects }
+}
+
+/// `Makefile.in` with the target's objects (`own`), archives, link line and
+/// compile rules.
+fn fill_makefile(
+    target: &Target,
+    root: &Path,
+    suite: &Path,
+    own: &[String],
+    archives: &[String],
+    link: &[String],
+    rules: &[String],
+) -> String {
+    use crate::escape::make_shell_word;
     let note = build_note(target);
     let checks = crate::recipe::ubsan_checks(target).join(",");
-    let text = MAKEFILE_IN
+    MAKEFILE_IN
         .replace("@FILE_MAP@", &file_map(root, suite))
         .replace("@NAME@", &target.name)
         .replace("@BUILD_NOTE@", &note)
         .replace("@LIBC@", crate::recipe::libc(target).as_make())
         .replace("@CHECKS@", &make_shell_word(&checks))
         .replace("@OBJECTS@", &own.join(" "))
-        .replace("@ARCHIVES@", &unique_archives.join(" "))
+        .replace("@ARCHIVES@", &archives.join(" "))
         .replace("@LINK@", &link.join(" "))
-        .replace("@RULES@", &rules.join("\n"));
-    SuiteMakefile { text, objects }
+        .replace("@RULES@", &rules.join("\n"))
 }
 
 /// The suite's directory of serial OpenMP (copies of `libc-models/openmp`).
