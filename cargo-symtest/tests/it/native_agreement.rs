@@ -217,6 +217,24 @@ fn pipeline_finds_a_ptr_error_with_no_disagreement(
     args: &[&str],
     budget_s: u32,
 ) {
+    let (_, out, _) = pipeline_agrees(scratch_name, program, target, args, budget_s);
+    let tests = test_jsons(&out);
+    assert!(
+        tests.iter().any(|t| t["outcome"]["error"]["kind"] == "ptr"),
+        "{tests:#?}"
+    );
+}
+
+/// `cargo symtest` on the program project of `tests/posix/<program>.c`
+/// (target `target`) succeeds with no native disagreement: (project,
+/// output directory, summary).
+fn pipeline_agrees(
+    scratch_name: &str,
+    program: &str,
+    target: &str,
+    args: &[&str],
+    budget_s: u32,
+) -> (PathBuf, PathBuf, Value) {
     let dir = posix_project(scratch_name, program, target, args, budget_s);
     let o = symtest_in(&dir, &[]);
     assert!(o.status.success(), "{}", shown(&o));
@@ -228,11 +246,7 @@ fn pipeline_finds_a_ptr_error_with_no_disagreement(
         Value::Array(vec![]),
         "{summary:#}"
     );
-    let tests = test_jsons(&out);
-    assert!(
-        tests.iter().any(|t| t["outcome"]["error"]["kind"] == "ptr"),
-        "{tests:#?}"
-    );
+    (dir, out, summary)
 }
 
 /// A table pointer made nullable by a multiplication, not a branch, and
@@ -353,22 +367,12 @@ fn an_allocation_above_the_limit_is_null_in_the_engine_and_natively() {
         assert_eq!(outcome["exit"]["code"], code, "{paths:#?}");
     }
 
-    let dir = posix_project(
+    let (_, out, _) = pipeline_agrees(
         "agree-alloc-limit-pipeline",
         "alloc_limit",
         "al",
         &["--sym-stdin", "1"],
         20,
-    );
-    let o = symtest_in(&dir, &[]);
-    assert!(o.status.success(), "{}", shown(&o));
-    let out = dir.join("symtest-out").join("al");
-    let summary: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(
-        summary["native_disagreements"],
-        Value::Array(vec![]),
-        "{summary:#}"
     );
     // The tests the pipeline wrote (one per new path) ended with NULL and
     // with a grant.
@@ -432,22 +436,12 @@ fn a_run_s_own_allocation_limit_holds_in_its_native_replay() {
 /// size").
 #[test]
 fn memcmp_reads_up_to_the_first_difference_as_natively() {
-    let dir = posix_project(
+    let (dir, out, summary) = pipeline_agrees(
         "agree-memcmp",
         "memcmp_first_difference",
         "mc",
         &["--sym-stdin", "1"],
         20,
-    );
-    let o = symtest_in(&dir, &[]);
-    assert!(o.status.success(), "{}", shown(&o));
-    let out = dir.join("symtest-out").join("mc");
-    let summary: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(
-        summary["native_disagreements"],
-        Value::Array(vec![]),
-        "{summary:#}"
     );
     assert_eq!(summary["bugs"], Value::Array(vec![]), "{summary:#}");
     let codes: Vec<Value> = test_jsons(&out)
