@@ -629,3 +629,35 @@ fn a_callback_whose_result_the_library_checks_returns_null_on_some_paths() {
     assert!(lines.contains(&22), "{lines:?}");
     assert!(!text(&o).contains("soundness:"), "{}", text(&o));
 }
+
+/// libvorbis's `ov_comment` returns `vf->vc + vf->current_link`: an index
+/// the test makes up into an input's array. The oracle names the input a
+/// returned pointer points into, by address natively; in the engine a
+/// pointer computed from the records array is never "into" another input
+/// (where it lands past the array depends on the heap's layout: natively it
+/// was unmapped memory), it is out of the array's bounds.
+#[test]
+fn a_pointer_computed_from_one_input_is_never_into_another() {
+    let dir = fixture("library-cursor", "library-cursor");
+    let o = run_in(&dir, &["--message-format", "json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rs = reports(&o);
+    let r = report(&rs, "cursor");
+    assert_eq!(r["status"], "ok", "{r:#}");
+    assert_eq!(r["native_disagreements"], serde_json::json!([]), "{r:#}");
+    let bugs = r["bugs"].as_array().unwrap();
+    assert!(
+        bugs.iter().any(|b| b["function"] == "symtest_lib_returned"
+            && b["message"].as_str().unwrap().contains("out-of-bounds")),
+        "{r:#}"
+    );
+    // What each kept test's native run found the result points into.
+    let expected = dir.join("tests/symtest/cursor/expected");
+    for t in std::fs::read_dir(&expected).unwrap() {
+        let out = std::fs::read_to_string(t.unwrap().path().join("outputs/001")).unwrap();
+        assert!(
+            !out.starts_with("into") || out.contains(".records at offset"),
+            "{out}"
+        );
+    }
+}

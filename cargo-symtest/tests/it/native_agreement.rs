@@ -459,3 +459,69 @@ fn memcmp_reads_up_to_the_first_difference_as_natively() {
         .unwrap();
     assert!(o.status.success(), "{}", shown(&o));
 }
+
+/// A pointer the library computed out of its object (libvorbis's
+/// `vf->vc + vf->current_link` for a made-up `current_link`) is an
+/// out-of-bounds access wherever the engine's heap puts another object at
+/// that address: explored symbolically (its provenance), and also when the
+/// path halted after computing it and was run to its end concretely — there
+/// it used to read the other object and exit, where the native run of the
+/// same input, whose heap is laid out otherwise, crashed.
+#[test]
+fn a_pointer_out_of_its_object_is_out_of_bounds_also_when_run_concretely() {
+    let dir = scratch("agree-stray-pointer");
+    let src = dir.join("stray.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdlib.h>
+#include <string.h>
+#include "symtest.h"
+struct rec { long a, b, c, d; };
+struct file { struct rec *recs; int cur; };
+static struct rec *current(struct file *f) { return f->recs + f->cur; }
+int main(void) {
+  struct file *f = malloc(sizeof *f);
+  char *other = malloc(64);
+  memset(other, 7, 64);
+  f->recs = calloc(1, sizeof(struct rec));
+  symtest_make_symbolic(&f->cur, sizeof f->cur, "cur");
+  struct rec *r = current(f);
+  if ((char *)r >= other && (char *)r < other + 32) {
+    unsigned long spin = 0;
+    for (int i = 0; i < 10000; i++)
+      spin += (unsigned long)i;
+    return (int)(r->b + (long)(spin & 1));
+  }
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let bc = compile(&src, &dir, &[]).unwrap();
+    let run = |name: &str, limit: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["exec", bc.to_str().unwrap(), "--output-dir"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(limit);
+        let o = symtest(&args);
+        assert!(o.status.success(), "{}", shown(&o));
+        test_jsons(&out)
+    };
+    let into_other = |t: &Value| {
+        t["outcome"]["error"]["kind"] == "ptr"
+            && t["outcome"]["error"]["message"].as_str().is_some_and(|m| {
+                m.contains("outside `heap object allocated at") && m.contains("stray.c:11")
+            })
+    };
+    // Explored to its end: the provenance of the symbolic pointer.
+    let explored = run("explored", &[]);
+    assert!(explored.iter().any(into_other), "{explored:#?}");
+    // Halted inside the loop, then run concretely on the test's inputs.
+    let halted = run("halted", &["--max-instructions", "5000"]);
+    let completed: Vec<&Value> = halted
+        .iter()
+        .filter(|t| t["completed_after"].as_str().is_some())
+        .collect();
+    assert_eq!(completed.len(), 1, "{halted:#?}");
+    assert!(into_other(completed[0]), "{:#}", completed[0]);
+}

@@ -53,6 +53,11 @@ impl Executor<'_> {
     /// Makes every value of `st` concrete under `model`; false when the
     /// completions' deadline passed first.
     fn concretize_state(&mut self, st: &mut State, model: &Assignment) -> bool {
+        // Symbolic pointers resolve by provenance; once concrete, by
+        // address: a pointer outside its object keeps it as a stray.
+        for (addr, from) in self.strays_under(st, model) {
+            self.note_stray(st, addr, from);
+        }
         {
             let mut ev = Evaluator::new(&self.pool, model);
             for frame in &mut st.stack {

@@ -465,6 +465,7 @@ impl<'m> Executor<'m> {
             terminated: Vec::new(),
             cross: None,
             argv: None,
+            strays: Default::default(),
         };
         st.ptree_node = self.ptree.attach(id);
         st

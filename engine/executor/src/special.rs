@@ -123,6 +123,7 @@ static SPECIALS: &[SpecialFn] = {
         SpecialFn::new(&[Api("define_fixed_object")], Replace, handle::define_fixed_object),
         SpecialFn::new(&[Api("alias_function")], Replace, handle::alias_function),
         SpecialFn::new(&[Exact("symtest_expect_output")], Replace, handle::expect_output),
+        SpecialFn::new(&[Exact("symtest_points_into")], Replace, handle::points_into),
         // The heap (special_heap.rs).
         SpecialFn::new(&[Exact("malloc")], Replace, handle::malloc),
         SpecialFn::new(&[Exact("__symtest_aligned_malloc")], Replace, handle::aligned_malloc),
@@ -678,6 +679,13 @@ mod handle {
     pub(super) fn expect_output(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
         let (p, n) = (c.arg(1)?, c.arg(2)?);
         ex.klee_check_memory_access(c.st, c.ctx, p, n)
+    }
+
+    /// `symtest_points_into(p, base, size)` (inst/stray.rs).
+    pub(super) fn points_into(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {
+        let (p, base, size) = (c.arg(0)?.clone(), c.arg(1)?.clone(), c.arg(2)?.clone());
+        let v = ex.points_into(c.st, &p, &base, &size);
+        c.ret(ex, v)
     }
 
     pub(super) fn malloc(ex: &mut Executor<'_>, c: &mut Call<'_>) -> Exec<()> {

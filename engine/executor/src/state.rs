@@ -146,6 +146,10 @@ pub struct State {
     /// The argv this path started with, when not `Config::argv` (a seed
     /// with its own arguments): its tests record it.
     pub argv: Option<Rc<Vec<String>>>,
+    /// Concrete pointers computed outside their object that land in another
+    /// one, by address: the base of the object each derives from
+    /// (`inst::stray`; shared until one is noted).
+    pub strays: Rc<rustc_hash::FxHashMap<u64, u64>>,
 }
 
 /// What a path wrote to standard output: one chunk per write (concrete bytes

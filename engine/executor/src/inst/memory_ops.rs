@@ -166,7 +166,7 @@ impl<'m> Executor<'m> {
         let mut p = self.operand(st, base)?;
         p = Ops::resize(&mut self.pool, &p, 64);
         let origin = match &p {
-            Value::Concrete(b) => Some(Origin::of(b.to_u64())),
+            Value::Concrete(b) => Some(Origin::of(self.concrete_origin(st, b.to_u64()))),
             Value::Symbolic(e) => self
                 .gep_origins
                 .get(e)
@@ -187,15 +187,19 @@ impl<'m> Executor<'m> {
             );
             p = self.add_value(&p, &scaled);
         }
-        if let (Value::Symbolic(e), Some(o)) = (&p, origin) {
-            self.gep_origins
-                .entry(*e)
-                .and_modify(|known| {
-                    if *known != o {
-                        *known = Origin::AMBIGUOUS;
-                    }
-                })
-                .or_insert(o);
+        match (&p, origin) {
+            (Value::Symbolic(e), Some(o)) => {
+                self.gep_origins
+                    .entry(*e)
+                    .and_modify(|known| {
+                        if *known != o {
+                            *known = Origin::AMBIGUOUS;
+                        }
+                    })
+                    .or_insert(o);
+            }
+            (Value::Concrete(b), Some(o)) => self.note_stray(st, b.to_u64(), o.addr),
+            _ => {}
         }
         self.set(st, dest, p);
         Ok(())
@@ -442,6 +446,9 @@ impl<'m> Executor<'m> {
                 use_after_free_message(&obj.kind, &obj.name(self.module)),
             ));
         }
+        if !st.strays.is_empty() {
+            self.check_stray(st, addr, obj.base, bytes)?;
+        }
         // `addr + bytes` may not fit in 64 bits (a length the program chose):
         // past the end all the same, never a wrap-around.
         if addr.checked_add(bytes).is_none_or(|end| end > obj.end()) {
@@ -487,7 +494,7 @@ impl<'m> Executor<'m> {
     /// (or its nullable part, see [`Executor::nullable_origin`]). The
     /// constant part alone can mislead: `s + (i - 1)` folds to `(s - 1) + i`,
     /// and `s - k` may lie in the object below `s`.
-    fn provenance(&self, ptr: ExprId) -> Option<Origin> {
+    pub(crate) fn provenance(&self, ptr: ExprId) -> Option<Origin> {
         if let Some(&origin) = self.gep_origins.get(&ptr) {
             return (origin != Origin::AMBIGUOUS).then_some(origin);
         }

@@ -11,4 +11,5 @@ pub mod fork;
 pub mod intrinsics;
 pub mod libm;
 pub mod memory_ops;
+pub mod stray;
 pub mod strcmp;

@@ -451,6 +451,39 @@ impl ObjectState {
         )
     }
 
+    /// The 64-bit values stored whole at offsets that are multiples of 8 (a
+    /// pointer the program stored): each the value whose eight bytes, in
+    /// order, are the symbolic bytes there.
+    pub fn stored_words(&self, pool: &ExprPool) -> Vec<ExprId> {
+        if self.flushed.is_some() {
+            return Vec::new();
+        }
+        let byte_of = |e: ExprId| match pool.node(e) {
+            symtest_expr::Node::Extract { expr, lo, width: 8 } => Some((*expr, *lo)),
+            _ => None,
+        };
+        let mut words = Vec::new();
+        for (off, e) in self.symbolic.iter() {
+            if off % 8 != 0 {
+                continue;
+            }
+            let Some((word, 0)) = byte_of(e) else {
+                continue;
+            };
+            let whole = pool.width(word) == 64
+                && (1..8).all(|k| {
+                    self.symbolic
+                        .get(off + k)
+                        .and_then(byte_of)
+                        .is_some_and(|(w, lo)| w == word && lo == 8 * k as u32)
+                });
+            if whole {
+                words.push(word);
+            }
+        }
+        words
+    }
+
     /// Does the object hold per-byte symbolic values (and is not flushed)?
     pub fn has_symbolic_bytes(&self) -> bool {
         self.flushed.is_none() && !self.symbolic.is_empty()

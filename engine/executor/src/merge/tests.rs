@@ -47,6 +47,7 @@ fn state(regs: Vec<Slot>, memory: AddressSpace) -> State {
         terminated: Vec::new(),
         cross: None,
         argv: None,
+        strays: Default::default(),
     }
 }
 

@@ -17,7 +17,7 @@ use symtest_expr::{Bits, ExprId, ExprPool};
 use symtest_ir::{BlockId, FuncId, Module};
 
 /// Format version of an encoded state (bump on any change).
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 
 fn expr(w: &mut Writer, e: ExprId) {
     w.u32(e.index() as u32);
@@ -110,6 +110,13 @@ pub fn encode_state(st: &State, w: &mut Writer, t: &mut Table<'_>) {
         }
         None => w.bool(false),
     }
+    let mut strays: Vec<(u64, u64)> = st.strays.iter().map(|(&a, &b)| (a, b)).collect();
+    strays.sort_unstable();
+    w.usize(strays.len());
+    for (addr, origin) in strays {
+        w.u64(addr);
+        w.u64(origin);
+    }
 }
 
 pub fn decode_state(
@@ -151,6 +158,11 @@ pub fn decode_state(
         None
     };
     let argv = decode_argv(r)?;
+    let n = r.len(16)?;
+    let mut strays = rustc_hash::FxHashMap::default();
+    for _ in 0..n {
+        strays.insert(r.u64()?, r.u64()?);
+    }
     Ok(State {
         id,
         stack,
@@ -181,6 +193,7 @@ pub fn decode_state(
         terminated,
         cross,
         argv,
+        strays: Rc::new(strays),
     })
 }
 
