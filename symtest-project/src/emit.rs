@@ -638,3 +638,37 @@ pub fn write_suite(
     )?;
     replace_dir(&staging, dest)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One native build: the suite's Makefile and its CMake module wrap the
+    /// same calls of the code under test (the coverage build, minimization
+    /// and the benchmarks build with the Makefile), and symtest_env.c answers
+    /// each of them as the model does.
+    #[test]
+    fn the_native_builds_wrap_the_same_calls_of_the_environment() {
+        let line = MAKEFILE_IN
+            .lines()
+            .find_map(|l| l.strip_prefix("ENV_WRAP_ALL := -Wl,"))
+            .expect("Makefile.in has ENV_WRAP_ALL");
+        assert!(
+            CMAKE_IN.contains(&format!("\"LINKER:{line}\"")),
+            "symtest.cmake.in does not wrap {line}"
+        );
+        let names: Vec<&str> = line
+            .split(',')
+            .map(|w| w.strip_prefix("--wrap=").expect("a --wrap"))
+            .collect();
+        for name in &names {
+            assert!(
+                ENV_C.contains(&format!("__wrap_{name}(")),
+                "symtest_env.c does not define __wrap_{name}"
+            );
+        }
+        for name in ["poll", "ppoll", "select", "pselect", "nanosleep"] {
+            assert!(names.contains(&name), "{name} is not wrapped: {names:?}");
+        }
+    }
+}

@@ -16,6 +16,18 @@
  *                    once, having slept all they were asked to (the model:
  *                    time does not pass): `tail -f` polls its file again
  *                    without waiting a second, as it did in the engine.
+ *   waiting on       poll, ppoll, select and pselect given a timeout do not
+ *   descriptors      wait for it (the model, libc-models/posix/fd.c and
+ *                    syscall.c: time does not pass, and it answers at once):
+ *                    the host's call runs with a timeout of zero, so what it
+ *                    reports ready is ready, and nothing ready is the
+ *                    timeout, spent at once; the caller's timeout is left as
+ *                    it was (the model writes no time left back). pv's rate
+ *                    limit, a select with no descriptor in a loop, waited
+ *                    natively until the runner's wall-clock backstop ended
+ *                    it. Without a timeout (a negative one, a null
+ *                    pointer) they wait as usual. The runner's own waits
+ *                    call the host's poll (symtest_runner_poll).
  *   the processors   sched_getaffinity reports one processor (CPU 0), and
  *                    sysconf(_SC_NPROCESSORS_ONLN / _CONF) 1: a program that
  *                    sizes its threads by the machine (sort, gnulib's
@@ -31,10 +43,14 @@
  * too (symtest_runner.c).
  */
 #define _GNU_SOURCE /* cpu_set_t */
+#include "symtest_oracle.h"
 #include "symtest_tests.h"
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
@@ -52,6 +68,16 @@ int __wrap_nanosleep(const struct timespec *req, struct timespec *rem);
 int __wrap_clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem);
 unsigned __wrap_sleep(unsigned seconds);
 int __wrap_usleep(useconds_t usec);
+int __real_poll(struct pollfd *fds, nfds_t n, int timeout);
+int __real_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout, const sigset_t *mask);
+int __real_select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout);
+int __real_pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout,
+                   const sigset_t *mask);
+int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout);
+int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout, const sigset_t *mask);
+int __wrap_select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout);
+int __wrap_pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout,
+                   const sigset_t *mask);
 
 int __wrap_clock_gettime(clockid_t id, struct timespec *ts) {
   if (id != CLOCK_REALTIME && id != 5 /* CLOCK_REALTIME_COARSE */ && id != 11 /* CLOCK_TAI */)
@@ -135,4 +161,37 @@ unsigned __wrap_sleep(unsigned seconds) {
 int __wrap_usleep(useconds_t usec) {
   (void)usec;
   return 0;
+}
+
+/* A timeout the host's call accepts (one it rejects, EINVAL, is passed on). */
+static int valid_timespec(const struct timespec *t) {
+  return t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1000000000L;
+}
+
+int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout) {
+  return __real_poll(fds, n, timeout < 0 ? timeout : 0);
+}
+
+int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout, const sigset_t *mask) {
+  struct timespec now = {0, 0};
+  return __real_ppoll(fds, n, timeout && valid_timespec(timeout) ? &now : timeout, mask);
+}
+
+int __wrap_select(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout) {
+  struct timeval now = {0, 0};
+  if (!timeout || timeout->tv_sec < 0 || timeout->tv_usec < 0 || timeout->tv_usec >= 1000000L)
+    return __real_select(n, rd, wr, ex, timeout);
+  return __real_select(n, rd, wr, ex, &now);
+}
+
+int __wrap_pselect(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout,
+                   const sigset_t *mask) {
+  struct timespec now = {0, 0};
+  return __real_pselect(n, rd, wr, ex, timeout && valid_timespec(timeout) ? &now : timeout, mask);
+}
+
+/* The runner's own waits (draining a test's output, the second between
+ * recorded runs) are the host's: they are not the code under test's. */
+int symtest_runner_poll(struct pollfd *fds, unsigned long n, int timeout_ms) {
+  return __real_poll(fds, (nfds_t)n, timeout_ms);
 }

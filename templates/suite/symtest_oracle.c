@@ -166,7 +166,7 @@ int symtest_capture_wait(struct symtest_capture *c, int pid, unsigned timeout_ms
       p[n].events = POLLIN;
       n++;
     }
-    r = poll(p, (nfds_t)n, 100);
+    r = symtest_runner_poll(p, (unsigned long)n, 100);
     if (r > 0) {
       int k = 0;
       if (open_out) {

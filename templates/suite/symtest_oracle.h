@@ -43,6 +43,11 @@ void symtest_capture_child(const struct symtest_capture *c, int rec_fd);
 /* In the parent, right after fork: drains the child's streams until it ends
  * (or its output stays open past its end), returns its wait status. */
 int symtest_capture_wait(struct symtest_capture *c, int pid, unsigned timeout_ms);
+
+/* The host's poll, for the runner's own waits: the code under test's poll is
+ * wrapped to answer at once, as the engine's model does (symtest_env.c). */
+struct pollfd;
+int symtest_runner_poll(struct pollfd *fds, unsigned long n, int timeout_ms);
 /* In the parent, after the child ended with `status`: everything it did
  * (`files_dir`: the test's directory, or NULL); closes the capture. */
 void symtest_capture_collect(struct symtest_capture *c, int status, const char *files_dir,

@@ -430,6 +430,77 @@ int main(int argc, char **argv) {
     }
 }
 
+/// A program that waits on descriptors with a timeout (pv's rate limit: a
+/// `select` on no descriptor, in a loop) runs, natively, the path the engine
+/// ran: the model's poll, ppoll, select and pselect answer at once (time does
+/// not pass; every descriptor but an inotify instance is ready), and so do
+/// the suite's, without waiting for their timeout and leaving it as it was.
+/// Before, each wait took its whole timeout natively: the interval clock saw
+/// the time pass (exit 5), select wrote the time left back (exit 7).
+#[test]
+fn native_runs_do_not_wait_for_a_timeout_the_model_did_not() {
+    let dir = c_files(
+        "oracle-wait",
+        &[(
+            "src/wait.c",
+            r#"#define _GNU_SOURCE
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/select.h>
+#include <time.h>
+#include <unistd.h>
+int main(void) {
+  struct timespec a, b, two = {2, 0};
+  struct timeval tv = {2, 0};
+  struct pollfd in = {0, POLLIN, 0};
+  int rounds = 0;
+  char c = 0;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  if (select(0, NULL, NULL, NULL, &tv) != 0)
+    return 3;
+  if (tv.tv_sec != 2)
+    return 7; /* the model writes no time left back */
+  if (pselect(0, NULL, NULL, NULL, &two, NULL) != 0 || ppoll(NULL, 0, &two, NULL) != 0 ||
+      poll(NULL, 0, 2000) != 0)
+    return 3;
+  while (poll(&in, 1, 2000) == 0) /* until stdin is ready, as the model says it is */
+    if (++rounds > 2)
+      return 4;
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  if (b.tv_sec - a.tv_sec >= 2)
+    return 5; /* a wait took its timeout */
+  if (read(0, &c, 1) == 1 && c == 'x') {
+    puts("x");
+    return 1;
+  }
+  puts("done");
+  return 0;
+}
+"#,
+        )],
+    );
+    std::fs::write(
+        dir.join("symtest.toml"),
+        "[[target]]\nname = \"wait\"\nkind = \"program\"\nsources = [\"src/wait.c\"]\n\
+         args = [\"--sym-stdin\", \"1\"]\nmax-time = 10\n",
+    )
+    .unwrap();
+    let o = symtest_in(&dir, &[]);
+    assert!(o.status.success(), "{}", shown(&o));
+    assert_native_runs_agree(&dir, "wait");
+    let suite = dir.join("tests/symtest/wait");
+    let mut statuses: Vec<String> = expected_streams(&suite, "status")
+        .iter()
+        .map(|t| t.trim().to_string())
+        .collect();
+    statuses.sort();
+    statuses.dedup();
+    assert_eq!(statuses, ["exit 0", "exit 1"], "{}", shown(&o));
+    let o = make_in(&suite, &["test"]);
+    assert!(o.status.success(), "{}", shown(&o));
+}
+
 /// A program that picks its code by CPU features runs, natively, the code
 /// the engine ran it through: the engine's processor reports no features,
 /// and the suite's build includes `symtest_cpu.h`, where `<cpuid.h>` answers
