@@ -44,9 +44,17 @@ impl Executor<'_> {
     /// `from` (a GEP's base, or its provenance): a stray when it is outside
     /// the object holding `from` and inside another one.
     pub(crate) fn note_stray(&mut self, st: &mut State, addr: u64, from: u64) {
-        let from_stray = st.strays.get(&from).copied();
+        let none_yet = st.strays.is_empty();
+        let from_stray = if none_yet {
+            None
+        } else {
+            st.strays.get(&from).copied()
+        };
         let from = from_stray.unwrap_or(from);
-        if from_stray.is_none() && addr.abs_diff(from) < REDZONE && !st.strays.contains_key(&addr) {
+        if from_stray.is_none()
+            && addr.abs_diff(from) < REDZONE
+            && (none_yet || !st.strays.contains_key(&addr))
+        {
             return;
         }
         let origin = st
