@@ -340,3 +340,30 @@ fn runs_move_every_kind_of_byte() {
         .collect();
     assert_eq!(got, [8, 9, 0x77, 11, 1, 2, 0, 0xcc]);
 }
+
+/// `stored_words` finds a symbolic 64-bit value stored whole at an offset
+/// that is a multiple of 8 (a pointer the program stored), and nothing
+/// where it is unaligned, narrower, or partly overwritten.
+#[test]
+fn stored_words_are_whole_aligned_64_bit_values() {
+    let mut pool = ExprPool::new();
+    // `base + 32 * i` for a symbolic 32-bit `i`: a pointer into an array.
+    let arr = pool.new_array("i", 4);
+    let root = pool.array(arr);
+    let z = pool.const_u64(32, 0);
+    let i = pool.select(root, z);
+    let i64_ = pool.zext(i, 64);
+    let scale = pool.const_u64(64, 32);
+    let scaled = pool.mul(i64_, scale);
+    let base = pool.const_u64(64, 0x7000_0000_1000);
+    let word = pool.add(base, scaled);
+    let ptr = Value::Symbolic(word);
+    let mut o = ObjectState::new(64);
+    o.write(&mut pool, 8, 8, &ptr); // aligned: found
+    o.write(&mut pool, 20, 8, &ptr); // unaligned: not
+    let narrow = Value::Symbolic(pool.trunc(word, 32));
+    o.write(&mut pool, 32, 4, &narrow); // 32 bits: not
+    o.write(&mut pool, 40, 8, &ptr);
+    o.write(&mut pool, 44, 1, &Value::from_u64(8, 0)); // partly overwritten: not
+    assert_eq!(o.stored_words(&pool), vec![word]);
+}
