@@ -379,8 +379,8 @@ mod tests {
     use std::sync::OnceLock;
 
     /// The C code that gives native runs the program's environment (the
-    /// replay runtime, the emitted suites' runner) lists exactly the
-    /// engine's variables, in its order.
+    /// replay runtime, the start of an emitted suite's test) lists exactly
+    /// the engine's variables, in its order.
     #[test]
     fn native_runtimes_give_the_engine_s_environment() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -391,7 +391,7 @@ mod tests {
         assert!(program_environment().count() == want.len());
         for file in [
             "libc-models/replay/symtest_replay.c",
-            "templates/suite/symtest_runner.c",
+            "templates/suite/symtest_child.c",
         ] {
             let text = std::fs::read_to_string(root.join(file)).unwrap();
             let list = want.join(", ");

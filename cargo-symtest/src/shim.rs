@@ -1,12 +1,18 @@
-//! The failure-injection shim (`libc-models/replay/symtest_fail.c`), built on
-//! first use into the cache (`<cache>/replay-shim/<hash>/libsymtest_fail.so`)
-//! with `$SYMTEST_CLANG`/clang-19, or `cc` when clang is missing.  The hash
-//! covers the source and the compiler, so an edited shim is rebuilt.
+//! The failure-injection shim (`libc-models/replay/symtest_fail.c`, with the
+//! model's world in `symtest_world.c` and what they share in `symtest_fail.h`),
+//! built on first use into the cache
+//! (`<cache>/replay-shim/<hash>/libsymtest_fail.so`) with
+//! `$SYMTEST_CLANG`/clang-19, or `cc` when clang is missing.  The hash covers
+//! the sources and the compiler, so an edited shim is rebuilt.
 
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// The shim's files in `libc-models/replay/`: the sources compiled (the
+/// `.c` files), and the header they share.
+const SHIM_FILES: &[&str] = &["symtest_fail.c", "symtest_world.c", "symtest_fail.h"];
 
 /// Flags for a freestanding shared object that uses no libc function.
 const SHIM_FLAGS: &[&str] = &[
@@ -35,12 +41,27 @@ fn compilers() -> Vec<OsString> {
 
 /// The path of the built shim, building it if needed.
 pub fn shim(models_dir: &Path) -> Result<PathBuf> {
-    let src = models_dir.join("replay").join("symtest_fail.c");
-    let text = std::fs::read(&src)
-        .with_context(|| format!("cannot read the replay shim source {}", src.display()))?;
+    let replay = models_dir.join("replay");
+    let mut hash = 0xcbf2_9ce4_8422_2325;
+    for name in SHIM_FILES {
+        let path = replay.join(name);
+        let text = std::fs::read(&path)
+            .with_context(|| format!("cannot read the replay shim source {}", path.display()))?;
+        hash = fnv1a(&text, fnv1a(name.as_bytes(), hash));
+    }
+    let srcs: Vec<PathBuf> = SHIM_FILES
+        .iter()
+        .filter(|n| n.ends_with(".c"))
+        .map(|n| replay.join(n))
+        .collect();
+    let shown = srcs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut errors = Vec::new();
     for cc in compilers() {
-        let key = fnv1a(cc.as_encoded_bytes(), fnv1a(&text, 0xcbf2_9ce4_8422_2325));
+        let key = fnv1a(cc.as_encoded_bytes(), hash);
         let dir = symtest_project::paths::cache_dir()
             .join("replay-shim")
             .join(format!("{key:016x}"));
@@ -53,7 +74,7 @@ pub fn shim(models_dir: &Path) -> Result<PathBuf> {
         let tmp = dir.join(format!("libsymtest_fail.so.{}.tmp", std::process::id()));
         let out = Command::new(&cc)
             .args(SHIM_FLAGS)
-            .arg(&src)
+            .args(&srcs)
             .arg("-o")
             .arg(&tmp)
             .stdin(Stdio::null())
@@ -69,7 +90,7 @@ pub fn shim(models_dir: &Path) -> Result<PathBuf> {
                 errors.push(format!(
                     "{} {}: {}",
                     cc.to_string_lossy(),
-                    src.display(),
+                    shown,
                     String::from_utf8_lossy(&o.stderr).trim_end()
                 ))
             }

@@ -82,7 +82,7 @@ static long do_clock_gettime(struct timespec *ts)
  * nscd query, behind getgrouplist and initgroups, then reads /etc/group;
  * ENOSYS made them fail: toybox's `id root` and `su`). So do they fail in
  * every native run of a test, which makes them
- * fail the same way (libc-models/replay/symtest_fail.c, `symtest_world`):
+ * fail the same way (libc-models/replay/symtest_world.c, `symtest_world`):
  * natively a shell's command would otherwise run, `ip` would list the host's
  * interfaces and `ls` its directory, where the engine saw a failure. */
 static long no_such_world(long n)

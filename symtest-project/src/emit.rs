@@ -12,6 +12,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 pub const RUNNER_C: &str = include_str!("../../templates/suite/symtest_runner.c");
+/// How a test's child process starts (its inputs, timeout, coverage profile).
+pub const CHILD_C: &str = include_str!("../../templates/suite/symtest_child.c");
+pub const CHILD_H: &str = include_str!("../../templates/suite/symtest_child.h");
 /// The symtest.h / klee.h functions, replayed from the test vectors.
 pub const API_C: &str = include_str!("../../templates/suite/symtest_api.c");
 pub const TESTS_H: &str = include_str!("../../templates/suite/symtest_tests.h");
@@ -22,6 +25,9 @@ pub const KLEE_H: &str = include_str!("../../libc-models/include/klee/klee.h");
 /// The failure shim of `replay --native`, linked into the suite (with
 /// `-DSYMTEST_FAIL_LINKED`) to replay injected failures of program targets.
 pub const FAIL_SHIM_C: &str = include_str!("../../libc-models/replay/symtest_fail.c");
+/// The model's world, the shim's other half, and what its two files share.
+pub const WORLD_C: &str = include_str!("../../libc-models/replay/symtest_world.c");
+pub const FAIL_SHIM_H: &str = include_str!("../../libc-models/replay/symtest_fail.h");
 /// The engine's allocation limit in a suite built without AddressSanitizer.
 pub const ALLOC_LIMIT_C: &str = include_str!("../../libc-models/replay/symtest_alloc_limit.c");
 /// The behaviour oracle: recording what a test did and comparing it.
@@ -441,14 +447,18 @@ pub fn write_sources(
         std::fs::copy(g, dir.join(crate::library::HARNESS_FILE))
             .with_context(|| format!("copying {} into {}", g.display(), dir.display()))?;
     }
-    let files: [(&str, String); 14] = [
+    let files: [(&str, String); 18] = [
         ("symtest_runner.c", RUNNER_C.to_string()),
+        ("symtest_child.c", CHILD_C.to_string()),
+        ("symtest_child.h", CHILD_H.to_string()),
         ("symtest_api.c", API_C.to_string()),
         ("symtest_tests.h", TESTS_H.to_string()),
         ("symtest_tests.c", tests_c(target, cases)),
         ("symtest.h", SYMTEST_H.to_string()),
         ("klee/klee.h", KLEE_H.to_string()),
         ("symtest_fail.c", FAIL_SHIM_C.to_string()),
+        ("symtest_world.c", WORLD_C.to_string()),
+        ("symtest_fail.h", FAIL_SHIM_H.to_string()),
         ("symtest_alloc_limit.c", ALLOC_LIMIT_C.to_string()),
         ("symtest_musl_compat.c", MUSL_COMPAT_C.to_string()),
         ("symtest_oracle.c", ORACLE_C.to_string()),

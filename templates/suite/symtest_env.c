@@ -40,7 +40,7 @@
  *                    another branch than in the engine.
  *
  * The files a test creates were last accessed and modified at SYMTEST_EPOCH
- * too (symtest_runner.c).
+ * too (symtest_child.c).
  */
 #define _GNU_SOURCE /* cpu_set_t */
 #include "symtest_oracle.h"

@@ -1,7 +1,7 @@
 //! The POSIX model's world, natively: what the model has none of (other
 //! processes and programs, a network, directory listings, the host's devices
 //! and /proc's contents) fails or reads empty in the engine and in every
-//! native run of a test alike (`libc-models/replay/symtest_fail.c`'s world
+//! native run of a test alike (`libc-models/replay/symtest_world.c`'s world
 //! filter, armed by the replay shim and by the emitted suite's runner), so
 //! each path's outcome replays: busybox's `sh`, `ip`, `top`, `rdev` and `beep`
 //! disagreed natively, running commands and reading the host's interfaces,

@@ -2,7 +2,7 @@
  * glibc's answer in the model's world. glibc's default locale (no LC_ALL,
  * LC_* or LANG) is C where musl's is C.UTF-8, and glibc finds any other
  * locale in compiled locale files, which the model's world has none of
- * (natively, libc-models/replay/symtest_fail.c's world filter hides the
+ * (natively, libc-models/replay/symtest_world.c's world filter hides the
  * host's /usr/lib/locale): setlocale and newlocale of another name fail.
  * toybox, finding the default codeset not UTF-8, asked for en_US.UTF-8:
  * musl granted it, so `nl -bp` rejected a pattern with a byte that is not
