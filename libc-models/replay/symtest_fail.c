@@ -240,7 +240,7 @@ static void on_sigsys(int sig, void *info, void *ucontext) {
     }
   }
   long r;
-  if (symtest_world_call(nr, a1, a2, info, &r)) {
+  if (symtest_world_call(nr, a1, a2, a3, a4, info, &r)) {
     g[G_RAX] = (uint64_t)r;
     return;
   }

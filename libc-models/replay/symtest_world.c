@@ -8,11 +8,12 @@
  * program runs), kill of another process with ESRCH, socket and socketpair
  * with EAFNOSUPPORT (no network), getdents with ENOSYS (no directory
  * listing), setting or adjusting the clock, making or removing a directory
- * and System V IPC with ENOSYS (the model has no such calls); open answers
+ * and System V IPC with ENOSYS (the model has no such calls); resource limits
+ * are the model's and none changes (EPERM); open answers
  * as the model's does (no host device, FIFO or socket but /dev/null, no
  * compiled locales, /proc's files empty).  Only the calls the program's C
  * library makes are concerned.  The calls that need an answer computed here
- * (execve, kill, open, and the program's own handling of SIGSYS, which stays
+ * (execve, kill, open, the resource limits, and the program's own handling of SIGSYS, which stays
  * the shim's) are trapped to the shim's SIGSYS handler, which asks this file.
  *
  * Freestanding, x86_64 Linux only, as the rest of the shim (symtest_fail.h).
@@ -171,7 +172,31 @@ long symtest_world_keep_sigsys(int nr, long a1, long a2, long a3, void *ucontext
   return 0;
 }
 
-int symtest_world_call(int nr, long a1, long a2, void *info, long *r) {
+/* getrlimit, setrlimit and prlimit64 as the model answers them
+ * (libc-models/posix/syscall.c): 1024 descriptors, an 8 MiB stack without a
+ * hard limit, everything else unlimited; no limit is changed (EPERM). The
+ * host's limits are not the engine's: pcretest -S 0 lowered its stack limit
+ * natively and went on, where the engine's setrlimit failed. */
+static long world_rlimit(int nr, long a1, long a2, long a3, long a4) {
+  long res = nr == NR_prlimit64 ? a2 : a1;
+  uint64_t *old = (uint64_t *)(nr == NR_getrlimit ? a2 : nr == NR_prlimit64 ? a4 : 0);
+  if (nr == NR_setrlimit || (nr == NR_prlimit64 && a3))
+    return -1; /* EPERM */
+  if (old) {
+    old[0] = old[1] = ~(uint64_t)0; /* RLIM_INFINITY */
+    if (res == 7 /* RLIMIT_NOFILE */)
+      old[0] = old[1] = 1024;
+    else if (res == 3 /* RLIMIT_STACK */)
+      old[0] = 8UL << 20;
+  }
+  return 0;
+}
+
+int symtest_world_call(int nr, long a1, long a2, long a3, long a4, void *info, long *r) {
+  if ((nr == NR_getrlimit || nr == NR_setrlimit || nr == NR_prlimit64) && symtest_world_applies(info)) {
+    *r = world_rlimit(nr, a1, a2, a3, a4);
+    return 1;
+  }
   if (nr == NR_execve && symtest_world_applies(info)) {
     /* No other program runs (the model's execve): ENOENT and the like for a
      * path that names no file, as the kernel says, else EACCES. */
@@ -270,7 +295,8 @@ static int libc_text(uint64_t *lo, uint64_t *hi) {
  * listing (getdents: ENOSYS), no copy made by the kernel between
  * descriptors (splice, tee, vmsplice, sendfile, copy_file_range: ENOSYS), no
  * directory made or removed (mkdir, mkdirat, rmdir: ENOSYS), no System V
- * message queue, semaphore or shared memory (ENOSYS), and
+ * message queue, semaphore or shared memory (ENOSYS), the model's resource
+ * limits (getrlimit, setrlimit, prlimit64: world_rlimit), and
  * open answers as symtest_world_open says. What the
  * engine saw fail fails natively the same way, rather than running a
  * command, listing the host's interfaces, processes or directories, or
@@ -303,8 +329,9 @@ int symtest_world_install(void) {
                                NR_semop, NR_semctl, NR_semtimedop, NR_shmget, NR_shmat,
                                NR_shmdt, NR_shmctl};
   static const int eafnosupport[] = {NR_socket, NR_socketpair};
-  static const int trapped[] = {NR_execve, NR_open, NR_openat, NR_creat, NR_rt_sigaction,
-                                NR_rt_sigprocmask, NR_kill};
+  static const int trapped[] = {NR_execve,         NR_open, NR_openat,    NR_creat,
+                                NR_rt_sigaction,   NR_rt_sigprocmask, NR_kill,
+                                NR_getrlimit,      NR_setrlimit,      NR_prlimit64};
   enum { L_ALLOW, L_TRAP, L_ENOSYS, L_EAFNOSUPPORT, L_IN, L_HI, L_NR, L_COUNT, NEXT = -1 };
   struct sock_filter prog[96];
   int jt[96], jf[96];

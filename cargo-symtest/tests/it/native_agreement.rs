@@ -323,6 +323,28 @@ fn refused_in_both(name: &str, inputs: &[u8], code: Option<i64>) {
     }
 }
 
+/// Resource limits (`tests/posix/rlimits.c`): the model reports fixed limits
+/// and changes none (EPERM), and natively the world filter answers the
+/// same, against musl and glibc, whatever the host's limits (pcretest -S 0
+/// lowered its stack limit natively and went on, where the engine's
+/// setrlimit failed and it exited 1).
+#[test]
+fn resource_limits_are_the_model_s_in_the_engine_and_natively() {
+    let dir = scratch("agree-rlimits");
+    let out = explore("rlimits", &dir);
+    let src = workspace().join("tests/posix/rlimits.c");
+    for prog in [native_build(&src, &dir, &[]), glibc_build("rlimits", &dir)] {
+        let paths = all_agree(&prog, &out);
+        for c in [b's', b'p'] {
+            let (outcome, stdout) = path_of(&paths, c);
+            assert_eq!(stdout, format!("{}: not changed\n", c as char));
+            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
+        }
+        assert_eq!(path_of(&paths, b'n').1, "n: 1024 1024\n");
+        assert_eq!(path_of(&paths, b'k').1, format!("k: {} unlimited\n", 8u64 << 20));
+    }
+}
+
 /// Making or removing a directory (`tests/posix/make_dirs.c`): the model has
 /// no such call, and natively the world filter refuses it too, against musl
 /// and glibc (libtar's mkdirhier(".") failed in the engine, and natively
