@@ -341,7 +341,10 @@ fn resource_limits_are_the_model_s_in_the_engine_and_natively() {
             assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
         }
         assert_eq!(path_of(&paths, b'n').1, "n: 1024 1024\n");
-        assert_eq!(path_of(&paths, b'k').1, format!("k: {} unlimited\n", 8u64 << 20));
+        assert_eq!(
+            path_of(&paths, b'k').1,
+            format!("k: {} unlimited\n", 8u64 << 20)
+        );
     }
 }
 
