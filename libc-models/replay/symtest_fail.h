@@ -89,7 +89,8 @@ enum {
   NR_socketpair = 53, NR_getdents = 78, NR_getdents64 = 217, NR_execveat = 322,
   NR_clone3 = 435, NR_openat2 = 437, NR_fstatfs = 138, NR_memfd_create = 319,
   NR_sendfile = 40, NR_splice = 275, NR_tee = 276, NR_vmsplice = 278,
-  NR_copy_file_range = 326, NR_kill = 62, NR_getpid = 39, NR_getrlimit = 97, NR_setrlimit = 160, NR_prlimit64 = 302, NR_settimeofday = 164,
+  NR_copy_file_range = 326, NR_kill = 62, NR_getpid = 39, NR_getrlimit = 97, NR_setrlimit = 160, NR_prlimit64 = 302, NR_getpriority = 140,
+  NR_setpriority = 141, NR_settimeofday = 164,
   NR_clock_settime = 227, NR_adjtimex = 159, NR_clock_adjtime = 305,
   NR_mkdir = 83, NR_rmdir = 84, NR_mkdirat = 258, NR_shmget = 29, NR_shmat = 30,
   NR_shmctl = 31, NR_semget = 64, NR_semop = 65, NR_semctl = 66, NR_shmdt = 67,
@@ -174,7 +175,8 @@ SYMTEST_HIDDEN long symtest_world_open(int nr, long a1, long a2, long a3, long a
 /* The program's rt_sigaction of SIGSYS and rt_sigprocmask, answered so that
  * SIGSYS stays the shim's. */
 SYMTEST_HIDDEN long symtest_world_keep_sigsys(int nr, long a1, long a2, long a3, void *ucontext);
-/* execve, kill and the resource limits as the model answers them, when
+/* execve, kill, the resource limits and the scheduling priority as the
+ * model answers them, when
  * symtest_world_applies: 1 with the call's result in *r, else 0 (the call
  * is not the world's). */
 SYMTEST_HIDDEN int symtest_world_call(int nr, long a1, long a2, long a3, long a4, void *info, long *r);

@@ -9,12 +9,13 @@
  * with EAFNOSUPPORT (no network), getdents with ENOSYS (no directory
  * listing), setting or adjusting the clock, making or removing a directory
  * and System V IPC with ENOSYS (the model has no such calls); resource limits
- * are the model's and none changes (EPERM); open answers
- * as the model's does (no host device, FIFO or socket but /dev/null, no
- * compiled locales, /proc's files empty).  Only the calls the program's C
+ * and the scheduling priority are the model's and none changes (EPERM); open
+ * answers as the model's does (no host device, FIFO or socket but /dev/null,
+ * no compiled locales, /proc's files empty).  Only the calls the program's C
  * library makes are concerned.  The calls that need an answer computed here
- * (execve, kill, open, the resource limits, and the program's own handling of SIGSYS, which stays
- * the shim's) are trapped to the shim's SIGSYS handler, which asks this file.
+ * (execve, kill, open, the resource limits and priority, and the program's
+ * own handling of SIGSYS, which stays the shim's) are trapped to the shim's
+ * SIGSYS handler, which asks this file.
  *
  * Freestanding, x86_64 Linux only, as the rest of the shim (symtest_fail.h).
  */
@@ -197,6 +198,13 @@ int symtest_world_call(int nr, long a1, long a2, long a3, long a4, void *info, l
     *r = world_rlimit(nr, a1, a2, a3, a4);
     return 1;
   }
+  if ((nr == NR_getpriority || nr == NR_setpriority) && symtest_world_applies(info)) {
+    /* The scheduling priority: nice 0 (the raw call answers 20 - nice), and
+     * no change (EPERM), as the model's: toybox's `nice CMD` went on natively
+     * where the engine's setpriority failed. */
+    *r = nr == NR_getpriority ? 20 : -1 /* EPERM */;
+    return 1;
+  }
   if (nr == NR_execve && symtest_world_applies(info)) {
     /* No other program runs (the model's execve): ENOENT and the like for a
      * path that names no file, as the kernel says, else EACCES. */
@@ -296,7 +304,8 @@ static int libc_text(uint64_t *lo, uint64_t *hi) {
  * descriptors (splice, tee, vmsplice, sendfile, copy_file_range: ENOSYS), no
  * directory made or removed (mkdir, mkdirat, rmdir: ENOSYS), no System V
  * message queue, semaphore or shared memory (ENOSYS), the model's resource
- * limits (getrlimit, setrlimit, prlimit64: world_rlimit), and
+ * limits (getrlimit, setrlimit, prlimit64: world_rlimit) and scheduling
+ * priority (getpriority: nice 0; setpriority: EPERM), and
  * open answers as symtest_world_open says. What the
  * engine saw fail fails natively the same way, rather than running a
  * command, listing the host's interfaces, processes or directories, or
@@ -331,7 +340,8 @@ int symtest_world_install(void) {
   static const int eafnosupport[] = {NR_socket, NR_socketpair};
   static const int trapped[] = {NR_execve,         NR_open, NR_openat,    NR_creat,
                                 NR_rt_sigaction,   NR_rt_sigprocmask, NR_kill,
-                                NR_getrlimit,      NR_setrlimit,      NR_prlimit64};
+                                NR_getrlimit,      NR_setrlimit,      NR_prlimit64,
+                                NR_getpriority,    NR_setpriority};
   enum { L_ALLOW, L_TRAP, L_ENOSYS, L_EAFNOSUPPORT, L_IN, L_HI, L_NR, L_COUNT, NEXT = -1 };
   struct sock_filter prog[96];
   int jt[96], jf[96];

@@ -348,6 +348,26 @@ fn resource_limits_are_the_model_s_in_the_engine_and_natively() {
     }
 }
 
+/// The scheduling priority (`tests/posix/priority.c`): the model reports
+/// nice 0 and changes no priority (EPERM), and natively the world filter
+/// answers the same, against musl and glibc (toybox's `nice CMD` failed in
+/// the engine and natively raised its niceness and ran on).
+#[test]
+fn the_priority_is_the_model_s_in_the_engine_and_natively() {
+    let dir = scratch("agree-priority");
+    let out = explore("priority", &dir);
+    let src = workspace().join("tests/posix/priority.c");
+    for prog in [native_build(&src, &dir, &[]), glibc_build("priority", &dir)] {
+        let paths = all_agree(&prog, &out);
+        for c in [b'n', b's'] {
+            let (outcome, stdout) = path_of(&paths, c);
+            assert_eq!(stdout, format!("{}: not changed\n", c as char));
+            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
+        }
+        assert_eq!(path_of(&paths, b'g').1, "g: 0\n");
+    }
+}
+
 /// Making or removing a directory (`tests/posix/make_dirs.c`): the model has
 /// no such call, and natively the world filter refuses it too, against musl
 /// and glibc (libtar's mkdirhier(".") failed in the engine, and natively
