@@ -627,7 +627,8 @@ long __symtest_syscall(long n, long a, long b, long c, long d, long e, long f)
 		 * does natively (symtest_fail.c traps kill): `pv -d 1` watched
 		 * the host's init natively. Probing the program itself (signal
 		 * 0, to its pid or its group) succeeds; other signals to itself
-		 * are not modelled (as raise's tkill). */
+		 * are not modelled (as raise's tkill): ENOSYS, and natively too
+		 * (symtest_world.c answers kill). */
 		if (a != 0 && a != PID)
 			return -ESRCH;
 		if (b == 0)

@@ -323,6 +323,27 @@ fn refused_in_both(name: &str, inputs: &[u8], code: Option<i64>) {
     }
 }
 
+/// `tests/posix/<name>.c` explored, then replayed against musl and glibc:
+/// each input byte of `unchanged` took the path whose change the model
+/// refuses (EPERM) in the engine and natively ("c: not changed", exit 1),
+/// and each `(byte, line)` of `reads` printed what the model answers.
+fn answered_as_in_the_model(name: &str, unchanged: &[u8], reads: &[(u8, String)]) {
+    let dir = scratch(&format!("agree-{name}"));
+    let out = explore(name, &dir);
+    let src = workspace().join(format!("tests/posix/{name}.c"));
+    for prog in [native_build(&src, &dir, &[]), glibc_build(name, &dir)] {
+        let paths = all_agree(&prog, &out);
+        for &c in unchanged {
+            let (outcome, stdout) = path_of(&paths, c);
+            assert_eq!(stdout, format!("{}: not changed\n", c as char));
+            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
+        }
+        for (c, line) in reads {
+            assert_eq!(&path_of(&paths, *c).1, line, "{paths:#?}");
+        }
+    }
+}
+
 /// Resource limits (`tests/posix/rlimits.c`): the model reports fixed limits
 /// and changes none (EPERM), and natively the world filter answers the
 /// same, against musl and glibc, whatever the host's limits (pcretest -S 0
@@ -330,22 +351,12 @@ fn refused_in_both(name: &str, inputs: &[u8], code: Option<i64>) {
 /// setrlimit failed and it exited 1).
 #[test]
 fn resource_limits_are_the_model_s_in_the_engine_and_natively() {
-    let dir = scratch("agree-rlimits");
-    let out = explore("rlimits", &dir);
-    let src = workspace().join("tests/posix/rlimits.c");
-    for prog in [native_build(&src, &dir, &[]), glibc_build("rlimits", &dir)] {
-        let paths = all_agree(&prog, &out);
-        for c in [b's', b'p'] {
-            let (outcome, stdout) = path_of(&paths, c);
-            assert_eq!(stdout, format!("{}: not changed\n", c as char));
-            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
-        }
-        assert_eq!(path_of(&paths, b'n').1, "n: 1024 1024\n");
-        assert_eq!(
-            path_of(&paths, b'k').1,
-            format!("k: {} unlimited\n", 8u64 << 20)
-        );
-    }
+    let stack = format!("k: {} unlimited\n", 8u64 << 20);
+    answered_as_in_the_model(
+        "rlimits",
+        b"sp",
+        &[(b'n', "n: 1024 1024\n".into()), (b'k', stack)],
+    );
 }
 
 /// The scheduling priority (`tests/posix/priority.c`): the model reports
@@ -354,18 +365,16 @@ fn resource_limits_are_the_model_s_in_the_engine_and_natively() {
 /// the engine and natively raised its niceness and ran on).
 #[test]
 fn the_priority_is_the_model_s_in_the_engine_and_natively() {
-    let dir = scratch("agree-priority");
-    let out = explore("priority", &dir);
-    let src = workspace().join("tests/posix/priority.c");
-    for prog in [native_build(&src, &dir, &[]), glibc_build("priority", &dir)] {
-        let paths = all_agree(&prog, &out);
-        for c in [b'n', b's'] {
-            let (outcome, stdout) = path_of(&paths, c);
-            assert_eq!(stdout, format!("{}: not changed\n", c as char));
-            assert_eq!(outcome["exit"]["code"], 1, "{paths:#?}");
-        }
-        assert_eq!(path_of(&paths, b'g').1, "g: 0\n");
-    }
+    answered_as_in_the_model("priority", b"ns", &[(b'g', "g: 0\n".into())]);
+}
+
+/// A signal the program sends itself through kill (`tests/posix/kill_self.c`):
+/// the model does not deliver it (ENOSYS), and natively the world filter
+/// answers the same, against musl and glibc (toybox's `kill +0` was killed
+/// by its own SIGTERM natively, where the engine's kill failed).
+#[test]
+fn a_signal_to_itself_is_delivered_neither_in_the_engine_nor_natively() {
+    refused_in_both("kill_self", b"tg", Some(1));
 }
 
 /// Making or removing a directory (`tests/posix/make_dirs.c`): the model has
