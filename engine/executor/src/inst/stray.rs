@@ -57,10 +57,8 @@ impl Executor<'_> {
         {
             return;
         }
-        let origin = st
-            .memory
-            .find_below(from)
-            .filter(|e| from <= e.object.end() && !e.freed())
+        let origin = holding(st, from)
+            .filter(|e| !e.freed())
             .map(|e| (e.object.base, e.object.end()));
         let stray = origin.and_then(|(base, end)| {
             let inside_own = addr >= base && addr <= end;
@@ -139,12 +137,7 @@ impl Executor<'_> {
             Value::Symbolic(e) => self.provenance(*e).map(|o| o.addr),
         };
         if let (Some(from), Some(b)) = (derived, base.as_concrete()) {
-            let object_of = |addr: u64| {
-                st.memory
-                    .find_below(addr)
-                    .filter(|e| addr <= e.object.end())
-                    .map(|e| e.object.base)
-            };
+            let object_of = |addr: u64| holding(st, addr).map(|e| e.object.base);
             if object_of(from) != object_of(b.to_u64()) {
                 return Value::from_u64(32, 0);
             }
@@ -177,4 +170,12 @@ impl Executor<'_> {
             ),
         ))
     }
+}
+
+/// The object `addr` lies in, one past its end included (a pointer's own
+/// object, freed or not).
+fn holding(st: &State, addr: u64) -> Option<&crate::memory::address_space::Entry> {
+    st.memory
+        .find_below(addr)
+        .filter(|e| addr <= e.object.end())
 }
